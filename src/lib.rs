@@ -1,0 +1,10 @@
+//! mglint: analyze and lint what OpenShift clusters and CI upgrade jobs leave behind.
+//!
+//! The pipeline flows one way: [`source`] (find files in dirs and archives) → [`ingest`]
+//! (parse in parallel into a [`bundle::Bundle`]) → [`timeline`] (events and episodes) →
+//! [`rules`] (findings) → [`output`] (human, JSON, JUnit, Markdown, SARIF, HTML). The
+//! [`reconciler`] is a reference model of how the CVO computes ClusterVersion status.
+
+pub mod bundle;
+pub mod model;
+pub mod reconciler;

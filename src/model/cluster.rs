@@ -1,0 +1,419 @@
+//! Serde types for the OpenShift/Kubernetes objects mglint reads: ClusterVersion,
+//! ClusterOperator, Node, MachineConfigPool, Event and Pod. Only fields used by the analysis.
+
+use super::time::{Time, de_opt_time};
+use serde::{Deserialize, Serialize, Serializer};
+use std::collections::BTreeMap;
+
+fn ser_opt_time<S: Serializer>(t: &Option<Time>, s: S) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => s.serialize_str(&super::time::fmt_time(t)),
+        None => s.serialize_none(),
+    }
+}
+
+fn de_null_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+/// `metadata` of any object.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ObjectMeta {
+    #[serde(deserialize_with = "de_null_default")]
+    pub name: String,
+    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generation: Option<i64>,
+    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    pub uid: String,
+    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    pub resource_version: String,
+    #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time", skip_serializing_if = "Option::is_none")]
+    pub creation_timestamp: Option<Time>,
+    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "BTreeMap::is_empty")]
+    pub annotations: BTreeMap<String, String>,
+    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+}
+
+/// A status condition (ClusterOperatorStatusCondition / NodeCondition / MCP condition).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Condition {
+    #[serde(rename = "type", deserialize_with = "de_null_default")]
+    pub type_: String,
+    #[serde(deserialize_with = "de_null_default")]
+    pub status: String,
+    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time")]
+    pub last_transition_time: Option<Time>,
+}
+
+impl Condition {
+    pub fn is_true(&self) -> bool {
+        self.status == "True"
+    }
+    pub fn is_false(&self) -> bool {
+        self.status == "False"
+    }
+}
+
+/// Finds a condition by type.
+pub fn find_condition<'a>(conds: &'a [Condition], type_: &str) -> Option<&'a Condition> {
+    conds.iter().find(|c| c.type_ == type_)
+}
+
+/// A release reference (`Update` in spec, `Release` in status).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Release {
+    #[serde(deserialize_with = "de_null_default")]
+    pub version: String,
+    #[serde(deserialize_with = "de_null_default")]
+    pub image: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub force: Option<bool>,
+    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    pub url: String,
+    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "Vec::is_empty")]
+    pub channels: Vec<String>,
+    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    pub architecture: String,
+}
+
+impl Release {
+    /// `version` when set, else `image` (how the CVO names a release in messages).
+    pub fn label(&self) -> &str {
+        if self.version.is_empty() { &self.image } else { &self.version }
+    }
+}
+
+/// One `status.history` entry.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HistoryEntry {
+    #[serde(deserialize_with = "de_null_default")]
+    pub state: String,
+    #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time")]
+    pub started_time: Option<Time>,
+    #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time")]
+    pub completion_time: Option<Time>,
+    #[serde(deserialize_with = "de_null_default")]
+    pub version: String,
+    #[serde(deserialize_with = "de_null_default")]
+    pub image: String,
+    #[serde(deserialize_with = "de_null_default")]
+    pub verified: bool,
+    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    pub accepted_risks: String,
+}
+
+impl HistoryEntry {
+    pub fn is_completed(&self) -> bool {
+        self.state == "Completed"
+    }
+    pub fn is_partial(&self) -> bool {
+        self.state == "Partial"
+    }
+    /// `version` when set, else `image`.
+    pub fn label(&self) -> &str {
+        if self.version.is_empty() { &self.image } else { &self.version }
+    }
+}
+
+/// `spec` of a ClusterVersion.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ClusterVersionSpec {
+    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    pub channel: String,
+    #[serde(rename = "clusterID", deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    pub cluster_id: String,
+    pub desired_update: Option<Release>,
+    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    pub upstream: String,
+    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<serde_json::Value>,
+}
+
+/// A conditional update (4.10+).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ConditionalUpdate {
+    pub release: Release,
+    #[serde(deserialize_with = "de_null_default")]
+    pub conditions: Vec<Condition>,
+}
+
+/// `status` of a ClusterVersion.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ClusterVersionStatus {
+    pub desired: Release,
+    #[serde(deserialize_with = "de_null_default")]
+    pub history: Vec<HistoryEntry>,
+    #[serde(deserialize_with = "de_null_default")]
+    pub conditions: Vec<Condition>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observed_generation: Option<i64>,
+    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    pub version_hash: String,
+    /// `null` and `[]` are both kept as empty.
+    #[serde(deserialize_with = "de_null_default")]
+    pub available_updates: Vec<Release>,
+    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "Vec::is_empty")]
+    pub conditional_updates: Vec<ConditionalUpdate>,
+}
+
+/// The `ClusterVersion` singleton.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ClusterVersion {
+    #[serde(deserialize_with = "de_null_default")]
+    pub api_version: String,
+    #[serde(deserialize_with = "de_null_default")]
+    pub kind: String,
+    pub metadata: ObjectMeta,
+    pub spec: ClusterVersionSpec,
+    pub status: ClusterVersionStatus,
+}
+
+impl ClusterVersion {
+    pub fn condition(&self, type_: &str) -> Option<&Condition> {
+        find_condition(&self.status.conditions, type_)
+    }
+    /// The most recent Completed history entry (what the cluster last fully applied).
+    pub fn last_completed(&self) -> Option<(usize, &HistoryEntry)> {
+        self.status.history.iter().enumerate().find(|(_, h)| h.is_completed())
+    }
+}
+
+/// One `status.versions` entry of a ClusterOperator.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct OperandVersion {
+    #[serde(deserialize_with = "de_null_default")]
+    pub name: String,
+    #[serde(deserialize_with = "de_null_default")]
+    pub version: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct ClusterOperatorStatus {
+    #[serde(deserialize_with = "de_null_default")]
+    pub conditions: Vec<Condition>,
+    #[serde(deserialize_with = "de_null_default")]
+    pub versions: Vec<OperandVersion>,
+}
+
+/// A ClusterOperator.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct ClusterOperator {
+    pub metadata: ObjectMeta,
+    pub status: ClusterOperatorStatus,
+}
+
+impl ClusterOperator {
+    pub fn condition(&self, type_: &str) -> Option<&Condition> {
+        find_condition(&self.status.conditions, type_)
+    }
+    /// The `operator` version (the OCP release the operator reports being at).
+    pub fn operator_version(&self) -> Option<&str> {
+        self.status.versions.iter().find(|v| v.name == "operator").map(|v| v.version.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct NodeSpec {
+    #[serde(deserialize_with = "de_null_default")]
+    pub unschedulable: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct NodeStatus {
+    #[serde(deserialize_with = "de_null_default")]
+    pub conditions: Vec<Condition>,
+}
+
+/// A Node (conditions and machine-config annotations).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct Node {
+    pub metadata: ObjectMeta,
+    pub spec: NodeSpec,
+    pub status: NodeStatus,
+}
+
+impl Node {
+    pub fn condition(&self, type_: &str) -> Option<&Condition> {
+        find_condition(&self.status.conditions, type_)
+    }
+    /// A machine-config annotation (`machineconfiguration.openshift.io/<key>`).
+    pub fn mco_annotation(&self, key: &str) -> Option<&str> {
+        self.metadata
+            .annotations
+            .get(&format!("machineconfiguration.openshift.io/{key}"))
+            .map(String::as_str)
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct McpSpec {
+    #[serde(deserialize_with = "de_null_default")]
+    pub paused: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct McpStatus {
+    #[serde(deserialize_with = "de_null_default")]
+    pub conditions: Vec<Condition>,
+    pub machine_count: Option<i64>,
+    pub updated_machine_count: Option<i64>,
+    pub ready_machine_count: Option<i64>,
+    pub unavailable_machine_count: Option<i64>,
+    pub degraded_machine_count: Option<i64>,
+}
+
+/// A MachineConfigPool.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct MachineConfigPool {
+    pub metadata: ObjectMeta,
+    pub spec: McpSpec,
+    pub status: McpStatus,
+}
+
+impl MachineConfigPool {
+    pub fn condition(&self, type_: &str) -> Option<&Condition> {
+        find_condition(&self.status.conditions, type_)
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct ObjectReference {
+    #[serde(deserialize_with = "de_null_default")]
+    pub kind: String,
+    #[serde(deserialize_with = "de_null_default")]
+    pub namespace: String,
+    #[serde(deserialize_with = "de_null_default")]
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct EventSource {
+    #[serde(deserialize_with = "de_null_default")]
+    pub component: String,
+    #[serde(deserialize_with = "de_null_default")]
+    pub host: String,
+}
+
+/// A core/v1 Event (also the Insights compact form with a top-level `namespace`).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Event {
+    pub metadata: ObjectMeta,
+    #[serde(deserialize_with = "de_null_default")]
+    pub namespace: String,
+    pub involved_object: ObjectReference,
+    #[serde(deserialize_with = "de_null_default")]
+    pub reason: String,
+    #[serde(deserialize_with = "de_null_default")]
+    pub message: String,
+    #[serde(rename = "type", deserialize_with = "de_null_default")]
+    pub type_: String,
+    pub count: Option<i64>,
+    #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time")]
+    pub first_timestamp: Option<Time>,
+    #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time")]
+    pub last_timestamp: Option<Time>,
+    #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time")]
+    pub event_time: Option<Time>,
+    pub source: EventSource,
+    #[serde(deserialize_with = "de_null_default")]
+    pub reporting_component: String,
+}
+
+impl Event {
+    /// The first time the event was seen (firstTimestamp, else eventTime, else lastTimestamp,
+    /// else the object's creationTimestamp).
+    pub fn first_seen(&self) -> Option<Time> {
+        self.first_timestamp
+            .or(self.event_time)
+            .or(self.last_timestamp)
+            .or(self.metadata.creation_timestamp)
+    }
+    /// The last time the event was seen.
+    pub fn last_seen(&self) -> Option<Time> {
+        self.last_timestamp.or(self.event_time).or(self.first_timestamp)
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct Container {
+    #[serde(deserialize_with = "de_null_default")]
+    pub name: String,
+    #[serde(deserialize_with = "de_null_default")]
+    pub image: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PodSpec {
+    #[serde(deserialize_with = "de_null_default")]
+    pub containers: Vec<Container>,
+    #[serde(deserialize_with = "de_null_default")]
+    pub node_name: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ContainerStatus {
+    #[serde(deserialize_with = "de_null_default")]
+    pub name: String,
+    #[serde(deserialize_with = "de_null_default")]
+    pub image: String,
+    #[serde(rename = "imageID", deserialize_with = "de_null_default")]
+    pub image_id: String,
+    #[serde(deserialize_with = "de_null_default")]
+    pub restart_count: i64,
+    pub state: Option<serde_json::Value>,
+    pub last_state: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PodStatus {
+    #[serde(deserialize_with = "de_null_default")]
+    pub phase: String,
+    #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time")]
+    pub start_time: Option<Time>,
+    #[serde(deserialize_with = "de_null_default")]
+    pub container_statuses: Vec<ContainerStatus>,
+}
+
+/// A Pod (used for the CVO pod: image, restarts, start time).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct Pod {
+    pub metadata: ObjectMeta,
+    pub spec: PodSpec,
+    pub status: PodStatus,
+}

@@ -1,0 +1,14 @@
+//! Typed OpenShift objects and records that mglint reads, each remembering where it came from.
+//!
+//! Only the fields the analysis uses are modelled; everything is optional and defaulted so
+//! that older and newer API shapes (and Insights JSON without `kind`) deserialize alike.
+
+mod cluster;
+mod provenance;
+mod records;
+mod time;
+
+pub use cluster::*;
+pub use provenance::*;
+pub use records::*;
+pub use time::*;

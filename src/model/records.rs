@@ -1,0 +1,170 @@
+//! Records that are not Kubernetes objects: CVO log records, CI monitor intervals and text
+//! lines, JUnit test cases, Prow job metadata and ingestion diagnostics.
+
+use super::provenance::Provenance;
+use super::time::{PartialTime, Time};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// When a log or text line happened: absolute (CRI prefix, RFC3339) or without a year.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stamp {
+    Absolute(Time),
+    Partial(PartialTime),
+}
+
+/// One klog record of a CVO log (a header line plus its continuation lines).
+#[derive(Debug, Clone)]
+pub struct LogRecord {
+    /// UTC time, resolved after ingestion (`None` if the stamp could not be resolved).
+    pub time: Option<Time>,
+    /// The stamp as read (absolute when the line had a CRI prefix).
+    pub stamp: Stamp,
+    /// `I`, `W`, `E` or `F`.
+    pub level: char,
+    /// The Go source file named in the header (e.g. `sync_worker.go`); never keyed on.
+    pub source_file: Box<str>,
+    /// The message text; continuation lines are joined with `\n`.
+    pub message: String,
+    /// 1-based line number of the header line.
+    pub line: u32,
+    /// Byte offset of the header line in the file.
+    pub offset: u64,
+    /// Byte length of the record (header plus continuations).
+    pub len: u32,
+}
+
+/// One CVO container log file.
+#[derive(Debug, Clone)]
+pub struct CvoLog {
+    pub prov: Provenance,
+    /// The pod name, from the path.
+    pub pod: String,
+    /// `previous.log` (the container instance before the last restart).
+    pub previous: bool,
+    /// Records in file order.
+    pub records: Vec<LogRecord>,
+    pub lines: u64,
+    pub bytes: u64,
+    /// Lines that were neither a klog header nor a continuation of one.
+    pub unparsed_lines: u64,
+}
+
+impl CvoLog {
+    /// The earliest and latest record times.
+    pub fn span(&self) -> Option<(Time, Time)> {
+        let mut it = self.records.iter().filter_map(|r| r.time);
+        let first = it.next()?;
+        let (mut lo, mut hi) = (first, first);
+        for t in it {
+            lo = lo.min(t);
+            hi = hi.max(t);
+        }
+        Some((lo, hi))
+    }
+}
+
+/// An origin monitor interval (any of the four schema generations, normalised).
+#[derive(Debug, Clone, Serialize)]
+pub struct Interval {
+    pub level: String,
+    pub source: String,
+    /// The locator rendered in the old string form (`clusteroperator/etcd`).
+    pub locator: String,
+    pub locator_type: String,
+    pub locator_keys: BTreeMap<String, String>,
+    pub reason: String,
+    /// The human message.
+    pub message: String,
+    pub annotations: BTreeMap<String, String>,
+    pub from: Option<Time>,
+    pub to: Option<Time>,
+    #[serde(skip)]
+    pub prov: Provenance,
+}
+
+/// What kind of test-log line this is.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TextLineKind {
+    /// `Mon DD HH:MM:SS.mmm <I|W|E> [- <N>s] <locator> <message>`
+    Monitor {
+        level: char,
+        locator: String,
+        duration_secs: Option<f64>,
+    },
+    /// `Mon DD HH:MM:SS.mmm: INFO: <text>` (e2e framework output).
+    Info,
+}
+
+/// One timestamped line from a CI test log or build log.
+#[derive(Debug, Clone)]
+pub struct TextLine {
+    pub time: Option<Time>,
+    pub stamp: Stamp,
+    pub kind: TextLineKind,
+    pub message: String,
+    pub prov: Provenance,
+}
+
+/// Outcome of one JUnit test case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JunitStatus {
+    Passed,
+    Failed,
+    Error,
+    Skipped,
+}
+
+/// One JUnit test case.
+#[derive(Debug, Clone, Serialize)]
+pub struct JunitCase {
+    pub suite: String,
+    pub classname: String,
+    pub name: String,
+    pub time_secs: Option<f64>,
+    pub status: JunitStatus,
+    /// Failure or error message (ANSI escapes stripped).
+    pub message: String,
+    #[serde(skip)]
+    pub prov: Provenance,
+}
+
+/// Metadata of a Prow job (prowjob.json, started.json, finished.json).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ProwJob {
+    pub job: String,
+    pub build_id: String,
+    pub state: String,
+    pub target: String,
+    pub start: Option<Time>,
+    pub completion: Option<Time>,
+    pub passed: Option<bool>,
+    pub result: String,
+    pub release_initial: String,
+    pub release_latest: String,
+    pub from_tag: String,
+    pub to_tag: String,
+    #[serde(skip)]
+    pub prov: Vec<Provenance>,
+}
+
+/// Severity of an ingestion diagnostic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DiagLevel {
+    Warning,
+    Error,
+}
+
+/// A file that could not be read, or was read only in part, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Diagnostic {
+    pub level: DiagLevel,
+    #[serde(flatten)]
+    pub prov: Provenance,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
+    pub reason: String,
+}

@@ -1,0 +1,1 @@
+//! Reference model of how the Cluster Version Operator computes ClusterVersion status.
