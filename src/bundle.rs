@@ -59,6 +59,8 @@ pub struct Bundle {
     pub prow: Option<ProwJob>,
     /// Files that could not be read, or only in part.
     pub diagnostics: Vec<Diagnostic>,
+    /// Inputs that could not be opened at all (missing path, unreadable).
+    pub input_errors: Vec<String>,
     /// Files parsed, by kind (e.g. `cvo-log` → 2).
     pub sources_by_kind: BTreeMap<String, u64>,
 }

@@ -6,5 +6,9 @@
 //! [`reconciler`] is a reference model of how the CVO computes ClusterVersion status.
 
 pub mod bundle;
+pub mod ingest;
 pub mod model;
 pub mod reconciler;
+pub mod source;
+pub mod summary;
+pub mod yaml;

@@ -1,0 +1,282 @@
+//! Decides, from a file's path alone, whether the analysis needs it and which parser reads it;
+//! and, for files the user named directly, sniffs the content when the path says nothing.
+
+use serde::Serialize;
+
+/// The parser a file goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileKind {
+    /// A Kubernetes object, list or aggregate (YAML or JSON).
+    Resource,
+    /// A CVO container log.
+    CvoLog,
+    /// An origin monitor interval file.
+    Intervals,
+    /// A CI test or build log with monitor and e2e lines.
+    TestLog,
+    /// A JUnit XML report.
+    Junit,
+    /// A must-gather `timestamp` file.
+    Timestamp,
+    /// A must-gather image `version` file.
+    GatherVersion,
+    /// `prowjob.json`, `started.json` or `finished.json`.
+    ProwMeta,
+    /// An archive inside the input (e.g. `gather-must-gather/artifacts/must-gather.tar`).
+    NestedArchive,
+}
+
+impl FileKind {
+    /// Stable name used in summaries and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            FileKind::Resource => "resource",
+            FileKind::CvoLog => "cvo-log",
+            FileKind::Intervals => "intervals",
+            FileKind::TestLog => "test-log",
+            FileKind::Junit => "junit",
+            FileKind::Timestamp => "timestamp",
+            FileKind::GatherVersion => "gather-version",
+            FileKind::ProwMeta => "prow-meta",
+            FileKind::NestedArchive => "nested-archive",
+        }
+    }
+}
+
+/// Namespaces whose `core/events.yaml` the timeline reads.
+const EVENT_NAMESPACES: &[&str] = &[
+    "openshift-cluster-version",
+    "openshift-machine-config-operator",
+    "default",
+];
+
+/// gather-extra (and older CI) object dumps the analysis reads.
+const CI_OBJECT_FILES: &[&str] = &[
+    "clusterversion.json",
+    "clusteroperators.json",
+    "nodes.json",
+    "events.json",
+    "machineconfigpools.json",
+];
+
+/// Classifies a `/`-separated path relative to an input root. `None` means "not needed".
+pub fn classify_path(path: &str) -> Option<FileKind> {
+    let path = path.trim_start_matches("./");
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    let name = *parts.last()?;
+    let lower = name.to_ascii_lowercase();
+
+    if name == "timestamp" {
+        return Some(FileKind::Timestamp);
+    }
+    if matches!(name, "prowjob.json" | "started.json" | "finished.json") {
+        return Some(FileKind::ProwMeta);
+    }
+    if let Some(i) = parts.iter().rposition(|p| *p == "cluster-scoped-resources") {
+        let rest = &parts[i + 1..];
+        let wanted = match rest {
+            ["config.openshift.io", "clusterversions" | "clusteroperators", _]
+            | ["core", "nodes", _]
+            | ["machineconfiguration.openshift.io", "machineconfigpools", _] => true,
+            ["config.openshift.io", f] => {
+                matches!(*f, "clusterversions.yaml" | "clusteroperators.yaml")
+            }
+            ["core", f] => *f == "nodes.yaml",
+            ["machineconfiguration.openshift.io", f] => *f == "machineconfigpools.yaml",
+            _ => false,
+        };
+        return (wanted && is_yaml_or_json(&lower)).then_some(FileKind::Resource);
+    }
+    if let Some(i) = parts.iter().rposition(|p| *p == "namespaces") {
+        let rest = &parts[i + 1..];
+        return match rest {
+            [ns, "core", "events.yaml"] if EVENT_NAMESPACES.contains(ns) => Some(FileKind::Resource),
+            ["openshift-cluster-version", "core", "pods.yaml"] => Some(FileKind::Resource),
+            ["openshift-cluster-version", "pods", pod, file] if file.strip_suffix(".yaml") == Some(pod) => {
+                Some(FileKind::Resource)
+            }
+            ["openshift-cluster-version", "pods", pod, "cluster-version-operator", "cluster-version-operator", "logs", file]
+                if pod.starts_with("cluster-version-operator") && is_container_log(file) =>
+            {
+                Some(FileKind::CvoLog)
+            }
+            _ => None,
+        };
+    }
+    if let Some(i) = parts.iter().rposition(|p| *p == "gather-extra") {
+        let rest = &parts[i + 1..];
+        if let ["artifacts", "pods", file] = rest {
+            let f = file.trim_end_matches(".gz");
+            if f.starts_with("openshift-cluster-version_cluster-version-operator")
+                && (f.ends_with("_cluster-version-operator.log")
+                    || f.ends_with("_cluster-version-operator_previous.log"))
+            {
+                return Some(FileKind::CvoLog);
+            }
+            return None;
+        }
+    }
+    let bare = lower.trim_end_matches(".gz");
+    if parts.contains(&"artifacts") && CI_OBJECT_FILES.contains(&bare) {
+        // gather-extra/artifacts/*.json and the older artifacts/<target>/*.json.
+        return Some(FileKind::Resource);
+    }
+    if (bare.starts_with("e2e-events_")
+        || bare.starts_with("e2e-timelines_")
+        || bare.starts_with("e2e-intervals_"))
+        && bare.ends_with(".json")
+    {
+        return Some(FileKind::Intervals);
+    }
+    if bare.ends_with(".xml") && (bare.starts_with("junit") || parts.iter().any(|p| *p == "junit")) {
+        return Some(FileKind::Junit);
+    }
+    if (name == "test.log" && parts.iter().any(|p| *p == "container-logs"))
+        || (name == "build-log.txt" && parts.len() >= 2)
+    {
+        return Some(FileKind::TestLog);
+    }
+    if name == "version" && parts.len() >= 2 {
+        return Some(FileKind::GatherVersion);
+    }
+    if is_archive_name(&lower) && (parts.contains(&"artifacts") || lower.contains("must-gather")) {
+        return Some(FileKind::NestedArchive);
+    }
+    None
+}
+
+fn is_yaml_or_json(lower: &str) -> bool {
+    lower.ends_with(".yaml") || lower.ends_with(".yml") || lower.ends_with(".json")
+}
+
+fn is_container_log(file: &str) -> bool {
+    matches!(
+        file,
+        "current.log" | "previous.log" | "current.insecure.log" | "previous.insecure.log"
+    )
+}
+
+/// Whether a file name looks like an archive we can stream.
+pub fn is_archive_name(lower: &str) -> bool {
+    lower.ends_with(".tar")
+        || lower.ends_with(".tar.gz")
+        || lower.ends_with(".tgz")
+        || lower.ends_with(".tar.xz")
+        || lower.ends_with(".txz")
+}
+
+/// Classifies a file the user named directly whose path said nothing, from its first bytes.
+pub fn sniff_content(head: &[u8]) -> Option<FileKind> {
+    let text = String::from_utf8_lossy(head);
+    let t = text.trim_start_matches('\u{feff}').trim_start();
+    if t.starts_with("<?xml") || t.starts_with("<testsuite") {
+        return Some(FileKind::Junit);
+    }
+    if t.starts_with('{') || t.starts_with('[') {
+        if t.contains("\"locator\"") && (t.contains("\"from\"") || t.contains("\"level\"")) {
+            return Some(FileKind::Intervals);
+        }
+        if t.contains("\"prowjob") || (t.contains("\"passed\"") && t.contains("\"timestamp\"")) {
+            return Some(FileKind::ProwMeta);
+        }
+        return Some(FileKind::Resource);
+    }
+    let first = t.lines().next().unwrap_or("");
+    if crate::ingest::klog::looks_like_klog(first) {
+        return Some(FileKind::CvoLog);
+    }
+    if crate::ingest::textlog::looks_like_text_line(first) {
+        return Some(FileKind::TestLog);
+    }
+    if crate::model::parse_go_time(first).is_some() {
+        return Some(FileKind::Timestamp);
+    }
+    if t.starts_with("---")
+        || t.starts_with("apiVersion:")
+        || t.starts_with("kind:")
+        || t.starts_with("items:")
+        || t.starts_with("metadata:")
+    {
+        return Some(FileKind::Resource);
+    }
+    // A log whose first lines are continuation noise: look further.
+    if t.lines().take(50).any(crate::ingest::klog::looks_like_klog) {
+        return Some(FileKind::CvoLog);
+    }
+    if t.lines().take(50).any(crate::ingest::textlog::looks_like_text_line) {
+        return Some(FileKind::TestLog);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const IMG: &str = "quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-eede";
+
+    #[test]
+    fn must_gather_paths() {
+        let cases = [
+            (format!("{IMG}/cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml"), Some(FileKind::Resource)),
+            (format!("{IMG}/cluster-scoped-resources/config.openshift.io/clusteroperators/etcd.yaml"), Some(FileKind::Resource)),
+            (format!("{IMG}/cluster-scoped-resources/config.openshift.io/clusteroperators.yaml"), Some(FileKind::Resource)),
+            (format!("{IMG}/cluster-scoped-resources/config.openshift.io/infrastructures/cluster.yaml"), None),
+            (format!("{IMG}/cluster-scoped-resources/core/nodes/ip-10-0-1-1.yaml"), Some(FileKind::Resource)),
+            (format!("{IMG}/cluster-scoped-resources/core/persistentvolumes/pv.yaml"), None),
+            (format!("{IMG}/namespaces/openshift-cluster-version/core/events.yaml"), Some(FileKind::Resource)),
+            (format!("{IMG}/namespaces/openshift-etcd/core/events.yaml"), None),
+            (format!("{IMG}/namespaces/openshift-cluster-version/pods/cluster-version-operator-1/cluster-version-operator-1.yaml"), Some(FileKind::Resource)),
+            (format!("{IMG}/namespaces/openshift-cluster-version/pods/cluster-version-operator-1/cluster-version-operator/cluster-version-operator/logs/previous.log"), Some(FileKind::CvoLog)),
+            (format!("{IMG}/namespaces/openshift-etcd/pods/etcd-0/etcd/etcd/logs/current.log"), None),
+            (format!("{IMG}/timestamp"), Some(FileKind::Timestamp)),
+            (format!("{IMG}/version"), Some(FileKind::GatherVersion)),
+        ];
+        for (p, want) in cases {
+            assert_eq!(classify_path(&format!("must-gather.local.123/{p}")), want, "{p}");
+        }
+    }
+
+    #[test]
+    fn ci_paths() {
+        let t = "artifacts/e2e-aws-ovn-upgrade";
+        assert_eq!(classify_path(&format!("{t}/gather-extra/artifacts/clusterversion.json")), Some(FileKind::Resource));
+        assert_eq!(classify_path(&format!("{t}/gather-extra/artifacts/events.json")), Some(FileKind::Resource));
+        assert_eq!(classify_path(&format!("{t}/gather-extra/artifacts/pods.json")), None);
+        assert_eq!(
+            classify_path(&format!("{t}/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d_cluster-version-operator.log")),
+            Some(FileKind::CvoLog)
+        );
+        assert_eq!(classify_path(&format!("{t}/gather-extra/artifacts/pods/openshift-etcd_etcd-0_etcd.log")), None);
+        assert_eq!(classify_path(&format!("{t}/openshift-e2e-test/artifacts/junit/e2e-events_20231103-143012.json")), Some(FileKind::Intervals));
+        assert_eq!(classify_path(&format!("{t}/openshift-e2e-test/artifacts/junit/junit_e2e_20231103-143012.xml")), Some(FileKind::Junit));
+        assert_eq!(classify_path(&format!("{t}/openshift-e2e-test/build-log.txt")), Some(FileKind::TestLog));
+        assert_eq!(classify_path("artifacts/e2e-aws-upgrade/container-logs/test.log"), Some(FileKind::TestLog));
+        assert_eq!(classify_path("artifacts/e2e-aws-upgrade/nodes.json"), Some(FileKind::Resource));
+        assert_eq!(classify_path(&format!("{t}/gather-must-gather/artifacts/must-gather.tar")), Some(FileKind::NestedArchive));
+        assert_eq!(classify_path("prowjob.json"), Some(FileKind::ProwMeta));
+        assert_eq!(classify_path("finished.json"), Some(FileKind::ProwMeta));
+    }
+
+    #[test]
+    fn sniffing() {
+        assert_eq!(sniff_content(b"<?xml version=\"1.0\"?><testsuite>"), Some(FileKind::Junit));
+        assert_eq!(sniff_content(b"{\"items\":[{\"level\":\"Info\",\"locator\":\"node/a\",\"from\":\"x\"}]}"), Some(FileKind::Intervals));
+        assert_eq!(sniff_content(b"apiVersion: config.openshift.io/v1\nkind: ClusterVersion\n"), Some(FileKind::Resource));
+        assert_eq!(
+            sniff_content(b"I0409 17:38:45.549400       1 start.go:19] ClusterVersionOperator v4.3.10\n"),
+            Some(FileKind::CvoLog)
+        );
+        assert_eq!(
+            sniff_content(b"2020-04-09T17:38:45.549411Z I0409 17:38:45.549400       1 start.go:19] ClusterVersionOperator v4.3.10\n"),
+            Some(FileKind::CvoLog)
+        );
+        assert_eq!(
+            sniff_content(b"Sep 27 21:45:59.753 W clusterversion/version changed Progressing to True: x\n"),
+            Some(FileKind::TestLog)
+        );
+        assert_eq!(sniff_content(b"2021-08-03 10:12:00.016988581 +0000 UTC m=+0.380233555\n"), Some(FileKind::Timestamp));
+        assert_eq!(sniff_content(b"hello world\n"), None);
+    }
+}

@@ -1,0 +1,231 @@
+//! CVO (klog) log parsing: an optional CRI/`--timestamps` RFC3339 prefix, the klog header
+//! `Lmmdd hh:mm:ss.uuuuuu tid file:line] msg` (no year), and continuation lines without a
+//! header, which belong to the record before them. Invalid UTF-8 is replaced, not fatal.
+
+use crate::model::{CvoLog, LogRecord, PartialTime, Provenance, Stamp, parse_rfc3339};
+
+/// A parsed klog header.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KlogHeader<'a> {
+    pub level: char,
+    pub stamp: PartialTime,
+    pub source_file: &'a str,
+    pub message: &'a str,
+}
+
+fn digits(b: &[u8]) -> Option<u32> {
+    if b.is_empty() || !b.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    b.iter().try_fold(0u32, |acc, d| acc.checked_mul(10)?.checked_add((d - b'0') as u32))
+}
+
+/// Parses a klog header at the start of `s` (after any prefix was removed).
+pub fn parse_header(s: &str) -> Option<KlogHeader<'_>> {
+    let b = s.as_bytes();
+    if b.len() < 22 || !matches!(b[0], b'I' | b'W' | b'E' | b'F') {
+        return None;
+    }
+    let month = digits(&b[1..3])?;
+    let day = digits(&b[3..5])?;
+    if b[5] != b' ' || b[8] != b':' || b[11] != b':' || b[14] != b'.' {
+        return None;
+    }
+    let h = digits(&b[6..8])?;
+    let m = digits(&b[9..11])?;
+    let sec = digits(&b[12..14])?;
+    let mut i = 15;
+    let frac_start = i;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    let frac = &s[frac_start..i];
+    if frac.is_empty() {
+        return None;
+    }
+    let mut nanos: u32 = 0;
+    for (k, d) in frac.bytes().take(9).enumerate() {
+        nanos += (d - b'0') as u32 * 10u32.pow(8 - k as u32);
+    }
+    // Thread id: spaces then digits.
+    let rest = &s[i..];
+    let rest_trim = rest.trim_start_matches(' ');
+    if rest_trim.len() == rest.len() {
+        return None;
+    }
+    let tid_end = rest_trim.find(|c: char| !c.is_ascii_digit())?;
+    if tid_end == 0 {
+        return None;
+    }
+    let after = rest_trim[tid_end..].strip_prefix(' ')?;
+    let close = after.find("] ").or_else(|| after.ends_with(']').then(|| after.len() - 1))?;
+    let loc = &after[..close];
+    let source_file = loc.rsplit_once(':').map(|(f, _)| f).unwrap_or(loc);
+    let message = after.get(close + 2..).unwrap_or("");
+    Some(KlogHeader {
+        level: b[0] as char,
+        stamp: PartialTime::new(month, day, h, m, sec, nanos)?,
+        source_file,
+        message,
+    })
+}
+
+/// Splits an RFC3339 prefix (`oc logs --timestamps` / CRI) off a line, with an optional
+/// CRI `stdout F ` stream tag after it.
+pub fn split_time_prefix(line: &str) -> (Option<crate::model::Time>, &str) {
+    let b = line.as_bytes();
+    if b.len() > 20 && b[0].is_ascii_digit() && b[4] == b'-' && b[10] == b'T' {
+        if let Some(sp) = line.find(' ') {
+            if let Some(t) = parse_rfc3339(&line[..sp]) {
+                let mut rest = &line[sp + 1..];
+                for tag in ["stdout F ", "stderr F ", "stdout P ", "stderr P "] {
+                    if let Some(r) = rest.strip_prefix(tag) {
+                        rest = r;
+                        break;
+                    }
+                }
+                return (Some(t), rest);
+            }
+        }
+    }
+    (None, line)
+}
+
+/// Whether a line (possibly with a time prefix) starts with a klog header.
+pub fn looks_like_klog(line: &str) -> bool {
+    let (_, rest) = split_time_prefix(line);
+    parse_header(rest).is_some()
+}
+
+/// Parses a whole CVO log. Returns the log and a note about replaced invalid UTF-8, if any.
+pub fn parse_cvo_log(data: &[u8], prov: Provenance, pod: String, previous: bool) -> (CvoLog, Option<String>) {
+    let mut records: Vec<LogRecord> = Vec::new();
+    let mut unparsed = 0u64;
+    let mut lines = 0u64;
+    let mut invalid_utf8_line: Option<u64> = None;
+    let mut offset = 0u64;
+    for raw in data.split(|b| *b == b'\n') {
+        let line_start = offset;
+        offset += raw.len() as u64 + 1;
+        if raw.is_empty() && line_start >= data.len() as u64 {
+            break;
+        }
+        lines += 1;
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let text = match std::str::from_utf8(raw) {
+            Ok(t) => std::borrow::Cow::Borrowed(t),
+            Err(_) => {
+                invalid_utf8_line.get_or_insert(lines);
+                String::from_utf8_lossy(raw)
+            }
+        };
+        let (abs, rest) = split_time_prefix(&text);
+        if let Some(h) = parse_header(rest) {
+            let stamp = match abs {
+                Some(t) => Stamp::Absolute(t),
+                None => Stamp::Partial(h.stamp),
+            };
+            records.push(LogRecord {
+                time: abs,
+                stamp,
+                level: h.level,
+                source_file: h.source_file.into(),
+                message: h.message.to_string(),
+                line: lines.min(u32::MAX as u64) as u32,
+                offset: line_start,
+                len: raw.len().min(u32::MAX as usize) as u32,
+            });
+        } else if let Some(last) = records.last_mut() {
+            if !rest.is_empty() {
+                last.message.push('\n');
+                last.message.push_str(rest);
+            }
+            last.len = (offset - last.offset).min(u32::MAX as u64) as u32;
+        } else if !rest.trim().is_empty() {
+            unparsed += 1;
+        }
+    }
+    let note = invalid_utf8_line.map(|l| format!("invalid UTF-8 from line {l} on (replaced with U+FFFD)"));
+    (
+        CvoLog { prov, pod, previous, records, lines, bytes: data.len() as u64, unparsed_lines: unparsed },
+        note,
+    )
+}
+
+/// Resolves partial stamps of klog headers using the CRI prefix of the same line when
+/// present, else the year inference. Klog time is the event time; CRI time is used as is.
+pub fn resolve_times(log: &mut CvoLog, yi: &crate::model::YearInference) {
+    for r in &mut log.records {
+        if r.time.is_none() {
+            if let Stamp::Partial(p) = r.stamp {
+                r.time = yi.resolve(p);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn prov() -> Provenance {
+        Provenance::file(&Arc::from("in"), &Arc::from("current.log"))
+    }
+
+    #[test]
+    fn header_parses_with_padding_and_file_line() {
+        let h = parse_header("I0409 18:26:05.631324       1 sync_worker.go:634] Done syncing for clusteroperator \"service-ca\" (388 of 498)").unwrap();
+        assert_eq!(h.level, 'I');
+        assert_eq!(h.source_file, "sync_worker.go");
+        assert_eq!(h.message, "Done syncing for clusteroperator \"service-ca\" (388 of 498)");
+        assert_eq!(h.stamp, PartialTime::new(4, 9, 18, 26, 5, 631_324_000).unwrap());
+        assert!(parse_header("Trace[1234]: ---\"Objects listed\" 1000ms").is_none());
+        assert!(parse_header("I1399 18:26:05.631324       1 x.go:1] bad month").is_none());
+    }
+
+    #[test]
+    fn cri_prefix_continuations_and_crlf() {
+        let log = "2021-08-03T09:31:43.209596123Z I0803 09:31:43.209596       1 sync_worker.go:541] Running sync 4.8.0 (force=false) on generation 1 in state Initializing at attempt 0\r\n\
+2021-08-03T09:31:44.000000000Z E0803 09:31:44.000000       1 task.go:81] Multiple errors are preventing progress:\n\
+2021-08-03T09:31:44.000000001Z * Cluster operator etcd is degraded\n";
+        let (l, note) = parse_cvo_log(log.as_bytes(), prov(), "cvo".into(), false);
+        assert!(note.is_none());
+        assert_eq!(l.records.len(), 2);
+        assert_eq!(l.records[0].message, "Running sync 4.8.0 (force=false) on generation 1 in state Initializing at attempt 0");
+        assert!(matches!(l.records[0].stamp, Stamp::Absolute(_)));
+        assert_eq!(l.records[1].message, "Multiple errors are preventing progress:\n* Cluster operator etcd is degraded");
+        assert_eq!(l.records[1].line, 2);
+        assert_eq!(l.lines, 3);
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced_and_reported() {
+        let mut data = b"I0409 18:26:05.631324       1 a.go:1] ok\n".to_vec();
+        data.extend_from_slice(b"I0409 18:26:06.000000       1 a.go:1] bad \xff\xfe bytes\n");
+        let (l, note) = parse_cvo_log(&data, prov(), "cvo".into(), false);
+        assert_eq!(l.records.len(), 2);
+        assert!(l.records[1].message.contains('\u{fffd}'));
+        assert_eq!(note.as_deref(), Some("invalid UTF-8 from line 2 on (replaced with U+FFFD)"));
+    }
+
+    #[test]
+    fn year_boundary_resolution() {
+        let data = b"I1231 23:59:59.500000       1 a.go:1] last of year\nI0101 00:00:00.250000       1 a.go:1] first of year\n";
+        let (mut l, _) = parse_cvo_log(data, prov(), "cvo".into(), false);
+        let yi = crate::model::YearInference::new(crate::model::parse_rfc3339("2021-01-01T01:00:00Z"));
+        resolve_times(&mut l, &yi);
+        let t0 = l.records[0].time.unwrap();
+        let t1 = l.records[1].time.unwrap();
+        assert_eq!(crate::model::fmt_time(&t0), "2020-12-31T23:59:59Z");
+        assert_eq!(crate::model::fmt_time(&t1), "2021-01-01T00:00:00Z");
+        assert!(t0 < t1);
+    }
+
+    #[test]
+    fn empty_log_has_no_records() {
+        let (l, note) = parse_cvo_log(b"", prov(), "cvo".into(), true);
+        assert!(l.records.is_empty() && note.is_none());
+        assert_eq!(l.lines, 0);
+    }
+}

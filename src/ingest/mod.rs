@@ -1,0 +1,356 @@
+//! Ingestion: classify every file the sources found, parse the needed ones in parallel
+//! (rayon), and merge the results into one [`Bundle`] in a deterministic order. A file that
+//! cannot be read becomes a diagnostic naming the file and the reason; it never aborts the run.
+
+pub mod classify;
+pub mod intervals;
+pub mod junit;
+pub mod klog;
+pub mod prow;
+pub mod resources;
+pub mod textlog;
+
+use crate::bundle::{Bundle, InputInfo};
+use crate::model::*;
+use crate::source::{self, Collected, SourceOptions, VFile};
+use classify::FileKind;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Settings for ingestion.
+#[derive(Debug, Clone, Default)]
+pub struct IngestOptions {
+    pub source: SourceOptions,
+}
+
+/// Why nothing could be analysed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IngestError {
+    /// No input was given.
+    NoInputs,
+    /// Inputs were given but none held anything mglint recognises.
+    NothingFound(Vec<String>),
+}
+
+impl std::fmt::Display for IngestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IngestError::NoInputs => f.write_str("no input given"),
+            IngestError::NothingFound(reasons) => {
+                f.write_str("nothing recognisable found")?;
+                for r in reasons {
+                    write!(f, "\n  {r}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// What parsing one file produced.
+enum Parsed {
+    Objects(resources::Objects),
+    CvoLog(CvoLog),
+    Intervals(Vec<Interval>),
+    Text(Vec<TextLine>),
+    Junit(Vec<JunitCase>),
+    Timestamps(Vec<Sourced<Time>>),
+    GatherVersion(Sourced<String>),
+    Prow(String, Vec<u8>),
+    Nothing,
+}
+
+struct FileResult {
+    kind: FileKind,
+    prov: Provenance,
+    bytes: u64,
+    parsed: Parsed,
+    diags: Vec<Diagnostic>,
+}
+
+/// Ingests the inputs into one bundle. Inputs that cannot be opened are recorded in
+/// `bundle.input_errors`; `Err` only when nothing recognisable was found at all.
+pub fn ingest(inputs: &[String], opts: &IngestOptions) -> Result<Bundle, IngestError> {
+    if inputs.is_empty() {
+        return Err(IngestError::NoInputs);
+    }
+    let collected: Vec<Result<Collected, String>> =
+        inputs.par_iter().map(|i| source::collect(i, &opts.source)).collect();
+    let mut bundle = Bundle::default();
+    let mut files: Vec<VFile> = Vec::new();
+    let mut input_index: BTreeMap<Arc<str>, usize> = BTreeMap::new();
+    for c in collected {
+        match c {
+            Ok(c) => {
+                input_index.insert(Arc::from(c.info.name.as_str()), bundle.inputs.len());
+                bundle.inputs.push(c.info);
+                bundle.diagnostics.extend(c.diagnostics);
+                files.extend(c.files);
+            }
+            Err(e) => bundle.input_errors.push(e),
+        }
+    }
+    let results: Vec<FileResult> = files
+        .into_par_iter()
+        .map(|f| parse_file(f, &opts.source))
+        .collect();
+    merge(&mut bundle, results, &input_index);
+    if bundle.is_empty() {
+        let mut reasons = bundle.input_errors.clone();
+        for i in &bundle.inputs {
+            reasons.push(format!(
+                "`{}`: no must-gather, CI artifacts, or known files found ({} files looked at)",
+                i.name, i.files_seen
+            ));
+        }
+        reasons.extend(bundle.diagnostics.iter().map(|d| format!("{}: {}", d.prov, d.reason)));
+        return Err(IngestError::NothingFound(reasons));
+    }
+    Ok(bundle)
+}
+
+fn diag(prov: &Provenance, level: DiagLevel, line: Option<u32>, column: Option<u32>, reason: String) -> Diagnostic {
+    Diagnostic { level, prov: Provenance { line, ..prov.clone() }, column, reason }
+}
+
+/// The CVO pod name and whether this is the previous container's log, from the path.
+fn cvo_log_identity(path: &str) -> (String, bool) {
+    let parts: Vec<&str> = path.split('/').collect();
+    let file = parts.last().copied().unwrap_or("");
+    if let Some(i) = parts.iter().position(|p| *p == "pods") {
+        if let Some(pod) = parts.get(i + 1) {
+            if pod.starts_with("cluster-version-operator") {
+                return (pod.to_string(), file.starts_with("previous"));
+            }
+        }
+    }
+    // gather-extra: openshift-cluster-version_<pod>_cluster-version-operator[_previous].log
+    let f = file.trim_end_matches(".gz").trim_end_matches(".log");
+    if let Some(rest) = f.strip_prefix("openshift-cluster-version_") {
+        let previous = rest.ends_with("_previous");
+        let rest = rest.trim_end_matches("_previous");
+        if let Some(pod) = rest.strip_suffix("_cluster-version-operator") {
+            return (pod.to_string(), previous);
+        }
+    }
+    (String::new(), file.contains("previous"))
+}
+
+fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
+    let prov = f.prov();
+    let kind = f.kind;
+    let path = f.path.to_string();
+    let input = f.input.clone();
+    let mut diags = Vec::new();
+    let data = match f.load(opts) {
+        Ok(d) => d,
+        Err(e) => {
+            diags.push(diag(&prov, DiagLevel::Error, None, None, e));
+            return FileResult { kind, prov, bytes: 0, parsed: Parsed::Nothing, diags };
+        }
+    };
+    let bytes = data.len() as u64;
+    let name_for_id = if path.is_empty() { input.to_string() } else { path.clone() };
+    let parsed = match kind {
+        FileKind::Resource => {
+            let text = match std::str::from_utf8(&data) {
+                Ok(t) => std::borrow::Cow::Borrowed(t),
+                Err(e) => {
+                    diags.push(diag(&prov, DiagLevel::Warning, None, None, format!("invalid UTF-8 at byte {} (replaced with U+FFFD)", e.valid_up_to())));
+                    String::from_utf8_lossy(&data)
+                }
+            };
+            let (objs, errs) = resources::parse_resources(&text, &name_for_id, &prov);
+            for (line, col, reason) in errs {
+                diags.push(diag(&prov, DiagLevel::Error, line, col, reason));
+            }
+            Parsed::Objects(objs)
+        }
+        FileKind::CvoLog => {
+            let (pod, previous) = cvo_log_identity(&name_for_id);
+            let (log, note) = klog::parse_cvo_log(&data, prov.clone(), pod, previous);
+            if let Some(n) = note {
+                diags.push(diag(&prov, DiagLevel::Warning, None, None, n));
+            }
+            if log.records.is_empty() && log.lines > 0 {
+                diags.push(diag(&prov, DiagLevel::Warning, None, None, "no klog lines found in CVO log".to_string()));
+            }
+            Parsed::CvoLog(log)
+        }
+        FileKind::Intervals => match intervals::parse_intervals(&data, &prov) {
+            Ok(v) => Parsed::Intervals(v),
+            Err(e) => {
+                diags.push(diag(&prov, DiagLevel::Error, None, None, e));
+                Parsed::Nothing
+            }
+        },
+        FileKind::TestLog => Parsed::Text(textlog::parse_text_log(&data, &prov)),
+        FileKind::Junit => match junit::parse_junit(&data, &prov) {
+            Ok(v) => Parsed::Junit(v),
+            Err(e) => {
+                diags.push(diag(&prov, DiagLevel::Error, None, None, e));
+                Parsed::Nothing
+            }
+        },
+        FileKind::Timestamp => {
+            let text = String::from_utf8_lossy(&data);
+            let mut times = Vec::new();
+            for (i, line) in text.lines().enumerate() {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                match parse_go_time(line).or_else(|| parse_rfc3339(line)) {
+                    Some(t) => times.push(Sourced { value: t, prov: Provenance { line: Some(i as u32 + 1), ..prov.clone() }, text: None }),
+                    None => diags.push(diag(&prov, DiagLevel::Warning, Some(i as u32 + 1), None, format!("not a timestamp: `{}`", line.chars().take(80).collect::<String>()))),
+                }
+            }
+            Parsed::Timestamps(times)
+        }
+        FileKind::GatherVersion => {
+            let text = String::from_utf8_lossy(&data);
+            let mut lines = text.lines();
+            match (lines.next(), lines.next()) {
+                (Some(l1), Some(l2)) if l1.contains("must-gather") => {
+                    Parsed::GatherVersion(Sourced { value: l2.trim().to_string(), prov: prov.clone(), text: None })
+                }
+                _ => Parsed::Nothing,
+            }
+        }
+        FileKind::ProwMeta => Parsed::Prow(name_for_id.rsplit('/').next().unwrap_or("").to_string(), data),
+        FileKind::NestedArchive => Parsed::Nothing,
+    };
+    FileResult { kind, prov, bytes, parsed, diags }
+}
+
+/// How recent an object's status is: the latest condition transition it carries.
+fn freshness(conds: &[Condition]) -> Option<Time> {
+    conds.iter().filter_map(|c| c.last_transition_time).max()
+}
+
+fn cv_freshness(cv: &ClusterVersion) -> Option<Time> {
+    let h = cv.status.history.iter().flat_map(|h| [h.started_time, h.completion_time]).flatten().max();
+    freshness(&cv.status.conditions).max(h)
+}
+
+/// Keeps one object per key: the freshest (ties: the first in path order).
+fn dedup_by<T>(v: Vec<Sourced<T>>, key: impl Fn(&T) -> String, fresh: impl Fn(&T) -> Option<Time>) -> Vec<Sourced<T>> {
+    let mut best: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, o) in v.iter().enumerate() {
+        let k = key(&o.value);
+        match best.get(&k) {
+            Some(&j) if fresh(&v[j].value) >= fresh(&o.value) => {}
+            _ => {
+                best.insert(k, i);
+            }
+        }
+    }
+    let keep: std::collections::BTreeSet<usize> = best.into_values().collect();
+    v.into_iter().enumerate().filter(|(i, _)| keep.contains(i)).map(|(_, o)| o).collect()
+}
+
+fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<Arc<str>, usize>) {
+    let mut prow = ProwJob::default();
+    let mut have_prow = false;
+    let mut cvs = Vec::new();
+    let mut cos = Vec::new();
+    let mut nodes = Vec::new();
+    let mut pools = Vec::new();
+    let mut events = Vec::new();
+    let mut pods = Vec::new();
+    for r in results {
+        if let Some(&i) = input_index.get(&r.prov.input) {
+            let info: &mut InputInfo = &mut bundle.inputs[i];
+            info.files_read += 1;
+            info.bytes_read += r.bytes;
+        }
+        let had_error = r.diags.iter().any(|d| d.level == DiagLevel::Error);
+        bundle.diagnostics.extend(r.diags);
+        if !(had_error && matches!(r.parsed, Parsed::Nothing)) {
+            *bundle.sources_by_kind.entry(r.kind.name().to_string()).or_default() += 1;
+        }
+        match r.parsed {
+            Parsed::Objects(o) => {
+                cvs.extend(o.cluster_versions);
+                cos.extend(o.cluster_operators);
+                nodes.extend(o.nodes);
+                pools.extend(o.pools);
+                events.extend(o.events);
+                pods.extend(o.pods.into_iter().filter(|p| {
+                    p.metadata.name.starts_with("cluster-version-operator")
+                        && (p.metadata.namespace.is_empty() || p.metadata.namespace == "openshift-cluster-version")
+                }));
+            }
+            Parsed::CvoLog(l) => bundle.cvo_logs.push(l),
+            Parsed::Intervals(v) => bundle.intervals.extend(v),
+            Parsed::Text(v) => bundle.text_lines.extend(v),
+            Parsed::Junit(v) => bundle.junit.extend(v),
+            Parsed::Timestamps(v) => bundle.collection_times.extend(v),
+            Parsed::GatherVersion(v) => bundle.gather_versions.push(v),
+            Parsed::Prow(name, data) => match prow::merge(&mut prow, &name, &data, r.prov.clone()) {
+                Ok(()) => have_prow = true,
+                Err(e) => bundle.diagnostics.push(diag(&r.prov, DiagLevel::Error, None, None, e)),
+            },
+            Parsed::Nothing => {}
+        }
+    }
+    if have_prow {
+        bundle.prow = Some(prow);
+    }
+    // The same ClusterVersion seen twice (gather-extra and must-gather) is one snapshot.
+    let mut seen = std::collections::HashSet::new();
+    cvs.retain(|cv: &Sourced<ClusterVersion>| {
+        let key = serde_json::to_string(&cv.value.status).unwrap_or_default()
+            + &cv.value.metadata.resource_version;
+        seen.insert(key)
+    });
+    cvs.sort_by_key(|cv| cv_freshness(&cv.value));
+    bundle.cluster_versions = cvs;
+    bundle.cluster_operators = dedup_by(cos, |c| c.metadata.name.clone(), |c| freshness(&c.status.conditions));
+    bundle.nodes = dedup_by(nodes, |n| n.metadata.name.clone(), |n| freshness(&n.status.conditions));
+    bundle.pools = dedup_by(pools, |p| p.metadata.name.clone(), |p| freshness(&p.status.conditions));
+    bundle.events = dedup_by(
+        events,
+        |e| {
+            if e.metadata.uid.is_empty() {
+                format!("{}/{}/{}/{:?}/{}", e.metadata.namespace, e.metadata.name, e.reason, e.first_seen(), e.message)
+            } else {
+                e.metadata.uid.clone()
+            }
+        },
+        |e| e.last_seen(),
+    );
+    bundle.cvo_pods = dedup_by(pods, |p| p.metadata.name.clone(), |p| p.status.start_time);
+    // Years missing from klog and test-log lines are inferred here, once.
+    let yi = YearInference::new(bundle.reference_time());
+    for log in &mut bundle.cvo_logs {
+        klog::resolve_times(log, &yi);
+    }
+    for l in &mut bundle.text_lines {
+        if let Stamp::Partial(p) = l.stamp {
+            l.time = yi.resolve(p);
+        }
+    }
+    bundle.diagnostics.sort_by(|a, b| a.prov.cmp(&b.prov).then(a.reason.cmp(&b.reason)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cvo_log_identity_from_paths() {
+        assert_eq!(
+            cvo_log_identity("mg/img/namespaces/openshift-cluster-version/pods/cluster-version-operator-7b-w2/cluster-version-operator/cluster-version-operator/logs/previous.log"),
+            ("cluster-version-operator-7b-w2".to_string(), true)
+        );
+        assert_eq!(
+            cvo_log_identity("artifacts/t/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d-x_cluster-version-operator.log"),
+            ("cluster-version-operator-5d-x".to_string(), false)
+        );
+        assert_eq!(
+            cvo_log_identity("artifacts/t/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d-x_cluster-version-operator_previous.log"),
+            ("cluster-version-operator-5d-x".to_string(), true)
+        );
+    }
+}

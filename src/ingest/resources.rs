@@ -1,0 +1,201 @@
+//! Kubernetes objects in every shape they arrive in: a single object, a `List`, a
+//! must-gather aggregate file starting with `---` (list `kind` after `items`), gather-extra
+//! `oc get -o json` Lists, and Insights JSON without `kind`. YAML goes through `crate::yaml`.
+
+use crate::model::*;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// Objects parsed from one file.
+#[derive(Debug, Default)]
+pub struct Objects {
+    pub cluster_versions: Vec<Sourced<ClusterVersion>>,
+    pub cluster_operators: Vec<Sourced<ClusterOperator>>,
+    pub nodes: Vec<Sourced<Node>>,
+    pub pools: Vec<Sourced<MachineConfigPool>>,
+    pub events: Vec<Sourced<Event>>,
+    pub pods: Vec<Sourced<Pod>>,
+}
+
+/// A problem with one item or the whole file: (line, column, reason).
+pub type ItemError = (Option<u32>, Option<u32>, String);
+
+/// Parses a resource file. Items that do not fit their type are reported one by one; the
+/// others are kept.
+pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, Vec<ItemError>) {
+    let mut objs = Objects::default();
+    let mut errors = Vec::new();
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if trimmed.is_empty() {
+        errors.push((None, None, "empty file".to_string()));
+        return (objs, errors);
+    }
+    let docs: Vec<Value> = if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        match serde_json::from_str::<Value>(trimmed) {
+            Ok(v) => vec![v],
+            Err(e) => {
+                errors.push((Some(e.line() as u32), Some(e.column() as u32), format!("invalid JSON: {}", strip_loc(&e.to_string()))));
+                return (objs, errors);
+            }
+        }
+    } else {
+        match crate::yaml::from_str_multi::<Value>(text) {
+            Ok(v) => v,
+            Err(e) => {
+                errors.push((e.line, e.column, format!("invalid YAML: {}", e.message)));
+                return (objs, errors);
+            }
+        }
+    };
+    let shared: Option<Arc<str>> = Some(Arc::from(text));
+    let path_kind = kind_from_path(path);
+    for doc in docs {
+        let (items, list_kind): (Vec<Value>, Option<String>) = match doc {
+            Value::Object(mut m) if m.get("items").is_some_and(Value::is_array) => {
+                let lk = m
+                    .get("kind")
+                    .and_then(Value::as_str)
+                    .and_then(|k| k.strip_suffix("List"))
+                    .filter(|k| !k.is_empty())
+                    .map(str::to_string);
+                let items = match m.remove("items") {
+                    Some(Value::Array(a)) => a,
+                    _ => Vec::new(),
+                };
+                (items, lk)
+            }
+            Value::Array(a) => (a, None),
+            Value::Null => continue,
+            other => (vec![other], None),
+        };
+        let many = items.len() > 1;
+        for (i, item) in items.into_iter().enumerate() {
+            let kind = item
+                .get("kind")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .or_else(|| list_kind.clone())
+                .or_else(|| path_kind.map(str::to_string))
+                .or_else(|| kind_from_shape(&item).map(str::to_string));
+            let p = prov.clone();
+            let where_ = if many { format!("item {i}: ") } else { String::new() };
+            let text = shared.clone();
+            macro_rules! push {
+                ($vec:expr, $t:ty) => {
+                    match serde_json::from_value::<$t>(item) {
+                        Ok(v) => $vec.push(Sourced { value: v, prov: p, text }),
+                        Err(e) => errors.push((None, None, format!("{where_}not a valid {}: {e}", kind.as_deref().unwrap_or("object")))),
+                    }
+                };
+            }
+            match kind.as_deref() {
+                Some("ClusterVersion") => push!(objs.cluster_versions, ClusterVersion),
+                Some("ClusterOperator") => push!(objs.cluster_operators, ClusterOperator),
+                Some("Node") => push!(objs.nodes, Node),
+                Some("MachineConfigPool") => push!(objs.pools, MachineConfigPool),
+                Some("Event") => push!(objs.events, Event),
+                Some("Pod") => push!(objs.pods, Pod),
+                _ => {} // Other kinds are not needed by the analysis.
+            }
+        }
+    }
+    (objs, errors)
+}
+
+fn strip_loc(s: &str) -> String {
+    match s.find(" at line ") {
+        Some(i) => s[..i].to_string(),
+        None => s.to_string(),
+    }
+}
+
+fn kind_from_path(path: &str) -> Option<&'static str> {
+    let parts: Vec<&str> = path.split(['/', ':']).collect();
+    let has = |s: &str| parts.iter().any(|p| p.trim_end_matches(".yaml").trim_end_matches(".json").trim_end_matches(".gz") == s);
+    if has("clusterversions") || has("clusterversion") {
+        Some("ClusterVersion")
+    } else if has("clusteroperators") || has("clusteroperator") {
+        Some("ClusterOperator")
+    } else if has("nodes") {
+        Some("Node")
+    } else if has("machineconfigpools") {
+        Some("MachineConfigPool")
+    } else if has("events") {
+        Some("Event")
+    } else if has("pods") {
+        Some("Pod")
+    } else {
+        None
+    }
+}
+
+/// Recognises objects without `kind` (Insights archives) by their fields.
+fn kind_from_shape(v: &Value) -> Option<&'static str> {
+    let status = v.get("status");
+    if status.and_then(|s| s.get("history")).is_some() || v.pointer("/spec/clusterID").is_some() {
+        return Some("ClusterVersion");
+    }
+    if status.and_then(|s| s.get("versions")).is_some() || v.get("relatedObjects").is_some() {
+        return Some("ClusterOperator");
+    }
+    if status.and_then(|s| s.get("nodeInfo")).is_some() {
+        return Some("Node");
+    }
+    if status.and_then(|s| s.get("machineCount")).is_some() {
+        return Some("MachineConfigPool");
+    }
+    if v.get("involvedObject").is_some() || (v.get("reason").is_some() && v.get("lastTimestamp").is_some()) {
+        return Some("Event");
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prov() -> Provenance {
+        Provenance::file(&Arc::from("in"), &Arc::from("f.yaml"))
+    }
+
+    #[test]
+    fn aggregate_file_with_leading_separator_and_list_kind_after_items() {
+        let text = "---\napiVersion: config.openshift.io/v1\nitems:\n- apiVersion: config.openshift.io/v1\n  kind: ClusterOperator\n  metadata:\n    name: etcd\n  status:\n    versions:\n    - name: operator\n      version: 4.8.0\nkind: ClusterOperatorList\n";
+        let (o, e) = parse_resources(text, "cluster-scoped-resources/config.openshift.io/clusteroperators.yaml", &prov());
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(o.cluster_operators.len(), 1);
+        assert_eq!(o.cluster_operators[0].operator_version(), Some("4.8.0"));
+    }
+
+    #[test]
+    fn insights_json_without_kind() {
+        let text = r#"{"metadata":{"name":"version"},"spec":{"clusterID":"x"},"status":{"history":[{"state":"Completed","version":"4.7.16","image":"i","startedTime":"2021-07-07T10:00:00Z","completionTime":"2021-07-07T10:30:00Z","verified":false}],"availableUpdates":null}}"#;
+        let (o, e) = parse_resources(text, "config/version.json", &prov());
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(o.cluster_versions.len(), 1);
+        assert_eq!(o.cluster_versions[0].status.history[0].version, "4.7.16");
+    }
+
+    #[test]
+    fn bad_item_is_reported_others_kept() {
+        let text = r#"{"kind":"List","items":[{"kind":"Node","metadata":{"name":"a"}},{"kind":"Node","metadata":{"name":"b"},"status":{"conditions":"oops"}}]}"#;
+        let (o, e) = parse_resources(text, "nodes.json", &prov());
+        assert_eq!(o.nodes.len(), 1);
+        assert_eq!(e.len(), 1);
+        assert!(e[0].2.starts_with("item 1: not a valid Node"), "{}", e[0].2);
+    }
+
+    #[test]
+    fn invalid_yaml_has_location() {
+        let (_, e) = parse_resources("kind: ClusterVersion\nstatus: [unclosed\n", "version.yaml", &prov());
+        assert_eq!(e.len(), 1);
+        assert!(e[0].2.starts_with("invalid YAML"), "{}", e[0].2);
+        assert!(e[0].0.is_some());
+    }
+
+    #[test]
+    fn empty_file_is_reported() {
+        let (_, e) = parse_resources("  \n", "version.yaml", &prov());
+        assert_eq!(e[0].2, "empty file");
+    }
+}

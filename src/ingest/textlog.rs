@@ -1,0 +1,153 @@
+//! CI test and build logs: origin monitor lines
+//! (`Sep 27 21:45:59.753 W clusterversion/version changed Progressing to True: ...`, with an
+//! optional `- 2564s` duration) and e2e framework lines (`Sep 27 21:42:28.080: INFO: ...`).
+//! Lines without a leading timestamp are ignored.
+
+use crate::model::{PartialTime, Provenance, Stamp, TextLine, TextLineKind};
+
+const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/// Parses `Mon DD HH:MM:SS[.fff]` at the start of a line; returns the stamp and the rest.
+pub fn parse_stamp(line: &str) -> Option<(PartialTime, &str)> {
+    let b = line.as_bytes();
+    if b.len() < 15 {
+        return None;
+    }
+    let month = MONTHS.iter().position(|m| line.starts_with(m))? as u32 + 1;
+    if b[3] != b' ' {
+        return None;
+    }
+    let rest = line[4..].trim_start_matches(' ');
+    let (day, rest) = rest.split_once(' ')?;
+    let day: u32 = day.parse().ok()?;
+    let tb = rest.as_bytes();
+    if tb.len() < 8 || tb[2] != b':' || tb[5] != b':' {
+        return None;
+    }
+    let h: u32 = rest[0..2].parse().ok()?;
+    let m: u32 = rest[3..5].parse().ok()?;
+    let s: u32 = rest[6..8].parse().ok()?;
+    let mut i = 8;
+    let mut nanos = 0u32;
+    if tb.get(8) == Some(&b'.') {
+        i = 9;
+        let mut k = 0;
+        while i < tb.len() && tb[i].is_ascii_digit() {
+            if k < 9 {
+                nanos += (tb[i] - b'0') as u32 * 10u32.pow(8 - k);
+            }
+            k += 1;
+            i += 1;
+        }
+    }
+    Some((PartialTime::new(month, day, h, m, s, nanos)?, &rest[i..]))
+}
+
+/// Whether a line looks like a monitor or e2e framework line.
+pub fn looks_like_text_line(line: &str) -> bool {
+    parse_line(line).is_some()
+}
+
+/// Parses one line into its stamp, kind and message.
+pub fn parse_line(line: &str) -> Option<(PartialTime, TextLineKind, String)> {
+    let (stamp, rest) = parse_stamp(line)?;
+    if let Some(r) = rest.strip_prefix(": ") {
+        // e2e framework: `: INFO: text`, `: FAIL: text`, `: STEP: ...`
+        let (tag, text) = r.split_once(": ").unwrap_or(("", r));
+        if matches!(tag, "INFO" | "FAIL" | "STEP" | "WARNING" | "ERROR") {
+            let msg = if tag == "INFO" { text.to_string() } else { format!("{tag}: {text}") };
+            return Some((stamp, TextLineKind::Info, msg));
+        }
+        return None;
+    }
+    let rest = rest.strip_prefix(' ')?;
+    let (duration_secs, rest) = match rest.strip_prefix("- ") {
+        Some(r) => {
+            let (d, r2) = r.split_once(' ')?;
+            (Some(d.strip_suffix('s')?.parse::<f64>().ok()?), r2)
+        }
+        None => (None, rest),
+    };
+    let mut chars = rest.chars();
+    let level = chars.next()?;
+    if !matches!(level, 'I' | 'W' | 'E') || chars.next() != Some(' ') {
+        return None;
+    }
+    let body = &rest[2..];
+    // The locator is the leading run of `key/value` tokens.
+    let mut loc_end = 0;
+    for tok in body.split(' ') {
+        if tok.contains('/') && !tok.starts_with('/') && !tok.ends_with(':') {
+            loc_end += tok.len() + 1;
+        } else {
+            break;
+        }
+    }
+    let locator = body[..loc_end.min(body.len())].trim_end().to_string();
+    if locator.is_empty() {
+        return None;
+    }
+    let message = body[loc_end.min(body.len())..].to_string();
+    Some((stamp, TextLineKind::Monitor { level, locator, duration_secs }, message))
+}
+
+/// Parses a whole test/build log; only timestamped monitor and e2e lines are kept.
+pub fn parse_text_log(data: &[u8], prov: &Provenance) -> Vec<TextLine> {
+    let mut out = Vec::new();
+    let text = String::from_utf8_lossy(data);
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if let Some((stamp, kind, message)) = parse_line(line) {
+            out.push(TextLine {
+                time: None,
+                stamp: Stamp::Partial(stamp),
+                kind,
+                message,
+                prov: Provenance { line: Some(i as u32 + 1), ..prov.clone() },
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn monitor_line_with_level_and_locator() {
+        let (st, kind, msg) = parse_line("Sep 27 21:45:59.753 W clusterversion/version changed Progressing to True: Working towards 4.3.0-0.ci-2019-09-27-182824: 1% complete").unwrap();
+        assert_eq!(st, PartialTime::new(9, 27, 21, 45, 59, 753_000_000).unwrap());
+        assert_eq!(kind, TextLineKind::Monitor { level: 'W', locator: "clusterversion/version".into(), duration_secs: None });
+        assert_eq!(msg, "changed Progressing to True: Working towards 4.3.0-0.ci-2019-09-27-182824: 1% complete");
+    }
+
+    #[test]
+    fn monitor_line_with_duration() {
+        let (_, kind, msg) = parse_line("Sep 27 21:46:11.007 - 2564s W clusterversion/version cluster is updating to 4.3.0-0.ci-2019-09-27-182824").unwrap();
+        assert_eq!(kind, TextLineKind::Monitor { level: 'W', locator: "clusterversion/version".into(), duration_secs: Some(2564.0) });
+        assert_eq!(msg, "cluster is updating to 4.3.0-0.ci-2019-09-27-182824");
+    }
+
+    #[test]
+    fn multi_key_locator() {
+        let (_, kind, msg) = parse_line("Sep 27 22:09:55.000 I ns/openshift-etcd pod/etcd-0 node/master-1 created").unwrap();
+        assert_eq!(kind, TextLineKind::Monitor { level: 'I', locator: "ns/openshift-etcd pod/etcd-0 node/master-1".into(), duration_secs: None });
+        assert_eq!(msg, "created");
+    }
+
+    #[test]
+    fn e2e_info_line() {
+        let (st, kind, msg) = parse_line("Sep 27 21:42:28.080: INFO: Waiting up to 30m0s for all (but 100) nodes to be schedulable").unwrap();
+        assert_eq!(kind, TextLineKind::Info);
+        assert_eq!(st.nanos % 1_000_000_000, 80_000_000);
+        assert_eq!(msg, "Waiting up to 30m0s for all (but 100) nodes to be schedulable");
+    }
+
+    #[test]
+    fn other_lines_are_ignored() {
+        assert!(parse_line("Running Suite: OpenShift e2e").is_none());
+        assert!(parse_line("Sep 27 21:42:28.080: something else").is_none());
+        assert!(parse_line("").is_none());
+    }
+}

@@ -1,0 +1,146 @@
+//! Turns what the user named (a directory, an archive, a single file) into a list of virtual
+//! files the analysis needs. Archives are streamed in memory and never extracted to disk;
+//! formats are sniffed from content; must-gather roots and CI layouts are found by content.
+
+pub mod sniff;
+mod walk;
+
+use crate::bundle::{InputInfo, InputKind};
+use crate::ingest::classify::FileKind;
+use crate::model::{DiagLevel, Diagnostic, Provenance};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub use walk::collect;
+
+/// Limits that keep hostile or huge inputs from exhausting memory.
+#[derive(Debug, Clone)]
+pub struct SourceOptions {
+    /// Largest single file (after decompression) that is read into memory.
+    pub max_file_bytes: u64,
+    /// Largest total number of bytes decompressed from one archive stream.
+    pub max_archive_bytes: u64,
+    /// How deep archives may be nested inside archives.
+    pub max_nesting: u32,
+}
+
+impl Default for SourceOptions {
+    fn default() -> Self {
+        SourceOptions {
+            max_file_bytes: 2 << 30,
+            max_archive_bytes: 64 << 30,
+            max_nesting: 3,
+        }
+    }
+}
+
+/// Where a virtual file's bytes are.
+#[derive(Debug)]
+pub enum Content {
+    /// A file on disk, read (and decompressed if sniffed so) when parsed.
+    Disk(PathBuf),
+    /// Bytes already read from an archive stream (still possibly compressed).
+    Mem(Vec<u8>),
+}
+
+/// One file the analysis needs.
+#[derive(Debug)]
+pub struct VFile {
+    pub input: Arc<str>,
+    pub path: Arc<str>,
+    pub kind: FileKind,
+    pub content: Content,
+}
+
+impl VFile {
+    /// The provenance of the whole file.
+    pub fn prov(&self) -> Provenance {
+        Provenance::file(&self.input, &self.path)
+    }
+
+    /// Reads the bytes, decompressing gzip or xz data whatever the file is called.
+    pub fn load(self, opts: &SourceOptions) -> Result<Vec<u8>, String> {
+        let raw = match self.content {
+            Content::Mem(b) => b,
+            Content::Disk(p) => {
+                let f = std::fs::File::open(&p).map_err(|e| sniff::describe_io(&e))?;
+                sniff::read_capped(f, opts.max_file_bytes)?
+            }
+        };
+        sniff::decompress_if_needed(raw, opts.max_file_bytes).map(|(b, _)| b)
+    }
+}
+
+/// The files found in one input, and what could not be read.
+#[derive(Debug)]
+pub struct Collected {
+    pub info: InputInfo,
+    pub files: Vec<VFile>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Collected {
+    fn new(name: &str, kind: InputKind) -> Self {
+        Collected {
+            info: InputInfo {
+                name: name.to_string(),
+                kind,
+                must_gather_roots: Vec::new(),
+                ci_job: false,
+                files_seen: 0,
+                files_read: 0,
+                bytes_read: 0,
+            },
+            files: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    fn diag(&mut self, input: &Arc<str>, path: &str, level: DiagLevel, reason: String) {
+        self.diagnostics.push(Diagnostic {
+            level,
+            prov: Provenance::file(input, &Arc::from(path)),
+            column: None,
+            reason,
+        });
+    }
+}
+
+/// Tracks must-gather roots and CI markers from the paths seen.
+#[derive(Default)]
+struct LayoutSeen {
+    roots: BTreeSet<String>,
+    ci: bool,
+}
+
+impl LayoutSeen {
+    fn see(&mut self, path: &str) {
+        let parts: Vec<&str> = path.split('/').collect();
+        if let Some(i) = parts
+            .iter()
+            .position(|p| *p == "cluster-scoped-resources" || *p == "namespaces")
+        {
+            // Only count a root when the marker is a directory (something follows it).
+            if i + 1 < parts.len() {
+                self.roots.insert(parts[..i].join("/"));
+            }
+        }
+        let name = parts.last().copied().unwrap_or("");
+        if name == "prowjob.json"
+            || parts.contains(&"gather-extra")
+            || parts.contains(&"container-logs")
+            || (parts.contains(&"artifacts") && name == "build-log.txt")
+        {
+            self.ci = true;
+        }
+    }
+}
+
+/// Normalises an archive entry path for display and classification (nothing is written).
+fn normalise(path: &str) -> String {
+    path.split(['/', '\\'])
+        .filter(|p| !p.is_empty() && *p != "." && *p != "..")
+        .collect::<Vec<_>>()
+        .join("/")
+}

@@ -1,0 +1,319 @@
+//! `mglint summary`: a support engineer's first look at what was found — collection time,
+//! cluster, versions, history, CVO pods and log coverage, unhealthy operators, sources by
+//! kind and every file that could not be read — as text or versioned JSON.
+
+use crate::bundle::{Bundle, InputInfo};
+use crate::model::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// One history row.
+#[derive(Debug, Serialize)]
+pub struct HistoryRow {
+    pub state: String,
+    pub version: String,
+    pub image: String,
+    pub started: Option<String>,
+    pub completed: Option<String>,
+    pub verified: bool,
+}
+
+/// One CVO log file's coverage.
+#[derive(Debug, Serialize)]
+pub struct LogCoverage {
+    pub path: String,
+    pub pod: String,
+    pub previous: bool,
+    pub first: Option<String>,
+    pub last: Option<String>,
+    pub lines: u64,
+    pub records: usize,
+    pub banners: usize,
+}
+
+/// A CVO pod.
+#[derive(Debug, Serialize)]
+pub struct CvoPod {
+    pub name: String,
+    pub image: String,
+    pub restarts: i64,
+    pub started: Option<String>,
+}
+
+/// A ClusterOperator that needs a look.
+#[derive(Debug, Serialize)]
+pub struct OperatorProblem {
+    pub name: String,
+    pub problems: Vec<String>,
+    pub version: Option<String>,
+}
+
+/// A file that could not be read, or only in part.
+#[derive(Debug, Serialize)]
+pub struct Unread {
+    pub level: DiagLevel,
+    pub path: String,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    pub reason: String,
+}
+
+/// Everything `summary` reports.
+#[derive(Debug, Serialize)]
+pub struct Summary {
+    pub schema: &'static str,
+    pub kind: &'static str,
+    pub inputs: Vec<InputInfo>,
+    pub input_errors: Vec<String>,
+    pub collection_times: Vec<String>,
+    pub gather_versions: Vec<String>,
+    pub cluster_id: Option<String>,
+    pub channel: Option<String>,
+    pub current_version: Option<String>,
+    pub desired: Option<String>,
+    pub desired_update: Option<String>,
+    pub history: Vec<HistoryRow>,
+    pub conditions: Vec<Condition>,
+    pub cvo_pods: Vec<CvoPod>,
+    pub cvo_logs: Vec<LogCoverage>,
+    pub operators_total: usize,
+    pub operator_problems: Vec<OperatorProblem>,
+    pub nodes: usize,
+    pub machine_config_pools: usize,
+    pub events: usize,
+    pub intervals: usize,
+    pub test_log_lines: usize,
+    pub junit_cases: usize,
+    pub prow_job: Option<ProwJob>,
+    pub sources: BTreeMap<String, u64>,
+    pub unread: Vec<Unread>,
+}
+
+fn t(x: Option<Time>) -> Option<String> {
+    x.map(|t| fmt_time(&t))
+}
+
+/// Builds the summary of a bundle.
+pub fn summarize(b: &Bundle) -> Summary {
+    let cv = b.cluster_version();
+    let desired_version = cv.map(|c| c.status.desired.version.clone()).filter(|v| !v.is_empty());
+    let mut operator_problems = Vec::new();
+    for co in &b.cluster_operators {
+        let mut problems = Vec::new();
+        match co.condition("Available") {
+            Some(c) if c.is_true() => {}
+            Some(c) => problems.push(format!("Available={} {}", c.status, c.reason).trim_end().to_string()),
+            None => problems.push("no Available condition".to_string()),
+        }
+        if let Some(c) = co.condition("Degraded").filter(|c| c.is_true()) {
+            problems.push(format!("Degraded=True {}", c.reason).trim_end().to_string());
+        }
+        if let (Some(want), Some(have)) = (desired_version.as_deref(), co.operator_version()) {
+            if want != have {
+                problems.push(format!("at {have}, not {want}"));
+            }
+        }
+        if !problems.is_empty() {
+            operator_problems.push(OperatorProblem {
+                name: co.metadata.name.clone(),
+                problems,
+                version: co.operator_version().map(str::to_string),
+            });
+        }
+    }
+    operator_problems.sort_by(|a, b| a.name.cmp(&b.name));
+    let cvo_logs = b
+        .cvo_logs
+        .iter()
+        .map(|l| {
+            let span = l.span();
+            LogCoverage {
+                path: l.prov.display_path(),
+                pod: l.pod.clone(),
+                previous: l.previous,
+                first: t(span.map(|s| s.0)),
+                last: t(span.map(|s| s.1)),
+                lines: l.lines,
+                records: l.records.len(),
+                banners: l.records.iter().filter(|r| r.message.starts_with("ClusterVersionOperator ")).count(),
+            }
+        })
+        .collect();
+    let cvo_pods = b
+        .cvo_pods
+        .iter()
+        .map(|p| CvoPod {
+            name: p.metadata.name.clone(),
+            image: p
+                .spec
+                .containers
+                .iter()
+                .find(|c| c.name == "cluster-version-operator")
+                .or(p.spec.containers.first())
+                .map(|c| c.image.clone())
+                .unwrap_or_default(),
+            restarts: p.status.container_statuses.iter().map(|c| c.restart_count).sum(),
+            started: t(p.status.start_time),
+        })
+        .collect();
+    let mut times: Vec<Time> = b.collection_times.iter().map(|s| s.value).collect();
+    times.sort();
+    times.dedup();
+    Summary {
+        schema: "mglint/v1",
+        kind: "summary",
+        inputs: b.inputs.clone(),
+        input_errors: b.input_errors.clone(),
+        collection_times: times.iter().map(fmt_time).collect(),
+        gather_versions: b.gather_versions.iter().map(|v| v.value.clone()).collect(),
+        cluster_id: cv.map(|c| c.spec.cluster_id.clone()).filter(|s| !s.is_empty()),
+        channel: cv.map(|c| c.spec.channel.clone()).filter(|s| !s.is_empty()),
+        current_version: cv.and_then(|c| c.last_completed()).map(|(_, h)| h.label().to_string()),
+        desired: cv.map(|c| c.status.desired.label().to_string()).filter(|s| !s.is_empty()),
+        desired_update: cv.and_then(|c| c.spec.desired_update.as_ref()).map(|u| u.label().to_string()),
+        history: cv
+            .map(|c| {
+                c.status
+                    .history
+                    .iter()
+                    .map(|h| HistoryRow {
+                        state: h.state.clone(),
+                        version: h.version.clone(),
+                        image: h.image.clone(),
+                        started: t(h.started_time),
+                        completed: t(h.completion_time),
+                        verified: h.verified,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        conditions: cv.map(|c| c.status.conditions.clone()).unwrap_or_default(),
+        cvo_pods,
+        cvo_logs,
+        operators_total: b.cluster_operators.len(),
+        operator_problems,
+        nodes: b.nodes.len(),
+        machine_config_pools: b.pools.len(),
+        events: b.events.len(),
+        intervals: b.intervals.len(),
+        test_log_lines: b.text_lines.len(),
+        junit_cases: b.junit.len(),
+        prow_job: b.prow.clone(),
+        sources: b.sources_by_kind.clone(),
+        unread: b
+            .diagnostics
+            .iter()
+            .map(|d| Unread {
+                level: d.level,
+                path: d.prov.display_path(),
+                line: d.prov.line,
+                column: d.column,
+                reason: d.reason.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// Renders the summary as text for a terminal.
+pub fn render_text(s: &Summary) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "Inputs");
+    for i in &s.inputs {
+        let _ = writeln!(
+            o,
+            "  {}  ({}; {} files looked at, {} read, {} bytes)",
+            i.name,
+            serde_json::to_value(i.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+            i.files_seen,
+            i.files_read,
+            i.bytes_read
+        );
+        for r in &i.must_gather_roots {
+            let _ = writeln!(o, "    must-gather root: {}", if r.is_empty() { "." } else { r });
+        }
+    }
+    for e in &s.input_errors {
+        let _ = writeln!(o, "  error: {e}");
+    }
+    if let Some(p) = &s.prow_job {
+        let _ = writeln!(o, "\nCI job\n  {} #{} target {} state {}{}", p.job, p.build_id, p.target, p.state,
+            p.passed.map(|x| if x { ", passed" } else { ", failed" }).unwrap_or(""));
+        let _ = writeln!(o, "  ran {} → {}", t(p.start).unwrap_or("?".into()), t(p.completion).unwrap_or("?".into()));
+    }
+    let _ = writeln!(o, "\nCluster");
+    let line = |o: &mut String, k: &str, v: Option<&str>| {
+        let _ = writeln!(o, "  {k:<16} {}", v.unwrap_or("-"));
+    };
+    line(&mut o, "collected", s.collection_times.last().map(String::as_str));
+    line(&mut o, "cluster ID", s.cluster_id.as_deref());
+    line(&mut o, "channel", s.channel.as_deref());
+    line(&mut o, "current version", s.current_version.as_deref());
+    line(&mut o, "status.desired", s.desired.as_deref());
+    line(&mut o, "spec target", s.desired_update.as_deref());
+    if !s.history.is_empty() {
+        let _ = writeln!(o, "\nHistory (newest first)");
+        for h in &s.history {
+            let _ = writeln!(
+                o,
+                "  {:<9} {:<32} {} → {}{}",
+                h.state,
+                if h.version.is_empty() { &h.image } else { &h.version },
+                h.started.as_deref().unwrap_or("?"),
+                h.completed.as_deref().unwrap_or("(in progress)"),
+                if h.verified { "  verified" } else { "" }
+            );
+        }
+    }
+    if !s.conditions.is_empty() {
+        let _ = writeln!(o, "\nClusterVersion conditions");
+        for c in &s.conditions {
+            let msg = c.message.lines().next().unwrap_or("");
+            let _ = writeln!(o, "  {:<30} {:<7} {:<32} {}", c.type_, c.status, c.reason, msg);
+        }
+    }
+    let _ = writeln!(o, "\nCVO");
+    for p in &s.cvo_pods {
+        let _ = writeln!(o, "  pod {} ({} restarts) image {}", p.name, p.restarts, p.image);
+    }
+    for l in &s.cvo_logs {
+        let _ = writeln!(
+            o,
+            "  log {}{}: {} → {} ({} lines, {} records{})",
+            if l.pod.is_empty() { "?" } else { &l.pod },
+            if l.previous { " (previous)" } else { "" },
+            l.first.as_deref().unwrap_or("-"),
+            l.last.as_deref().unwrap_or("-"),
+            l.lines,
+            l.records,
+            if l.banners > 1 { format!(", {} starts", l.banners) } else { String::new() }
+        );
+    }
+    if s.cvo_pods.is_empty() && s.cvo_logs.is_empty() {
+        let _ = writeln!(o, "  no CVO pod or log found");
+    }
+    let _ = writeln!(o, "\nClusterOperators: {} found, {} need a look", s.operators_total, s.operator_problems.len());
+    for p in &s.operator_problems {
+        let _ = writeln!(o, "  {:<40} {}", p.name, p.problems.join("; "));
+    }
+    let _ = writeln!(
+        o,
+        "\nAlso found: {} nodes, {} machine config pools, {} events, {} intervals, {} test-log lines, {} JUnit cases",
+        s.nodes, s.machine_config_pools, s.events, s.intervals, s.test_log_lines, s.junit_cases
+    );
+    let _ = writeln!(o, "\nSources by kind");
+    for (k, n) in &s.sources {
+        let _ = writeln!(o, "  {k:<16} {n}");
+    }
+    let _ = writeln!(o, "\nUnread or partly read files: {}", s.unread.len());
+    for u in &s.unread {
+        let loc = match (u.line, u.column) {
+            (Some(l), Some(c)) => format!(":{l}:{c}"),
+            (Some(l), None) => format!(":{l}"),
+            _ => String::new(),
+        };
+        let lvl = if u.level == DiagLevel::Error { "error" } else { "warning" };
+        let _ = writeln!(o, "  {lvl}: {}{loc}: {}", u.path, u.reason);
+    }
+    o
+}

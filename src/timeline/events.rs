@@ -1,0 +1,172 @@
+//! Events from Kubernetes Event objects (`core/events.yaml`, gather-extra `events.json`):
+//! the CVO's payload and precondition events, leader election, the CI upgrade test's
+//! `Upgrade*` events, and node lifecycle reasons. Unrelated events are left out.
+
+use super::locate::locate;
+use super::model::*;
+use crate::bundle::Bundle;
+use crate::model::{Event, Sourced};
+use regex::Regex;
+use std::sync::LazyLock;
+
+const CVO_NS: &str = "openshift-cluster-version";
+
+/// Node event reasons kept as lifecycle steps (kubelet, node controller, MCO).
+const NODE_REASONS: &[&str] = &[
+    "Reboot",
+    "Rebooted",
+    "RebootRequired",
+    "NodeNotReady",
+    "NodeReady",
+    "NodeNotSchedulable",
+    "NodeSchedulable",
+    "Drain",
+    "Drained",
+    "Cordon",
+    "Uncordon",
+    "OSUpdateStarted",
+    "OSUpdateStaged",
+    "InClusterUpgrade",
+    "PendingConfig",
+    "SetDesiredConfig",
+    "NodeDone",
+    "Starting",
+    "RegisteredNode",
+    "RemovingNode",
+];
+
+static RE_VERSION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"version[/=]"?([^"\s]+)"?"#).expect("static regex"));
+static RE_IMAGE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"image[/=]"?([^"\s]+)"?"#).expect("static regex"));
+static RE_PRECONDITION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"Precondition "([^"]+)" failed(?: because of "([^"]*)")?"#).expect("static regex")
+});
+
+/// `(version, image)` from `version/<v> image/<i>` or `version="<v>" image="<i>"`.
+pub fn version_image(msg: &str) -> (String, String) {
+    let v = RE_VERSION.captures(msg).map(|c| c[1].to_string()).unwrap_or_default();
+    let i = RE_IMAGE.captures(msg).map(|c| c[1].to_string()).unwrap_or_default();
+    (v, i)
+}
+
+/// Every `Precondition "X" failed [because of "R"]` in a summary.
+pub fn preconditions_in(msg: &str) -> Vec<(String, Option<String>)> {
+    RE_PRECONDITION
+        .captures_iter(msg)
+        .map(|c| (c[1].to_string(), c.get(2).map(|m| m.as_str().to_string())))
+        .collect()
+}
+
+/// Maps a CVO or CI event reason (as in events and in `Event(…)` log lines) to an event kind.
+/// Returns several kinds for multi-precondition summaries; empty when the reason is not one
+/// of ours.
+pub fn cvo_reason_kinds(reason: &str, event_type: &str, message: &str) -> Vec<EventKind> {
+    let (version, image) = version_image(message);
+    let one = |k: EventKind| vec![k];
+    match reason {
+        "UpgradeStarted" | "UpgradeVersion" => one(EventKind::UpgradeStarted { version, image }),
+        "UpgradeComplete" => one(EventKind::UpgradeComplete { version, image }),
+        "UpgradeRollback" => one(EventKind::UpgradeRollback { version, image }),
+        "UpgradeFailed" => one(EventKind::UpgradeFailed { version, image }),
+        "RetrievePayload" if event_type != "Warning" => one(EventKind::PayloadRetrieve { version, image }),
+        "VerifyPayload" => one(EventKind::PayloadVerify { version, image }),
+        "LoadPayload" => one(EventKind::PayloadLoading { target: if version.is_empty() { image } else { version } }),
+        "PayloadLoaded" => one(EventKind::PayloadLoaded { version, image }),
+        "RetrievePayloadFailed" => one(EventKind::PayloadRejected { step: "RetrievePayload".into() }),
+        "LoadPayloadFailed" => one(EventKind::PayloadRejected { step: "LoadPayload".into() }),
+        "VerifyPayloadVersionFailed" => one(EventKind::PayloadRejected { step: "VerifyPayloadVersion".into() }),
+        "PreconditionsFailed" | "PreconditionBlock" => {
+            let found = preconditions_in(message);
+            if found.is_empty() {
+                one(EventKind::PreconditionFailed { name: String::new(), reason: None })
+            } else {
+                found.into_iter().map(|(name, reason)| EventKind::PreconditionFailed { name, reason }).collect()
+            }
+        }
+        "PreconditionWarn" | "PreconditionsForced" => {
+            let found = preconditions_in(message);
+            if found.is_empty() {
+                one(EventKind::PreconditionWarning { name: String::new() })
+            } else {
+                found.into_iter().map(|(name, _)| EventKind::PreconditionWarning { name }).collect()
+            }
+        }
+        "PreconditionsPassed" => one(EventKind::PreconditionsPassed),
+        _ => Vec::new(),
+    }
+}
+
+/// Appends the kept events to `out`.
+pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
+    for ev in &bundle.events {
+        event(ev, out);
+    }
+}
+
+fn subject_of(e: &Event) -> String {
+    let o = &e.involved_object;
+    let ns = if o.namespace.is_empty() { e.namespace.as_str() } else { o.namespace.as_str() };
+    match o.kind.as_str() {
+        "ClusterVersion" => "clusterversion/version".to_string(),
+        "Node" => format!("node/{}", o.name),
+        "ClusterOperator" => format!("clusteroperator/{}", o.name),
+        "MachineConfigPool" => format!("machineconfigpool/{}", o.name),
+        "Pod" if ns == CVO_NS => format!("cvo-pod/{}", o.name),
+        "" => "clusterversion/version".to_string(),
+        k => format!("{}/{}", k.to_ascii_lowercase(), o.name),
+    }
+}
+
+fn event(ev: &Sourced<Event>, out: &mut Vec<TimelineEvent>) {
+    let e = &ev.value;
+    let Some(t) = e.first_seen() else { return };
+    let ns = if e.involved_object.namespace.is_empty() { &e.namespace } else { &e.involved_object.namespace };
+    let in_cvo_ns = ns == CVO_NS || e.namespace == CVO_NS;
+    let mut subject = subject_of(e);
+    let mut kinds = cvo_reason_kinds(&e.reason, &e.type_, &e.message);
+    if !kinds.is_empty() && subject.starts_with("configmap/") || subject.starts_with("lease/") {
+        subject = "clusterversion/version".into();
+    }
+    if kinds.is_empty() {
+        if e.reason == "LeaderElection" && in_cvo_ns {
+            // `<pod>_<uid> became leader`
+            let holder = e.message.split_whitespace().next().unwrap_or("");
+            let pod = holder.split('_').next().unwrap_or(holder);
+            if !pod.is_empty() {
+                subject = format!("cvo-pod/{pod}");
+            }
+            kinds.push(EventKind::LeaderAcquired);
+        } else if e.involved_object.kind == "Node" && NODE_REASONS.contains(&e.reason.as_str()) {
+            kinds.push(EventKind::NodeLifecycle { phase: e.reason.clone() });
+        } else if in_cvo_ns || e.involved_object.kind == "ClusterVersion" {
+            kinds.push(EventKind::KubeEvent {
+                reason: e.reason.clone(),
+                event_type: e.type_.clone(),
+                count: e.count.unwrap_or(1),
+            });
+        } else {
+            return;
+        }
+    }
+    let count = e.count.unwrap_or(1);
+    let mut msg = format!("{} {}: {}", e.type_, e.reason, e.message.trim());
+    if count > 1 {
+        if let Some(last) = e.last_seen().filter(|l| *l != t) {
+            msg.push_str(&format!(" (×{count}, last {})", fmt_rfc3339(&last)));
+        }
+    }
+    let anchor = (!e.metadata.name.is_empty()).then_some(e.metadata.name.as_str());
+    let prov = locate(&ev.prov, ev.text.as_deref(), anchor, &e.reason, "reason");
+    let evidence = Evidence::new(prov, &format!("{} {} {}", e.type_, e.reason, e.message));
+    for kind in kinds {
+        out.push(TimelineEvent {
+            time: t,
+            source: EventSource::KubeEvent,
+            subject: subject.clone(),
+            kind,
+            message: msg.clone(),
+            evidence: vec![evidence.clone()],
+        });
+    }
+}
