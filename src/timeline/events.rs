@@ -125,7 +125,7 @@ fn event(ev: &Sourced<Event>, out: &mut Vec<TimelineEvent>) {
     let in_cvo_ns = ns == CVO_NS || e.namespace == CVO_NS;
     let mut subject = subject_of(e);
     let mut kinds = cvo_reason_kinds(&e.reason, &e.type_, &e.message);
-    if !kinds.is_empty() && subject.starts_with("configmap/") || subject.starts_with("lease/") {
+    if !kinds.is_empty() && (subject.starts_with("configmap/") || subject.starts_with("lease/")) {
         subject = "clusterversion/version".into();
     }
     if kinds.is_empty() {

@@ -1,0 +1,311 @@
+//! The CVO log catalogue (cvo-reference §8.3): turns one klog message into a typed fact.
+//! Matching is on message text only, never on the `file:line` of the header (it moves
+//! between versions).
+
+use super::events::{cvo_reason_kinds, preconditions_in};
+use super::model::EventKind;
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// What one CVO log message says.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fact {
+    /// A timeline event, with a one-line human message.
+    Event(EventKind, String),
+    /// A per-manifest line: `Running sync for X (i of n)` or `Done syncing for X (i of n)`.
+    Manifest { done: bool, name: String, index: u32, total: u32 },
+}
+
+fn re(s: &str) -> Regex {
+    Regex::new(s).expect("static regex")
+}
+
+static RE_BANNER: LazyLock<Regex> = LazyLock::new(|| re(r"^ClusterVersionOperator (\S+)\s*$"));
+static RE_PERIOD: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^Starting ClusterVersionOperator with minimum reconcile period (\S+)"));
+static RE_RUNNING_SYNC: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^Running sync (\S+) \(force=(\w+)\) on generation (-?\d+) in state (\w+) at attempt (\d+)")
+});
+static RE_APPLY: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^apply: (\S+) on generation (-?\d+) in state (\w+) at attempt (\d+)"));
+static RE_MANIFEST: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(Running sync|Done syncing) for (.+) \((\d+) of (\d+)\)\s*$"));
+static RE_RESULT: LazyLock<Regex> = LazyLock::new(|| re(r"(?s)^Result of work: (?:errs=)?(.*)$"));
+static RE_PAYLOAD_LOADED: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^Payload loaded from (\S+) with hash ([^,\s]+)"));
+static RE_SYNC_PAYLOAD: LazyLock<Regex> = LazyLock::new(|| re(r"^syncPayload: (\S+) \(force=(\w+)\)"));
+static RE_PRECOND_FAILED: LazyLock<Regex> = LazyLock::new(|| re(r#"(?s)^Precondition "([^"]+)" failed: (.*)$"#));
+static RE_PRECOND_ERROR: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?s)^Precondition error \(force (\w+), block (\w+)\): (.*)$"));
+static RE_SYNC_FAILED: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?s)^unable to synchronize image \(waiting ([^)]*)\): (.*)$"));
+static RE_WORK_CHANGED: LazyLock<Regex> = LazyLock::new(|| re(r"^Work changed, transitioning from (\w+) to Updating"));
+static RE_SYNC_SUCCEEDED: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^Sync succeeded, (?:transitioning from (\w+) to Reconciling|reconciling)"));
+static RE_HISTORY_PUSH: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?s)^(?:must add a new history entry|initialize new history) completed=(\w+) desired=(.*)$"));
+static RE_DESIRED_SPEC: LazyLock<Regex> = LazyLock::new(|| re(r"(?s)^Desired version from spec is (.*)$"));
+static RE_EVENT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?s)^Event\(.*?\): type: '(\w+)' reason: '(\w+)' (.*)$"));
+static RE_GO_VERSION: LazyLock<Regex> = LazyLock::new(|| re(r#"Version:"([^"]*)""#));
+static RE_GO_IMAGE: LazyLock<Regex> = LazyLock::new(|| re(r#"Image:"([^"]*)""#));
+static RE_GO_FORCE: LazyLock<Regex> = LazyLock::new(|| re(r"Force:(true|false)"));
+/// Where one error of a `Result of work: [...]` list starts.
+static RE_ERR_START: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:^| )(Cluster operator |Could not |update context |Multiple errors |error |unable to |timed out )")
+});
+
+/// `(version, image, force)` from a Go `%#v` dump of a `v1.Update`.
+pub fn go_update(dump: &str) -> (String, String, bool) {
+    let head = dump.split(" != last=").next().unwrap_or(dump);
+    let v = RE_GO_VERSION.captures(head).map(|c| c[1].to_string()).unwrap_or_default();
+    let i = RE_GO_IMAGE.captures(head).map(|c| c[1].to_string()).unwrap_or_default();
+    let f = RE_GO_FORCE.captures(head).is_some_and(|c| &c[1] == "true");
+    (v, i, f)
+}
+
+/// The errors of a `Result of work` list (`[]` → none).
+pub fn split_errors(list: &str) -> Vec<String> {
+    let inner = list.trim();
+    let inner = inner.strip_prefix('[').unwrap_or(inner);
+    let inner = inner.strip_suffix(']').unwrap_or(inner).trim();
+    if inner.is_empty() {
+        return Vec::new();
+    }
+    let starts: Vec<usize> = RE_ERR_START
+        .captures_iter(inner)
+        .filter_map(|c| c.get(1).map(|m| m.start()))
+        .collect();
+    if starts.first() != Some(&0) {
+        return vec![inner.replace('\n', " ")];
+    }
+    let mut out = Vec::new();
+    for (i, &s) in starts.iter().enumerate() {
+        let e = starts.get(i + 1).copied().unwrap_or(inner.len());
+        if let Some(part) = inner.get(s..e) {
+            let part = part.trim();
+            if !part.is_empty() {
+                out.push(part.replace('\n', " "));
+            }
+        }
+    }
+    out
+}
+
+/// Unwraps 4.18+ structured klog messages (`"Unhandled Error" err="…"`, `"Successfully
+/// acquired lease" lock="…"`) into their plain text.
+fn unstructure(msg: &str) -> std::borrow::Cow<'_, str> {
+    if let Some(rest) = msg.strip_prefix("\"Unhandled Error\" err=\"") {
+        let body = rest.rsplit_once("\" logger=").map_or(rest.trim_end_matches('"'), |(b, _)| b);
+        return std::borrow::Cow::Owned(body.replace("\\\"", "\"").replace("\\n", "\n"));
+    }
+    if let Some(rest) = msg.strip_prefix('"') {
+        if let Some((head, _)) = rest.split_once('"') {
+            return std::borrow::Cow::Owned(head.to_string());
+        }
+    }
+    std::borrow::Cow::Borrowed(msg)
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+/// Classifies one CVO log message; `None` for lines that are not in the catalogue (or are
+/// logged on every sync and say nothing new, like `Desired version from operator …`).
+pub fn classify(message: &str) -> Option<Fact> {
+    let msg = unstructure(message);
+    let msg = msg.as_ref();
+    let ev = |k: EventKind, m: String| Some(Fact::Event(k, m));
+    let first = msg.as_bytes().first().copied()?;
+    match first {
+        b'C' => {
+            if let Some(c) = RE_BANNER.captures(msg) {
+                return ev(EventKind::PodStart { build: c[1].to_string() }, format!("CVO started ({})", &c[1]));
+            }
+        }
+        b'S' => {
+            if let Some(c) = RE_PERIOD.captures(msg) {
+                return ev(
+                    EventKind::ReconcilePeriod { period: c[1].to_string() },
+                    format!("CVO operator loop starting, minimum reconcile period {}", &c[1]),
+                );
+            }
+            if let Some(c) = RE_SYNC_SUCCEEDED.captures(msg) {
+                let from = c.get(1).map_or("", |m| m.as_str()).to_string();
+                let m = if from.is_empty() {
+                    "sync succeeded, reconciling".to_string()
+                } else {
+                    format!("sync succeeded, {from} → Reconciling")
+                };
+                return ev(EventKind::SyncSucceeded { from_state: from }, m);
+            }
+            if msg.starts_with("Shutting down ClusterVersionOperator")
+                || msg.starts_with("Shutting down due to")
+                || msg.starts_with("Stepping down as leader")
+                || msg.starts_with("Stopped leading")
+            {
+                return ev(EventKind::Shutdown, format!("CVO shutting down: {}", first_line(msg)));
+            }
+        }
+        b'G' if msg.starts_with("Graceful shutdown complete") => {
+            return ev(EventKind::Shutdown, "CVO shut down".to_string());
+        }
+        b'R' => {
+            if let Some(c) = RE_MANIFEST.captures(msg) {
+                return manifest(&c);
+            }
+            if let Some(c) = RE_RUNNING_SYNC.captures(msg) {
+                let (target, force, gen_, state, attempt) = (&c[1], &c[2], &c[3], &c[4], &c[5]);
+                return ev(
+                    EventKind::PassStart {
+                        target: target.to_string(),
+                        generation: gen_.parse().ok(),
+                        state: state.to_string(),
+                        attempt: attempt.parse().unwrap_or(0),
+                        force: Some(force == "true"),
+                    },
+                    format!("sync pass for {target} in state {state}, attempt {attempt} (generation {gen_})"),
+                );
+            }
+            if let Some(c) = RE_RESULT.captures(msg) {
+                let errors = split_errors(&c[1]);
+                let m = if errors.is_empty() {
+                    "pass result: no errors".to_string()
+                } else {
+                    format!("pass result: {} error(s): {}", errors.len(), errors.join("; "))
+                };
+                return ev(EventKind::PassResult { target: String::new(), ok: errors.is_empty(), errors }, m);
+            }
+        }
+        b'D' => {
+            if let Some(c) = RE_MANIFEST.captures(msg) {
+                return manifest(&c);
+            }
+            if let Some(c) = RE_DESIRED_SPEC.captures(msg) {
+                let (version, image, force) = go_update(&c[1]);
+                let label = if version.is_empty() { image.clone() } else { version.clone() };
+                return ev(EventKind::DesiredUpdateSeen { version, image, force }, format!("desired update from spec: {label}"));
+            }
+        }
+        b'a' => {
+            if let Some(c) = RE_APPLY.captures(msg) {
+                let (target, gen_, state, attempt) = (&c[1], &c[2], &c[3], &c[4]);
+                return ev(
+                    EventKind::PassStart {
+                        target: target.to_string(),
+                        generation: gen_.parse().ok(),
+                        state: state.to_string(),
+                        attempt: attempt.parse().unwrap_or(0),
+                        force: None,
+                    },
+                    format!("apply pass for {target} in state {state}, attempt {attempt} (generation {gen_})"),
+                );
+            }
+        }
+        b'L' => {
+            if msg.trim_end() == "Loading payload" {
+                return ev(EventKind::PayloadLoading { target: String::new() }, "loading payload".to_string());
+            }
+        }
+        b'P' => {
+            if let Some(c) = RE_PAYLOAD_LOADED.captures(msg) {
+                return ev(
+                    EventKind::PayloadLoaded { version: String::new(), image: c[1].to_string() },
+                    format!("payload loaded from {} (hash {})", &c[1], &c[2]),
+                );
+            }
+            if let Some(c) = RE_PRECOND_FAILED.captures(msg) {
+                return ev(
+                    EventKind::PreconditionFailed { name: c[1].to_string(), reason: None },
+                    format!("precondition `{}` failed: {}", &c[1], first_line(&c[2])),
+                );
+            }
+            if let Some(c) = RE_PRECOND_ERROR.captures(msg) {
+                let blocking = &c[2] == "true" && &c[1] != "true";
+                let summary = first_line(&c[3]).to_string();
+                let named = preconditions_in(&c[3]);
+                let (name, reason) = named.into_iter().next().unwrap_or_default();
+                let kind = if blocking {
+                    EventKind::PreconditionFailed { name, reason }
+                } else {
+                    EventKind::PreconditionWarning { name }
+                };
+                return ev(kind, format!("precondition error (force {}, block {}): {summary}", &c[1], &c[2]));
+            }
+        }
+        b'F' if msg.starts_with("Forcing past precondition failures: ") => {
+            let (name, _) = preconditions_in(msg).into_iter().next().unwrap_or_default();
+            return ev(EventKind::PreconditionWarning { name }, format!("forced past precondition failures: {}", first_line(msg)));
+        }
+        b'l' if msg.starts_with("loadUpdatedPayload syncPayload err=") => {
+            let err = &msg["loadUpdatedPayload syncPayload err=".len()..];
+            let lower = err.to_ascii_lowercase();
+            let step = if lower.contains("precondition") {
+                "PreconditionChecks"
+            } else if lower.contains("verif") && !lower.contains("version") {
+                "VerifyPayload"
+            } else if lower.contains("retriev") || lower.contains("download") {
+                "RetrievePayload"
+            } else if lower.contains("version") {
+                "VerifyPayloadVersion"
+            } else {
+                "LoadPayload"
+            };
+            return ev(EventKind::PayloadRejected { step: step.to_string() }, format!("target rejected: {}", first_line(err)));
+        }
+        b's' => {
+            if let Some(c) = RE_SYNC_PAYLOAD.captures(msg) {
+                return ev(
+                    EventKind::SyncPayload { target: c[1].to_string(), force: &c[2] == "true" },
+                    format!("loading target {} (force={})", &c[1], &c[2]),
+                );
+            }
+            if msg.to_ascii_lowercase().starts_with("successfully acquired lease") {
+                return ev(EventKind::LeaderAcquired, "acquired the leader lease".to_string());
+            }
+        }
+        b'u' => {
+            if let Some(c) = RE_SYNC_FAILED.captures(msg) {
+                return ev(
+                    EventKind::SyncFailed { wait: c[1].to_string() },
+                    format!("sync failed (retry in {}): {}", &c[1], first_line(&c[2])),
+                );
+            }
+        }
+        b'W' => {
+            if let Some(c) = RE_WORK_CHANGED.captures(msg) {
+                return ev(EventKind::WorkChanged { from_state: c[1].to_string() }, format!("work changed, {} → Updating", &c[1]));
+            }
+        }
+        b'm' | b'i' => {
+            if let Some(c) = RE_HISTORY_PUSH.captures(msg) {
+                let (version, image, _) = go_update(&c[2]);
+                let label = if version.is_empty() { image.clone() } else { version.clone() };
+                return ev(EventKind::HistoryPush { version, image }, format!("new history entry for {label}"));
+            }
+        }
+        b'E' => {
+            if let Some(c) = RE_EVENT.captures(msg) {
+                let (ty, reason, text) = (&c[1], &c[2], &c[3]);
+                if reason == "LeaderElection" {
+                    return ev(EventKind::LeaderAcquired, format!("event LeaderElection: {}", first_line(text)));
+                }
+                if let Some(k) = cvo_reason_kinds(reason, ty, text).into_iter().next() {
+                    return ev(k, format!("event {ty} {reason}: {}", first_line(text)));
+                }
+            }
+        }
+        _ => {}
+    }
+    None
+}
+
+fn manifest(c: &regex::Captures<'_>) -> Option<Fact> {
+    Some(Fact::Manifest {
+        done: &c[1] == "Done syncing",
+        name: c[2].to_string(),
+        index: c[3].parse().ok()?,
+        total: c[4].parse().ok()?,
+    })
+}

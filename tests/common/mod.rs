@@ -1,0 +1,64 @@
+//! Helpers shared by integration tests: locating the shared corpus (skipping when absent),
+//! fixtures, and building archives of fixture directories in memory.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The crate root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared/corpus`, or `None` (with a printed note) when it is absent.
+pub fn corpus() -> Option<PathBuf> {
+    let p = root().join("../shared/corpus");
+    if p.is_dir() {
+        Some(p)
+    } else {
+        eprintln!("note: ../shared/corpus not found; skipping corpus-based test");
+        None
+    }
+}
+
+/// A fixture path.
+pub fn fixture(rel: &str) -> PathBuf {
+    root().join("fixtures").join(rel)
+}
+
+/// Builds a tar archive (uncompressed) of a directory, with paths under `prefix`.
+pub fn tar_dir(dir: &Path, prefix: &str) -> Vec<u8> {
+    let mut b = tar::Builder::new(Vec::new());
+    b.follow_symlinks(false);
+    b.append_dir_all(prefix, dir).expect("tar fixture");
+    b.into_inner().expect("tar finish")
+}
+
+pub fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+pub fn xz(data: &[u8]) -> Vec<u8> {
+    let mut e = liblzma::write::XzEncoder::new(Vec::new(), 1);
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+/// Unpacks a `.tar.xz` into a directory (tests only; mglint itself never extracts).
+pub fn unpack_tar_xz(archive: &Path, dest: &Path) {
+    let f = std::fs::File::open(archive).unwrap();
+    let mut a = tar::Archive::new(liblzma::read::XzDecoder::new(f));
+    a.unpack(dest).unwrap();
+}
+
+/// Runs the mglint binary.
+pub fn mglint(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_mglint"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run mglint")
+}
