@@ -1,1 +1,102 @@
-//! Reference model of how the Cluster Version Operator computes ClusterVersion status.
+//! Reference model of how the Cluster Version Operator computes ClusterVersion status
+//! (../shared/spec/cvo-reference.md): the sync worker, the load pipeline and preconditions as
+//! scripted outcomes, history merging and pruning, and the conditions with their exact
+//! wording, in the fixed (4.11+) and legacy (4.1-4.10) flavours. A [`Scenario`] (YAML or
+//! built in Rust) is run into a ClusterVersion object, a per-event trace and the mismatches
+//! against the scenario's expectations.
+//!
+//! ```no_run
+//! # fn main() -> Result<(), String> {
+//! use mglint::reconciler::{RunOptions, load_scenario, render_trace, render_yaml, run};
+//! let s = load_scenario(&std::fs::read_to_string("fixtures/scenarios/tv02-install-complete-reconcile.yaml").map_err(|e| e.to_string())?)?;
+//! let out = run(&s, &RunOptions::default());
+//! print!("{}{}", render_yaml(&out.cluster_version)?, render_trace(&out.trace));
+//! # Ok(()) }
+//! ```
+
+pub mod engine;
+pub mod errors;
+pub mod expect;
+pub mod history;
+pub mod scenario;
+pub mod semantics;
+pub mod status;
+pub mod trace;
+pub mod worker;
+
+pub use expect::{Expect, Mismatch, render_mismatches};
+pub use scenario::{Event, Scenario, TimedEvent, load_scenario};
+pub use semantics::{Flavour, PruneVariant, Semantics};
+pub use trace::{Change, TraceStep, render_trace};
+
+use crate::model::ClusterVersion;
+
+/// Overrides applied on top of a scenario's own settings.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    pub flavour: Option<Flavour>,
+    pub history_fix: Option<bool>,
+}
+
+/// The result of running a scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// The final ClusterVersion (apiVersion, kind, metadata, spec, status).
+    pub cluster_version: ClusterVersion,
+    pub trace: Vec<TraceStep>,
+    /// Empty when the scenario has no `expect` or everything matched.
+    pub expect_mismatches: Vec<Mismatch>,
+    /// The behaviour that was modelled.
+    pub semantics: Semantics,
+    /// Remarks about the settings (for example a `cvo_version` the chosen flavour cannot have).
+    pub notes: Vec<String>,
+}
+
+/// The behaviour a run models: the scenario's settings with the options applied.
+pub fn semantics_for(s: &Scenario, opts: &RunOptions) -> (Semantics, Vec<String>) {
+    let mut notes = Vec::new();
+    let flavour = opts.flavour.unwrap_or(s.flavour);
+    let mut minor = s.cvo_version.as_deref().and_then(semantics::parse_cvo_minor);
+    if let Some(m) = minor.filter(|m| !flavour.admits_minor(*m)) {
+        notes.push(format!(
+            "`cvo_version` 4.{m} cannot behave as the {} flavour; modelling 4.{} instead",
+            flavour.as_str(),
+            flavour.default_minor()
+        ));
+        minor = None;
+    }
+    let mut sem = Semantics::new(flavour, minor);
+    if let Some(p) = s.prune {
+        sem.prune = p;
+        sem.max_history = p.default_max();
+    }
+    if let Some(m) = s.max_history {
+        sem.max_history = m.max(1);
+    }
+    sem.history_fix = opts.history_fix.or(s.history_fix).unwrap_or(true);
+    (sem, notes)
+}
+
+/// Runs a scenario to its end.
+pub fn run(s: &Scenario, opts: &RunOptions) -> Outcome {
+    let (sem, notes) = semantics_for(s, opts);
+    let mut engine = engine::Engine::new(s, sem);
+    let trace: Vec<TraceStep> = s.events.iter().enumerate().map(|(i, ev)| engine.step(i, ev)).collect();
+    let expect_mismatches = s.expect.as_ref().map(|e| expect::compare(e, &engine.cv)).unwrap_or_default();
+    Outcome { cluster_version: engine.cv, trace, expect_mismatches, semantics: sem, notes }
+}
+
+/// The ClusterVersion as YAML (what `mglint analyze` reads back).
+pub fn render_yaml(cv: &ClusterVersion) -> Result<String, String> {
+    yaml_serde::to_string(cv).map_err(|e| format!("cannot render `ClusterVersion` as YAML: {e}"))
+}
+
+/// The ClusterVersion as pretty JSON.
+pub fn render_json(cv: &ClusterVersion) -> Result<String, String> {
+    serde_json::to_string_pretty(cv)
+        .map(|mut s| {
+            s.push('\n');
+            s
+        })
+        .map_err(|e| format!("cannot render `ClusterVersion` as JSON: {e}"))
+}

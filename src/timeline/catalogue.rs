@@ -118,6 +118,9 @@ pub fn classify(message: &str) -> Option<Fact> {
     let msg = msg.as_ref();
     let ev = |k: EventKind, m: String| Some(Fact::Event(k, m));
     let first = msg.as_bytes().first().copied()?;
+    if msg.get(..27).is_some_and(|p| p.eq_ignore_ascii_case("successfully acquired lease")) {
+        return ev(EventKind::LeaderAcquired, "acquired the leader lease".to_string());
+    }
     match first {
         b'C' => {
             if let Some(c) = RE_BANNER.captures(msg) {
@@ -260,9 +263,6 @@ pub fn classify(message: &str) -> Option<Fact> {
                     EventKind::SyncPayload { target: c[1].to_string(), force: &c[2] == "true" },
                     format!("loading target {} (force={})", &c[1], &c[2]),
                 );
-            }
-            if msg.to_ascii_lowercase().starts_with("successfully acquired lease") {
-                return ev(EventKind::LeaderAcquired, "acquired the leader lease".to_string());
             }
         }
         b'u' => {

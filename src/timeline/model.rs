@@ -655,3 +655,38 @@ pub struct Span {
     pub end: Option<Time>,
     pub reason: String,
 }
+
+/// One CVO container instance as seen in one log file (a new start-up banner in the same
+/// file starts a new instance).
+#[derive(Debug, Clone, Serialize)]
+pub struct Instance {
+    pub pod: String,
+    pub previous_log: bool,
+    /// The banner's build string (`ClusterVersionOperator <build>`), when seen.
+    pub build: Option<String>,
+    /// The banner (or first record) and the last record.
+    #[serde(serialize_with = "ser_time")]
+    pub start: Time,
+    #[serde(serialize_with = "ser_time")]
+    pub end: Time,
+    /// `successfully acquired lease …`.
+    #[serde(serialize_with = "ser_opt_time")]
+    pub leader: Option<Time>,
+    /// The first shutdown line.
+    #[serde(serialize_with = "ser_opt_time")]
+    pub shutdown: Option<Time>,
+    /// The first sync pass start.
+    #[serde(serialize_with = "ser_opt_time")]
+    pub first_pass: Option<Time>,
+    pub start_evidence: Evidence,
+    pub end_evidence: Evidence,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leader_evidence: Option<Evidence>,
+}
+
+impl Instance {
+    /// When this instance started doing work: the lease, else its first pass.
+    pub fn leading_from(&self) -> Option<Time> {
+        self.leader.or(self.first_pass)
+    }
+}

@@ -62,3 +62,17 @@ pub fn mglint(args: &[&str]) -> std::process::Output {
         .output()
         .expect("run mglint")
 }
+
+/// Builds a tar archive from (path, bytes) pairs, in the given order.
+pub fn tar_files(files: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let mut b = tar::Builder::new(Vec::new());
+    for (p, data) in files {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(data.len() as u64);
+        h.set_mode(0o644);
+        h.set_mtime(1_700_000_000);
+        h.set_entry_type(tar::EntryType::Regular);
+        b.append_data(&mut h, p, data.as_slice()).unwrap();
+    }
+    b.into_inner().unwrap()
+}

@@ -1,0 +1,356 @@
+//! Worker failures: update errors with their effect, the Progressing summaries by reason,
+//! condensing of ClusterOperator wait errors, the end-of-pass aggregation and the precondition
+//! summary (cvo-reference §3.6, §6.2).
+
+use super::semantics::Semantics;
+use serde::{Deserialize, Serialize};
+
+/// How an update error affects Failing and Progressing (cvo-reference §3.4).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Effect {
+    /// No effect set (treated like an unknown effect: not suppressed).
+    #[default]
+    #[serde(rename = "")]
+    Unset,
+    Report,
+    None,
+    Fail,
+    FailAfterInterval,
+}
+
+impl Effect {
+    /// Strength when condensing: Fail > FailAfterInterval > None > Report.
+    fn strength(&self) -> u8 {
+        match self {
+            Effect::Fail => 4,
+            Effect::FailAfterInterval => 3,
+            Effect::None => 2,
+            Effect::Report => 1,
+            Effect::Unset => 0,
+        }
+    }
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Effect::Unset => "",
+            Effect::Report => "Report",
+            Effect::None => "None",
+            Effect::Fail => "Fail",
+            Effect::FailAfterInterval => "FailAfterInterval",
+        }
+    }
+}
+
+/// An `UpdateError`: reason, message, effect, the object name(s) and nested errors.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct UpdateError {
+    pub reason: String,
+    pub message: String,
+    pub effect: Effect,
+    pub name: String,
+    pub names: Vec<String>,
+    pub nested: Vec<UpdateError>,
+}
+
+impl UpdateError {
+    pub fn new(reason: &str, message: &str) -> UpdateError {
+        UpdateError { reason: reason.into(), message: message.into(), ..Default::default() }
+    }
+}
+
+/// A worker failure: an `UpdateError` or a plain error text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum Failure {
+    Generic(String),
+    Update(UpdateError),
+}
+
+impl Failure {
+    /// The error text (Failing's message).
+    pub fn text(&self) -> &str {
+        match self {
+            Failure::Generic(t) => t,
+            Failure::Update(u) => &u.message,
+        }
+    }
+    /// The reason (empty for a plain error).
+    pub fn reason(&self) -> &str {
+        match self {
+            Failure::Generic(_) => "",
+            Failure::Update(u) => &u.reason,
+        }
+    }
+}
+
+const CO_REASONS: [(&str, &str); 4] = [
+    ("ClusterOperatorNoVersions", "ClusterOperatorsNoVersions"),
+    ("ClusterOperatorNotAvailable", "ClusterOperatorsNotAvailable"),
+    ("ClusterOperatorDegraded", "ClusterOperatorsDegraded"),
+    ("ClusterOperatorUpdating", "ClusterOperatorsUpdating"),
+];
+
+/// Whether `reason` is a (singular or plural) ClusterOperator wait reason.
+pub fn is_operator_reason(reason: &str) -> bool {
+    CO_REASONS.iter().any(|(s, p)| *s == reason || *p == reason)
+}
+
+/// The effect a ClusterOperator wait error has by default (4.7+); `Fail` for anything else.
+pub fn default_effect(reason: &str, initializing: bool) -> Effect {
+    match reason {
+        "ClusterOperatorDegraded" | "ClusterOperatorsDegraded" if initializing => Effect::Report,
+        "ClusterOperatorDegraded" | "ClusterOperatorsDegraded" => Effect::FailAfterInterval,
+        "ClusterOperatorUpdating" | "ClusterOperatorsUpdating" => Effect::None,
+        _ => Effect::Fail,
+    }
+}
+
+/// The singular message of a ClusterOperator wait error, when the CVO has a template for it.
+pub fn operator_message(reason: &str, name: &str, sem: &Semantics) -> Option<String> {
+    let m = if sem.condenses_cluster_operators() {
+        match reason {
+            "ClusterOperatorNoVersions" => format!("Cluster operator {name} does not declare expected versions"),
+            "ClusterOperatorNotAvailable" => format!("Cluster operator {name} is not available"),
+            "ClusterOperatorDegraded" => format!("Cluster operator {name} is degraded"),
+            "ClusterOperatorUpdating" => format!("Cluster operator {name} is updating versions"),
+            _ => return None,
+        }
+    } else {
+        match reason {
+            "ClusterOperatorNotAvailable" => format!("Cluster operator {name} is still updating"),
+            _ => return None,
+        }
+    };
+    Some(m)
+}
+
+fn plural_message(reason: &str, names: &str) -> String {
+    match reason {
+        "ClusterOperatorNoVersions" => format!("Cluster operators {names} do not declare expected versions"),
+        "ClusterOperatorNotAvailable" => format!("Cluster operators {names} are not available"),
+        "ClusterOperatorDegraded" => format!("Cluster operators {names} are degraded"),
+        _ => format!("Cluster operators {names} are updating versions"),
+    }
+}
+
+/// The Progressing summary for a reason (`SummaryForReason`, cvo-reference §3.6).
+pub fn summary_for_reason(reason: &str, name: &str, sem: &Semantics) -> String {
+    let new = sem.new_operator_summaries();
+    let s = match reason {
+        "UpdatePayloadResourceNotFound" | "UpdatePayloadResourceConflict" => "some resources could not be updated",
+        "UpdatePayloadClusterDown" => "the control plane is down or not responding",
+        "UpdatePayloadClusterError" => "the control plane is reporting an internal error",
+        "UpdatePayloadClusterOverloaded" => "the control plane is overloaded and is not accepting updates",
+        "UpdatePayloadClusterUnauthorized" => "could not authenticate to the server",
+        "UpdatePayloadRetrievalFailed" => "could not download the update",
+        "UpdatePayloadResourceForbidden" => "the server is rejecting updates",
+        "UpdatePayloadResourceTypeMissing" => "a required extension is not available to update",
+        "UpdatePayloadResourceInvalid" => "some cluster configuration is invalid",
+        "UpdatePayloadIntegrity" => "the contents of the update are invalid",
+        "ImageVerificationFailed" => "the image may not be safe to use",
+        "UpgradePreconditionCheckFailed" => "it may not be safe to apply this update",
+        "ClusterOperatorDegraded" if !name.is_empty() => return format!("the cluster operator {name} is degraded"),
+        "ClusterOperatorDegraded" => "a cluster operator is degraded",
+        "ClusterOperatorNotAvailable" if !name.is_empty() && new => {
+            return format!("the cluster operator {name} is not available");
+        }
+        "ClusterOperatorNotAvailable" if !name.is_empty() => {
+            return format!("the cluster operator {name} has not yet successfully rolled out");
+        }
+        "ClusterOperatorNotAvailable" if new => "a cluster operator is not available",
+        "ClusterOperatorNotAvailable" => "a cluster operator has not yet rolled out",
+        "ClusterOperatorsNotAvailable" if new => "some cluster operators are not available",
+        "ClusterOperatorsNotAvailable" => "some cluster operators have not yet rolled out",
+        "ClusterOperatorNoVersions" => return format!("the cluster operator {name} does not declare expected versions"),
+        "WorkloadNotAvailable" => return format!("the workload {name} has not yet successfully rolled out"),
+        "WorkloadNotProgressing" => return format!("the workload {name} cannot roll out"),
+        r if r.starts_with("UpdatePayload") => "the update could not be applied",
+        _ if !sem.unknown_error_names_reason() => "an unknown error has occurred",
+        _ if !name.is_empty() => return format!("{name} has an unknown error: {reason}"),
+        _ => return format!("an unknown error has occurred: {reason}"),
+    };
+    s.to_string()
+}
+
+/// Condenses ClusterOperator errors sharing a reason into one plural error and orders the
+/// result: other errors first (in input order), then reason groups alphabetically.
+pub fn condense_cluster_operators(errs: Vec<UpdateError>) -> Vec<UpdateError> {
+    let mut out = Vec::new();
+    let mut groups: Vec<(String, Vec<UpdateError>)> = Vec::new();
+    for e in errs {
+        if CO_REASONS.iter().any(|(s, _)| *s == e.reason) {
+            match groups.iter_mut().find(|(r, _)| *r == e.reason) {
+                Some((_, g)) => g.push(e),
+                None => groups.push((e.reason.clone(), vec![e])),
+            }
+        } else {
+            out.push(e);
+        }
+    }
+    groups.sort_by(|a, b| a.0.cmp(&b.0));
+    for (reason, mut group) in groups {
+        if group.len() == 1 {
+            out.extend(group.pop());
+            continue;
+        }
+        let mut names: Vec<String> = group.iter().map(|e| e.name.clone()).collect();
+        names.sort();
+        names.dedup();
+        let effect = group.iter().map(|e| e.effect).max_by_key(|e| e.strength()).unwrap_or_default();
+        let plural = CO_REASONS.iter().find(|(s, _)| *s == reason).map(|(_, p)| *p).unwrap_or("");
+        let joined = names.join(", ");
+        out.push(UpdateError {
+            reason: plural.to_string(),
+            message: plural_message(&reason, &joined),
+            effect,
+            name: joined,
+            names,
+            nested: group,
+        });
+    }
+    out
+}
+
+/// Builds the `MultipleErrors` error from several errors (messages sorted and de-duplicated).
+pub fn multiple_errors(nested: Vec<UpdateError>) -> UpdateError {
+    let mut msgs: Vec<&str> = nested.iter().map(|e| e.message.as_str()).collect();
+    msgs.sort();
+    msgs.dedup();
+    let message = format!("Multiple errors are preventing progress:\n* {}", msgs.join("\n* "));
+    UpdateError { reason: "MultipleErrors".into(), message, nested, ..Default::default() }
+}
+
+/// Aggregates the errors of one pass into the worker failure (`summarizeTaskGraphErrors`).
+pub fn summarize_task_errors(errs: Vec<UpdateError>, sem: &Semantics) -> Option<UpdateError> {
+    let mut errs = if sem.condenses_cluster_operators() {
+        condense_cluster_operators(errs)
+    } else {
+        condense_legacy(errs)
+    };
+    match errs.len() {
+        0 => None,
+        1 => errs.pop(),
+        _ => Some(multiple_errors(errs)),
+    }
+}
+
+/// 4.1-4.6: several ClusterOperatorNotAvailable errors become one ClusterOperatorsNotAvailable.
+fn condense_legacy(errs: Vec<UpdateError>) -> Vec<UpdateError> {
+    if errs.len() > 1 && errs.iter().all(|e| e.reason == "ClusterOperatorNotAvailable") {
+        let mut names: Vec<String> = errs.iter().map(|e| e.name.clone()).collect();
+        names.sort();
+        names.dedup();
+        let joined = names.join(", ");
+        return vec![UpdateError {
+            reason: "ClusterOperatorsNotAvailable".into(),
+            message: format!("Some cluster operators are still updating: {joined}"),
+            effect: Effect::Fail,
+            name: joined,
+            names,
+            nested: errs,
+        }];
+    }
+    errs
+}
+
+/// One precondition check's failure (cvo-reference §6.1).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PreconditionFailure {
+    pub name: String,
+    pub reason: String,
+    pub message: String,
+    /// `false` for a non-blocking warning (4.10+; earlier every failure blocks).
+    #[serde(default = "yes")]
+    pub blocking: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The summary of failed preconditions, and whether it blocks (cvo-reference §6.2).
+pub fn summarize_preconditions(fails: &[PreconditionFailure], sem: &Semantics) -> (String, bool) {
+    let texts: Vec<String> = fails
+        .iter()
+        .map(|f| format!("Precondition {} failed because of {}: {}", go_quote(&f.name), go_quote(&f.reason), f.message))
+        .collect();
+    let summary = match texts.len() {
+        1 => texts[0].clone(),
+        _ => format!("Multiple precondition checks failed:\n* {}", texts.join("\n* ")),
+    };
+    let blocking = !sem.nonblocking_preconditions() || fails.iter().any(|f| f.blocking);
+    (summary, blocking)
+}
+
+/// Go's `%q` for the plain strings that appear in CVO messages.
+pub fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn co(name: &str, reason: &str, effect: Effect) -> UpdateError {
+        let sem = Semantics::fixed();
+        let message = operator_message(reason, name, &sem).unwrap_or_default();
+        UpdateError { reason: reason.into(), message, effect, name: name.into(), ..Default::default() }
+    }
+
+    #[test]
+    fn summaries_follow_the_version() {
+        let old = Semantics::legacy();
+        let new = Semantics::fixed();
+        assert_eq!(summary_for_reason("ClusterOperatorNotAvailable", "dns", &new), "the cluster operator dns is not available");
+        assert_eq!(
+            summary_for_reason("ClusterOperatorNotAvailable", "dns", &old),
+            "the cluster operator dns has not yet successfully rolled out"
+        );
+        assert_eq!(summary_for_reason("MultipleErrors", "", &new), "an unknown error has occurred: MultipleErrors");
+        assert_eq!(summary_for_reason("MultipleErrors", "", &old), "an unknown error has occurred");
+        assert_eq!(summary_for_reason("UpdatePayloadFailed", "", &new), "the update could not be applied");
+    }
+
+    #[test]
+    fn condensing_picks_the_strongest_effect_and_sorts_names() {
+        let out = condense_cluster_operators(vec![
+            co("test-co-B", "ClusterOperatorDegraded", Effect::Fail),
+            co("test-co-A", "ClusterOperatorDegraded", Effect::None),
+            co("test-co-C", "ClusterOperatorDegraded", Effect::FailAfterInterval),
+        ]);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].reason, "ClusterOperatorsDegraded");
+        assert_eq!(out[0].effect, Effect::Fail);
+        assert_eq!(out[0].message, "Cluster operators test-co-A, test-co-B, test-co-C are degraded");
+    }
+
+    #[test]
+    fn preconditions_summarize_and_block() {
+        let f = PreconditionFailure {
+            name: "ClusterVersionUpgradeable".into(),
+            reason: "DefaultSecurityContextConstraints_Mutated".into(),
+            message: "Cluster operator kube-apiserver cannot be upgraded".into(),
+            blocking: false,
+        };
+        let (s, blocking) = summarize_preconditions(std::slice::from_ref(&f), &Semantics::legacy());
+        assert_eq!(
+            s,
+            "Precondition \"ClusterVersionUpgradeable\" failed because of \"DefaultSecurityContextConstraints_Mutated\": Cluster operator kube-apiserver cannot be upgraded"
+        );
+        assert!(blocking, "every failure blocks before 4.10");
+        assert!(!summarize_preconditions(&[f], &Semantics::fixed()).1);
+    }
+}

@@ -1,0 +1,208 @@
+//! Expectations a scenario can assert on the resulting ClusterVersion (history, conditions by
+//! type, desired, generations) and the readable list of mismatches.
+
+use crate::model::{ClusterVersion, HistoryEntry, Time, fmt_time, parse_rfc3339};
+use serde::{Deserialize, Deserializer, Serialize};
+
+fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// What to assert. Absent parts are not checked.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+pub struct Expect {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub desired: Option<ExpectRelease>,
+    /// The whole history, newest first (length is checked; absent fields are not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<ExpectHistory>>,
+    /// Conditions compared by type; `reason` and `message` default to "".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<ExpectCondition>,
+    /// Condition types that must be absent.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub absent_conditions: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observed_generation: Option<i64>,
+    /// metadata.generation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generation: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ExpectRelease {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub channels: Option<Vec<String>>,
+}
+
+/// One history entry; times are RFC3339 strings, `completionTime: null` asserts null.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+pub struct ExpectHistory {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started_time: Option<String>,
+    #[serde(deserialize_with = "double_option", skip_serializing_if = "Option::is_none")]
+    pub completion_time: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verified: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accepted_risks: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+pub struct ExpectCondition {
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub status: String,
+    pub reason: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_transition_time: Option<String>,
+}
+
+/// One field where the result differs from the expectation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Mismatch {
+    /// A path such as `status.history[1].completionTime` or `status.conditions[Failing].reason`.
+    pub field: String,
+    pub expected: String,
+    pub actual: String,
+}
+
+fn time_str(t: Option<Time>) -> String {
+    t.map(|t| fmt_time(&t)).unwrap_or_else(|| "null".into())
+}
+
+/// Normalises an expected time to the API's second precision (unparsable text stays as is).
+fn norm_time(s: &str) -> String {
+    parse_rfc3339(s).map(|t| fmt_time(&t)).unwrap_or_else(|| s.to_string())
+}
+
+struct Diff(Vec<Mismatch>);
+
+impl Diff {
+    fn check(&mut self, field: String, expected: &str, actual: &str) {
+        if expected != actual {
+            self.0.push(Mismatch { field, expected: expected.into(), actual: actual.into() });
+        }
+    }
+}
+
+fn check_entry(d: &mut Diff, i: usize, e: &ExpectHistory, a: &HistoryEntry) {
+    let f = |name: &str| format!("status.history[{i}].{name}");
+    if let Some(v) = &e.state {
+        d.check(f("state"), v, &a.state);
+    }
+    if let Some(v) = &e.version {
+        d.check(f("version"), v, &a.version);
+    }
+    if let Some(v) = &e.image {
+        d.check(f("image"), v, &a.image);
+    }
+    if let Some(v) = &e.started_time {
+        d.check(f("startedTime"), &norm_time(v), &time_str(a.started_time));
+    }
+    if let Some(v) = &e.completion_time {
+        let exp = v.as_deref().map(norm_time).unwrap_or_else(|| "null".into());
+        d.check(f("completionTime"), &exp, &time_str(a.completion_time));
+    }
+    if let Some(v) = e.verified {
+        d.check(f("verified"), &v.to_string(), &a.verified.to_string());
+    }
+    if let Some(v) = &e.accepted_risks {
+        d.check(f("acceptedRisks"), v, &a.accepted_risks);
+    }
+}
+
+fn show(e: &HistoryEntry) -> String {
+    format!("{} {}", e.state, e.label())
+}
+
+/// Compares a ClusterVersion with the expectation; empty when everything matches.
+pub fn compare(expect: &Expect, cv: &ClusterVersion) -> Vec<Mismatch> {
+    let mut d = Diff(Vec::new());
+    if let Some(g) = expect.generation {
+        d.check("metadata.generation".into(), &g.to_string(), &cv.metadata.generation.unwrap_or(0).to_string());
+    }
+    if let Some(g) = expect.observed_generation {
+        let actual = cv.status.observed_generation.map(|g| g.to_string()).unwrap_or_else(|| "null".into());
+        d.check("status.observedGeneration".into(), &g.to_string(), &actual);
+    }
+    if let Some(r) = &expect.desired {
+        let a = &cv.status.desired;
+        if let Some(v) = &r.version {
+            d.check("status.desired.version".into(), v, &a.version);
+        }
+        if let Some(v) = &r.image {
+            d.check("status.desired.image".into(), v, &a.image);
+        }
+        if let Some(v) = &r.url {
+            d.check("status.desired.url".into(), v, &a.url);
+        }
+        if let Some(v) = &r.channels {
+            d.check("status.desired.channels".into(), &v.join(", "), &a.channels.join(", "));
+        }
+    }
+    if let Some(h) = &expect.history {
+        let actual = &cv.status.history;
+        for (i, e) in h.iter().enumerate() {
+            match actual.get(i) {
+                Some(a) => check_entry(&mut d, i, e, a),
+                None => d.check(format!("status.history[{i}]"), "an entry", "no entry"),
+            }
+        }
+        for (i, a) in actual.iter().enumerate().skip(h.len()) {
+            d.check(format!("status.history[{i}]"), "no entry", &show(a));
+        }
+    }
+    for c in &expect.conditions {
+        let f = |name: &str| format!("status.conditions[{}].{name}", c.type_);
+        let Some(a) = cv.condition(&c.type_) else {
+            d.check(format!("status.conditions[{}]", c.type_), &format!("status {}", c.status), "absent");
+            continue;
+        };
+        d.check(f("status"), &c.status, &a.status);
+        d.check(f("reason"), &c.reason, &a.reason);
+        d.check(f("message"), &c.message, &a.message);
+        if let Some(t) = &c.last_transition_time {
+            d.check(f("lastTransitionTime"), &norm_time(t), &time_str(a.last_transition_time));
+        }
+    }
+    for t in &expect.absent_conditions {
+        if let Some(a) = cv.condition(t) {
+            d.check(format!("status.conditions[{t}]"), "absent", &format!("status {}", a.status));
+        }
+    }
+    d.0
+}
+
+/// Renders mismatches as a readable diff: one block per field with expected and actual.
+pub fn render_mismatches(ms: &[Mismatch]) -> String {
+    if ms.is_empty() {
+        return "all expectations met\n".into();
+    }
+    let mut out = format!("{} expectation mismatch{}:\n", ms.len(), if ms.len() == 1 { "" } else { "es" });
+    for m in ms {
+        out.push_str(&format!("  {}\n    expected: {}\n    actual:   {}\n", m.field, quote_multi(&m.expected), quote_multi(&m.actual)));
+    }
+    out
+}
+
+fn quote_multi(s: &str) -> String {
+    if s.contains('\n') { format!("{s:?}") } else { s.to_string() }
+}

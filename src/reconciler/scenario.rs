@@ -1,0 +1,521 @@
+//! The scenario format: settings, the starting ClusterVersion, a list of timed events and
+//! optional expectations, as plain Rust types that can be built programmatically, loaded from
+//! YAML ([`load_scenario`]) and written back ([`Scenario::to_yaml`]). Documented in
+//! docs/scenario-format.md.
+
+use super::errors::{Effect, PreconditionFailure};
+use super::expect::Expect;
+use super::semantics::{Flavour, PruneVariant};
+use crate::model::{ClusterVersionSpec, ClusterVersionStatus, Release, Time, fmt_time, parse_rfc3339};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A scenario: how the CVO is configured, where the ClusterVersion starts, and what happens.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Scenario {
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    pub flavour: Flavour,
+    /// CVO version whose wording is modelled, `4.N` (defaults per flavour).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cvo_version: Option<String>,
+    /// `false` reproduces Bug 1756461 (defaults to `true`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_fix: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prune: Option<PruneVariant>,
+    /// Maximum history length (defaults to the prune variant's 50 or 100).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_history: Option<usize>,
+    /// The CVO pod's own release before any `pod_start`.
+    pub operator_release: Release,
+    pub initial_generation: i64,
+    pub initial_spec: ClusterVersionSpec,
+    pub initial_status: ClusterVersionStatus,
+    pub events: Vec<TimedEvent>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Expect>,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            description: String::new(),
+            flavour: Flavour::Fixed,
+            cvo_version: None,
+            history_fix: None,
+            prune: None,
+            max_history: None,
+            operator_release: Release::default(),
+            initial_generation: 1,
+            initial_spec: ClusterVersionSpec::default(),
+            initial_status: ClusterVersionStatus::default(),
+            events: Vec::new(),
+            expect: None,
+        }
+    }
+}
+
+/// One event at an instant (time only ever comes from here).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimedEvent {
+    pub at: Time,
+    pub event: Event,
+}
+
+/// What happens (cvo-reference §11). Every event is followed by an Operator.sync.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// The CVO pod (re)starts on its own release; the worker starts from scratch.
+    PodStart(PodStart),
+    /// The spec changes; metadata.generation is bumped.
+    SpecChange(SpecChange),
+    /// The result of loading the target being loaded (retrieve, verify, load, preconditions).
+    LoadOutcome(LoadOutcome),
+    /// The apply loop reports progress of its pass.
+    PassProgress(PassProgress),
+    /// The apply loop's pass ends.
+    PassResult(PassResult),
+    /// Time passes; time-dependent conditions are recomputed.
+    Tick,
+    /// Operator.sync failed 15 times in a row (`syncFailingStatus`).
+    SyncFailedRepeatedly(SyncFailed),
+    /// The update service answered: availableUpdates and RetrievedUpdates=True.
+    AvailableUpdates(AvailableUpdates),
+    /// The Upgradeable condition is set (`Some`) or removed (`None`).
+    Upgradeable(Option<UpgradeableChange>),
+}
+
+impl Event {
+    /// The event's key in the YAML format.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::PodStart(_) => "pod_start",
+            Event::SpecChange(_) => "spec_change",
+            Event::LoadOutcome(_) => "load_outcome",
+            Event::PassProgress(_) => "pass_progress",
+            Event::PassResult(_) => "pass_result",
+            Event::Tick => "tick",
+            Event::SyncFailedRepeatedly(_) => "sync_failed_repeatedly",
+            Event::AvailableUpdates(_) => "available_updates",
+            Event::Upgradeable(_) => "upgradeable",
+        }
+    }
+}
+
+/// The release a CVO pod runs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PodStart {
+    pub version: String,
+    pub image: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub url: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub channels: Vec<String>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub architecture: String,
+    /// The payload's manifest hash (status.versionHash).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub hash: String,
+}
+
+impl PodStart {
+    pub fn release(&self) -> Release {
+        Release {
+            version: self.version.clone(),
+            image: self.image.clone(),
+            url: self.url.clone(),
+            channels: self.channels.clone(),
+            architecture: self.architecture.clone(),
+            ..Default::default()
+        }
+    }
+}
+
+/// A requested update (`spec.desiredUpdate`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DesiredUpdate {
+    pub version: String,
+    pub image: String,
+    pub force: bool,
+}
+
+impl DesiredUpdate {
+    pub fn release(&self) -> Release {
+        Release {
+            version: self.version.clone(),
+            image: self.image.clone(),
+            force: Some(self.force),
+            ..Default::default()
+        }
+    }
+}
+
+fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// A spec change. Absent fields are unchanged; `desired_update: null` clears the target.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SpecChange {
+    #[serde(deserialize_with = "double_option", skip_serializing_if = "Option::is_none")]
+    pub desired_update: Option<Option<DesiredUpdate>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub channel: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<String>,
+    /// The new metadata.generation (defaults to the old one + 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generation: Option<i64>,
+}
+
+/// The load pipeline's steps (cvo-reference §5.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LoadStep {
+    PayloadLoaded,
+    RetrievePayload,
+    VerifyPayloadVersion,
+    LoadPayload,
+    PreconditionChecks,
+}
+
+impl LoadStep {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            LoadStep::PayloadLoaded => "PayloadLoaded",
+            LoadStep::RetrievePayload => "RetrievePayload",
+            LoadStep::VerifyPayloadVersion => "VerifyPayloadVersion",
+            LoadStep::LoadPayload => "LoadPayload",
+            LoadStep::PreconditionChecks => "PreconditionChecks",
+        }
+    }
+}
+
+/// The scripted result of loading the current target. It stays in force for that target
+/// (re-checks give the same answer) until another `load_outcome` or a new target.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoadOutcome {
+    pub step: LoadStep,
+    /// Defaults to `step != PayloadLoaded`. `RetrievePayload` without failure means "still
+    /// retrieving"; other steps without failure mean the payload loaded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<bool>,
+    /// UpdateError reason (RetrievePayload: `UpdatePayloadRetrievalFailed` by default, or
+    /// `ImageVerificationFailed`, which `force` waives).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// Failure text for RetrievePayload, LoadPayload and VerifyPayloadVersion.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    /// The version the payload declares (fills a by-image request).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub version: String,
+    /// Signature verified (default: the image is by digest and retrieval succeeded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified: Option<bool>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub hash: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub architecture: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub preconditions: Vec<PreconditionFailure>,
+}
+
+impl LoadOutcome {
+    /// A successful load.
+    pub fn loaded() -> LoadOutcome {
+        LoadOutcome {
+            step: LoadStep::PayloadLoaded,
+            failure: None,
+            reason: String::new(),
+            message: String::new(),
+            version: String::new(),
+            verified: None,
+            hash: String::new(),
+            architecture: String::new(),
+            preconditions: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PassProgress {
+    pub done: u32,
+    pub total: u32,
+}
+
+/// One task error at the end of a pass.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TaskError {
+    pub reason: String,
+    /// The object (for ClusterOperator reasons, the operator name).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// Defaults to the CVO's template for ClusterOperator reasons, else the reason.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    /// Defaults by reason: Updating None, Degraded FailAfterInterval, others Fail.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
+}
+
+/// The end of a pass: `ok: true`, or `errors`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PassResult {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ok: Option<bool>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<TaskError>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub done: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<u32>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SyncFailed {
+    pub error: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AvailableUpdates {
+    pub updates: Vec<Release>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct UpgradeableChange {
+    pub status: String,
+    pub reason: String,
+    pub message: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScenario {
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    flavour: Option<Flavour>,
+    #[serde(default)]
+    cvo_version: Option<String>,
+    #[serde(default)]
+    history_fix: Option<bool>,
+    #[serde(default)]
+    prune: Option<PruneVariant>,
+    #[serde(default)]
+    max_history: Option<usize>,
+    #[serde(default)]
+    operator_release: Release,
+    #[serde(default)]
+    initial_generation: Option<i64>,
+    #[serde(default)]
+    initial_spec: Option<ClusterVersionSpec>,
+    #[serde(default)]
+    initial_status: Option<ClusterVersionStatus>,
+    #[serde(default)]
+    events: Vec<yaml_serde::Value>,
+    #[serde(default)]
+    expect: Option<Expect>,
+}
+
+const KINDS: &str = "pod_start, spec_change, load_outcome, pass_progress, pass_result, tick, \
+sync_failed_repeatedly, available_updates, upgradeable";
+
+fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
+    let yaml_serde::Value::Mapping(map) = v else {
+        return Err(format!("event {i}: expected a mapping with `at` and one event kind"));
+    };
+    let mut at = None;
+    let mut kinds = Vec::new();
+    for (k, v) in map {
+        let Some(k) = k.as_str().map(str::to_string) else {
+            return Err(format!("event {i}: keys must be strings"));
+        };
+        if k == "at" {
+            let s = v.as_str().ok_or_else(|| format!("event {i}: `at` must be an RFC3339 string"))?;
+            at = Some(parse_rfc3339(s).ok_or_else(|| format!("event {i}: `at` is not an RFC3339 time: `{s}`"))?);
+        } else {
+            kinds.push((k, v));
+        }
+    }
+    let at = at.ok_or_else(|| format!("event {i}: missing `at`"))?;
+    if kinds.len() != 1 {
+        let names: Vec<String> = kinds.iter().map(|(k, _)| format!("`{k}`")).collect();
+        return Err(format!("event {i} at {}: needs exactly one event kind, found [{}]", fmt_time(&at), names.join(", ")));
+    }
+    let (kind, v) = kinds.remove(0);
+    let ctx = |e: yaml_serde::Error| format!("event {i} at {} (`{kind}`): {e}", fmt_time(&at));
+    let empty = |v: &yaml_serde::Value| v.is_null() || v.as_mapping().is_some_and(|m| m.is_empty());
+    let event = match kind.as_str() {
+        "pod_start" => Event::PodStart(yaml_serde::from_value(v).map_err(ctx)?),
+        "spec_change" => Event::SpecChange(yaml_serde::from_value(v).map_err(ctx)?),
+        "load_outcome" => Event::LoadOutcome(yaml_serde::from_value(v).map_err(ctx)?),
+        "pass_progress" => Event::PassProgress(yaml_serde::from_value(v).map_err(ctx)?),
+        "pass_result" => Event::PassResult(yaml_serde::from_value(v).map_err(ctx)?),
+        "tick" if empty(&v) => Event::Tick,
+        "tick" => return Err(format!("event {i} at {}: `tick` takes no fields, write `tick: {{}}`", fmt_time(&at))),
+        "sync_failed_repeatedly" => Event::SyncFailedRepeatedly(yaml_serde::from_value(v).map_err(ctx)?),
+        "available_updates" => Event::AvailableUpdates(yaml_serde::from_value(v).map_err(ctx)?),
+        "upgradeable" if v.is_null() => Event::Upgradeable(None),
+        "upgradeable" => Event::Upgradeable(Some(yaml_serde::from_value(v).map_err(ctx)?)),
+        other => return Err(format!("event {i} at {}: unknown event kind `{other}`; expected one of {KINDS}", fmt_time(&at))),
+    };
+    check_event(i, &at, &event)?;
+    Ok(TimedEvent { at, event })
+}
+
+fn check_event(i: usize, at: &Time, e: &Event) -> Result<(), String> {
+    let bad = |m: &str| Err(format!("event {i} at {}: {m}", fmt_time(at)));
+    match e {
+        Event::PassResult(r) if r.ok == Some(true) && !r.errors.is_empty() => bad("`pass_result` has `ok: true` and `errors`"),
+        Event::PassResult(r) if r.ok != Some(true) && r.errors.is_empty() => bad("`pass_result` needs `ok: true` or `errors`"),
+        Event::PassResult(r) if r.errors.iter().any(|e| e.reason.is_empty()) => bad("every pass error needs a `reason`"),
+        Event::LoadOutcome(o)
+            if o.step == LoadStep::PreconditionChecks && o.failure != Some(false) && o.preconditions.is_empty() =>
+        {
+            bad("a failed `PreconditionChecks` needs `preconditions`")
+        }
+        Event::LoadOutcome(o)
+            if matches!(o.step, LoadStep::RetrievePayload | LoadStep::LoadPayload)
+                && o.failure != Some(false)
+                && o.message.is_empty() =>
+        {
+            bad("a failed `RetrievePayload` or `LoadPayload` needs a `message`")
+        }
+        Event::LoadOutcome(o)
+            if o.step == LoadStep::VerifyPayloadVersion
+                && o.failure != Some(false)
+                && o.message.is_empty()
+                && o.version.is_empty() =>
+        {
+            bad("a failed `VerifyPayloadVersion` needs the payload's `version` or a `message`")
+        }
+        Event::SpecChange(SpecChange { desired_update: Some(Some(u)), .. })
+            if u.version.is_empty() && u.image.is_empty() =>
+        {
+            bad("`desired_update` needs a `version` or an `image`")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Parses a scenario from YAML. Errors name the event index and time, or the YAML location.
+pub fn load_scenario(text: &str) -> Result<Scenario, String> {
+    let raw: RawScenario = yaml_serde::from_str(text).map_err(|e| format!("invalid scenario: {e}"))?;
+    if let Some(v) = &raw.cvo_version {
+        if super::semantics::parse_cvo_minor(v).is_none() {
+            return Err(format!("invalid scenario: `cvo_version` must look like \"4.3\", got `{v}`"));
+        }
+    }
+    if raw.max_history == Some(0) {
+        return Err("invalid scenario: `max_history` must be at least 1".into());
+    }
+    let mut events = Vec::with_capacity(raw.events.len());
+    for (i, v) in raw.events.into_iter().enumerate() {
+        let ev = parse_event(i, v)?;
+        if let Some(prev) = events.last().map(|e: &TimedEvent| e.at) {
+            if ev.at < prev {
+                return Err(format!(
+                    "event {i} at {} is earlier than the event before it ({}); events must be in time order",
+                    fmt_time(&ev.at),
+                    fmt_time(&prev)
+                ));
+            }
+        }
+        events.push(ev);
+    }
+    Ok(Scenario {
+        description: raw.description,
+        flavour: raw.flavour.unwrap_or(Flavour::Fixed),
+        cvo_version: raw.cvo_version,
+        history_fix: raw.history_fix,
+        prune: raw.prune,
+        max_history: raw.max_history,
+        operator_release: raw.operator_release,
+        initial_generation: raw.initial_generation.unwrap_or(1),
+        initial_spec: raw.initial_spec.unwrap_or_default(),
+        initial_status: raw.initial_status.unwrap_or_default(),
+        events,
+        expect: raw.expect,
+    })
+}
+
+impl Scenario {
+    /// Writes the scenario in the YAML format [`load_scenario`] reads.
+    pub fn to_yaml(&self) -> Result<String, String> {
+        yaml_serde::to_string(self).map_err(|e| format!("cannot write scenario: {e}"))
+    }
+}
+
+impl Serialize for TimedEvent {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("at", &fmt_time(&self.at))?;
+        let kind = self.event.kind();
+        match &self.event {
+            Event::PodStart(v) => m.serialize_entry(kind, v)?,
+            Event::SpecChange(v) => m.serialize_entry(kind, v)?,
+            Event::LoadOutcome(v) => m.serialize_entry(kind, v)?,
+            Event::PassProgress(v) => m.serialize_entry(kind, v)?,
+            Event::PassResult(v) => m.serialize_entry(kind, v)?,
+            Event::Tick => m.serialize_entry(kind, &serde_json::Map::new())?,
+            Event::SyncFailedRepeatedly(v) => m.serialize_entry(kind, v)?,
+            Event::AvailableUpdates(v) => m.serialize_entry(kind, v)?,
+            Event::Upgradeable(v) => m.serialize_entry(kind, v)?,
+        }
+        m.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = r#"
+flavour: legacy
+history_fix: false
+operator_release: {version: 4.1.18, image: "quay.io/openshift-release-dev/ocp-release@sha256:aa"}
+events:
+  - {at: "2019-10-14T02:57:34Z", pod_start: {version: 4.1.18, image: "quay.io/openshift-release-dev/ocp-release@sha256:aa"}}
+  - {at: "2019-10-14T03:13:16Z", pass_result: {ok: true}}
+  - {at: "2019-10-14T03:20:00Z", tick: {}}
+  - {at: "2019-10-14T03:42:31Z", spec_change: {desired_update: {version: 4.1.20, image: "quay.io/x@sha256:bb"}}}
+  - {at: "2019-10-14T03:43:16Z", spec_change: {desired_update: null}}
+"#;
+
+    #[test]
+    fn loads_and_round_trips() {
+        let s = load_scenario(SMALL).unwrap();
+        assert_eq!(s.flavour, Flavour::Legacy);
+        assert_eq!(s.history_fix, Some(false));
+        assert_eq!(s.events.len(), 5);
+        assert!(matches!(&s.events[4].event, Event::SpecChange(SpecChange { desired_update: Some(None), .. })));
+        assert!(matches!(&s.events[3].event, Event::SpecChange(SpecChange { desired_update: Some(Some(_)), .. })));
+        let back = load_scenario(&s.to_yaml().unwrap()).unwrap();
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn rejects_bad_events_with_their_index_and_time() {
+        let two = "events:\n  - {at: \"2020-01-01T00:00:00Z\", tick: {}, pass_result: {ok: true}}\n";
+        let e = load_scenario(two).unwrap_err();
+        assert!(e.contains("event 0 at 2020-01-01T00:00:00Z") && e.contains("exactly one"), "{e}");
+        let unknown = "events:\n  - {at: \"2020-01-01T00:00:00Z\", reboot: {}}\n";
+        assert!(load_scenario(unknown).unwrap_err().contains("unknown event kind `reboot`"));
+        let order = "events:\n  - {at: \"2020-01-01T00:01:00Z\", tick: {}}\n  - {at: \"2020-01-01T00:00:00Z\", tick: {}}\n";
+        assert!(load_scenario(order).unwrap_err().contains("time order"));
+        let typo = "events:\n  - {at: \"2020-01-01T00:00:00Z\", pass_result: {okay: true}}\n";
+        assert!(load_scenario(typo).unwrap_err().contains("event 0"));
+        assert!(load_scenario("flavour: newest\n").is_err());
+    }
+}

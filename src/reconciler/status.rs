@@ -1,0 +1,496 @@
+//! One status sync as a pure function: the sync worker's snapshot in, the new ClusterVersion
+//! status out (observedGeneration, versionHash, desired, history, and the conditions with
+//! their exact reasons, messages and lastTransitionTime rules; cvo-reference §3, §3.9).
+
+use super::errors::{Effect, Failure, summary_for_reason};
+use super::history::{MergeInput, Pruned, merge_operator_history};
+use super::semantics::Semantics;
+use crate::model::{ClusterVersion, ClusterVersionStatus, Condition, Release, Time};
+use chrono::Duration;
+use std::collections::BTreeMap;
+
+/// The payload-load pipeline's report (`loadPayloadStatus`, cvo-reference §3.5).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LoadStatus {
+    /// `PayloadLoaded`, `RetrievePayload`, `LoadPayload`, `VerifyPayloadVersion`,
+    /// `PreconditionChecks`, or empty before the first load.
+    pub step: String,
+    pub message: String,
+    pub failure: bool,
+    /// The target the report is about.
+    pub update: Release,
+    pub accepted_risks: String,
+    pub local: bool,
+}
+
+/// The sync worker's status snapshot (`SyncWorkerStatus`, cvo-reference §2).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WorkerStatus {
+    pub generation: i64,
+    /// The release being applied or reconciled.
+    pub actual: Release,
+    pub verified: bool,
+    pub reconciling: bool,
+    pub initial: bool,
+    /// Consecutive fully successful passes for this work.
+    pub completed: u32,
+    pub done: u32,
+    pub total: u32,
+    pub failure: Option<Failure>,
+    pub version_hash: String,
+    pub last_progress: Option<Time>,
+    /// Legacy apply-loop step; `RetrievePayload` while the target is being downloaded.
+    pub step: String,
+    pub load: LoadStatus,
+    pub implicitly_enabled: Vec<String>,
+}
+
+/// Everything a status sync reads besides the old status.
+#[derive(Debug, Clone, Copy)]
+pub struct SyncInput<'a> {
+    pub sem: &'a Semantics,
+    /// The CVO pod's own release.
+    pub operator_release: &'a Release,
+    pub worker: &'a WorkerStatus,
+    /// Field errors from spec validation (`Invalid`).
+    pub validation_errors: &'a [String],
+    /// When this CVO process first saw each ClusterOperator updating.
+    pub co_update_started: &'a BTreeMap<String, Time>,
+    pub now: Time,
+}
+
+/// `SetOperatorStatusCondition`: append when absent; lastTransitionTime changes only with the
+/// status; reason and message are always overwritten.
+pub fn set_condition(conds: &mut Vec<Condition>, type_: &str, status: &str, reason: &str, message: &str, now: Time) {
+    match conds.iter_mut().find(|c| c.type_ == type_) {
+        Some(c) => {
+            if c.status != status {
+                c.status = status.into();
+                c.last_transition_time = Some(now);
+            }
+            c.reason = reason.into();
+            c.message = message.into();
+        }
+        None => conds.push(Condition {
+            type_: type_.into(),
+            status: status.into(),
+            reason: reason.into(),
+            message: message.into(),
+            last_transition_time: Some(now),
+        }),
+    }
+}
+
+/// Deletes a condition type.
+pub fn remove_condition(conds: &mut Vec<Condition>, type_: &str) {
+    conds.retain(|c| c.type_ != type_);
+}
+
+/// `versionStringFromRelease`: version, else image, else `<unknown>`.
+pub fn version_string(r: &Release) -> String {
+    if !r.version.is_empty() {
+        r.version.clone()
+    } else if !r.image.is_empty() {
+        r.image.clone()
+    } else {
+        "<unknown>".into()
+    }
+}
+
+fn digest(image: &str) -> Option<&str> {
+    image.split_once('@').map(|(_, d)| d)
+}
+
+/// Fills a missing version, url and channels from the available updates (by digest, then by
+/// version).
+fn merge_release_metadata(mut r: Release, updates: &[Release]) -> Release {
+    let by_digest = digest(&r.image).and_then(|d| updates.iter().find(|u| digest(&u.image) == Some(d)));
+    let by_image = updates.iter().find(|u| !u.image.is_empty() && u.image == r.image);
+    let by_version = || updates.iter().find(|u| !r.version.is_empty() && u.version == r.version);
+    if let Some(u) = by_image.or(by_digest).or_else(by_version) {
+        if r.version.is_empty() {
+            r.version = u.version.clone();
+        }
+        if r.url.is_empty() {
+            r.url = u.url.clone();
+        }
+        if r.channels.is_empty() {
+            r.channels = u.channels.clone();
+        }
+    }
+    r
+}
+
+/// The shape `status.desired` has in the modelled version.
+fn shape_desired(mut r: Release, sem: &Semantics) -> Release {
+    r.force = sem.desired_has_force().then_some(r.force.unwrap_or(false));
+    if !sem.desired_has_metadata() {
+        r.url.clear();
+        r.channels.clear();
+    }
+    r.architecture.clear();
+    r
+}
+
+/// What `convertErrorToProgressing` decided (cvo-reference §3.4).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProgressConversion {
+    pub reason: String,
+    pub message: String,
+    /// The failure is treated as expected progress.
+    pub skip: bool,
+    /// Slow-operator text that turns Failing Unknown (4.16+).
+    pub slow: Option<String>,
+}
+
+fn started_before(co: &BTreeMap<String, Time>, name: &str, threshold: Time) -> bool {
+    // A CO never seen updating counts as started at the zero time, as in the CVO.
+    co.get(name).is_none_or(|t| *t < threshold)
+}
+
+/// Decides whether the worker's failure is shown as progress.
+pub fn convert_error_to_progressing(status: &ClusterVersionStatus, input: &SyncInput<'_>) -> ProgressConversion {
+    let w = input.worker;
+    let none = ProgressConversion::default();
+    let (true, Some(Failure::Update(u)), false) = (!status.history.is_empty(), &w.failure, w.reconciling) else {
+        return none;
+    };
+    let now = input.now;
+    if !input.sem.effect_based_progress() {
+        let reasons = ["ClusterOperatorNotAvailable", "ClusterOperatorsNotAvailable"];
+        let window = Duration::minutes(input.sem.legacy_progress_window_minutes());
+        let recent = w.last_progress.is_some_and(|t| t > now - window);
+        let young = status.history[0].started_time.is_some_and(|t| t > now - Duration::hours(1));
+        if reasons.contains(&u.reason.as_str()) && recent && young {
+            return ProgressConversion {
+                reason: u.reason.clone(),
+                message: format!("waiting on {}", u.name),
+                skip: true,
+                slow: None,
+            };
+        }
+        return none;
+    }
+    let names: Vec<&str> = match u.names.is_empty() {
+        true => vec![u.name.as_str()],
+        false => u.names.iter().map(String::as_str).collect(),
+    };
+    match u.effect {
+        Effect::Report => ProgressConversion { reason: u.reason.clone(), message: u.message.clone(), ..none },
+        Effect::None => {
+            let mut message = format!("waiting on {}", u.name);
+            let mut slow = None;
+            if input.sem.failing_filter_and_slow() {
+                let co = input.co_update_started;
+                let slow_cos: Vec<&str> = names
+                    .iter()
+                    .copied()
+                    .filter(|n| *n != "machine-config" && started_before(co, n, now - Duration::minutes(30)))
+                    .collect();
+                let slow_mco = names.contains(&"machine-config")
+                    && started_before(co, "machine-config", now - Duration::minutes(90));
+                let text = match (slow_cos.is_empty(), slow_mco) {
+                    (true, false) => None,
+                    (false, false) => Some(format!(
+                        "waiting on {} over 30 minutes which is longer than expected",
+                        slow_cos.join(", ")
+                    )),
+                    (true, true) => Some("waiting on machine-config over 90 minutes which is longer than expected".into()),
+                    (false, true) => Some(format!(
+                        "waiting on {} over 30 minutes and machine-config over 90 minutes which is longer than expected",
+                        slow_cos.join(", ")
+                    )),
+                };
+                if let Some(t) = text {
+                    message = t.clone();
+                    slow = Some(t);
+                }
+            }
+            ProgressConversion { reason: u.reason.clone(), message, skip: true, slow }
+        }
+        Effect::FailAfterInterval => {
+            let threshold = now - Duration::minutes(40);
+            let exceeded: Vec<&str> =
+                names.iter().copied().filter(|n| started_before(input.co_update_started, n, threshold)).collect();
+            if exceeded.is_empty() {
+                ProgressConversion {
+                    reason: u.reason.clone(),
+                    message: format!("waiting up to 40 minutes on {}", u.name),
+                    skip: true,
+                    slow: None,
+                }
+            } else {
+                ProgressConversion {
+                    reason: u.reason.clone(),
+                    message: format!("wait has exceeded 40 minutes for these operators: {}", exceeded.join(", ")),
+                    ..none
+                }
+            }
+        }
+        Effect::Fail | Effect::Unset => none,
+    }
+}
+
+/// Failing for an unsuppressed failure: status, reason, message (4.16+ filters None-effect
+/// errors out of a `MultipleErrors` while updating).
+fn failing_for(f: &Failure, status: &ClusterVersionStatus, w: &WorkerStatus, sem: &Semantics) -> (String, String, String) {
+    let plain = ("True".to_string(), f.reason().to_string(), f.text().to_string());
+    let Failure::Update(u) = f else { return plain };
+    if !sem.failing_filter_and_slow() || w.reconciling || status.history.is_empty() || u.reason != "MultipleErrors" {
+        return plain;
+    }
+    let mut kept: Vec<_> = u.nested.iter().filter(|e| e.effect != Effect::None).cloned().collect();
+    match kept.len() {
+        0 => ("False".into(), String::new(), String::new()),
+        1 => {
+            let e = kept.remove(0);
+            ("True".into(), e.reason, e.message)
+        }
+        _ => {
+            let m = super::errors::multiple_errors(kept);
+            ("True".into(), m.reason, m.message)
+        }
+    }
+}
+
+fn percent(done: u32, total: u32) -> f32 {
+    match total {
+        0 => 0.0,
+        _ => done as f32 / total as f32 * 100.0,
+    }
+}
+
+/// One status sync (cvo-reference §3.9). Returns what pruning removed, if anything.
+pub fn sync_status(status: &mut ClusterVersionStatus, input: &SyncInput<'_>) -> Option<Pruned> {
+    let (sem, w, now) = (input.sem, input.worker, input.now);
+    status.observed_generation = Some(w.generation);
+    if !w.version_hash.is_empty() {
+        status.version_hash = w.version_hash.clone();
+    }
+    let version = version_string(&w.actual);
+    let mut actual = w.actual.clone();
+    let op = input.operator_release;
+    if actual.image == op.image {
+        if actual.version.is_empty() {
+            actual.version = op.version.clone();
+        }
+        if actual.url.is_empty() {
+            actual.url = op.url.clone();
+        }
+        if actual.channels.is_empty() {
+            actual.channels = op.channels.clone();
+        }
+    }
+    let desired = shape_desired(merge_release_metadata(actual, &status.available_updates), sem);
+    let risks = match sem.accepted_risks() {
+        true if desired.image == w.load.update.image => Some(w.load.accepted_risks.as_str()),
+        true => Some(""),
+        false => None,
+    };
+    let merge = MergeInput {
+        verified: w.verified,
+        now,
+        completed: w.completed > 0,
+        accepted_risks: risks,
+        local: w.load.local,
+    };
+    let pruned = merge_operator_history(status, &desired, merge, sem);
+
+    let conds = &mut status.conditions;
+    let invalid = !input.validation_errors.is_empty();
+    if invalid {
+        let message = match input.validation_errors {
+            [one] => format!("The cluster version is invalid: {one}"),
+            many => {
+                let items: String = many.iter().map(|e| format!("* {e}\n")).collect();
+                format!("The cluster version is invalid:\n{items}")
+            }
+        };
+        set_condition(conds, "Invalid", "True", "InvalidClusterVersion", &message, now);
+    } else {
+        remove_condition(conds, "Invalid");
+    }
+    if sem.implicitly_enabled_capabilities() {
+        if w.implicitly_enabled.is_empty() {
+            let m = "Capabilities match configured spec";
+            set_condition(conds, "ImplicitlyEnabledCapabilities", "False", "AsExpected", m, now);
+        } else {
+            let mut caps = w.implicitly_enabled.clone();
+            caps.sort();
+            let m = format!("The following capabilities could not be disabled: {}", caps.join(", "));
+            set_condition(conds, "ImplicitlyEnabledCapabilities", "True", "CapabilitiesImplicitlyEnabled", &m, now);
+        }
+    }
+    if sem.removes_stray_implicitly_enabled() {
+        remove_condition(conds, "ImplicitlyEnabled");
+    }
+    if sem.release_accepted() && !w.load.step.is_empty() {
+        let l = &w.load;
+        let s = match (l.step.as_str(), l.failure) {
+            ("PayloadLoaded", _) => "True",
+            (_, true) => "False",
+            (_, false) => "Unknown",
+        };
+        set_condition(conds, "ReleaseAccepted", s, &l.step, &l.message, now);
+    }
+    if w.completed > 0 {
+        set_condition(conds, "Available", "True", "", &format!("Done applying {version}"), now);
+    }
+    if !conds.iter().any(|c| c.type_ == "Available") {
+        set_condition(conds, "Available", "False", "", "", now);
+    }
+
+    let snapshot = ClusterVersionStatus { history: status.history.clone(), ..Default::default() };
+    let conv = convert_error_to_progressing(&snapshot, input);
+    let conds = &mut status.conditions;
+    match (&w.failure, conv.skip) {
+        (Some(f), false) => {
+            let reason = f.reason().to_string();
+            let msg = match (f, conv.message.is_empty()) {
+                (_, false) => conv.message.clone(),
+                (Failure::Update(u), true) => summary_for_reason(&u.reason, &u.name, sem),
+                (Failure::Generic(_), true) => "an error occurred".into(),
+            };
+            let (fs, fr, fm) = failing_for(f, &snapshot, w, sem);
+            set_condition(conds, "Failing", &fs, &fr, &fm, now);
+            if w.reconciling {
+                let m = format!("Error while reconciling {version}: {msg}");
+                set_condition(conds, "Progressing", "False", &reason, &m, now);
+            } else {
+                set_condition(conds, "Progressing", "True", &reason, &format!("Unable to apply {version}: {msg}"), now);
+            }
+        }
+        _ => {
+            match &conv.slow {
+                Some(slow) if w.failure.is_some() => {
+                    set_condition(conds, "Failing", "Unknown", "SlowClusterOperator", slow, now);
+                }
+                _ => set_condition(conds, "Failing", "False", "", "", now),
+            }
+            let mut reason = if invalid { "InvalidClusterVersion".to_string() } else { String::new() };
+            if w.reconciling {
+                let m = match invalid {
+                    true => format!("Stopped at {version}: the cluster version is invalid"),
+                    false => format!("Cluster version is {version}"),
+                };
+                set_condition(conds, "Progressing", "False", &reason, &m, now);
+            } else {
+                let pct = percent(w.done, w.total);
+                let skip = conv.skip && w.failure.is_some();
+                let progress = match sem.progress_n_of_m() {
+                    true => format!("{} of {} done ({:.0}% complete)", w.done, w.total, pct.trunc()),
+                    false => format!("{pct:.0}% complete"),
+                };
+                let m = if invalid {
+                    format!("Reconciling {version}: the cluster version is invalid")
+                } else if sem.downloading_update() && w.step == "RetrievePayload" {
+                    reason = "DownloadingUpdate".into();
+                    format!("Working towards {version}: downloading update")
+                } else if pct > 0.0 && skip {
+                    reason = conv.reason.clone();
+                    format!("Working towards {version}: {progress}, {}", conv.message)
+                } else if pct > 0.0 {
+                    format!("Working towards {version}: {progress}")
+                } else if skip {
+                    reason = conv.reason.clone();
+                    format!("Working towards {version}: {}", conv.message)
+                } else {
+                    format!("Working towards {version}")
+                };
+                set_condition(conds, "Progressing", "True", &reason, &m, now);
+            }
+        }
+    }
+    if !conds.iter().any(|c| c.type_ == "RetrievedUpdates") {
+        set_condition(conds, "RetrievedUpdates", "False", "", "", now);
+    }
+    pruned
+}
+
+/// `syncFailingStatus`: Operator.sync failed 15 times in a row (cvo-reference §3.9).
+pub fn sync_failing_status(
+    status: &mut ClusterVersionStatus,
+    sem: &Semantics,
+    operator_release: &Release,
+    err: &str,
+    now: Time,
+) -> Option<Pruned> {
+    let conds = &mut status.conditions;
+    set_condition(conds, "Available", "False", "", "", now);
+    set_condition(conds, "Failing", "True", "", err, now);
+    let progressing = match conds.iter().any(|c| c.type_ == "Progressing" && c.is_true()) {
+        true => "True",
+        false => "False",
+    };
+    let m = format!("Error ensuring the cluster version is up to date: {err}");
+    set_condition(conds, "Progressing", progressing, "", &m, now);
+    let desired = shape_desired(operator_release.clone(), sem);
+    let merge = MergeInput { verified: false, now, completed: false, accepted_risks: None, local: false };
+    merge_operator_history(status, &desired, merge, sem)
+}
+
+fn is_semver(v: &str) -> bool {
+    let (core, _build) = v.split_once('+').unwrap_or((v, ""));
+    let (core, pre) = match core.split_once('-') {
+        Some((c, p)) => (c, Some(p)),
+        None => (core, None),
+    };
+    let nums: Vec<&str> = core.split('.').collect();
+    let numeric = |s: &&str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s.len() == 1 || !s.starts_with('0'));
+    let ident = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    nums.len() == 3 && nums.iter().all(numeric) && pre.is_none_or(|p| p.split('.').all(ident))
+}
+
+/// Field errors of `spec.desiredUpdate` (cvo-reference §1.1); an invalid update is ignored.
+pub fn validate(cv: &ClusterVersion) -> Vec<String> {
+    let mut errs = Vec::new();
+    let Some(u) = &cv.spec.desired_update else { return errs };
+    let field = "spec.desiredUpdate.version";
+    if !u.version.is_empty() && !is_semver(&u.version) {
+        errs.push(format!(
+            "{field}: Invalid value: {}: must be a semantic version (1.2.3[-...])",
+            super::errors::go_quote(&u.version)
+        ));
+    }
+    if u.image.is_empty() && !u.version.is_empty() {
+        let n = cv.status.available_updates.iter().filter(|a| a.version == u.version).count();
+        let in_history = cv.status.history.iter().any(|h| h.version == u.version);
+        let q = super::errors::go_quote(&u.version);
+        if n == 0 && !in_history {
+            errs.push(format!("{field}: Invalid value: {q}: when image is empty the update must be an available update"));
+        } else if n > 1 {
+            errs.push(format!(
+                "{field}: Invalid value: {q}: there are multiple possible payloads for this version, specify the exact image"
+            ));
+        }
+    }
+    errs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn semver_check_matches_the_api() {
+        for ok in ["4.3.10", "4.3.0-0.ci-2019-09-27-182824", "1.0.0-abc", "4.1.0+build.1"] {
+            assert!(is_semver(ok), "{ok}");
+        }
+        for bad in ["4.3", "v4.3.1", "04.3.1", "4.3.1-", ""] {
+            assert!(!is_semver(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn condition_transition_time_changes_only_with_status() {
+        let t1 = crate::model::parse_rfc3339("2020-04-09T18:00:34Z").unwrap();
+        let t2 = crate::model::parse_rfc3339("2020-04-09T18:27:49Z").unwrap();
+        let mut c = Vec::new();
+        set_condition(&mut c, "Available", "True", "", "Done applying 4.3.10", t1);
+        set_condition(&mut c, "Available", "True", "", "Done applying 4.3.11", t2);
+        assert_eq!(c[0].last_transition_time, Some(t1));
+        assert_eq!(c[0].message, "Done applying 4.3.11");
+        set_condition(&mut c, "Available", "False", "", "", t2);
+        assert_eq!(c[0].last_transition_time, Some(t2));
+    }
+}

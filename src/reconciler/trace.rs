@@ -1,0 +1,223 @@
+//! The per-event trace of a scenario run: which release the worker works on, its state and
+//! attempt, whose manifests were applied, every ClusterVersion field and condition that
+//! changed, and the CVO's own remarks; plus its text rendering.
+
+use super::scenario::{Event, TimedEvent};
+use super::status::version_string;
+use super::worker::WorkerState;
+use crate::model::{ClusterVersion, Condition, HistoryEntry, Release, Time, fmt_time};
+use serde::{Serialize, Serializer};
+
+fn ser_time<S: Serializer>(t: &Time, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&fmt_time(t))
+}
+
+/// One changed field: `field` is a path such as `status.history[1].completionTime` or
+/// `status.conditions[Progressing]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    pub field: String,
+    pub before: String,
+    pub after: String,
+}
+
+/// What one event did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TraceStep {
+    pub index: usize,
+    #[serde(serialize_with = "ser_time")]
+    pub at: Time,
+    /// A short description of the event.
+    pub event: String,
+    /// The release the worker's work targets (what it applies or reconciles).
+    pub worker_release: Option<String>,
+    pub state: Option<WorkerState>,
+    /// The attempt counter (for a pass: the attempt that pass ran as).
+    pub attempt: Option<u32>,
+    /// A target still being loaded or rejected by its checks.
+    pub loading: Option<String>,
+    /// The release whose manifests were applied in this step (`None`: none were).
+    pub applied: Option<String>,
+    pub changes: Vec<Change>,
+    pub notes: Vec<String>,
+}
+
+fn short_release(r: &Release) -> String {
+    match (r.version.is_empty(), r.image.is_empty()) {
+        (false, true) => r.version.clone(),
+        (true, _) => version_string(r),
+        (false, false) => format!("{} ({})", r.version, r.image),
+    }
+}
+
+/// A one-line description of an event.
+pub fn describe_event(ev: &TimedEvent) -> String {
+    match &ev.event {
+        Event::PodStart(p) => format!("pod_start {}", short_release(&p.release())),
+        Event::SpecChange(c) => {
+            let mut parts = Vec::new();
+            match &c.desired_update {
+                Some(Some(u)) => {
+                    let force = if u.force { " force" } else { "" };
+                    parts.push(format!("desired_update={}{force}", short_release(&u.release())));
+                }
+                Some(None) => parts.push("desired_update=null".into()),
+                None => {}
+            }
+            if let Some(ch) = &c.channel {
+                parts.push(format!("channel={ch}"));
+            }
+            if let Some(u) = &c.upstream {
+                parts.push(format!("upstream={u}"));
+            }
+            format!("spec_change {}", parts.join(" "))
+        }
+        Event::LoadOutcome(o) => {
+            let failure = o.failure.unwrap_or(o.step != super::scenario::LoadStep::PayloadLoaded);
+            let what = if failure { "failure" } else { "ok" };
+            format!("load_outcome {} {what}", o.step.as_str())
+        }
+        Event::PassProgress(p) => format!("pass_progress {}/{}", p.done, p.total),
+        Event::PassResult(r) if r.errors.is_empty() => "pass_result ok".into(),
+        Event::PassResult(r) => {
+            let errs: Vec<String> = r
+                .errors
+                .iter()
+                .map(|e| if e.name.is_empty() { e.reason.clone() } else { format!("{} {}", e.reason, e.name) })
+                .collect();
+            format!("pass_result errors: {}", errs.join(", "))
+        }
+        Event::Tick => "tick".into(),
+        Event::SyncFailedRepeatedly(f) => format!("sync_failed_repeatedly {:?}", f.error),
+        Event::AvailableUpdates(u) => {
+            let v: Vec<String> = u.updates.iter().map(version_string).collect();
+            format!("available_updates [{}]", v.join(", "))
+        }
+        Event::Upgradeable(Some(c)) => format!("upgradeable {} {}", c.status, c.reason),
+        Event::Upgradeable(None) => "upgradeable removed".into(),
+    }
+}
+
+fn text(s: &str) -> String {
+    if s.contains('\n') || s.contains('"') { format!("{s:?}") } else { format!("\"{s}\"") }
+}
+
+fn show_condition(c: &Condition) -> String {
+    let mut s = c.status.clone();
+    if !c.reason.is_empty() {
+        s.push('/');
+        s.push_str(&c.reason);
+    }
+    if !c.message.is_empty() {
+        s.push(' ');
+        s.push_str(&text(&c.message));
+    }
+    s
+}
+
+fn show_time(t: Option<Time>) -> String {
+    t.map(|t| fmt_time(&t)).unwrap_or_else(|| "null".into())
+}
+
+fn show_entry(e: &HistoryEntry) -> String {
+    format!(
+        "{} {} started {} completed {}{}",
+        e.state,
+        e.label(),
+        show_time(e.started_time),
+        show_time(e.completion_time),
+        if e.verified { " verified" } else { "" }
+    )
+}
+
+fn show_release(r: &Release) -> String {
+    match (r.version.is_empty(), r.image.is_empty()) {
+        (true, true) => "(none)".into(),
+        _ => short_release(r),
+    }
+}
+
+struct Changes(Vec<Change>);
+
+impl Changes {
+    fn add(&mut self, field: impl Into<String>, before: String, after: String) {
+        if before != after {
+            self.0.push(Change { field: field.into(), before, after });
+        }
+    }
+}
+
+/// Every field of interest that differs between two ClusterVersions.
+pub fn diff(before: &ClusterVersion, after: &ClusterVersion) -> Vec<Change> {
+    let mut c = Changes(Vec::new());
+    let g = |g: Option<i64>| g.map(|g| g.to_string()).unwrap_or_else(|| "null".into());
+    c.add("metadata.generation", g(before.metadata.generation), g(after.metadata.generation));
+    let du = |r: &Option<Release>| match r {
+        Some(r) => format!("{} force={}", show_release(r), r.force.unwrap_or(false)),
+        None => "null".into(),
+    };
+    c.add("spec.desiredUpdate", du(&before.spec.desired_update), du(&after.spec.desired_update));
+    c.add("spec.channel", before.spec.channel.clone(), after.spec.channel.clone());
+    c.add("spec.upstream", before.spec.upstream.clone(), after.spec.upstream.clone());
+    let (b, a) = (&before.status, &after.status);
+    c.add("status.observedGeneration", g(b.observed_generation), g(a.observed_generation));
+    c.add("status.versionHash", b.version_hash.clone(), a.version_hash.clone());
+    c.add("status.desired", show_release(&b.desired), show_release(&a.desired));
+    diff_history(&mut c, &b.history, &a.history);
+    for ac in &a.conditions {
+        let field = format!("status.conditions[{}]", ac.type_);
+        match b.conditions.iter().find(|bc| bc.type_ == ac.type_) {
+            Some(bc) => c.add(field, show_condition(bc), show_condition(ac)),
+            None => c.add(field, "(absent)".into(), show_condition(ac)),
+        }
+    }
+    for bc in b.conditions.iter().filter(|bc| !a.conditions.iter().any(|ac| ac.type_ == bc.type_)) {
+        c.add(format!("status.conditions[{}]", bc.type_), show_condition(bc), "(absent)".into());
+    }
+    let ups = |u: &[Release]| u.iter().map(version_string).collect::<Vec<_>>().join(", ");
+    c.add("status.availableUpdates", ups(&b.available_updates), ups(&a.available_updates));
+    c.0
+}
+
+fn diff_history(c: &mut Changes, before: &[HistoryEntry], after: &[HistoryEntry]) {
+    let same = |x: &HistoryEntry, y: &HistoryEntry| x.started_time == y.started_time && x.image == y.image;
+    for (i, e) in after.iter().enumerate() {
+        let field = |f: &str| format!("status.history[{i}].{f}");
+        let Some(old) = before.iter().find(|o| same(o, e)) else {
+            c.add(format!("status.history[{i}]"), "(new entry)".into(), show_entry(e));
+            continue;
+        };
+        c.add(field("state"), old.state.clone(), e.state.clone());
+        c.add(field("version"), old.version.clone(), e.version.clone());
+        c.add(field("completionTime"), show_time(old.completion_time), show_time(e.completion_time));
+        c.add(field("verified"), old.verified.to_string(), e.verified.to_string());
+        c.add(field("acceptedRisks"), old.accepted_risks.clone(), e.accepted_risks.clone());
+    }
+    for old in before.iter().filter(|o| !after.iter().any(|e| same(o, e))) {
+        c.add("status.history", show_entry(old), "(pruned)".into());
+    }
+}
+
+/// Renders the trace as text, one block per event.
+pub fn render_trace(steps: &[TraceStep]) -> String {
+    let mut out = String::new();
+    for s in steps {
+        out.push_str(&format!("[{}] {}  {}\n", s.index, fmt_time(&s.at), s.event));
+        let worker = match (&s.worker_release, s.state) {
+            (Some(r), Some(st)) => format!("{r}, {}, attempt {}", st.as_str(), s.attempt.unwrap_or(0)),
+            _ => "not started".into(),
+        };
+        let applied = s.applied.as_deref().map(|a| format!("manifests of {a}")).unwrap_or_else(|| "none".into());
+        out.push_str(&format!("    worker: {worker}; applied: {applied}\n"));
+        if let Some(l) = &s.loading {
+            out.push_str(&format!("    loading: {l}\n"));
+        }
+        for c in &s.changes {
+            out.push_str(&format!("    {}: {} -> {}\n", c.field, c.before, c.after));
+        }
+        for n in &s.notes {
+            out.push_str(&format!("    note: {n}\n"));
+        }
+    }
+    out
+}

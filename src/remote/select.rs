@@ -1,0 +1,168 @@
+//! Chooses, from a job's object listing, the objects the analysis needs, with the same path
+//! classification ingestion uses ([`classify_path`]). A must-gather archive is fetched only
+//! when asked, or when nothing else in the job holds ClusterVersion data.
+
+use super::location::safe_relative;
+use crate::ingest::classify::{FileKind, classify_path};
+
+/// One object of a listing: its full name in the bucket and its size when the listing gave it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    pub name: String,
+    pub size: Option<u64>,
+}
+
+/// An object to download: its name relative to the job prefix (also its local path).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wanted {
+    pub rel: String,
+    pub size: Option<u64>,
+    pub kind: FileKind,
+}
+
+/// What to download, what was left for later, and what was skipped and why.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// Objects to download, sorted by path.
+    pub fetch: Vec<Wanted>,
+    /// Must-gather archives not downloaded because other files hold the data.
+    pub deferred: Vec<Wanted>,
+    /// One line per needed object that is not downloaded, with the reason.
+    pub skipped: Vec<String>,
+}
+
+/// Whether a needed file holds ClusterVersion data (gather-extra JSON or a must-gather dir).
+fn has_cluster_version(rel: &str, kind: FileKind) -> bool {
+    if kind != FileKind::Resource {
+        return false;
+    }
+    let lower = rel.to_ascii_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or("").trim_end_matches(".gz");
+    name == "clusterversion.json"
+        || name == "clusterversions.yaml"
+        || lower.contains("/clusterversions/")
+}
+
+/// Selects what to download from the objects listed under `prefix`.
+pub fn plan(prefix: &str, listed: &[Listed], with_must_gather: bool, max_object_bytes: u64) -> Plan {
+    let mut out = Plan::default();
+    let mut archives = Vec::new();
+    let mut cluster_version = false;
+    for obj in listed {
+        let Some(rel) = obj.name.strip_prefix(prefix) else { continue };
+        if rel.is_empty() || rel.ends_with('/') {
+            continue; // the directory placeholder objects some uploaders write
+        }
+        let Some(kind) = classify_path(rel) else { continue };
+        if !safe_relative(rel) {
+            out.skipped.push(format!("`{rel}`: object name cannot be used as a local path; not downloaded"));
+            continue;
+        }
+        if let Some(size) = obj.size.filter(|s| *s > max_object_bytes) {
+            out.skipped.push(format!(
+                "`{rel}`: {size} bytes, more than the {max_object_bytes} byte cap; not downloaded"
+            ));
+            continue;
+        }
+        let w = Wanted { rel: rel.to_string(), size: obj.size, kind };
+        if kind == FileKind::NestedArchive {
+            if rel.to_ascii_lowercase().contains("must-gather") {
+                archives.push(w);
+            } else {
+                out.skipped.push(format!("`{rel}`: archive that is not a must-gather; not downloaded"));
+            }
+            continue;
+        }
+        cluster_version |= has_cluster_version(rel, kind);
+        out.fetch.push(w);
+    }
+    if with_must_gather || !cluster_version {
+        out.fetch.extend(archives);
+    } else {
+        for a in &archives {
+            out.skipped.push(format!(
+                "`{}`: must-gather archive not downloaded (gather-extra has the ClusterVersion; ask for it with `--with-must-gather`)",
+                a.rel
+            ));
+        }
+        out.deferred = archives;
+    }
+    out.fetch.sort_by(|a, b| a.rel.cmp(&b.rel));
+    out.fetch.dedup_by(|a, b| a.rel == b.rel);
+    out.skipped.sort();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: &str = "logs/job/123/";
+    const T: &str = "artifacts/e2e-aws-ovn-upgrade";
+
+    fn listed(names: &[&str]) -> Vec<Listed> {
+        names
+            .iter()
+            .map(|n| Listed { name: format!("{P}{n}"), size: Some(100) })
+            .collect()
+    }
+
+    fn rels(p: &Plan) -> Vec<&str> {
+        p.fetch.iter().map(|w| w.rel.as_str()).collect()
+    }
+
+    #[test]
+    fn only_needed_objects_are_chosen() {
+        let names = [
+            "prowjob.json".to_string(),
+            "finished.json".to_string(),
+            "build-log.txt".to_string(),
+            "artifacts/".to_string(),
+            format!("{T}/gather-extra/artifacts/clusterversion.json"),
+            format!("{T}/gather-extra/artifacts/pods.json"),
+            format!("{T}/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d_cluster-version-operator.log"),
+            format!("{T}/gather-extra/artifacts/pods/openshift-etcd_etcd-0_etcd.log"),
+            format!("{T}/gather-extra/artifacts/audit_logs/kube-apiserver/m0-audit.log.gz"),
+            format!("{T}/gather-extra/artifacts/metrics/prometheus.tar.gz"),
+            format!("{T}/gather-must-gather/artifacts/must-gather.tar"),
+            format!("{T}/openshift-e2e-test/artifacts/junit/e2e-events_20240101-000000.json"),
+        ];
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let p = plan(P, &listed(&names), false, 1000);
+        assert_eq!(
+            rels(&p),
+            [
+                format!("{T}/gather-extra/artifacts/clusterversion.json"),
+                format!("{T}/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d_cluster-version-operator.log"),
+                format!("{T}/openshift-e2e-test/artifacts/junit/e2e-events_20240101-000000.json"),
+                "finished.json".to_string(),
+                "prowjob.json".to_string(),
+            ]
+        );
+        assert_eq!(p.deferred.len(), 1);
+        assert_eq!(p.skipped.len(), 2, "{:?}", p.skipped);
+        assert!(p.skipped.iter().any(|s| s.contains("must-gather.tar") && s.contains("--with-must-gather")));
+        assert!(p.skipped.iter().any(|s| s.contains("prometheus.tar.gz") && s.contains("not a must-gather")));
+
+        let p = plan(P, &listed(&names), true, 1000);
+        assert!(rels(&p).iter().any(|r| r.ends_with("must-gather.tar")));
+        assert!(p.deferred.is_empty());
+    }
+
+    #[test]
+    fn must_gather_is_fetched_when_nothing_else_has_the_cluster_version() {
+        let mg = format!("{T}/gather-must-gather/artifacts/must-gather.tar");
+        let p = plan(P, &listed(&["prowjob.json", &mg]), false, 1000);
+        assert_eq!(rels(&p), [mg.as_str(), "prowjob.json"]);
+    }
+
+    #[test]
+    fn caps_and_unsafe_names_are_reported() {
+        let mut l = listed(&["prowjob.json", "artifacts/x/../../../clusterversion.json"]);
+        l[0].size = Some(5000);
+        let p = plan(P, &l, false, 1000);
+        assert!(p.fetch.is_empty());
+        assert!(p.skipped.iter().any(|s| s.contains("5000 bytes") && s.contains("1000 byte cap")));
+        assert!(p.skipped.iter().any(|s| s.contains("cannot be used as a local path")));
+    }
+}

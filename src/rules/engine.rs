@@ -1,0 +1,284 @@
+//! The rule engine: the [`Rule`] trait and its static declaration ([`RuleMeta`]: code, slug,
+//! severity, family, inputs, page), the inputs a rule can need, the [`Context`] rules read
+//! (bundle, timeline, evidence helpers), and running the selected rules into a [`Report`].
+
+use super::locate::{locate_path, locate_text};
+use super::model::*;
+use super::settings::Settings;
+use crate::bundle::Bundle;
+use crate::model::{Provenance, Sourced, Time};
+use crate::timeline::{Evidence, Timeline};
+use std::sync::Arc;
+
+/// An input kind a rule can need.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Input {
+    ClusterVersion,
+    ClusterOperators,
+    Nodes,
+    MachineConfigPools,
+    CvoLog,
+    CvoPods,
+    Events,
+    /// CI test logs (monitor and e2e lines) or monitor intervals.
+    CiTestLog,
+    Junit,
+    /// Always present (ingestion itself).
+    Files,
+}
+
+impl Input {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Input::ClusterVersion => "a ClusterVersion",
+            Input::ClusterOperators => "ClusterOperators",
+            Input::Nodes => "Nodes",
+            Input::MachineConfigPools => "MachineConfigPools",
+            Input::CvoLog => "a CVO log",
+            Input::CvoPods => "CVO pods",
+            Input::Events => "events",
+            Input::CiTestLog => "a CI test log or monitor intervals",
+            Input::Junit => "JUnit results",
+            Input::Files => "files",
+        }
+    }
+
+    /// Whether the bundle holds this input.
+    pub fn present(self, b: &Bundle) -> bool {
+        match self {
+            Input::ClusterVersion => !b.cluster_versions.is_empty(),
+            Input::ClusterOperators => !b.cluster_operators.is_empty(),
+            Input::Nodes => !b.nodes.is_empty(),
+            Input::MachineConfigPools => !b.pools.is_empty(),
+            Input::CvoLog => b.cvo_logs.iter().any(|l| !l.records.is_empty()),
+            Input::CvoPods => !b.cvo_pods.is_empty(),
+            Input::Events => !b.events.is_empty(),
+            Input::CiTestLog => !b.text_lines.is_empty() || !b.intervals.is_empty(),
+            Input::Junit => !b.junit.is_empty(),
+            Input::Files => true,
+        }
+    }
+}
+
+/// The static declaration of a rule.
+#[derive(Debug)]
+pub struct RuleMeta {
+    /// Stable code with the family prefix (`CV001`).
+    pub code: &'static str,
+    /// Stable kebab-case slug (`history-completion-rewritten`).
+    pub name: &'static str,
+    pub severity: Severity,
+    pub family: Family,
+    /// One line for `mglint rules`.
+    pub summary: &'static str,
+    /// The inputs needed: every group must be present; within a group any one input will do.
+    pub needs: &'static [&'static [Input]],
+    /// Default help (an imperative fragment).
+    pub help: &'static str,
+    pub references: &'static [&'static str],
+    /// The rule's page (`rules/<CODE>-<slug>.md`), embedded.
+    pub page: &'static str,
+}
+
+impl RuleMeta {
+    /// Why the rule cannot run on this bundle, if it cannot.
+    pub fn missing_inputs(&self, b: &Bundle) -> Option<String> {
+        let missing: Vec<String> = self
+            .needs
+            .iter()
+            .filter(|group| !group.iter().any(|i| i.present(b)))
+            .map(|group| group.iter().map(|i| i.describe()).collect::<Vec<_>>().join(" or "))
+            .collect();
+        (!missing.is_empty()).then(|| format!("needs {}", missing.join(" and ")))
+    }
+
+    /// Whether this rule's code is named by a selector (a full code or a prefix, any case).
+    pub fn matches(&self, selector: &str) -> bool {
+        let s = selector.trim().to_ascii_uppercase();
+        !s.is_empty() && (s == "ALL" || self.code.starts_with(&s))
+    }
+
+    /// The page file name (`CV001-history-completion-rewritten.md`).
+    pub fn page_file(&self) -> String {
+        format!("{}-{}.md", self.code, self.name)
+    }
+}
+
+/// A lint rule: a pure function from the inputs to findings.
+pub trait Rule: Send + Sync {
+    fn meta(&self) -> &'static RuleMeta;
+    /// Appends findings. Called only when the needed inputs are present.
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>);
+}
+
+/// What rules read.
+pub struct Context<'a> {
+    pub bundle: &'a Bundle,
+    pub timeline: &'a Timeline,
+}
+
+impl<'a> Context<'a> {
+    /// The moment the data describes (collection time, else the latest time seen).
+    pub fn now(&self) -> Option<Time> {
+        self.timeline.reference.or_else(|| self.bundle.reference_time())
+    }
+
+    /// A new finding of `meta` about `object`, with the rule's defaults.
+    pub fn finding(&self, meta: &'static RuleMeta, object: ObjectRef, message: impl Into<String>) -> Finding {
+        Finding {
+            code: meta.code,
+            name: meta.name,
+            severity: meta.severity,
+            category: meta.family.name(),
+            message: message.into(),
+            object,
+            at: None,
+            evidence: Vec::new(),
+            help: meta.help.to_string(),
+            references: meta.references.to_vec(),
+            confidence: None,
+            details: Default::default(),
+        }
+    }
+
+    /// Evidence at a field of a resource (`status.history[1].completionTime`): the line found
+    /// by walking the file's indentation, else the first occurrence of `fallback` after the
+    /// object's name, else the whole file.
+    pub fn field<T>(&self, obj: &Sourced<T>, name: Option<&str>, path: &str, fallback: &str) -> EvidenceItem {
+        field_evidence(obj, name, path, fallback)
+    }
+
+    /// Evidence from a timeline evidence record (a log line, an event, an interval…).
+    pub fn from_timeline(&self, ev: &Evidence) -> EvidenceItem {
+        prov_evidence(&ev.prov, &ev.text, self.text_of(&ev.prov))
+    }
+
+    /// The text of a resource file, if some object parsed from it kept it.
+    fn text_of(&self, prov: &Provenance) -> Option<Arc<str>> {
+        let b = self.bundle;
+        let same = |p: &Provenance| p.input == prov.input && p.path == prov.path;
+        let texts = b
+            .cluster_versions
+            .iter()
+            .filter(|o| same(&o.prov))
+            .map(|o| o.text.clone())
+            .chain(b.cluster_operators.iter().filter(|o| same(&o.prov)).map(|o| o.text.clone()))
+            .chain(b.nodes.iter().filter(|o| same(&o.prov)).map(|o| o.text.clone()))
+            .chain(b.pools.iter().filter(|o| same(&o.prov)).map(|o| o.text.clone()))
+            .chain(b.events.iter().filter(|o| same(&o.prov)).map(|o| o.text.clone()))
+            .chain(b.cvo_pods.iter().filter(|o| same(&o.prov)).map(|o| o.text.clone()));
+        texts.flatten().next()
+    }
+}
+
+/// See [`Context::field`].
+pub fn field_evidence<T>(obj: &Sourced<T>, name: Option<&str>, path: &str, fallback: &str) -> EvidenceItem {
+    let display = obj.prov.display_path();
+    let Some(text) = obj.text.as_ref() else {
+        return EvidenceItem::new(display, obj.prov.line, format!("{path}: {fallback}"));
+    };
+    let found = locate_path(text, name, path).or_else(|| locate_text(text, name, fallback));
+    match found {
+        Some(l) => {
+            let mut e = EvidenceItem::new(display, Some(l.line), text.get(l.start..l.end).unwrap_or(""));
+            e.snippet = Some(Snippet { text: text.clone(), first_line: 1, span: (l.start, l.end) });
+            e
+        }
+        None => EvidenceItem::new(display, None, format!("{path}: {fallback}")),
+    }
+}
+
+/// Evidence for a provenance with a line; points into the file text when it is known.
+pub fn prov_evidence(prov: &Provenance, text: &str, file: Option<Arc<str>>) -> EvidenceItem {
+    let mut e = EvidenceItem::new(prov.display_path(), prov.line, text);
+    let span = prov.span.and_then(|(s, en)| Some((usize::try_from(s).ok()?, usize::try_from(en).ok()?)));
+    match (file, span) {
+        (Some(f), Some((s, en))) if en <= f.len() && s <= en && f.is_char_boundary(s) => {
+            let line_end = f[s..].find('\n').map_or(f.len(), |i| s + i).min(en.max(s + 1)).min(f.len());
+            let line_end = if f.is_char_boundary(line_end) { line_end } else { en };
+            e.snippet = Some(Snippet { text: f, first_line: 1, span: (s, line_end) });
+        }
+        _ => {
+            if let Some(line) = prov.line {
+                let t: Arc<str> = Arc::from(format!("{}\n", e.text));
+                let len = e.text.len();
+                e.snippet = Some(Snippet { text: t, first_line: line, span: (0, len) });
+            }
+        }
+    }
+    e
+}
+
+/// Runs the rules selected by `settings` and builds the report.
+pub fn run(rules: &[&'static dyn Rule], bundle: &Bundle, timeline: &Timeline, settings: &Settings) -> Report {
+    let cx = Context { bundle, timeline };
+    let mut findings = Vec::new();
+    let mut outcomes = Vec::new();
+    for rule in rules {
+        let meta = rule.meta();
+        if !settings.selects(meta) {
+            continue;
+        }
+        if let Some(reason) = meta.missing_inputs(bundle) {
+            outcomes.push(RuleOutcome {
+                code: meta.code,
+                name: meta.name,
+                severity: meta.severity,
+                category: meta.family.name(),
+                status: Status::Skipped,
+                reason: Some(reason),
+                findings: 0,
+            });
+            continue;
+        }
+        let mut out = Vec::new();
+        rule.check(&cx, &mut out);
+        for f in &mut out {
+            f.evidence.dedup();
+        }
+        out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        out.dedup_by(|a, b| a.sort_key() == b.sort_key());
+        outcomes.push(RuleOutcome {
+            code: meta.code,
+            name: meta.name,
+            severity: meta.severity,
+            category: meta.family.name(),
+            status: Status::Ran,
+            reason: None,
+            findings: out.len(),
+        });
+        findings.extend(out);
+    }
+    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    outcomes.sort_by_key(|o| o.code);
+    let mut summary = Counts::default();
+    for f in &findings {
+        match f.severity {
+            Severity::Error => summary.errors += 1,
+            Severity::Warning => summary.warnings += 1,
+            Severity::Info => summary.info += 1,
+        }
+    }
+    summary.rules_ran = outcomes.iter().filter(|o| o.status == Status::Ran).count();
+    summary.rules_skipped = outcomes.len() - summary.rules_ran;
+    let mut inputs: Vec<ReportInput> = bundle
+        .inputs
+        .iter()
+        .map(|i| ReportInput {
+            name: i.name.clone(),
+            kind: serde_json::to_value(i.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+            files_read: i.files_read,
+        })
+        .collect();
+    inputs.sort_by(|a, b| a.name.cmp(&b.name));
+    Report {
+        schema: SCHEMA,
+        tool: Tool::default(),
+        inputs,
+        collected_at: cx.now(),
+        fail_on: settings.fail_on,
+        summary,
+        findings,
+        rules: outcomes,
+    }
+}

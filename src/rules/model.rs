@@ -1,0 +1,362 @@
+//! The finding and report model every emitter reads: severities, rule families, findings with
+//! their object, time and evidence, per-rule outcomes and the report itself. These types are
+//! the `mglint/v1` JSON model (they serialize as-is), so field names are deliberate.
+
+use crate::model::Time;
+use serde::{Serialize, Serializer};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The JSON schema tag of a report.
+pub const SCHEMA: &str = "mglint/v1";
+
+/// How serious a finding is. Ordered: `Info < Warning < Error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+
+    /// Parses `error`, `warning` (or `warn`) and `info`.
+    pub fn parse(s: &str) -> Option<Severity> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "error" => Some(Severity::Error),
+            "warning" | "warn" => Some(Severity::Warning),
+            "info" => Some(Severity::Info),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Severity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl clap::ValueEnum for Severity {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Severity::Error, Severity::Warning, Severity::Info]
+    }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.as_str()))
+    }
+}
+
+/// A rule family: the code prefix and what it is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    /// `CV`: ClusterVersion status, history and conditions.
+    ClusterVersion,
+    /// `CO`: ClusterOperators.
+    ClusterOperator,
+    /// `MC`: MachineConfigPools and nodes.
+    MachineConfig,
+    /// `LOG`: the CVO log.
+    CvoLog,
+    /// `CI`: CI job artifacts.
+    Ci,
+    /// `RC`: deviations from the reference reconciler (reserved).
+    Reconciler,
+    /// `IN`: ingestion problems.
+    Ingestion,
+}
+
+impl Family {
+    /// Every family, in catalogue order.
+    pub const ALL: [Family; 7] = [
+        Family::ClusterVersion,
+        Family::ClusterOperator,
+        Family::MachineConfig,
+        Family::CvoLog,
+        Family::Ci,
+        Family::Reconciler,
+        Family::Ingestion,
+    ];
+
+    /// The code prefix (`CV`, `CO`, …).
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Family::ClusterVersion => "CV",
+            Family::ClusterOperator => "CO",
+            Family::MachineConfig => "MC",
+            Family::CvoLog => "LOG",
+            Family::Ci => "CI",
+            Family::Reconciler => "RC",
+            Family::Ingestion => "IN",
+        }
+    }
+
+    /// The category name used in rule pages and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::ClusterVersion => "cluster-version",
+            Family::ClusterOperator => "cluster-operator",
+            Family::MachineConfig => "machine-config",
+            Family::CvoLog => "cvo-log",
+            Family::Ci => "ci",
+            Family::Reconciler => "reconciler",
+            Family::Ingestion => "ingestion",
+        }
+    }
+}
+
+fn ser_opt_time<S: Serializer>(t: &Option<Time>, s: S) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => s.serialize_str(&fmt_time(t)),
+        None => s.serialize_none(),
+    }
+}
+
+/// RFC3339 UTC with `Z`, fraction digits only when the time has them.
+pub fn fmt_time(t: &Time) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+}
+
+/// What a finding is about.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct ObjectRef {
+    pub kind: String,
+    /// Empty for cluster-scoped objects.
+    pub namespace: String,
+    pub name: String,
+}
+
+impl ObjectRef {
+    pub fn new(kind: &str, namespace: &str, name: &str) -> Self {
+        ObjectRef { kind: kind.to_string(), namespace: namespace.to_string(), name: name.to_string() }
+    }
+    /// `clusterversion/version`, `pod/openshift-cluster-version/cvo-x`.
+    pub fn display(&self) -> String {
+        let kind = self.kind.to_ascii_lowercase();
+        if self.namespace.is_empty() {
+            format!("{kind}/{}", self.name)
+        } else {
+            format!("{kind}/{}/{}", self.namespace, self.name)
+        }
+    }
+}
+
+/// The source text an evidence item points into, for the human view (not serialized): the
+/// whole resource file (shared), or just the evidence line when the file text is not kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snippet {
+    pub text: Arc<str>,
+    /// 1-based line number of the first line of `text`.
+    pub first_line: u32,
+    /// Byte range inside `text` that the evidence points at.
+    pub span: (usize, usize),
+}
+
+/// One place that supports a finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EvidenceItem {
+    /// The file, as `input/path-inside-input`.
+    pub path: String,
+    /// 1-based line, when known.
+    pub line: Option<u32>,
+    /// The line or field as read (one line).
+    pub text: String,
+    /// What this piece of evidence shows, in a few words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(skip)]
+    pub snippet: Option<Snippet>,
+}
+
+impl EvidenceItem {
+    pub fn new(path: impl Into<String>, line: Option<u32>, text: impl Into<String>) -> Self {
+        EvidenceItem { path: path.into(), line, text: one_line(&text.into(), 300), label: None, snippet: None }
+    }
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+}
+
+/// First line of `s`, cut at `max` bytes on a char boundary (with `…` when cut).
+pub fn one_line(s: &str, max: usize) -> String {
+    let first = s.lines().next().unwrap_or("");
+    let cut = s.contains('\n') || first.len() > max;
+    if !cut {
+        return first.to_string();
+    }
+    let mut end = first.len().min(max);
+    while !first.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &first[..end])
+}
+
+/// How sure a rule is, and from which evidence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConfidenceLevel {
+    Low,
+    Medium,
+    High,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Confidence {
+    pub level: ConfidenceLevel,
+    /// Which evidence the conclusion rests on (e.g. `test-log`, `snapshot-equality`).
+    pub basis: Vec<String>,
+}
+
+/// One problem found, with where and when.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub category: &'static str,
+    pub message: String,
+    pub object: ObjectRef,
+    /// When the problem happened or was observed (UTC), if known.
+    #[serde(serialize_with = "ser_opt_time")]
+    pub at: Option<Time>,
+    pub evidence: Vec<EvidenceItem>,
+    pub help: String,
+    pub references: Vec<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<Confidence>,
+    /// Machine-readable facts behind the message (target, running release, durations…).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub details: BTreeMap<&'static str, String>,
+}
+
+impl Finding {
+    /// The order findings are reported in: most severe first, then code, object, time, text.
+    pub fn sort_key(&self) -> impl Ord + '_ {
+        (
+            std::cmp::Reverse(self.severity),
+            self.code,
+            &self.object,
+            self.at,
+            &self.message,
+            self.evidence.first().map(|e| (&e.path, e.line)),
+        )
+    }
+}
+
+/// Whether a rule ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Ran,
+    Skipped,
+}
+
+/// What happened to one rule in a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleOutcome {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub category: &'static str,
+    pub status: Status,
+    /// Why the rule was skipped (the inputs it needed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub findings: usize,
+}
+
+/// Counts by severity and by rule outcome.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub errors: usize,
+    pub warnings: usize,
+    pub info: usize,
+    pub rules_ran: usize,
+    pub rules_skipped: usize,
+}
+
+/// One input as reported.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReportInput {
+    pub name: String,
+    pub kind: String,
+    pub files_read: u64,
+}
+
+/// Everything one `analyze` run found; the `mglint/v1` report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub schema: &'static str,
+    pub tool: Tool,
+    pub inputs: Vec<ReportInput>,
+    /// When the data was collected (or the latest time seen in it).
+    #[serde(serialize_with = "ser_opt_time")]
+    pub collected_at: Option<Time>,
+    pub fail_on: Severity,
+    pub summary: Counts,
+    pub findings: Vec<Finding>,
+    pub rules: Vec<RuleOutcome>,
+}
+
+/// The tool that wrote a report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Tool {
+    pub name: &'static str,
+    pub version: &'static str,
+}
+
+impl Default for Tool {
+    fn default() -> Self {
+        Tool { name: "mglint", version: env!("CARGO_PKG_VERSION") }
+    }
+}
+
+impl Report {
+    /// 1 when a finding at or above `fail_on` exists, else 0.
+    pub fn exit_code(&self) -> u8 {
+        u8::from(self.failed())
+    }
+
+    /// Whether any finding is at or above the fail level.
+    pub fn failed(&self) -> bool {
+        self.findings.iter().any(|f| f.severity >= self.fail_on)
+    }
+
+    /// The outcome of one rule, if it was selected.
+    pub fn outcome(&self, code: &str) -> Option<&RuleOutcome> {
+        self.rules.iter().find(|r| r.code == code)
+    }
+
+    /// The findings of one rule.
+    pub fn findings_of<'a>(&'a self, code: &'a str) -> impl Iterator<Item = &'a Finding> + 'a {
+        self.findings.iter().filter(move |f| f.code == code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn severity_orders_and_parses() {
+        assert!(Severity::Error > Severity::Warning && Severity::Warning > Severity::Info);
+        assert_eq!(Severity::parse("WARN"), Some(Severity::Warning));
+        assert_eq!(Severity::parse("fatal"), None);
+    }
+
+    #[test]
+    fn one_line_cuts_on_char_boundary() {
+        assert_eq!(one_line("abc\ndef", 10), "abc…");
+        assert_eq!(one_line("ééé", 3), "é…");
+        assert_eq!(one_line("short", 10), "short");
+    }
+}

@@ -1,0 +1,275 @@
+//! Events, sync passes and container instances from CVO logs. Each log file is read in file
+//! order (klog times are not monotonic within a file); a start-up banner starts a new
+//! instance; a pass runs from its start line to `Result of work` or a sync failure.
+
+use super::catalogue::{Fact, classify};
+use super::model::*;
+use crate::bundle::Bundle;
+use crate::model::{CvoLog, LogRecord, Time};
+
+/// What the CVO logs yield besides events.
+#[derive(Debug, Default)]
+pub struct LogScan {
+    pub passes: Vec<Pass>,
+    pub instances: Vec<Instance>,
+}
+
+/// Scans every CVO log, appending events to `out`.
+pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) -> LogScan {
+    let mut scan = LogScan::default();
+    for log in &bundle.cvo_logs {
+        scan_log(log, out, &mut scan);
+    }
+    scan.passes
+        .sort_by(|a, b| (a.start, &a.pod, a.previous_log).cmp(&(b.start, &b.pod, b.previous_log)));
+    scan.instances
+        .sort_by(|a, b| (a.start, &a.pod, a.previous_log).cmp(&(b.start, &b.pod, b.previous_log)));
+    scan
+}
+
+struct State {
+    pass: Option<Pass>,
+    /// The time of the last record seen while the open pass had not ended.
+    pass_last: Option<Time>,
+    inst: Option<Instance>,
+    last_desired: Option<EventKind>,
+    last_sync_payload: Option<EventKind>,
+}
+
+fn evidence(log: &CvoLog, rec: &LogRecord) -> Evidence {
+    let prov = log.prov.at(rec.line, rec.offset, rec.offset + u64::from(rec.len));
+    Evidence::new(prov, &format!("{}{} {}", rec.level, rec.source_file, rec.message))
+}
+
+fn close_pass(st: &mut State, scan: &mut LogScan) {
+    if let Some(mut p) = st.pass.take() {
+        if p.end.is_none() {
+            p.end = st.pass_last.map(|l| l.max(p.start));
+        }
+        scan.passes.push(p);
+    }
+    st.pass_last = None;
+}
+
+fn close_instance(st: &mut State, scan: &mut LogScan) {
+    close_pass(st, scan);
+    if let Some(i) = st.inst.take() {
+        scan.instances.push(i);
+    }
+    st.last_desired = None;
+    st.last_sync_payload = None;
+}
+
+fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
+    let pod = if log.pod.is_empty() { "unknown" } else { log.pod.as_str() };
+    let subject = format!("cvo-pod/{pod}");
+    let mut st = State { pass: None, pass_last: None, inst: None, last_desired: None, last_sync_payload: None };
+    for rec in &log.records {
+        let Some(t) = rec.time else { continue };
+        let fact = classify(&rec.message);
+        let ev = evidence(log, rec);
+        let banner = matches!(&fact, Some(Fact::Event(EventKind::PodStart { .. }, _)));
+        if banner || st.inst.is_none() {
+            close_instance(&mut st, scan);
+            let build = match &fact {
+                Some(Fact::Event(EventKind::PodStart { build }, _)) => Some(build.clone()),
+                _ => None,
+            };
+            st.inst = Some(Instance {
+                pod: pod.to_string(),
+                previous_log: log.previous,
+                build,
+                start: t,
+                end: t,
+                leader: None,
+                shutdown: None,
+                first_pass: None,
+                start_evidence: ev.clone(),
+                end_evidence: ev.clone(),
+                leader_evidence: None,
+            });
+        }
+        if let Some(inst) = st.inst.as_mut() {
+            if t >= inst.end {
+                inst.end = t;
+                inst.end_evidence = ev.clone();
+            }
+        }
+        if st.pass.as_ref().is_some_and(|p| p.end.is_none()) {
+            st.pass_last = Some(st.pass_last.map_or(t, |l| l.max(t)));
+        }
+        let Some(fact) = fact else { continue };
+        let (mut kind, mut msg) = match fact {
+            Fact::Manifest { done, name, index, total } => {
+                manifest(&mut st, t, done, name, index, total, &subject, &ev, out);
+                continue;
+            }
+            Fact::Event(k, m) => (k, m),
+        };
+        match &mut kind {
+            EventKind::PassStart { target, generation, state, attempt, force } => {
+                close_pass(&mut st, scan);
+                if let Some(inst) = st.inst.as_mut() {
+                    inst.first_pass.get_or_insert(t);
+                }
+                st.pass = Some(Pass {
+                    pod: pod.to_string(),
+                    previous_log: log.previous,
+                    start: t,
+                    end: None,
+                    style: if force.is_some() { PassStyle::RunningSync } else { PassStyle::Apply },
+                    target: target.clone(),
+                    force: *force,
+                    generation: *generation,
+                    state: state.clone(),
+                    attempt: *attempt,
+                    manifests_done: 0,
+                    manifests_started: 0,
+                    max_index: 0,
+                    total: None,
+                    first_manifest: None,
+                    last_manifest: None,
+                    payload_loaded: None,
+                    ok: None,
+                    errors: Vec::new(),
+                    precondition_failures: Vec::new(),
+                    sync_error: None,
+                    evidence: vec![ev.clone()],
+                });
+                st.pass_last = Some(t);
+            }
+            EventKind::PassResult { target, ok, errors } => {
+                if let Some(p) = st.pass.as_mut().filter(|p| p.ok.is_none()) {
+                    *target = p.target.clone();
+                    p.ok = Some(*ok);
+                    p.errors = errors.clone();
+                    p.end = Some(t.max(p.start));
+                    p.evidence.push(ev.clone());
+                    let total = p.total.map_or("?".to_string(), |n| n.to_string());
+                    msg = if *ok {
+                        format!("pass for {} finished: {} of {total} manifests done, no errors", p.target, p.manifests_done)
+                    } else {
+                        format!(
+                            "pass for {} finished: {} of {total} manifests done, {} error(s): {}",
+                            p.target,
+                            p.manifests_done,
+                            errors.len(),
+                            errors.join("; ")
+                        )
+                    };
+                }
+            }
+            EventKind::SyncFailed { .. } => {
+                if let Some(p) = st.pass.as_mut().filter(|p| p.sync_error.is_none()) {
+                    p.sync_error = Some(rec.message.split_once("): ").map_or(rec.message.clone(), |(_, s)| s.to_string()));
+                    if p.end.is_none() {
+                        p.end = Some(t.max(p.start));
+                    }
+                    p.evidence.push(ev.clone());
+                }
+            }
+            EventKind::PreconditionFailed { name, reason } => {
+                if let Some(p) = open_legacy_pass(&mut st) {
+                    let message = rec.message.split_once(": ").map_or("", |(_, m)| m).to_string();
+                    p.precondition_failures.push(PreconditionFailure {
+                        time: t,
+                        name: name.clone(),
+                        reason: reason.clone(),
+                        message,
+                        evidence: ev.clone(),
+                    });
+                }
+            }
+            EventKind::PayloadLoading { target } => {
+                if let Some(p) = open_legacy_pass(&mut st) {
+                    *target = p.target.clone();
+                    msg = format!("loading payload for {}", p.target);
+                }
+            }
+            EventKind::PayloadLoaded { version, image } => {
+                if let Some(p) = open_legacy_pass(&mut st) {
+                    p.payload_loaded.get_or_insert(t);
+                    if p.target != *image {
+                        *version = p.target.clone();
+                    }
+                }
+            }
+            EventKind::LeaderAcquired => {
+                if let Some(inst) = st.inst.as_mut().filter(|i| i.leader.is_none()) {
+                    inst.leader = Some(t);
+                    inst.leader_evidence = Some(ev.clone());
+                }
+            }
+            EventKind::Shutdown => {
+                let first = st.inst.as_mut().is_some_and(|i| i.shutdown.is_none());
+                if let Some(inst) = st.inst.as_mut() {
+                    inst.shutdown.get_or_insert(t);
+                }
+                if !first {
+                    continue;
+                }
+            }
+            EventKind::DesiredUpdateSeen { .. } => {
+                if st.last_desired.as_ref() == Some(&kind) {
+                    continue;
+                }
+                st.last_desired = Some(kind.clone());
+            }
+            EventKind::SyncPayload { .. } => {
+                if st.last_sync_payload.as_ref() == Some(&kind) {
+                    continue;
+                }
+                st.last_sync_payload = Some(kind.clone());
+            }
+            _ => {}
+        }
+        out.push(TimelineEvent { time: t, source: EventSource::CvoLog, subject: subject.clone(), kind, message: msg, evidence: vec![ev] });
+    }
+    close_instance(&mut st, scan);
+}
+
+/// The open pass when it loads its own payload (≤4.8 `Running sync` passes); 4.9+ loads
+/// happen outside the apply passes and concern another target.
+fn open_legacy_pass(st: &mut State) -> Option<&mut Pass> {
+    st.pass
+        .as_mut()
+        .filter(|p| p.style == PassStyle::RunningSync && p.ok.is_none() && !p.touched_manifests())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn manifest(
+    st: &mut State,
+    t: Time,
+    done: bool,
+    name: String,
+    index: u32,
+    total: u32,
+    subject: &str,
+    ev: &Evidence,
+    out: &mut Vec<TimelineEvent>,
+) {
+    let Some(p) = st.pass.as_mut() else { return };
+    if p.ok.is_some() {
+        return;
+    }
+    let first = !p.touched_manifests();
+    if done {
+        p.manifests_done += 1;
+        p.max_index = p.max_index.max(index);
+    } else {
+        p.manifests_started += 1;
+    }
+    p.total = Some(total);
+    p.first_manifest.get_or_insert(t);
+    p.last_manifest = Some(p.last_manifest.map_or(t, |l| l.max(t)));
+    if first {
+        out.push(TimelineEvent::new(
+            t,
+            EventSource::CvoLog,
+            subject,
+            EventKind::FirstManifest { target: p.target.clone(), manifest: name.clone(), index, total },
+            format!("first manifest of the {} pass: {name} ({index} of {total})", p.target),
+            ev.clone(),
+        ));
+    }
+}

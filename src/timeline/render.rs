@@ -1,0 +1,160 @@
+//! Printing the timeline: a plain table (time, source, subject, what, with times relative to
+//! the update being worked on) followed by the episodes, and the versioned JSON document
+//! (`{"schema": "mglint/v1", "kind": "timeline", …}`). Both honour a [`Filter`].
+
+use super::Timeline;
+use super::episodes::human_duration;
+use super::model::*;
+use crate::model::Time;
+use serde::Serialize;
+
+/// What to show. Episodes are kept when they overlap `[since, until]`; events also have to
+/// match the source and subject filters.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Filter {
+    #[serde(serialize_with = "ser_opt_time", skip_serializing_if = "Option::is_none")]
+    pub since: Option<Time>,
+    #[serde(serialize_with = "ser_opt_time", skip_serializing_if = "Option::is_none")]
+    pub until: Option<Time>,
+    /// Only these sources (empty: all).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub source: Vec<EventSource>,
+    /// Only subjects equal to this, starting with it, or whose name part equals it
+    /// (`kube-apiserver` matches `clusteroperator/kube-apiserver`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+}
+
+impl Filter {
+    /// Whether an event passes the filter.
+    pub fn keeps(&self, e: &TimelineEvent) -> bool {
+        self.since.is_none_or(|s| e.time >= s)
+            && self.until.is_none_or(|u| e.time <= u)
+            && (self.source.is_empty() || self.source.contains(&e.source))
+            && self.subject.as_deref().is_none_or(|f| {
+                e.subject == f || e.subject.starts_with(f) || e.subject.split_once('/').is_some_and(|(_, n)| n == f)
+            })
+    }
+
+    /// Whether an episode overlaps the time window.
+    pub fn keeps_episode(&self, e: &Episode) -> bool {
+        self.until.is_none_or(|u| e.start <= u) && self.since.is_none_or(|s| e.end.is_none_or(|end| end >= s))
+    }
+}
+
+fn table_time(t: &Time) -> String {
+    t.format("%Y-%m-%d %H:%M:%S%.3f").to_string()
+}
+
+/// The update-like episode an event falls in after its request, for relative times.
+fn anchor_for<'a>(tl: &'a Timeline, t: Time) -> Option<(&'a Episode, Time)> {
+    tl.episodes
+        .iter()
+        .filter(|e| matches!(e.tag(), EpisodeTag::Update | EpisodeTag::Install))
+        .filter_map(|e| e.milestone(MilestoneKind::Requested).map(|m| (e, m.time)))
+        .filter(|(e, r)| t > *r + chrono::Duration::seconds(1) && e.end.is_none_or(|end| t <= end + chrono::Duration::seconds(2)))
+        .max_by_key(|(_, r)| *r)
+}
+
+fn episode_title(e: &Episode) -> String {
+    match &e.kind {
+        EpisodeKind::Install { version } => format!("install {version}"),
+        EpisodeKind::Update { from, to } if from.is_empty() => format!("update to {to}"),
+        EpisodeKind::Update { from, to } => format!("update {from} → {to}"),
+        EpisodeKind::Cancel { from, to } => format!("cancel {from} → {to} → {from}"),
+        EpisodeKind::Rollback { from, to } => format!("rollback {from} → {to} → {from}"),
+        EpisodeKind::Stall { cause, .. } => {
+            let c = serde_json::to_value(cause).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+            format!("stall ({c})")
+        }
+        EpisodeKind::CvoRestart { pod, .. } => format!("cvo restart {pod}"),
+        EpisodeKind::Unmanaged { .. } => "unmanaged".to_string(),
+    }
+}
+
+fn milestone_name(k: MilestoneKind) -> String {
+    serde_json::to_value(k).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+/// The human table: one line per event, then the episodes with their milestones.
+pub fn render_table(tl: &Timeline, f: &Filter) -> String {
+    let rows: Vec<&TimelineEvent> = tl.events.iter().filter(|e| f.keeps(e)).collect();
+    let subj_w = rows.iter().map(|e| e.subject.chars().count()).max().unwrap_or(7).clamp(7, 48);
+    let mut s = String::new();
+    s.push_str(&format!("{:<23}  {:<19}  {:<subj_w$}  WHAT\n", "TIME (UTC)", "SOURCE", "SUBJECT"));
+    for e in &rows {
+        let mut what = short(&e.message, 200);
+        if let Some((ep, req)) = anchor_for(tl, e.time) {
+            let label = match &ep.kind {
+                EpisodeKind::Install { .. } => "install started".to_string(),
+                EpisodeKind::Update { to, .. } => format!("update to {to} requested"),
+                _ => String::new(),
+            };
+            what.push_str(&format!("  [+{} after {label}]", human_duration(e.time - req)));
+        }
+        if e.evidence.len() > 1 {
+            what.push_str(&format!("  ({} sources)", e.evidence.len()));
+        }
+        s.push_str(&format!(
+            "{:<23}  {:<19}  {:<subj_w$}  {what}\n",
+            table_time(&e.time),
+            e.source.name(),
+            e.subject
+        ));
+    }
+    if rows.is_empty() {
+        s.push_str("(no events)\n");
+    }
+    let eps: Vec<&Episode> = tl.episodes.iter().filter(|e| f.keeps_episode(e)).collect();
+    s.push_str("\nEPISODES\n");
+    if eps.is_empty() {
+        s.push_str("(none)\n");
+    }
+    for e in eps {
+        let end = match e.end {
+            Some(end) => format!("{} ({})", table_time(&end), human_duration(end - e.start)),
+            None => "open".to_string(),
+        };
+        s.push_str(&format!("{}: {} → {end}\n", episode_title(e), table_time(&e.start)));
+        if let Some(r) = &e.running_release {
+            s.push_str(&format!("  running release: {r}\n"));
+        }
+        s.push_str(&format!("  {}\n", e.summary));
+        for m in &e.milestones {
+            let at = m.evidence.first().map_or(String::new(), |ev| format!("  ({})", ev.prov));
+            s.push_str(&format!("  - {:<17} {}{at}\n", milestone_name(m.kind), table_time(&m.time)));
+        }
+    }
+    s
+}
+
+#[derive(Serialize)]
+struct Doc<'a> {
+    schema: &'static str,
+    kind: &'static str,
+    #[serde(serialize_with = "ser_opt_time")]
+    reference: Option<Time>,
+    filter: &'a Filter,
+    events: Vec<&'a TimelineEvent>,
+    episodes: Vec<&'a Episode>,
+    passes: Vec<&'a Pass>,
+    history: &'a [HistoryRecord],
+}
+
+/// The versioned JSON document (pretty-printed, deterministic).
+pub fn render_json(tl: &Timeline, f: &Filter) -> String {
+    let in_window = |start: Time, end: Option<Time>| {
+        f.until.is_none_or(|u| start <= u) && f.since.is_none_or(|s| end.unwrap_or(start) >= s)
+    };
+    let doc = Doc {
+        schema: "mglint/v1",
+        kind: "timeline",
+        reference: tl.reference,
+        filter: f,
+        events: tl.events.iter().filter(|e| f.keeps(e)).collect(),
+        episodes: tl.episodes.iter().filter(|e| f.keeps_episode(e)).collect(),
+        passes: tl.passes.iter().filter(|p| in_window(p.start, p.end)).collect(),
+        history: &tl.history,
+    };
+    serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"schema\":\"mglint/v1\",\"error\":\"{e}\"}}"))
+}
