@@ -9,6 +9,7 @@ pub mod bundle;
 pub mod ingest;
 pub mod model;
 pub mod reconciler;
+pub mod remote;
 pub mod source;
 pub mod summary;
 pub mod yaml;

@@ -3,6 +3,7 @@
 //! header, which belong to the record before them. Invalid UTF-8 is replaced, not fatal.
 
 use crate::model::{CvoLog, LogRecord, PartialTime, Provenance, Stamp, parse_rfc3339};
+use std::io::BufRead;
 
 /// A parsed klog header.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,21 +98,72 @@ pub fn looks_like_klog(line: &str) -> bool {
     parse_header(rest).is_some()
 }
 
-/// Parses a whole CVO log. Returns the log and a note about replaced invalid UTF-8, if any.
+/// Longest line kept whole; the rest of a longer line is skipped (and reported), so a
+/// single-line gigabyte log cannot exhaust memory.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Reads one line (without the `\n`) into `buf`, keeping at most `cap` bytes of it.
+/// Returns the number of bytes the line really had (plus one for a newline), 0 at the end.
+pub fn read_line_capped(r: &mut dyn BufRead, buf: &mut Vec<u8>, cap: usize) -> std::io::Result<usize> {
+    buf.clear();
+    let mut total = 0usize;
+    loop {
+        let avail = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(total);
+        }
+        let (chunk, done) = match memchr::memchr(b'\n', avail) {
+            Some(i) => (&avail[..i], Some(i + 1)),
+            None => (avail, None),
+        };
+        let room = cap.saturating_sub(buf.len());
+        buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = done.unwrap_or(avail.len());
+        total += used;
+        r.consume(used);
+        if done.is_some() {
+            return Ok(total);
+        }
+    }
+}
+
+/// Parses a whole CVO log held in memory (see [`parse_cvo_log_stream`]).
 pub fn parse_cvo_log(data: &[u8], prov: Provenance, pod: String, previous: bool) -> (CvoLog, Option<String>) {
+    let mut cur = std::io::Cursor::new(data);
+    parse_cvo_log_stream(&mut cur, prov, pod, previous)
+}
+
+/// Parses a CVO log from a stream, line by line. Returns the log and a note about problems
+/// (invalid UTF-8 replaced, over-long lines cut, a read error that ended the file early).
+pub fn parse_cvo_log_stream(r: &mut dyn BufRead, prov: Provenance, pod: String, previous: bool) -> (CvoLog, Option<String>) {
     let mut records: Vec<LogRecord> = Vec::new();
     let mut unparsed = 0u64;
     let mut lines = 0u64;
     let mut invalid_utf8_line: Option<u64> = None;
+    let mut long_line: Option<u64> = None;
+    let mut read_error: Option<String> = None;
     let mut offset = 0u64;
-    for raw in data.split(|b| *b == b'\n') {
+    let mut buf = Vec::with_capacity(512);
+    loop {
         let line_start = offset;
-        offset += raw.len() as u64 + 1;
-        if raw.is_empty() && line_start >= data.len() as u64 {
-            break;
-        }
+        let n = match read_line_capped(r, &mut buf, MAX_LINE_BYTES) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) => {
+                read_error = Some(crate::source::sniff::describe_io(&e));
+                break;
+            }
+        };
+        offset += n as u64;
         lines += 1;
-        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if n > MAX_LINE_BYTES + 1 {
+            long_line.get_or_insert(lines);
+        }
+        let raw = buf.strip_suffix(b"\r").unwrap_or(&buf);
         let text = match std::str::from_utf8(raw) {
             Ok(t) => std::borrow::Cow::Borrowed(t),
             Err(_) => {
@@ -133,10 +185,11 @@ pub fn parse_cvo_log(data: &[u8], prov: Provenance, pod: String, previous: bool)
                 message: h.message.to_string(),
                 line: lines.min(u32::MAX as u64) as u32,
                 offset: line_start,
-                len: raw.len().min(u32::MAX as usize) as u32,
+                len: n.min(u32::MAX as usize) as u32,
             });
         } else if let Some(last) = records.last_mut() {
-            if !rest.is_empty() {
+            // Continuations of one record are bounded too.
+            if !rest.is_empty() && last.message.len() < MAX_LINE_BYTES {
                 last.message.push('\n');
                 last.message.push_str(rest);
             }
@@ -145,9 +198,19 @@ pub fn parse_cvo_log(data: &[u8], prov: Provenance, pod: String, previous: bool)
             unparsed += 1;
         }
     }
-    let note = invalid_utf8_line.map(|l| format!("invalid UTF-8 from line {l} on (replaced with U+FFFD)"));
+    let mut notes = Vec::new();
+    if let Some(l) = invalid_utf8_line {
+        notes.push(format!("invalid UTF-8 from line {l} on (replaced with U+FFFD)"));
+    }
+    if let Some(l) = long_line {
+        notes.push(format!("line {l} is longer than {MAX_LINE_BYTES} bytes (cut)"));
+    }
+    if let Some(e) = read_error {
+        notes.push(format!("read stopped after line {lines}: {e}"));
+    }
+    let note = (!notes.is_empty()).then(|| notes.join("; "));
     (
-        CvoLog { prov, pod, previous, records, lines, bytes: data.len() as u64, unparsed_lines: unparsed },
+        CvoLog { prov, pod, previous, records, lines, bytes: offset, unparsed_lines: unparsed },
         note,
     )
 }
@@ -220,6 +283,18 @@ mod tests {
         assert_eq!(crate::model::fmt_time(&t0), "2020-12-31T23:59:59Z");
         assert_eq!(crate::model::fmt_time(&t1), "2021-01-01T00:00:00Z");
         assert!(t0 < t1);
+    }
+
+    #[test]
+    fn over_long_line_is_cut_and_reported() {
+        let mut data = b"I0409 18:26:05.631324       1 a.go:1] ".to_vec();
+        data.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES + 10));
+        data.extend_from_slice(b"\nI0409 18:26:06.000000       1 a.go:1] next\n");
+        let (l, note) = parse_cvo_log(&data, prov(), "cvo".into(), false);
+        assert_eq!(l.records.len(), 2);
+        assert!(l.records[0].message.len() < MAX_LINE_BYTES);
+        assert_eq!(l.records[1].message, "next");
+        assert!(note.unwrap().contains("line 1 is longer than"));
     }
 
     #[test]

@@ -143,6 +143,34 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
     let path = f.path.to_string();
     let input = f.input.clone();
     let mut diags = Vec::new();
+    let name_for_id = if path.is_empty() { input.to_string() } else { path.clone() };
+    // Logs are parsed as streams, line by line; everything else is small and read whole.
+    if matches!(kind, FileKind::CvoLog | FileKind::TestLog) {
+        let mut r = match f.open(opts) {
+            Ok(r) => r,
+            Err(e) => {
+                diags.push(diag(&prov, DiagLevel::Error, None, None, e));
+                return FileResult { kind, prov, bytes: 0, parsed: Parsed::Nothing, diags };
+            }
+        };
+        return if kind == FileKind::CvoLog {
+            let (pod, previous) = cvo_log_identity(&name_for_id);
+            let (log, note) = klog::parse_cvo_log_stream(&mut r, prov.clone(), pod, previous);
+            if let Some(n) = note {
+                diags.push(diag(&prov, DiagLevel::Warning, None, None, n));
+            }
+            if log.records.is_empty() && log.lines > 0 {
+                diags.push(diag(&prov, DiagLevel::Warning, None, None, "no klog lines found in CVO log".to_string()));
+            }
+            FileResult { kind, prov, bytes: log.bytes, parsed: Parsed::CvoLog(log), diags }
+        } else {
+            let (lines, bytes, err) = textlog::parse_text_log_stream(&mut r, &prov);
+            if let Some(e) = err {
+                diags.push(diag(&prov, DiagLevel::Warning, None, None, e));
+            }
+            FileResult { kind, prov, bytes, parsed: Parsed::Text(lines), diags }
+        };
+    }
     let data = match f.load(opts) {
         Ok(d) => d,
         Err(e) => {
@@ -151,7 +179,6 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
         }
     };
     let bytes = data.len() as u64;
-    let name_for_id = if path.is_empty() { input.to_string() } else { path.clone() };
     let parsed = match kind {
         FileKind::Resource => {
             let text = match std::str::from_utf8(&data) {
@@ -167,17 +194,6 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
             }
             Parsed::Objects(objs)
         }
-        FileKind::CvoLog => {
-            let (pod, previous) = cvo_log_identity(&name_for_id);
-            let (log, note) = klog::parse_cvo_log(&data, prov.clone(), pod, previous);
-            if let Some(n) = note {
-                diags.push(diag(&prov, DiagLevel::Warning, None, None, n));
-            }
-            if log.records.is_empty() && log.lines > 0 {
-                diags.push(diag(&prov, DiagLevel::Warning, None, None, "no klog lines found in CVO log".to_string()));
-            }
-            Parsed::CvoLog(log)
-        }
         FileKind::Intervals => match intervals::parse_intervals(&data, &prov) {
             Ok(v) => Parsed::Intervals(v),
             Err(e) => {
@@ -185,7 +201,7 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
                 Parsed::Nothing
             }
         },
-        FileKind::TestLog => Parsed::Text(textlog::parse_text_log(&data, &prov)),
+        FileKind::CvoLog | FileKind::TestLog => Parsed::Nothing, // parsed as streams above
         FileKind::Junit => match junit::parse_junit(&data, &prov) {
             Ok(v) => Parsed::Junit(v),
             Err(e) => {

@@ -93,21 +93,35 @@ pub fn parse_line(line: &str) -> Option<(PartialTime, TextLineKind, String)> {
 
 /// Parses a whole test/build log; only timestamped monitor and e2e lines are kept.
 pub fn parse_text_log(data: &[u8], prov: &Provenance) -> Vec<TextLine> {
+    parse_text_log_stream(&mut std::io::Cursor::new(data), prov).0
+}
+
+/// Parses a test/build log from a stream, line by line, with bounded line length. Returns
+/// the lines and a read error, if one ended the file early.
+pub fn parse_text_log_stream(r: &mut dyn std::io::BufRead, prov: &Provenance) -> (Vec<TextLine>, u64, Option<String>) {
     let mut out = Vec::new();
-    let text = String::from_utf8_lossy(data);
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim_end_matches('\r');
+    let mut buf = Vec::new();
+    let mut n = 0u32;
+    let mut bytes = 0u64;
+    loop {
+        match super::klog::read_line_capped(r, &mut buf, super::klog::MAX_LINE_BYTES) {
+            Ok(0) => return (out, bytes, None),
+            Ok(k) => bytes += k as u64,
+            Err(e) => return (out, bytes, Some(format!("read stopped after line {n}: {}", crate::source::sniff::describe_io(&e)))),
+        }
+        n += 1;
+        let text = String::from_utf8_lossy(&buf);
+        let line = text.trim_end_matches('\r');
         if let Some((stamp, kind, message)) = parse_line(line) {
             out.push(TextLine {
                 time: None,
                 stamp: Stamp::Partial(stamp),
                 kind,
                 message,
-                prov: Provenance { line: Some(i as u32 + 1), ..prov.clone() },
+                prov: Provenance { line: Some(n), ..prov.clone() },
             });
         }
     }
-    out
 }
 
 #[cfg(test)]

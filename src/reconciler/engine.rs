@@ -189,7 +189,10 @@ impl Engine {
             index,
             at: now,
             event: describe_event(ev),
-            worker_release: work.map(|w| version_string(&w.target)),
+            worker_release: work.map(|w| match self.worker.status.actual.image.is_empty() {
+                true => version_string(&w.target),
+                false => version_string(&self.worker.status.actual),
+            }),
             state: work.map(|w| w.state),
             attempt: if is_pass { pass_attempt } else { work.map(|w| w.attempt) },
             loading: self.loading(),

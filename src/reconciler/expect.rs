@@ -21,9 +21,9 @@ pub struct Expect {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<ExpectCondition>,
     /// Condition types that must be absent.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", alias = "absent_conditions")]
     pub absent_conditions: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", alias = "observed_generation")]
     pub observed_generation: Option<i64>,
     /// metadata.generation.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -53,13 +53,13 @@ pub struct ExpectHistory {
     pub version: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", alias = "started_time")]
     pub started_time: Option<String>,
-    #[serde(deserialize_with = "double_option", skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "double_option", skip_serializing_if = "Option::is_none", alias = "completion_time")]
     pub completion_time: Option<Option<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verified: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", alias = "accepted_risks")]
     pub accepted_risks: Option<String>,
 }
 
@@ -71,7 +71,7 @@ pub struct ExpectCondition {
     pub status: String,
     pub reason: String,
     pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", alias = "last_transition_time")]
     pub last_transition_time: Option<String>,
 }
 

@@ -13,7 +13,11 @@ const SCHEMA: &str = "mglint-fetch/v1";
 
 /// `$XDG_CACHE_HOME/mglint`, else `$HOME/.cache/mglint`, else `<tmp>/mglint-cache`.
 pub fn default_cache_dir() -> PathBuf {
-    let from = |var: &str| std::env::var_os(var).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let from = |var: &str| {
+        std::env::var_os(var)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     if let Some(x) = from("XDG_CACHE_HOME").filter(|p| p.is_absolute()) {
         return x.join("mglint");
     }
@@ -81,12 +85,17 @@ impl Manifest {
     /// Writes the manifest (to a temporary name, then renamed).
     pub fn write(&self, dir: &Path) -> Result<(), RemoteError> {
         let dest = dir.join(MANIFEST);
-        let io = |reason: String| RemoteError::Io { path: dest.clone(), reason };
-        let text = serde_json::to_vec_pretty(self).map_err(|e| io(format!("cannot encode: {e}")))?;
+        let io = |reason: String| RemoteError::Io {
+            path: dest.clone(),
+            reason,
+        };
+        let text =
+            serde_json::to_vec_pretty(self).map_err(|e| io(format!("cannot encode: {e}")))?;
         std::fs::create_dir_all(dir).map_err(|e| io(format!("cannot create directory: {e}")))?;
         let mut tmp = TempFile::new(&dest);
         std::fs::write(&tmp.path, text).map_err(|e| io(format!("cannot write: {e}")))?;
-        tmp.persist(&dest).map_err(|e| io(format!("cannot rename into place: {e}")))
+        tmp.persist(&dest)
+            .map_err(|e| io(format!("cannot rename into place: {e}")))
     }
 }
 
@@ -97,18 +106,31 @@ mod tests {
     #[test]
     fn manifest_round_trip_and_integrity() {
         let dir = tempfile::tempdir().unwrap();
-        let loc = GcsLocation { bucket: "b".into(), path: "logs/j/1".into() };
+        let loc = GcsLocation {
+            bucket: "b".into(),
+            path: "logs/j/1".into(),
+        };
         let jd = job_dir(dir.path(), &loc);
         assert!(jd.ends_with("b/logs/j/1"));
         std::fs::create_dir_all(jd.join("a")).unwrap();
         std::fs::write(jd.join("a/x.json"), b"{}").unwrap();
         let mut m = Manifest::new(&loc, "http://127.0.0.1:9", false);
-        m.objects.push(Entry { path: "a/x.json".into(), bytes: 2 });
+        m.objects.push(Entry {
+            path: "a/x.json".into(),
+            bytes: 2,
+        });
         m.write(&jd).unwrap();
         assert_eq!(Manifest::read_complete(&jd, &loc), Some(m));
-        let other = GcsLocation { bucket: "b".into(), path: "logs/j/2".into() };
+        let other = GcsLocation {
+            bucket: "b".into(),
+            path: "logs/j/2".into(),
+        };
         assert_eq!(Manifest::read_complete(&jd, &other), None);
         std::fs::write(jd.join("a/x.json"), b"{ }").unwrap();
-        assert_eq!(Manifest::read_complete(&jd, &loc), None, "a changed file is not complete");
+        assert_eq!(
+            Manifest::read_complete(&jd, &loc),
+            None,
+            "a changed file is not complete"
+        );
     }
 }

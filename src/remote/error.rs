@@ -11,11 +11,23 @@ pub enum RemoteError {
     /// The `--gcs-endpoint` (or another option) cannot be used.
     Config { reason: String },
     /// The server answered with a non-success status (after `attempts` tries).
-    Http { url: String, status: u16, attempts: u32 },
+    Http {
+        url: String,
+        status: u16,
+        attempts: u32,
+    },
     /// The connection failed or broke (after `attempts` tries).
-    Network { url: String, reason: String, attempts: u32 },
+    Network {
+        url: String,
+        reason: String,
+        attempts: u32,
+    },
     /// No answer, or not all of it, within the timeout (after `attempts` tries).
-    Timeout { url: String, after: Duration, attempts: u32 },
+    Timeout {
+        url: String,
+        after: Duration,
+        attempts: u32,
+    },
     /// The object is larger than the per-object cap.
     TooLarge { url: String, cap: u64 },
     /// The object listing could not be understood.
@@ -66,7 +78,11 @@ impl RemoteError {
 }
 
 fn tries(n: u32) -> String {
-    if n > 1 { format!(" ({n} attempts)") } else { String::new() }
+    if n > 1 {
+        format!(" ({n} attempts)")
+    } else {
+        String::new()
+    }
 }
 
 fn status_text(status: u16) -> &'static str {
@@ -81,16 +97,33 @@ impl std::fmt::Display for RemoteError {
         match self {
             RemoteError::UnsupportedUrl { url, reason } => write!(f, "`{url}`: {reason}"),
             RemoteError::Config { reason } => f.write_str(reason),
-            RemoteError::Http { url, status, attempts } => {
+            RemoteError::Http {
+                url,
+                status,
+                attempts,
+            } => {
                 let text = status_text(*status);
                 let sep = if text.is_empty() { "" } else { " " };
                 write!(f, "`{url}`: HTTP {status}{sep}{text}{}", tries(*attempts))
             }
-            RemoteError::Network { url, reason, attempts } => {
+            RemoteError::Network {
+                url,
+                reason,
+                attempts,
+            } => {
                 write!(f, "`{url}`: {reason}{}", tries(*attempts))
             }
-            RemoteError::Timeout { url, after, attempts } => {
-                write!(f, "`{url}`: timed out after {:.1}s{}", after.as_secs_f64(), tries(*attempts))
+            RemoteError::Timeout {
+                url,
+                after,
+                attempts,
+            } => {
+                write!(
+                    f,
+                    "`{url}`: timed out after {:.1}s{}",
+                    after.as_secs_f64(),
+                    tries(*attempts)
+                )
             }
             RemoteError::TooLarge { url, cap } => {
                 write!(f, "`{url}`: object is larger than the {cap} byte cap")
@@ -99,7 +132,10 @@ impl std::fmt::Display for RemoteError {
                 write!(f, "`{url}`: unreadable object listing: {reason}")
             }
             RemoteError::NoObjects { url } => {
-                write!(f, "`{url}`: no objects found under this prefix (is it a job directory?)")
+                write!(
+                    f,
+                    "`{url}`: no objects found under this prefix (is it a job directory?)"
+                )
             }
             RemoteError::NotCached { url, dir } => write!(
                 f,
@@ -119,11 +155,29 @@ mod tests {
 
     #[test]
     fn messages_are_one_line_and_name_the_url() {
-        let e = RemoteError::Http { url: "http://127.0.0.1:1/b/x".into(), status: 404, attempts: 1 };
-        assert_eq!(e.to_string(), "`http://127.0.0.1:1/b/x`: HTTP 404 Not Found");
-        let e = RemoteError::Http { url: "u".into(), status: 503, attempts: 3 };
-        assert_eq!(e.to_string(), "`u`: HTTP 503 Service Unavailable (3 attempts)");
-        let e = RemoteError::Timeout { url: "u".into(), after: Duration::from_millis(300), attempts: 1 };
+        let e = RemoteError::Http {
+            url: "http://127.0.0.1:1/b/x".into(),
+            status: 404,
+            attempts: 1,
+        };
+        assert_eq!(
+            e.to_string(),
+            "`http://127.0.0.1:1/b/x`: HTTP 404 Not Found"
+        );
+        let e = RemoteError::Http {
+            url: "u".into(),
+            status: 503,
+            attempts: 3,
+        };
+        assert_eq!(
+            e.to_string(),
+            "`u`: HTTP 503 Service Unavailable (3 attempts)"
+        );
+        let e = RemoteError::Timeout {
+            url: "u".into(),
+            after: Duration::from_millis(300),
+            attempts: 1,
+        };
         assert_eq!(e.to_string(), "`u`: timed out after 0.3s");
         assert!(!e.to_string().contains('\n'));
     }

@@ -55,13 +55,18 @@ impl Http {
         })?;
         if !matches!(endpoint.scheme(), "http" | "https") || endpoint.cannot_be_a_base() {
             return Err(RemoteError::Config {
-                reason: format!("invalid GCS endpoint `{}`: expected an http or https URL", s.endpoint),
+                reason: format!(
+                    "invalid GCS endpoint `{}`: expected an http or https URL",
+                    s.endpoint
+                ),
             });
         }
         // A test server or local mirror is never reached through a proxy.
         let loopback = endpoint.host_str().is_some_and(|h| {
             h.eq_ignore_ascii_case("localhost")
-                || h.trim_matches(['[', ']']).parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+                || h.trim_matches(['[', ']'])
+                    .parse::<std::net::IpAddr>()
+                    .is_ok_and(|ip| ip.is_loopback())
         });
         let mut b = Client::builder()
             .user_agent(concat!("mglint/", env!("CARGO_PKG_VERSION")))
@@ -73,7 +78,13 @@ impl Http {
         let client = b.build().map_err(|e| RemoteError::Config {
             reason: format!("cannot start the HTTP client: {}", root_cause(&e)),
         })?;
-        Ok(Http { client, endpoint, timeout: s.timeout, retries: s.retries, backoff: s.backoff })
+        Ok(Http {
+            client,
+            endpoint,
+            timeout: s.timeout,
+            retries: s.retries,
+            backoff: s.backoff,
+        })
     }
 
     /// The URL of an object (`<endpoint>/<bucket>/<name>`, each segment percent-encoded).
@@ -88,7 +99,8 @@ impl Http {
     fn listing_url(&self, loc: &GcsLocation, token: Option<&str>) -> Url {
         let mut u = self.endpoint.clone();
         if let Ok(mut segs) = u.path_segments_mut() {
-            segs.pop_if_empty().extend(["storage", "v1", "b", loc.bucket.as_str(), "o"]);
+            segs.pop_if_empty()
+                .extend(["storage", "v1", "b", loc.bucket.as_str(), "o"]);
         }
         {
             let mut q = u.query_pairs_mut();
@@ -109,12 +121,21 @@ impl Http {
         for _ in 0..MAX_PAGES {
             let url = self.listing_url(loc, token.as_deref());
             let body = self.get_bytes(&url, MAX_PAGE_BYTES)?;
-            let bad = |reason: String| RemoteError::BadListing { url: url.to_string(), reason };
-            let v: Value = serde_json::from_slice(&body).map_err(|e| bad(format!("invalid JSON: {e}")))?;
+            let bad = |reason: String| RemoteError::BadListing {
+                url: url.to_string(),
+                reason,
+            };
+            let v: Value =
+                serde_json::from_slice(&body).map_err(|e| bad(format!("invalid JSON: {e}")))?;
             if !v.is_object() {
                 return Err(bad("expected a JSON object".to_string()));
             }
-            for item in v.get("items").and_then(Value::as_array).into_iter().flatten() {
+            for item in v
+                .get("items")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 let Some(name) = item.get("name").and_then(Value::as_str) else {
                     return Err(bad("an item has no `name`".to_string()));
                 };
@@ -124,7 +145,10 @@ impl Http {
                     Some(v) => v.as_u64(),
                     None => None,
                 };
-                out.push(Listed { name: name.to_string(), size });
+                out.push(Listed {
+                    name: name.to_string(),
+                    size,
+                });
             }
             match v.get("nextPageToken").and_then(Value::as_str) {
                 Some(t) if !t.is_empty() => {
@@ -143,7 +167,10 @@ impl Http {
     }
 
     /// Runs `attempt` until it succeeds, fails for good, or the retries are spent.
-    fn retrying<T>(&self, mut attempt: impl FnMut() -> Result<T, Failure>) -> Result<T, RemoteError> {
+    fn retrying<T>(
+        &self,
+        mut attempt: impl FnMut() -> Result<T, Failure>,
+    ) -> Result<T, RemoteError> {
         let mut n = 0;
         loop {
             match attempt() {
@@ -163,12 +190,20 @@ impl Http {
 
     /// Sends one GET and checks the status.
     fn send(&self, url: &Url) -> Result<Response, Failure> {
-        let resp = self.client.get(url.clone()).send().map_err(|e| self.transport(url, &e))?;
+        let resp = self
+            .client
+            .get(url.clone())
+            .send()
+            .map_err(|e| self.transport(url, &e))?;
         let status = resp.status();
         if status.is_success() {
             return Ok(resp);
         }
-        let err = RemoteError::Http { url: url.to_string(), status: status.as_u16(), attempts: 1 };
+        let err = RemoteError::Http {
+            url: url.to_string(),
+            status: status.as_u16(),
+            attempts: 1,
+        };
         if status.is_server_error() || status.as_u16() == 408 || status.as_u16() == 429 {
             Err(Failure::Retry(err))
         } else {
@@ -178,10 +213,22 @@ impl Http {
 
     fn transport(&self, url: &Url, e: &reqwest::Error) -> Failure {
         if e.is_timeout() {
-            return Failure::Retry(RemoteError::Timeout { url: url.to_string(), after: self.timeout, attempts: 1 });
+            return Failure::Retry(RemoteError::Timeout {
+                url: url.to_string(),
+                after: self.timeout,
+                attempts: 1,
+            });
         }
-        let err = RemoteError::Network { url: url.to_string(), reason: root_cause(e), attempts: 1 };
-        if e.is_builder() || e.is_redirect() { Failure::Fatal(err) } else { Failure::Retry(err) }
+        let err = RemoteError::Network {
+            url: url.to_string(),
+            reason: root_cause(e),
+            attempts: 1,
+        };
+        if e.is_builder() || e.is_redirect() {
+            Failure::Fatal(err)
+        } else {
+            Failure::Retry(err)
+        }
     }
 
     fn body_error(&self, url: &Url, e: &std::io::Error) -> Failure {
@@ -190,7 +237,11 @@ impl Http {
                 .and_then(|r| r.downcast_ref::<reqwest::Error>())
                 .is_some_and(reqwest::Error::is_timeout);
         if timed_out {
-            Failure::Retry(RemoteError::Timeout { url: url.to_string(), after: self.timeout, attempts: 1 })
+            Failure::Retry(RemoteError::Timeout {
+                url: url.to_string(),
+                after: self.timeout,
+                attempts: 1,
+            })
         } else {
             Failure::Retry(RemoteError::Network {
                 url: url.to_string(),
@@ -211,13 +262,20 @@ impl Http {
         sink_path: &Path,
     ) -> Result<u64, Failure> {
         if resp.content_length().is_some_and(|n| n > cap) {
-            return Err(Failure::Fatal(RemoteError::TooLarge { url: url.to_string(), cap }));
+            return Err(Failure::Fatal(RemoteError::TooLarge {
+                url: url.to_string(),
+                cap,
+            }));
         }
         let mut buf = vec![0u8; 64 << 10];
         let mut total = 0u64;
         loop {
             if started.elapsed() > self.timeout {
-                return Err(Failure::Retry(RemoteError::Timeout { url: url.to_string(), after: self.timeout, attempts: 1 }));
+                return Err(Failure::Retry(RemoteError::Timeout {
+                    url: url.to_string(),
+                    after: self.timeout,
+                    attempts: 1,
+                }));
             }
             let n = match resp.read(&mut buf) {
                 Ok(0) => return Ok(total),
@@ -227,12 +285,17 @@ impl Http {
             };
             total += n as u64;
             if total > cap {
-                return Err(Failure::Fatal(RemoteError::TooLarge { url: url.to_string(), cap }));
+                return Err(Failure::Fatal(RemoteError::TooLarge {
+                    url: url.to_string(),
+                    cap,
+                }));
             }
-            sink.write_all(&buf[..n]).map_err(|e| Failure::Fatal(RemoteError::Io {
-                path: sink_path.to_path_buf(),
-                reason: format!("cannot write: {e}"),
-            }))?;
+            sink.write_all(&buf[..n]).map_err(|e| {
+                Failure::Fatal(RemoteError::Io {
+                    path: sink_path.to_path_buf(),
+                    reason: format!("cannot write: {e}"),
+                })
+            })?;
         }
     }
 
@@ -263,9 +326,11 @@ impl Http {
             let mut file = std::fs::File::create(&tmp.path)
                 .map_err(|e| Failure::Fatal(io(&tmp.path, "cannot create file", e)))?;
             let n = self.copy_body(url, resp, cap, started, &mut file, &tmp.path)?;
-            file.sync_all().map_err(|e| Failure::Fatal(io(&tmp.path, "cannot write file", e)))?;
+            file.sync_all()
+                .map_err(|e| Failure::Fatal(io(&tmp.path, "cannot write file", e)))?;
             drop(file);
-            tmp.persist(dest).map_err(|e| Failure::Fatal(io(dest, "cannot rename into place", e)))?;
+            tmp.persist(dest)
+                .map_err(|e| Failure::Fatal(io(dest, "cannot rename into place", e)))?;
             Ok(n)
         })
     }
@@ -280,7 +345,10 @@ pub(crate) struct TempFile {
 impl TempFile {
     pub fn new(dest: &Path) -> Self {
         static SEQ: AtomicU64 = AtomicU64::new(0);
-        let name = dest.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let name = dest
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
         let seq = SEQ.fetch_add(1, Ordering::Relaxed);
         let path = dest.with_file_name(format!(".{name}.mglint-part-{}-{seq}", std::process::id()));
         TempFile { path, kept: false }

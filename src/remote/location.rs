@@ -17,13 +17,18 @@ const EXPECTED: &str = "expected a Prow job URL (`https://prow.ci.openshift.org/
 /// Whether an input names a remote location (rather than a local path).
 pub fn is_remote(input: &str) -> bool {
     let s = input.trim_start();
-    ["gs://", "http://", "https://"].iter().any(|p| strip_prefix_ci(s, p).is_some())
+    ["gs://", "http://", "https://"]
+        .iter()
+        .any(|p| strip_prefix_ci(s, p).is_some())
 }
 
 impl GcsLocation {
     /// Parses any of the supported URL forms.
     pub fn parse(url: &str) -> Result<Self, RemoteError> {
-        let bad = |reason: String| RemoteError::UnsupportedUrl { url: url.to_string(), reason };
+        let bad = |reason: String| RemoteError::UnsupportedUrl {
+            url: url.to_string(),
+            reason,
+        };
         let trimmed = url.trim();
         let rest = if let Some(r) = strip_prefix_ci(trimmed, "gs://") {
             r
@@ -34,14 +39,22 @@ impl GcsLocation {
             let (host, path) = r.split_once('/').unwrap_or((r, ""));
             let host = host.to_ascii_lowercase();
             let host = host.split(':').next().unwrap_or("");
-            if let Some(p) = path.strip_prefix("view/gs/").or_else(|| path.strip_prefix("view/gcs/")) {
+            if let Some(p) = path
+                .strip_prefix("view/gs/")
+                .or_else(|| path.strip_prefix("view/gcs/"))
+            {
                 // Prow's Spyglass view, on prow.ci.openshift.org or another Deck.
                 p
-            } else if let Some(p) = path.strip_prefix("gcs/").filter(|_| host.starts_with("gcsweb")) {
+            } else if let Some(p) = path
+                .strip_prefix("gcs/")
+                .filter(|_| host.starts_with("gcsweb"))
+            {
                 p
             } else if host == "storage.googleapis.com" || host == "storage.cloud.google.com" {
                 if path.starts_with("storage/v1/") || path.starts_with("download/storage/") {
-                    return Err(bad(format!("a GCS API URL is not a job location; {EXPECTED}")));
+                    return Err(bad(format!(
+                        "a GCS API URL is not a job location; {EXPECTED}"
+                    )));
                 }
                 path
             } else {
@@ -50,11 +63,14 @@ impl GcsLocation {
         } else {
             return Err(bad(format!("not a URL; {EXPECTED}")));
         };
-        let decoded = percent_decode(rest).ok_or_else(|| bad("invalid percent-encoding".to_string()))?;
+        let decoded =
+            percent_decode(rest).ok_or_else(|| bad("invalid percent-encoding".to_string()))?;
         let mut parts = decoded.split('/').filter(|p| !p.is_empty());
         let bucket = parts.next().unwrap_or("").to_string();
         if !valid_bucket(&bucket) {
-            return Err(bad(format!("`{bucket}` is not a GCS bucket name; {EXPECTED}")));
+            return Err(bad(format!(
+                "`{bucket}` is not a GCS bucket name; {EXPECTED}"
+            )));
         }
         let segs: Vec<&str> = parts.collect();
         if segs.is_empty() {
@@ -63,7 +79,10 @@ impl GcsLocation {
         if let Some(s) = segs.iter().find(|s| !safe_segment(s)) {
             return Err(bad(format!("path segment `{s}` cannot be used")));
         }
-        Ok(GcsLocation { bucket, path: segs.join("/") })
+        Ok(GcsLocation {
+            bucket,
+            path: segs.join("/"),
+        })
     }
 
     /// `gs://<bucket>/<path>`, the canonical spelling (used as the cache key).
@@ -79,7 +98,8 @@ impl GcsLocation {
 
 fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
     let head = s.get(..prefix.len())?;
-    head.eq_ignore_ascii_case(prefix).then(|| &s[prefix.len()..])
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &s[prefix.len()..])
 }
 
 fn percent_decode(s: &str) -> Option<String> {
@@ -102,7 +122,9 @@ fn percent_decode(s: &str) -> Option<String> {
 /// GCS bucket naming rules (3-222 characters of `a-z 0-9 . _ -`, alphanumeric at both ends).
 fn valid_bucket(b: &str) -> bool {
     (3..=222).contains(&b.len())
-        && b.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'.' | b'_' | b'-'))
+        && b.bytes().all(|c| {
+            c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'.' | b'_' | b'-')
+        })
         && b.bytes().next().is_some_and(|c| c.is_ascii_alphanumeric())
         && b.bytes().last().is_some_and(|c| c.is_ascii_alphanumeric())
 }
@@ -133,14 +155,21 @@ mod tests {
 
     #[test]
     fn the_four_spellings_agree() {
-        let want = GcsLocation { bucket: "test-platform-results".into(), path: PATH.into() };
+        let want = GcsLocation {
+            bucket: "test-platform-results".into(),
+            path: PATH.into(),
+        };
         for url in [
             format!("https://prow.ci.openshift.org/view/gs/test-platform-results/{PATH}"),
             format!("https://prow.ci.openshift.org/view/gs/test-platform-results/{PATH}/"),
-            format!("https://gcsweb-ci.apps.ci.l2s4.p1.openshiftapps.com/gcs/test-platform-results/{PATH}/"),
+            format!(
+                "https://gcsweb-ci.apps.ci.l2s4.p1.openshiftapps.com/gcs/test-platform-results/{PATH}/"
+            ),
             format!("gs://test-platform-results/{PATH}"),
             format!("https://storage.googleapis.com/test-platform-results/{PATH}/"),
-            format!("  HTTPS://prow.ci.openshift.org/view/gs/test-platform-results/{PATH}?foo=bar#x "),
+            format!(
+                "  HTTPS://prow.ci.openshift.org/view/gs/test-platform-results/{PATH}?foo=bar#x "
+            ),
         ] {
             assert_eq!(loc(&url), want, "{url}");
         }
@@ -150,11 +179,18 @@ mod tests {
 
     #[test]
     fn presubmit_and_other_buckets() {
-        let l = loc("https://prow.ci.openshift.org/view/gs/origin-ci-test/pr-logs/pull/openshift_origin/28001/pull-ci-openshift-origin-master-e2e-aws-upgrade/1700000000000000000");
+        let l = loc(
+            "https://prow.ci.openshift.org/view/gs/origin-ci-test/pr-logs/pull/openshift_origin/28001/pull-ci-openshift-origin-master-e2e-aws-upgrade/1700000000000000000",
+        );
         assert_eq!(l.bucket, "origin-ci-test");
         assert!(l.path.starts_with("pr-logs/pull/openshift_origin/28001/"));
-        let l = loc("https://qe-private-deck-ci.apps.ci.l2s4.p1.openshiftapps.com/view/gs/qe-private-deck/logs/job/1");
-        assert_eq!((l.bucket.as_str(), l.path.as_str()), ("qe-private-deck", "logs/job/1"));
+        let l = loc(
+            "https://qe-private-deck-ci.apps.ci.l2s4.p1.openshiftapps.com/view/gs/qe-private-deck/logs/job/1",
+        );
+        assert_eq!(
+            (l.bucket.as_str(), l.path.as_str()),
+            ("qe-private-deck", "logs/job/1")
+        );
         let l = loc("gs://b-1/logs/a%20b/1");
         assert_eq!(l.path, "logs/a b/1");
     }
@@ -163,7 +199,10 @@ mod tests {
     fn other_urls_are_refused_clearly() {
         for (url, needle) in [
             ("https://example.com/logs/x/1", "unsupported URL"),
-            ("https://storage.googleapis.com/storage/v1/b/b/o?prefix=x", "API URL"),
+            (
+                "https://storage.googleapis.com/storage/v1/b/b/o?prefix=x",
+                "API URL",
+            ),
             ("gs://test-platform-results", "no job path"),
             ("gs://Bad_Bucket!/x", "not a GCS bucket name"),
             ("gs://bucket/logs/../../etc", "cannot be used"),
@@ -189,7 +228,9 @@ mod tests {
 
     #[test]
     fn unsafe_object_names_are_refused() {
-        assert!(safe_relative("artifacts/e2e/gather-extra/artifacts/clusterversion.json"));
+        assert!(safe_relative(
+            "artifacts/e2e/gather-extra/artifacts/clusterversion.json"
+        ));
         for bad in ["", "a//b", "../x", "a/./b", "a\\b", "a/\u{0}b"] {
             assert!(!safe_relative(bad), "{bad:?}");
         }

@@ -37,25 +37,40 @@ fn has_cluster_version(rel: &str, kind: FileKind) -> bool {
         return false;
     }
     let lower = rel.to_ascii_lowercase();
-    let name = lower.rsplit('/').next().unwrap_or("").trim_end_matches(".gz");
+    let name = lower
+        .rsplit('/')
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(".gz");
     name == "clusterversion.json"
         || name == "clusterversions.yaml"
         || lower.contains("/clusterversions/")
 }
 
 /// Selects what to download from the objects listed under `prefix`.
-pub fn plan(prefix: &str, listed: &[Listed], with_must_gather: bool, max_object_bytes: u64) -> Plan {
+pub fn plan(
+    prefix: &str,
+    listed: &[Listed],
+    with_must_gather: bool,
+    max_object_bytes: u64,
+) -> Plan {
     let mut out = Plan::default();
     let mut archives = Vec::new();
     let mut cluster_version = false;
     for obj in listed {
-        let Some(rel) = obj.name.strip_prefix(prefix) else { continue };
+        let Some(rel) = obj.name.strip_prefix(prefix) else {
+            continue;
+        };
         if rel.is_empty() || rel.ends_with('/') {
             continue; // the directory placeholder objects some uploaders write
         }
-        let Some(kind) = classify_path(rel) else { continue };
+        let Some(kind) = classify_path(rel) else {
+            continue;
+        };
         if !safe_relative(rel) {
-            out.skipped.push(format!("`{rel}`: object name cannot be used as a local path; not downloaded"));
+            out.skipped.push(format!(
+                "`{rel}`: object name cannot be used as a local path; not downloaded"
+            ));
             continue;
         }
         if let Some(size) = obj.size.filter(|s| *s > max_object_bytes) {
@@ -64,12 +79,18 @@ pub fn plan(prefix: &str, listed: &[Listed], with_must_gather: bool, max_object_
             ));
             continue;
         }
-        let w = Wanted { rel: rel.to_string(), size: obj.size, kind };
+        let w = Wanted {
+            rel: rel.to_string(),
+            size: obj.size,
+            kind,
+        };
         if kind == FileKind::NestedArchive {
             if rel.to_ascii_lowercase().contains("must-gather") {
                 archives.push(w);
             } else {
-                out.skipped.push(format!("`{rel}`: archive that is not a must-gather; not downloaded"));
+                out.skipped.push(format!(
+                    "`{rel}`: archive that is not a must-gather; not downloaded"
+                ));
             }
             continue;
         }
@@ -103,7 +124,10 @@ mod tests {
     fn listed(names: &[&str]) -> Vec<Listed> {
         names
             .iter()
-            .map(|n| Listed { name: format!("{P}{n}"), size: Some(100) })
+            .map(|n| Listed {
+                name: format!("{P}{n}"),
+                size: Some(100),
+            })
             .collect()
     }
 
@@ -120,7 +144,9 @@ mod tests {
             "artifacts/".to_string(),
             format!("{T}/gather-extra/artifacts/clusterversion.json"),
             format!("{T}/gather-extra/artifacts/pods.json"),
-            format!("{T}/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d_cluster-version-operator.log"),
+            format!(
+                "{T}/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d_cluster-version-operator.log"
+            ),
             format!("{T}/gather-extra/artifacts/pods/openshift-etcd_etcd-0_etcd.log"),
             format!("{T}/gather-extra/artifacts/audit_logs/kube-apiserver/m0-audit.log.gz"),
             format!("{T}/gather-extra/artifacts/metrics/prometheus.tar.gz"),
@@ -133,7 +159,9 @@ mod tests {
             rels(&p),
             [
                 format!("{T}/gather-extra/artifacts/clusterversion.json"),
-                format!("{T}/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d_cluster-version-operator.log"),
+                format!(
+                    "{T}/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d_cluster-version-operator.log"
+                ),
                 format!("{T}/openshift-e2e-test/artifacts/junit/e2e-events_20240101-000000.json"),
                 "finished.json".to_string(),
                 "prowjob.json".to_string(),
@@ -141,8 +169,16 @@ mod tests {
         );
         assert_eq!(p.deferred.len(), 1);
         assert_eq!(p.skipped.len(), 2, "{:?}", p.skipped);
-        assert!(p.skipped.iter().any(|s| s.contains("must-gather.tar") && s.contains("--with-must-gather")));
-        assert!(p.skipped.iter().any(|s| s.contains("prometheus.tar.gz") && s.contains("not a must-gather")));
+        assert!(
+            p.skipped
+                .iter()
+                .any(|s| s.contains("must-gather.tar") && s.contains("--with-must-gather"))
+        );
+        assert!(
+            p.skipped
+                .iter()
+                .any(|s| s.contains("prometheus.tar.gz") && s.contains("not a must-gather"))
+        );
 
         let p = plan(P, &listed(&names), true, 1000);
         assert!(rels(&p).iter().any(|r| r.ends_with("must-gather.tar")));
@@ -162,7 +198,15 @@ mod tests {
         l[0].size = Some(5000);
         let p = plan(P, &l, false, 1000);
         assert!(p.fetch.is_empty());
-        assert!(p.skipped.iter().any(|s| s.contains("5000 bytes") && s.contains("1000 byte cap")));
-        assert!(p.skipped.iter().any(|s| s.contains("cannot be used as a local path")));
+        assert!(
+            p.skipped
+                .iter()
+                .any(|s| s.contains("5000 bytes") && s.contains("1000 byte cap"))
+        );
+        assert!(
+            p.skipped
+                .iter()
+                .any(|s| s.contains("cannot be used as a local path"))
+        );
     }
 }

@@ -115,13 +115,13 @@ impl Family {
 
 fn ser_opt_time<S: Serializer>(t: &Option<Time>, s: S) -> Result<S::Ok, S::Error> {
     match t {
-        Some(t) => s.serialize_str(&fmt_time(t)),
+        Some(t) => s.serialize_str(&fmt_utc(t)),
         None => s.serialize_none(),
     }
 }
 
 /// RFC3339 UTC with `Z`, fraction digits only when the time has them.
-pub fn fmt_time(t: &Time) -> String {
+pub fn fmt_utc(t: &Time) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
 }
 

@@ -8,7 +8,9 @@ mod walk;
 use crate::bundle::{InputInfo, InputKind};
 use crate::ingest::classify::FileKind;
 use crate::model::{DiagLevel, Diagnostic, Provenance};
+use sniff::Magic;
 use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -57,6 +59,29 @@ impl VFile {
     /// The provenance of the whole file.
     pub fn prov(&self) -> Provenance {
         Provenance::file(&self.input, &self.path)
+    }
+
+    /// Opens the file as a stream, decompressing gzip or xz data whatever the file is called,
+    /// bounded by `max_file_bytes` of output. Large logs are parsed from this, never copied.
+    pub fn open(self, opts: &SourceOptions) -> Result<Box<dyn BufRead>, String> {
+        let raw: Box<dyn BufRead> = match self.content {
+            Content::Mem(b) => Box::new(std::io::Cursor::new(b)),
+            Content::Disk(p) => {
+                let f = std::fs::File::open(&p).map_err(|e| sniff::describe_io(&e))?;
+                Box::new(BufReader::with_capacity(1 << 18, f))
+            }
+        };
+        let mut raw = raw;
+        let head = raw.fill_buf().map_err(|e| sniff::describe_io(&e))?;
+        let magic = sniff::sniff(head);
+        match magic {
+            Magic::Gzip | Magic::Xz => {
+                let d = sniff::decoder(magic, raw)?;
+                let capped = sniff::Capped { inner: d, left: opts.max_file_bytes, cap: opts.max_file_bytes };
+                Ok(Box::new(BufReader::with_capacity(1 << 18, capped)))
+            }
+            _ => Ok(raw),
+        }
     }
 
     /// Reads the bytes, decompressing gzip or xz data whatever the file is called.

@@ -41,6 +41,27 @@ pub fn decoder<'a, R: Read + 'a>(magic: Magic, r: R) -> Result<Box<dyn Read + 'a
     }
 }
 
+/// A reader that fails once more than `cap` bytes have passed through it.
+pub struct Capped<R> {
+    pub inner: R,
+    pub left: u64,
+    pub cap: u64,
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n as u64 > self.left {
+            return Err(std::io::Error::other(format!(
+                "archive decompresses to more than {} bytes (cap reached; raise --max-archive-bytes)",
+                self.cap
+            )));
+        }
+        self.left -= n as u64;
+        Ok(n)
+    }
+}
+
 /// Reads everything from `r` into memory, failing when more than `cap` bytes come out.
 pub fn read_capped(mut r: impl Read, cap: u64) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();

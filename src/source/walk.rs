@@ -1,7 +1,7 @@
 //! Walking directories and streaming archives (tar, tar.gz, tar.xz, gzip/xz data, nested
 //! archives) into [`VFile`]s, with size caps and per-entry diagnostics.
 
-use super::sniff::{self, Magic};
+use super::sniff::{self, Capped, Magic};
 use super::{Collected, Content, LayoutSeen, SourceOptions, VFile, normalise};
 use crate::bundle::InputKind;
 use crate::ingest::classify::{FileKind, classify_path, sniff_content};
@@ -144,27 +144,6 @@ fn rel(root: &Path, p: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy().to_string())
         .collect::<Vec<_>>()
         .join("/")
-}
-
-/// A reader that fails once more than `cap` bytes have passed through it.
-struct Capped<R> {
-    inner: R,
-    left: u64,
-    cap: u64,
-}
-
-impl<R: Read> Read for Capped<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        if n as u64 > self.left {
-            return Err(std::io::Error::other(format!(
-                "archive decompresses to more than {} bytes (cap reached; raise --max-archive-bytes)",
-                self.cap
-            )));
-        }
-        self.left -= n as u64;
-        Ok(n)
-    }
 }
 
 /// Streams one archive (or compressed file) and collects the entries the analysis needs.

@@ -1,0 +1,294 @@
+//! Remote inputs: CI job artifacts in GCS, named by a Prow, gcsweb, `gs://` or
+//! storage.googleapis.com URL. Lists the job with the GCS JSON API, downloads only what the
+//! analysis needs into a local cache laid out as `<cache>/<bucket>/<path>/` (a normal CI job
+//! directory that [`crate::ingest::ingest`] reads), and marks a completed fetch with a
+//! manifest so that a second run does no network I/O. Bytes are stored as received (objects
+//! may be gzip data without a `.gz` suffix; ingestion sniffs content).
+//!
+//! One [`Fetcher`] (one HTTP client) can serve many fetches, from many threads.
+
+mod cache;
+mod error;
+mod http;
+mod location;
+mod select;
+
+pub use cache::{MANIFEST, default_cache_dir, job_dir};
+pub use error::RemoteError;
+pub use location::{GcsLocation, is_remote};
+pub use select::{Listed, Plan, Wanted, plan};
+
+use cache::{Entry, Manifest};
+use http::{Http, HttpSettings};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// The public GCS endpoint, for both listing and objects.
+pub const DEFAULT_ENDPOINT: &str = "https://storage.googleapis.com";
+
+/// How to fetch.
+#[derive(Debug, Clone)]
+pub struct FetchOptions {
+    /// Base URL for the listing (`<endpoint>/storage/v1/b/...`) and objects (`<endpoint>/<bucket>/...`).
+    pub endpoint: String,
+    /// Root of the cache; a job goes to `<cache_dir>/<bucket>/<path>/`.
+    pub cache_dir: PathBuf,
+    /// Use only the cache; fail if the job is not there.
+    pub offline: bool,
+    /// Time allowed to open a connection.
+    pub connect_timeout: Duration,
+    /// Time allowed for one request, from sending it to the last byte of the body.
+    pub timeout: Duration,
+    /// Further attempts after a 5xx, 408, 429, connection error or timeout (never other 4xx).
+    pub retries: u32,
+    /// Wait before the first retry; doubled for each further one (at most 10 s).
+    pub backoff: Duration,
+    /// Largest object downloaded; larger ones are skipped (from the listing) or abandoned.
+    pub max_object_bytes: u64,
+    /// Download the must-gather archive even when gather-extra has the ClusterVersion.
+    pub with_must_gather: bool,
+    /// Downloads in flight at once.
+    pub concurrency: usize,
+}
+
+impl Default for FetchOptions {
+    fn default() -> Self {
+        FetchOptions {
+            endpoint: DEFAULT_ENDPOINT.to_string(),
+            cache_dir: default_cache_dir(),
+            offline: false,
+            connect_timeout: Duration::from_secs(10),
+            timeout: Duration::from_secs(300),
+            retries: 3,
+            backoff: Duration::from_millis(500),
+            max_object_bytes: 1 << 30,
+            with_must_gather: false,
+            concurrency: 4,
+        }
+    }
+}
+
+/// What a fetch produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchResult {
+    /// The job directory to hand to ingestion.
+    pub local_dir: PathBuf,
+    /// Objects downloaded by this call.
+    pub downloaded: usize,
+    /// Objects already in the cache.
+    pub from_cache: usize,
+    /// Bytes downloaded by this call (as received).
+    pub bytes: u64,
+    /// Needed objects that were not downloaded, one line each with the reason.
+    pub skipped: Vec<String>,
+}
+
+/// Fetches a job into the cache; see [`Fetcher::fetch`].
+pub fn fetch(url: &str, opts: &FetchOptions) -> Result<FetchResult, RemoteError> {
+    GcsLocation::parse(url)?;
+    Fetcher::new(opts.clone())?.fetch(url)
+}
+
+/// Fetches a job into `dest_dir` (for `mglint fetch URL -o DIR`); see [`Fetcher::fetch_to`].
+pub fn fetch_to(
+    url: &str,
+    dest_dir: &Path,
+    opts: &FetchOptions,
+) -> Result<FetchResult, RemoteError> {
+    GcsLocation::parse(url)?;
+    Fetcher::new(opts.clone())?.fetch_to(url, dest_dir)
+}
+
+/// A fetcher with one HTTP client, reusable across jobs and threads.
+#[derive(Debug)]
+pub struct Fetcher {
+    opts: FetchOptions,
+    /// `None` when offline: no client is built and no connection is made.
+    http: Option<Http>,
+}
+
+/// One object placed in the job directory.
+#[derive(Debug, Clone)]
+struct Placed {
+    rel: String,
+    bytes: u64,
+    downloaded: bool,
+}
+
+impl Fetcher {
+    pub fn new(opts: FetchOptions) -> Result<Self, RemoteError> {
+        let http = if opts.offline {
+            None
+        } else {
+            Some(Http::new(&HttpSettings {
+                endpoint: opts.endpoint.clone(),
+                connect_timeout: opts.connect_timeout,
+                timeout: opts.timeout,
+                retries: opts.retries,
+                backoff: opts.backoff,
+            })?)
+        };
+        Ok(Fetcher { opts, http })
+    }
+
+    pub fn options(&self) -> &FetchOptions {
+        &self.opts
+    }
+
+    /// Fetches the job `url` names into `<cache_dir>/<bucket>/<path>/`.
+    pub fn fetch(&self, url: &str) -> Result<FetchResult, RemoteError> {
+        let loc = GcsLocation::parse(url)?;
+        let dir = job_dir(&self.opts.cache_dir, &loc);
+        self.fetch_location(&loc, &dir)
+    }
+
+    /// Fetches the job `url` names into `dest_dir` (same layout below it, same manifest).
+    pub fn fetch_to(&self, url: &str, dest_dir: &Path) -> Result<FetchResult, RemoteError> {
+        let loc = GcsLocation::parse(url)?;
+        self.fetch_location(&loc, dest_dir)
+    }
+
+    /// Fetches `loc` into `dir`, or answers from the manifest there when the fetch is complete.
+    pub fn fetch_location(
+        &self,
+        loc: &GcsLocation,
+        dir: &Path,
+    ) -> Result<FetchResult, RemoteError> {
+        if let Some(m) = Manifest::read_complete(dir, loc) {
+            let wants_more = self.opts.with_must_gather && !m.deferred.is_empty();
+            if !wants_more || self.opts.offline {
+                return Ok(FetchResult {
+                    local_dir: dir.to_path_buf(),
+                    downloaded: 0,
+                    from_cache: m.objects.len(),
+                    bytes: 0,
+                    skipped: m.skipped,
+                });
+            }
+        }
+        let Some(http) = self.http.as_ref() else {
+            return Err(RemoteError::NotCached {
+                url: loc.gs_url(),
+                dir: dir.to_path_buf(),
+            });
+        };
+        let prefix = loc.prefix();
+        let listed = http.list(loc)?;
+        if listed.is_empty() {
+            return Err(RemoteError::NoObjects { url: loc.gs_url() });
+        }
+        let plan = select::plan(
+            &prefix,
+            &listed,
+            self.opts.with_must_gather,
+            self.opts.max_object_bytes,
+        );
+        let placed = self.download_all(http, loc, dir, &plan.fetch)?;
+        let mut manifest = Manifest::new(loc, &self.opts.endpoint, self.opts.with_must_gather);
+        manifest.objects = placed
+            .iter()
+            .map(|p| Entry {
+                path: p.rel.clone(),
+                bytes: p.bytes,
+            })
+            .collect();
+        manifest.deferred = plan.deferred.iter().map(|w| w.rel.clone()).collect();
+        manifest.skipped = plan.skipped.clone();
+        manifest.write(dir)?;
+        let fresh = || placed.iter().filter(|p| p.downloaded);
+        Ok(FetchResult {
+            local_dir: dir.to_path_buf(),
+            downloaded: fresh().count(),
+            from_cache: placed.len() - fresh().count(),
+            bytes: fresh().map(|p| p.bytes).sum(),
+            skipped: plan.skipped,
+        })
+    }
+
+    /// Places one object: reused when a complete copy of the listed size is already there.
+    fn place(
+        &self,
+        http: &Http,
+        loc: &GcsLocation,
+        dir: &Path,
+        w: &Wanted,
+    ) -> Result<Placed, RemoteError> {
+        let mut dest = dir.to_path_buf();
+        dest.extend(w.rel.split('/'));
+        if let Ok(md) = std::fs::metadata(&dest) {
+            if md.is_file() && Some(md.len()) == w.size {
+                return Ok(Placed {
+                    rel: w.rel.clone(),
+                    bytes: md.len(),
+                    downloaded: false,
+                });
+            }
+        }
+        let url = http.object_url(&loc.bucket, &format!("{}{}", loc.prefix(), w.rel));
+        let bytes = http.download(&url, &dest, self.opts.max_object_bytes)?;
+        Ok(Placed {
+            rel: w.rel.clone(),
+            bytes,
+            downloaded: true,
+        })
+    }
+
+    /// Places every wanted object with a few worker threads; the first error (in path order) wins.
+    fn download_all(
+        &self,
+        http: &Http,
+        loc: &GcsLocation,
+        dir: &Path,
+        wanted: &[Wanted],
+    ) -> Result<Vec<Placed>, RemoteError> {
+        let next = AtomicUsize::new(0);
+        let failed = AtomicBool::new(false);
+        let workers = self.opts.concurrency.clamp(1, 32).min(wanted.len().max(1));
+        let mut slots: Vec<Option<Result<Placed, RemoteError>>> = vec![None; wanted.len()];
+        let mut worker_died = false;
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..workers)
+                .map(|_| {
+                    s.spawn(|| {
+                        let mut mine = Vec::new();
+                        while !failed.load(Ordering::Relaxed) {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(w) = wanted.get(i) else { break };
+                            let r = self.place(http, loc, dir, w);
+                            if r.is_err() {
+                                failed.store(true, Ordering::Relaxed);
+                            }
+                            mine.push((i, r));
+                        }
+                        mine
+                    })
+                })
+                .collect();
+            for h in handles {
+                match h.join() {
+                    Ok(results) => {
+                        for (i, r) in results {
+                            if let Some(slot) = slots.get_mut(i) {
+                                *slot = Some(r);
+                            }
+                        }
+                    }
+                    Err(_) => worker_died = true,
+                }
+            }
+        });
+        let mut placed = Vec::with_capacity(wanted.len());
+        for slot in slots.into_iter().flatten() {
+            placed.push(slot?);
+        }
+        if worker_died || placed.len() != wanted.len() {
+            return Err(RemoteError::Network {
+                url: loc.gs_url(),
+                reason: "a download worker stopped unexpectedly".to_string(),
+                attempts: 1,
+            });
+        }
+        Ok(placed)
+    }
+}

@@ -1,0 +1,147 @@
+//! CV001 `history-completion-rewritten`: a Completed history entry whose completionTime was
+//! overwritten after the fact (Bug 1756461), from the snapshot (completion equal to the
+//! successor's start), from the timeline (the install had visibly finished earlier, in a test
+//! log, events or conditions) or from two snapshots (the value moved).
+
+use crate::model::{ClusterVersion, Sourced};
+use crate::rules::engine::{Context, Input, Rule, RuleMeta};
+use crate::rules::model::*;
+use crate::rules::util::{cv_ref, history_evidence};
+use crate::timeline::Bound;
+
+pub struct HistoryCompletionRewritten;
+
+pub static META: RuleMeta = RuleMeta {
+    code: "CV001",
+    name: "history-completion-rewritten",
+    severity: Severity::Warning,
+    family: Family::ClusterVersion,
+    summary: "a Completed history entry's completionTime was rewritten after the fact (Bug 1756461)",
+    needs: &[&[Input::ClusterVersion]],
+    help: "take the real completion from the CVO log, events or CI, not from this entry; the value is the next update's start",
+    references: &["https://bugzilla.redhat.com/show_bug.cgi?id=1756461", "cvo-reference §4.3, §12, §13"],
+    page: include_str!("../../../rules/CV001-history-completion-rewritten.md"),
+};
+
+/// What supports one rewritten entry.
+#[derive(Default)]
+struct Case<'a> {
+    equality: bool,
+    bound: Option<&'a Bound>,
+    moved: Vec<String>,
+}
+
+impl Rule for HistoryCompletionRewritten {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
+        let Some(cv) = cx.bundle.cluster_version() else { return };
+        let hist = &cv.status.history;
+        let mut cases: Vec<(usize, Case<'_>)> = Vec::new();
+        for i in 1..hist.len() {
+            let (h, succ) = (&hist[i], &hist[i - 1]);
+            if h.is_completed() && h.completion_time.is_some() && h.completion_time == succ.started_time {
+                cases.push((i, Case { equality: true, ..Case::default() }));
+            }
+        }
+        // The install had finished before what history claims (test log, events, conditions).
+        if let (Some(b), Some(rec)) = (cx.timeline.install_finished_before(), cx.timeline.history().first()) {
+            let idx = hist.iter().position(|h| h.started_time == rec.started && h.label() == rec.label());
+            if let Some(i) = idx.filter(|_| b.contradicts_claim()) {
+                case_at(&mut cases, i).bound = Some(b);
+            }
+        }
+        // The value moved between two snapshots.
+        for rec in cx.timeline.history() {
+            let values: Vec<&String> = rec.completion_rewrites.iter().filter(|v| *v != "null").collect();
+            if values.len() < 2 {
+                continue;
+            }
+            if let Some(i) = hist.iter().position(|h| h.started_time == rec.started && h.label() == rec.label()) {
+                case_at(&mut cases, i).moved = values.into_iter().cloned().collect();
+            }
+        }
+        for (i, case) in cases {
+            out.push(finding(cx, cv, i, &case));
+        }
+    }
+}
+
+fn case_at<'a, 'b>(cases: &'b mut Vec<(usize, Case<'a>)>, i: usize) -> &'b mut Case<'a> {
+    let pos = match cases.iter().position(|(j, _)| *j == i) {
+        Some(p) => p,
+        None => {
+            cases.push((i, Case::default()));
+            cases.len() - 1
+        }
+    };
+    &mut cases[pos].1
+}
+
+/// The timeline source a piece of bound evidence came from (`test-log`, `kube-event`…).
+fn source_of(cx: &Context<'_>, b: &Bound) -> String {
+    let first = b.evidence.first();
+    cx.timeline
+        .events
+        .iter()
+        .find(|e| e.time == b.before && first.is_some_and(|f| e.evidence.contains(f)))
+        .map_or_else(|| "timeline".to_string(), |e| e.source.name().to_string())
+}
+
+fn finding(cx: &Context<'_>, cv: &Sourced<ClusterVersion>, i: usize, case: &Case<'_>) -> Finding {
+    let hist = &cv.status.history;
+    let h = &hist[i];
+    let claimed = h.completion_time;
+    let claimed_s = claimed.map_or_else(|| "null".to_string(), |t| fmt_utc(&t));
+    let what = if i + 1 == hist.len() { "the install of " } else { "" };
+    let mut msg = format!("history[{i}] ({what}`{}`, Completed) claims completion at {claimed_s}", h.label());
+    let mut basis = Vec::new();
+    let mut f = cx.finding(&META, cv_ref(cv), String::new());
+    f.evidence.push(
+        history_evidence(cx, cv, i, "completionTime", &claimed_s).with_label("claimed completion"),
+    );
+    if case.equality {
+        let succ = &hist[i - 1];
+        msg.push_str(&format!(", the second history[{}] (`{}`) started", i - 1, succ.label()));
+        basis.push("snapshot-equality".to_string());
+        let started = succ.started_time.map_or_else(String::new, |t| fmt_utc(&t));
+        f.evidence.push(
+            history_evidence(cx, cv, i - 1, "startedTime", &started).with_label("the next entry started at the same second"),
+        );
+    }
+    if let Some(b) = case.bound {
+        let src = source_of(cx, b);
+        let first = b.evidence.first();
+        msg.push_str(&format!(
+            "; it had already finished before {} ({src}{})",
+            fmt_utc(&b.before),
+            first.map_or_else(String::new, |e| format!(": `{}`", one_line(&e.text, 120)))
+        ));
+        basis.push(src);
+        if let Some(e) = first {
+            f.evidence.push(cx.from_timeline(e).with_label("already finished by then"));
+        }
+        f.details.insert("finished_before", fmt_utc(&b.before));
+    }
+    if !case.moved.is_empty() {
+        msg.push_str(&format!("; the value moved between snapshots ({})", case.moved.join(" → ")));
+        basis.push("snapshots".to_string());
+    }
+    msg.push_str("; the completion time was rewritten after the fact (Bug 1756461)");
+    let level = if case.bound.is_some() || !case.moved.is_empty() {
+        ConfidenceLevel::High
+    } else {
+        ConfidenceLevel::Medium
+    };
+    f.message = msg;
+    f.at = claimed;
+    f.confidence = Some(Confidence { level, basis });
+    f.details.insert("entry", h.label().to_string());
+    f.details.insert("claimed_completion", claimed_s);
+    if let Some(t) = h.started_time {
+        f.details.insert("started", fmt_utc(&t));
+    }
+    f
+}

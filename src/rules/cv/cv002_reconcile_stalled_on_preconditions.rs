@@ -1,0 +1,188 @@
+//! CV002 `reconcile-stalled-on-preconditions`: the legacy CVO stopped reconciling the running
+//! release while it retried a target that failed preconditions, payload retrieval or
+//! verification (Bug 1822752). Read from the conditions and history, from the CVO log (passes
+//! that never reach a manifest), or both. A fixed CVO rejecting a target is CV020.
+
+use super::blocked::{legacy_blocked, open_stall};
+use crate::model::Time;
+use crate::rules::engine::{Context, Input, Rule, RuleMeta};
+use crate::rules::model::*;
+use crate::rules::util::{anchor, co_ref, cond, cond_evidence, cv_ref, duration, history_evidence, operators_in, precondition_in, ticked};
+use crate::timeline::{Episode, StallCause};
+
+pub struct ReconcileStalledOnPreconditions;
+
+pub static META: RuleMeta = RuleMeta {
+    code: "CV002",
+    name: "reconcile-stalled-on-preconditions",
+    severity: Severity::Error,
+    family: Family::ClusterVersion,
+    summary: "the CVO stopped reconciling the running release while it retried a target that fails preconditions, retrieval or verification",
+    needs: &[&[Input::ClusterVersion, Input::CvoLog]],
+    help: "fix the failing precondition, or return to the running release (see CV004); until then nothing reconciles the cluster's manifests",
+    references: &["https://bugzilla.redhat.com/show_bug.cgi?id=1822752", "cvo-reference §5.5, §7, §12, §13"],
+    page: include_str!("../../../rules/CV002-reconcile-stalled-on-preconditions.md"),
+};
+
+impl Rule for ReconcileStalledOnPreconditions {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
+        if cx.bundle.cluster_version().is_some() {
+            let Some(b) = legacy_blocked(cx) else { return };
+            let stall = open_stall(cx, Some(b.target.label()));
+            let object = cv_ref(b.cv);
+            let mut f = cx.finding(&META, object, String::new());
+            let mut texts: Vec<String> = Vec::new();
+            if let Some((i, c)) = b.failing {
+                texts.push(c.message.clone());
+                f.evidence.push(cond_evidence(cx, b.cv, &b.cv.metadata.name, i, c, "message"));
+            }
+            if let Some((i, c)) = b.progressing {
+                f.evidence.push(cond_evidence(cx, b.cv, &b.cv.metadata.name, i, c, "message"));
+            }
+            f.evidence.push(history_evidence(cx, b.cv, 0, "state", "Partial").with_label("target never applied"));
+            if let Some((i, c)) = cond(&b.cv.status.conditions, "Available").filter(|(_, c)| c.is_true()) {
+                f.evidence.push(cond_evidence(cx, b.cv, &b.cv.metadata.name, i, c, "message"));
+            }
+            let since = stall.map(|s| s.start).or(b.target.started_time);
+            let cause = cause_words(stall, &b.reason);
+            let running = b.source.map(|(_, h)| h.label().to_string());
+            describe(cx, &mut f, Parts { target: b.target.label(), running: running.as_deref(), since, cause, stall, texts });
+            out.push(f);
+        } else if let Some(stall) = open_stall(cx, None) {
+            let pod = cx.timeline.passes().iter().rev().find(|p| p.start >= stall.start).map(|p| p.pod.clone()).unwrap_or_default();
+            let object = ObjectRef::new("Pod", "openshift-cluster-version", &pod);
+            let mut f = cx.finding(&META, object, String::new());
+            let target = stall.target_release.clone().unwrap_or_default();
+            let cause = cause_words(Some(stall), "");
+            describe(
+                cx,
+                &mut f,
+                Parts { target: &target, running: stall.running_release.as_deref(), since: Some(stall.start), cause, stall: Some(stall), texts: Vec::new() },
+            );
+            out.push(f);
+        }
+    }
+}
+
+struct Parts<'a> {
+    target: &'a str,
+    running: Option<&'a str>,
+    since: Option<Time>,
+    cause: &'static str,
+    stall: Option<&'a Episode>,
+    /// Condition messages that may name the precondition and operators.
+    texts: Vec<String>,
+}
+
+fn cause_words(stall: Option<&Episode>, reason: &str) -> &'static str {
+    let from_stall = stall.and_then(|s| match &s.kind {
+        crate::timeline::EpisodeKind::Stall { cause, .. } => Some(cause.clone()),
+        _ => None,
+    });
+    match (from_stall, reason) {
+        (Some(StallCause::PayloadRetrieval), _) | (_, "UpdatePayloadRetrievalFailed") => "cannot be retrieved",
+        (Some(StallCause::PayloadVerification), _) | (_, "ImageVerificationFailed") => "cannot be verified",
+        (Some(StallCause::PreconditionFailed), _) | (_, "UpgradePreconditionCheckFailed") => "fails preconditions",
+        _ => "fails before any manifest is applied",
+    }
+}
+
+/// When the data ends: collection time, else the last CVO log line, else the latest time seen.
+fn data_end(cx: &Context<'_>) -> Option<(Time, &'static str)> {
+    if let Some(t) = cx.bundle.collection_time() {
+        return Some((t, "collection time"));
+    }
+    if let Some(t) = cx.bundle.cvo_logs.iter().filter_map(|l| l.span().map(|s| s.1)).max() {
+        return Some((t, "last CVO log line"));
+    }
+    cx.now().map(|t| (t, "latest time in the data"))
+}
+
+fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
+    let mut texts = p.texts;
+    // Precondition failures from the log passes of the stall.
+    let mut log_precondition = None;
+    if let Some(s) = p.stall {
+        for pass in cx.timeline.passes().iter().filter(|x| s.contains(x.start)) {
+            for pf in &pass.precondition_failures {
+                texts.push(pf.message.clone());
+                if log_precondition.is_none() {
+                    log_precondition = Some((pf.name.clone(), pf.reason.clone(), pf.evidence.clone()));
+                }
+            }
+        }
+        for e in &s.evidence {
+            f.evidence.push(cx.from_timeline(e));
+        }
+    }
+    let precondition = texts
+        .iter()
+        .find_map(|t| precondition_in(t))
+        .or_else(|| log_precondition.as_ref().map(|(n, r, _)| (n.clone(), r.clone())));
+    let mut operators: Vec<String> = texts.iter().flat_map(|t| operators_in(t)).collect();
+    operators.sort();
+    operators.dedup();
+    let mut msg = match p.running {
+        Some(r) => format!("the CVO stopped reconciling `{r}` while it retries `{}`, which {}", p.target, p.cause),
+        None => format!("the CVO reconciles nothing while it retries `{}`, which {}", p.target, p.cause),
+    };
+    if let Some((name, reason)) = &precondition {
+        msg.push_str(&format!(": precondition `{name}` failed"));
+        if let Some(r) = reason {
+            msg.push_str(&format!(" (`{r}`)"));
+        }
+        f.details.insert("precondition", name.clone());
+    }
+    let mut blockers = Vec::new();
+    for name in &operators {
+        let Some(co) = cx.bundle.cluster_operators.iter().find(|c| &c.metadata.name == name) else { continue };
+        if let Some((i, c)) = cond(&co.status.conditions, "Upgradeable").filter(|(_, c)| c.is_false()) {
+            blockers.push(format!("`{name}` Upgradeable=False ({})", c.reason));
+            f.evidence.push(cond_evidence(cx, co, &co.metadata.name, i, c, "reason"));
+            let _ = co_ref(co);
+        }
+    }
+    if !blockers.is_empty() {
+        msg.push_str(&format!(", blocked by {}", blockers.join(", ")));
+    } else if !operators.is_empty() {
+        msg.push_str(&format!(", blocked by ClusterOperator {}", ticked(&operators)));
+    }
+    if !operators.is_empty() {
+        f.details.insert("blocking_operators", operators.join(","));
+    }
+    if let Some(since) = p.since {
+        msg.push_str(&format!("; stalled since {}", fmt_utc(&since)));
+        if let Some((end, what)) = data_end(cx).filter(|(e, _)| *e >= since) {
+            msg.push_str(&format!(", unmanaged for {} (to the {what}, {})", duration(since, end), fmt_utc(&end)));
+            f.details.insert("unmanaged_until", fmt_utc(&end));
+            f.details.insert("unmanaged_for", duration(since, end));
+        }
+        f.details.insert("stalled_since", fmt_utc(&since));
+    }
+    if let Some((_, _, ev)) = &log_precondition {
+        let item = cx.from_timeline(ev).with_label("precondition failure");
+        if !f.evidence.contains(&item) {
+            f.evidence.push(item);
+        }
+    }
+    let mut basis = Vec::new();
+    if f.evidence.iter().any(|e| e.path.ends_with(".yaml") || e.path.ends_with(".json")) {
+        basis.push("conditions".to_string());
+    }
+    if p.stall.is_some_and(|s| s.evidence.iter().any(|e| e.text.contains("Running sync") || e.text.contains("apply:"))) {
+        basis.push("cvo-log".to_string());
+    }
+    let level = if basis.len() > 1 { ConfidenceLevel::High } else { ConfidenceLevel::Medium };
+    f.confidence = Some(Confidence { level, basis });
+    f.details.insert("target", p.target.to_string());
+    if let Some(r) = p.running {
+        f.details.insert("running", r.to_string());
+    }
+    f.at = p.since;
+    f.message = msg;
+    let _ = anchor;
+}
