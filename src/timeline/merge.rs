@@ -30,7 +30,18 @@ pub fn merge(mut events: Vec<TimelineEvent>) -> Vec<TimelineEvent> {
     let mut kept: Vec<TimelineEvent> = Vec::with_capacity(events.len());
     let mut last: HashMap<(String, String), usize> = HashMap::new();
     for e in events {
-        let key = (e.subject.clone(), e.kind.fact_key());
+        // Payload and precondition facts are about the ClusterVersion whether the log (subject
+        // `cvo-pod/…`) or an Event on the ClusterVersion reports them.
+        let subject = match e.kind {
+            EventKind::PayloadRetrieve { .. }
+            | EventKind::PayloadVerify { .. }
+            | EventKind::PayloadLoaded { .. }
+            | EventKind::PayloadRejected { .. }
+            | EventKind::PreconditionFailed { .. }
+            | EventKind::PreconditionWarning { .. } => "clusterversion/version".to_string(),
+            _ => e.subject.clone(),
+        };
+        let key = (subject, e.kind.fact_key());
         if let Some(&i) = last.get(&key) {
             let k = &mut kept[i];
             if e.time - k.time <= SAME_MOMENT && !e.evidence.iter().all(|x| k.evidence.contains(x)) {

@@ -104,7 +104,7 @@ fn finding(cx: &Context<'_>, cv: &Sourced<ClusterVersion>, i: usize, case: &Case
     );
     if case.equality {
         let succ = &hist[i - 1];
-        msg.push_str(&format!(", the second history[{}] (`{}`) started", i - 1, succ.label()));
+        msg.push_str(&format!(", the second at which history[{}] (`{}`) started", i - 1, succ.label()));
         basis.push("snapshot-equality".to_string());
         let started = succ.started_time.map_or_else(String::new, |t| fmt_utc(&t));
         f.evidence.push(

@@ -7,7 +7,7 @@ use super::blocked::{legacy_blocked, open_stall};
 use crate::model::Time;
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
 use crate::rules::model::*;
-use crate::rules::util::{anchor, co_ref, cond, cond_evidence, cv_ref, duration, history_evidence, operators_in, precondition_in, ticked};
+use crate::rules::util::{cond, cond_evidence, cv_ref, duration, history_evidence, operators_in, precondition_in, ticked};
 use crate::timeline::{Episode, StallCause};
 
 pub struct ReconcileStalledOnPreconditions;
@@ -143,7 +143,6 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
         if let Some((i, c)) = cond(&co.status.conditions, "Upgradeable").filter(|(_, c)| c.is_false()) {
             blockers.push(format!("`{name}` Upgradeable=False ({})", c.reason));
             f.evidence.push(cond_evidence(cx, co, &co.metadata.name, i, c, "reason"));
-            let _ = co_ref(co);
         }
     }
     if !blockers.is_empty() {
@@ -184,5 +183,4 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
     }
     f.at = p.since;
     f.message = msg;
-    let _ = anchor;
 }
