@@ -12,4 +12,5 @@ pub mod reconciler;
 pub mod remote;
 pub mod source;
 pub mod summary;
+pub mod timeline;
 pub mod yaml;

@@ -45,6 +45,20 @@ pub fn from_str_multi<T: DeserializeOwned>(text: &str) -> Result<Vec<T>, YamlErr
     Ok(out)
 }
 
+/// Parses every document of a YAML text into JSON values, noting duplicate mapping keys
+/// (the later value wins) in the returned list instead of failing.
+pub fn values_multi(text: &str) -> Result<(Vec<serde_json::Value>, Vec<String>), YamlError> {
+    let dups = std::cell::RefCell::new(Vec::new());
+    let mut out = Vec::new();
+    for doc in yaml_serde::Deserializer::from_str(text) {
+        let v = serde::de::DeserializeSeed::deserialize(crate::ingest::value::DupSeed { dups: &dups }, doc).map_err(convert)?;
+        if !v.is_null() {
+            out.push(v);
+        }
+    }
+    Ok((out, dups.into_inner()))
+}
+
 /// Parses one YAML document into `T`.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
     yaml_serde::from_str(text).map_err(convert)

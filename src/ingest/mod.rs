@@ -9,6 +9,7 @@ pub mod klog;
 pub mod prow;
 pub mod resources;
 pub mod textlog;
+pub mod value;
 
 use crate::bundle::{Bundle, InputInfo};
 use crate::model::*;
@@ -189,8 +190,8 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
                 }
             };
             let (objs, errs) = resources::parse_resources(&text, &name_for_id, &prov);
-            for (line, col, reason) in errs {
-                diags.push(diag(&prov, DiagLevel::Error, line, col, reason));
+            for e in errs {
+                diags.push(diag(&prov, e.level, e.line, e.column, e.reason));
             }
             Parsed::Objects(objs)
         }

@@ -17,8 +17,18 @@ pub struct Objects {
     pub pods: Vec<Sourced<Pod>>,
 }
 
-/// A problem with one item or the whole file: (line, column, reason).
-pub type ItemError = (Option<u32>, Option<u32>, String);
+/// A problem with one item or the whole file.
+#[derive(Debug, Clone)]
+pub struct ItemError {
+    pub level: DiagLevel,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    pub reason: String,
+}
+
+fn err(line: Option<u32>, column: Option<u32>, reason: String) -> ItemError {
+    ItemError { level: DiagLevel::Error, line, column, reason }
+}
 
 /// Parses a resource file. Items that do not fit their type are reported one by one; the
 /// others are kept.
@@ -27,22 +37,27 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
     let mut errors = Vec::new();
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     if trimmed.is_empty() {
-        errors.push((None, None, "empty file".to_string()));
+        errors.push(err(None, None, "empty file".to_string()));
         return (objs, errors);
     }
     let docs: Vec<Value> = if trimmed.starts_with('{') || trimmed.starts_with('[') {
         match serde_json::from_str::<Value>(trimmed) {
             Ok(v) => vec![v],
             Err(e) => {
-                errors.push((Some(e.line() as u32), Some(e.column() as u32), format!("invalid JSON: {}", strip_loc(&e.to_string()))));
+                errors.push(err(Some(e.line() as u32), Some(e.column() as u32), format!("invalid JSON: {}", strip_loc(&e.to_string()))));
                 return (objs, errors);
             }
         }
     } else {
-        match crate::yaml::from_str_multi::<Value>(text) {
-            Ok(v) => v,
+        match crate::yaml::values_multi(text) {
+            Ok((v, dups)) => {
+                for k in dups {
+                    errors.push(ItemError { level: DiagLevel::Warning, line: None, column: None, reason: format!("duplicate key `{k}` (the later value is used)") });
+                }
+                v
+            }
             Err(e) => {
-                errors.push((e.line, e.column, format!("invalid YAML: {}", e.message)));
+                errors.push(err(e.line, e.column, format!("invalid YAML: {}", e.message)));
                 return (objs, errors);
             }
         }
@@ -84,7 +99,7 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
                 ($vec:expr, $t:ty) => {
                     match serde_json::from_value::<$t>(item) {
                         Ok(v) => $vec.push(Sourced { value: v, prov: p, text }),
-                        Err(e) => errors.push((None, None, format!("{where_}not a valid {}: {e}", kind.as_deref().unwrap_or("object")))),
+                        Err(e) => errors.push(err(None, None, format!("{where_}not a valid {}: {e}", kind.as_deref().unwrap_or("object")))),
                     }
                 };
             }
@@ -182,20 +197,20 @@ mod tests {
         let (o, e) = parse_resources(text, "nodes.json", &prov());
         assert_eq!(o.nodes.len(), 1);
         assert_eq!(e.len(), 1);
-        assert!(e[0].2.starts_with("item 1: not a valid Node"), "{}", e[0].2);
+        assert!(e[0].reason.starts_with("item 1: not a valid Node"), "{}", e[0].reason);
     }
 
     #[test]
     fn invalid_yaml_has_location() {
         let (_, e) = parse_resources("kind: ClusterVersion\nstatus: [unclosed\n", "version.yaml", &prov());
         assert_eq!(e.len(), 1);
-        assert!(e[0].2.starts_with("invalid YAML"), "{}", e[0].2);
-        assert!(e[0].0.is_some());
+        assert!(e[0].reason.starts_with("invalid YAML"), "{}", e[0].reason);
+        assert!(e[0].line.is_some());
     }
 
     #[test]
     fn empty_file_is_reported() {
         let (_, e) = parse_resources("  \n", "version.yaml", &prov());
-        assert_eq!(e[0].2, "empty file");
+        assert_eq!(e[0].reason, "empty file");
     }
 }

@@ -3,7 +3,7 @@
 //! trace step. Pure: time comes only from the events.
 
 use super::errors::{Failure, UpdateError};
-use super::scenario::{Event, Scenario, TimedEvent};
+use super::scenario::{Event, LoadOutcome, Scenario, TimedEvent};
 use super::semantics::Semantics;
 use super::status::{SyncInput, WorkerStatus, set_condition, remove_condition, sync_failing_status, sync_status, validate, version_string};
 use super::trace::{TraceStep, describe_event, diff};
@@ -22,6 +22,8 @@ pub struct Engine {
     pub worker: Worker,
     /// When this CVO process first saw each ClusterOperator updating.
     pub co_started: BTreeMap<String, Time>,
+    /// Load outcomes scripted ahead of time, by image.
+    pub scripts: BTreeMap<String, LoadOutcome>,
 }
 
 impl Engine {
@@ -41,6 +43,7 @@ impl Engine {
             cv,
             worker: Worker::default(),
             co_started: BTreeMap::new(),
+            scripts: BTreeMap::new(),
         }
     }
 
@@ -73,12 +76,13 @@ impl Engine {
             true => self.spec_target(),
             false => None,
         };
-        let desired = target.unwrap_or_else(|| Release {
-            force: Some(false),
-            url: String::new(),
-            channels: Vec::new(),
-            ..self.operator.clone()
-        });
+        let own = Release { force: Some(false), url: String::new(), channels: Vec::new(), ..self.operator.clone() };
+        let desired = target.unwrap_or_else(|| own.clone());
+        // Before 4.14 the first sync after a restart could take the spec target directly.
+        let first = match self.sem.minor < 14 && desired.image == own.image {
+            true => Release { version: own.version.clone(), ..desired.clone() },
+            false => own,
+        };
         let mut cx = Ctx {
             sem: &self.sem,
             operator: &self.operator,
@@ -86,9 +90,10 @@ impl Engine {
             now,
             notes,
             co_started: &mut self.co_started,
+            scripts: &self.scripts,
         };
         if !self.worker.initialized() {
-            self.worker.init(&mut cx, generation, &self.cv.status.history);
+            self.worker.init(&mut cx, generation, &self.cv.status.history, &first);
         }
         self.worker.update(&mut cx, generation, &desired);
         let ws = self.worker.status.clone();
@@ -146,6 +151,19 @@ impl Engine {
                 self.co_started.clear();
             }
             Event::SpecChange(c) => self.spec_change(c, &mut notes),
+            Event::LoadOutcome(o) if !o.image.is_empty() => {
+                self.scripts.insert(o.image.clone(), o.clone());
+                let mut cx = Ctx {
+                    sem: &self.sem,
+                    operator: &self.operator,
+                    operator_hash: &self.operator_hash,
+                    now,
+                    notes: &mut notes,
+                    co_started: &mut self.co_started,
+                    scripts: &self.scripts,
+                };
+                self.worker.load_outcome(&mut cx, o);
+            }
             Event::PassProgress(_) | Event::PassResult(_) | Event::LoadOutcome(_) => {
                 pass_attempt = self.worker.work.as_ref().map(|w| w.attempt);
                 let mut cx = Ctx {
@@ -155,6 +173,7 @@ impl Engine {
                     now,
                     notes: &mut notes,
                     co_started: &mut self.co_started,
+                    scripts: &self.scripts,
                 };
                 match &ev.event {
                     Event::PassProgress(p) => applied = self.worker.pass(&mut cx, Pass::Progress(p)),

@@ -199,6 +199,10 @@ impl LoadStep {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LoadOutcome {
+    /// Scripts the outcome for this image ahead of time (kept across pod restarts) instead of
+    /// for the target being loaded now; a later request for it then resolves in the same sync.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub image: String,
     pub step: LoadStep,
     /// Defaults to `step != PayloadLoaded`. `RetrievePayload` without failure means "still
     /// retrieving"; other steps without failure mean the payload loaded.
@@ -221,6 +225,11 @@ pub struct LoadOutcome {
     pub hash: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub architecture: String,
+    /// Release metadata of the payload (status.desired url and channels).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub url: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub channels: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub preconditions: Vec<PreconditionFailure>,
 }
@@ -229,6 +238,7 @@ impl LoadOutcome {
     /// A successful load.
     pub fn loaded() -> LoadOutcome {
         LoadOutcome {
+            image: String::new(),
             step: LoadStep::PayloadLoaded,
             failure: None,
             reason: String::new(),
@@ -237,6 +247,8 @@ impl LoadOutcome {
             verified: None,
             hash: String::new(),
             architecture: String::new(),
+            url: String::new(),
+            channels: Vec::new(),
             preconditions: Vec::new(),
         }
     }

@@ -67,6 +67,8 @@ pub struct Ctx<'a> {
     pub now: Time,
     pub notes: &'a mut Vec<String>,
     pub co_started: &'a mut BTreeMap<String, Time>,
+    /// Outcomes scripted ahead of time, by image.
+    pub scripts: &'a BTreeMap<String, LoadOutcome>,
 }
 
 impl Ctx<'_> {
@@ -169,7 +171,13 @@ fn evaluate(o: &LoadOutcome, target: &Release, sem: &Semantics, op: &Release) ->
     let (qv, qi) = (go_quote(&target.version), go_quote(&target.image));
     let verified = o.verified.unwrap_or(target.image.contains("@sha256:"));
     let payload = |verified: bool| Payload {
-        release: Release { version: version.clone(), image: target.image.clone(), ..Default::default() },
+        release: Release {
+            version: version.clone(),
+            image: target.image.clone(),
+            url: o.url.clone(),
+            channels: o.channels.clone(),
+            ..Default::default()
+        },
         verified,
         local: false,
         hash: o.hash.clone(),
@@ -331,9 +339,10 @@ impl Worker {
         };
     }
 
-    /// The first Operator.sync after a pod start: the CVO's own release, loaded locally.
-    pub fn init(&mut self, cx: &mut Ctx<'_>, generation: i64, history: &[HistoryEntry]) {
-        let target = Release { force: Some(false), url: String::new(), channels: Vec::new(), ..cx.operator.clone() };
+    /// The first Operator.sync after a pod start: `target` (the CVO's own release, or before
+    /// 4.14 a spec target with the same image) is loaded locally.
+    pub fn init(&mut self, cx: &mut Ctx<'_>, generation: i64, history: &[HistoryEntry], target: &Release) {
+        let target = Release { url: String::new(), channels: Vec::new(), architecture: String::new(), ..target.clone() };
         let state = initial_state(history, &target);
         self.payload = Some(Worker::local_payload(cx));
         self.work = Some(Work { target: target.clone(), generation, state, attempt: 0, completed: 0 });
@@ -407,7 +416,8 @@ impl Worker {
             return;
         }
         if !self.candidate.as_ref().is_some_and(|c| same_target(&c.target, desired)) {
-            self.candidate = Some(Candidate { target: desired.clone(), outcome: None });
+            let outcome = cx.scripts.get(&desired.image).cloned();
+            self.candidate = Some(Candidate { target: desired.clone(), outcome });
         }
         let outcome = self.candidate.as_ref().and_then(|c| c.outcome.clone());
         let evaluated = outcome.map(|o| evaluate(&o, desired, cx.sem, cx.operator));
@@ -450,7 +460,8 @@ impl Worker {
             self.accept(cx, desired, None);
         } else {
             self.change_work(cx, desired);
-            self.candidate = Some(Candidate { target: desired.clone(), outcome: None });
+            let outcome = cx.scripts.get(&desired.image).cloned();
+            self.candidate = Some(Candidate { target: desired.clone(), outcome });
             // The pass starts by retrieving the target: Actual is the target as requested.
             let mut next = self.base_report();
             next.actual = desired.clone();
@@ -459,6 +470,10 @@ impl Worker {
             next.done = 0;
             next.total = 0;
             self.report(cx, next);
+            // Checks scripted ahead of time run at once, as the first thing of this pass.
+            if self.candidate.as_ref().is_some_and(|c| c.outcome.is_some()) {
+                self.legacy_checks(cx);
+            }
         }
         self.status.load.update = desired.clone();
         self.status.load.local = desired.image == cx.operator.image;
@@ -467,6 +482,10 @@ impl Worker {
     /// Records a scripted load outcome for the target being loaded. Legacy resolves the checks
     /// of the running pass at once; fixed evaluates it in the next Update.
     pub fn load_outcome(&mut self, cx: &mut Ctx<'_>, outcome: &LoadOutcome) {
+        let for_candidate = self.candidate.as_ref().is_some_and(|c| outcome.image.is_empty() || c.target.image == outcome.image);
+        if !outcome.image.is_empty() && !for_candidate {
+            return;
+        }
         let Some(c) = self.candidate.as_mut() else {
             cx.note("load outcome ignored: no payload is being loaded".into());
             return;

@@ -13,7 +13,12 @@ pub enum Fact {
     /// A timeline event, with a one-line human message.
     Event(EventKind, String),
     /// A per-manifest line: `Running sync for X (i of n)` or `Done syncing for X (i of n)`.
-    Manifest { done: bool, name: String, index: u32, total: u32 },
+    Manifest {
+        done: bool,
+        name: String,
+        index: u32,
+        total: u32,
+    },
 }
 
 fn re(s: &str) -> Regex {
@@ -33,18 +38,26 @@ static RE_MANIFEST: LazyLock<Regex> =
 static RE_RESULT: LazyLock<Regex> = LazyLock::new(|| re(r"(?s)^Result of work: (?:errs=)?(.*)$"));
 static RE_PAYLOAD_LOADED: LazyLock<Regex> =
     LazyLock::new(|| re(r"^Payload loaded from (\S+) with hash ([^,\s]+)"));
-static RE_SYNC_PAYLOAD: LazyLock<Regex> = LazyLock::new(|| re(r"^syncPayload: (\S+) \(force=(\w+)\)"));
-static RE_PRECOND_FAILED: LazyLock<Regex> = LazyLock::new(|| re(r#"(?s)^Precondition "([^"]+)" failed: (.*)$"#));
+static RE_SYNC_PAYLOAD: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^syncPayload: (\S+) \(force=(\w+)\)"));
+static RE_PRECOND_FAILED: LazyLock<Regex> =
+    LazyLock::new(|| re(r#"(?s)^Precondition "([^"]+)" failed: (.*)$"#));
 static RE_PRECOND_ERROR: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?s)^Precondition error \(force (\w+), block (\w+)\): (.*)$"));
 static RE_SYNC_FAILED: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?s)^unable to synchronize image \(waiting ([^)]*)\): (.*)$"));
-static RE_WORK_CHANGED: LazyLock<Regex> = LazyLock::new(|| re(r"^Work changed, transitioning from (\w+) to Updating"));
-static RE_SYNC_SUCCEEDED: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^Sync succeeded, (?:transitioning from (\w+) to Reconciling|reconciling)"));
-static RE_HISTORY_PUSH: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?s)^(?:must add a new history entry|initialize new history) completed=(\w+) desired=(.*)$"));
-static RE_DESIRED_SPEC: LazyLock<Regex> = LazyLock::new(|| re(r"(?s)^Desired version from spec is (.*)$"));
+static RE_WORK_CHANGED: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^Work changed, transitioning from (\w+) to Updating"));
+static RE_SYNC_SUCCEEDED: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^Sync succeeded, (?:transitioning from (\w+) to Reconciling|reconciling)")
+});
+static RE_HISTORY_PUSH: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?s)^(?:must add a new history entry|initialize new history) completed=(\w+) desired=(.*)$",
+    )
+});
+static RE_DESIRED_SPEC: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?s)^Desired version from spec is (.*)$"));
 static RE_EVENT: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?s)^Event\(.*?\): type: '(\w+)' reason: '(\w+)' (.*)$"));
 static RE_GO_VERSION: LazyLock<Regex> = LazyLock::new(|| re(r#"Version:"([^"]*)""#));
@@ -52,14 +65,22 @@ static RE_GO_IMAGE: LazyLock<Regex> = LazyLock::new(|| re(r#"Image:"([^"]*)""#))
 static RE_GO_FORCE: LazyLock<Regex> = LazyLock::new(|| re(r"Force:(true|false)"));
 /// Where one error of a `Result of work: [...]` list starts.
 static RE_ERR_START: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?:^| )(Cluster operator |Could not |update context |Multiple errors |error |unable to |timed out )")
+    re(
+        r"(?:^| )(Cluster operator |Could not |update context |Multiple errors |error |unable to |timed out )",
+    )
 });
 
 /// `(version, image, force)` from a Go `%#v` dump of a `v1.Update`.
 pub fn go_update(dump: &str) -> (String, String, bool) {
     let head = dump.split(" != last=").next().unwrap_or(dump);
-    let v = RE_GO_VERSION.captures(head).map(|c| c[1].to_string()).unwrap_or_default();
-    let i = RE_GO_IMAGE.captures(head).map(|c| c[1].to_string()).unwrap_or_default();
+    let v = RE_GO_VERSION
+        .captures(head)
+        .map(|c| c[1].to_string())
+        .unwrap_or_default();
+    let i = RE_GO_IMAGE
+        .captures(head)
+        .map(|c| c[1].to_string())
+        .unwrap_or_default();
     let f = RE_GO_FORCE.captures(head).is_some_and(|c| &c[1] == "true");
     (v, i, f)
 }
@@ -96,14 +117,15 @@ pub fn split_errors(list: &str) -> Vec<String> {
 /// acquired lease" lock="…"`) into their plain text.
 fn unstructure(msg: &str) -> std::borrow::Cow<'_, str> {
     if let Some(rest) = msg.strip_prefix("\"Unhandled Error\" err=\"") {
-        let body = rest.rsplit_once("\" logger=").map_or(rest.trim_end_matches('"'), |(b, _)| b);
+        let body = rest
+            .rsplit_once("\" logger=")
+            .map_or(rest.trim_end_matches('"'), |(b, _)| b);
         return std::borrow::Cow::Owned(body.replace("\\\"", "\"").replace("\\n", "\n"));
     }
-    if let Some(rest) = msg.strip_prefix('"') {
-        if let Some((head, _)) = rest.split_once('"') {
+    if let Some(rest) = msg.strip_prefix('"')
+        && let Some((head, _)) = rest.split_once('"') {
             return std::borrow::Cow::Owned(head.to_string());
         }
-    }
     std::borrow::Cow::Borrowed(msg)
 }
 
@@ -118,20 +140,36 @@ pub fn classify(message: &str) -> Option<Fact> {
     let msg = msg.as_ref();
     let ev = |k: EventKind, m: String| Some(Fact::Event(k, m));
     let first = msg.as_bytes().first().copied()?;
-    if msg.get(..27).is_some_and(|p| p.eq_ignore_ascii_case("successfully acquired lease")) {
-        return ev(EventKind::LeaderAcquired, "acquired the leader lease".to_string());
+    if msg
+        .get(..27)
+        .is_some_and(|p| p.eq_ignore_ascii_case("successfully acquired lease"))
+    {
+        return ev(
+            EventKind::LeaderAcquired,
+            "acquired the leader lease".to_string(),
+        );
     }
     match first {
         b'C' => {
             if let Some(c) = RE_BANNER.captures(msg) {
-                return ev(EventKind::PodStart { build: c[1].to_string() }, format!("CVO started ({})", &c[1]));
+                return ev(
+                    EventKind::PodStart {
+                        build: c[1].to_string(),
+                    },
+                    format!("CVO started ({})", &c[1]),
+                );
             }
         }
         b'S' => {
             if let Some(c) = RE_PERIOD.captures(msg) {
                 return ev(
-                    EventKind::ReconcilePeriod { period: c[1].to_string() },
-                    format!("CVO operator loop starting, minimum reconcile period {}", &c[1]),
+                    EventKind::ReconcilePeriod {
+                        period: c[1].to_string(),
+                    },
+                    format!(
+                        "CVO operator loop starting, minimum reconcile period {}",
+                        &c[1]
+                    ),
                 );
             }
             if let Some(c) = RE_SYNC_SUCCEEDED.captures(msg) {
@@ -148,7 +186,10 @@ pub fn classify(message: &str) -> Option<Fact> {
                 || msg.starts_with("Stepping down as leader")
                 || msg.starts_with("Stopped leading")
             {
-                return ev(EventKind::Shutdown, format!("CVO shutting down: {}", first_line(msg)));
+                return ev(
+                    EventKind::Shutdown,
+                    format!("CVO shutting down: {}", first_line(msg)),
+                );
             }
         }
         b'G' if msg.starts_with("Graceful shutdown complete") => {
@@ -168,7 +209,9 @@ pub fn classify(message: &str) -> Option<Fact> {
                         attempt: attempt.parse().unwrap_or(0),
                         force: Some(force == "true"),
                     },
-                    format!("sync pass for {target} in state {state}, attempt {attempt} (generation {gen_})"),
+                    format!(
+                        "sync pass for {target} in state {state}, attempt {attempt} (generation {gen_})"
+                    ),
                 );
             }
             if let Some(c) = RE_RESULT.captures(msg) {
@@ -176,9 +219,20 @@ pub fn classify(message: &str) -> Option<Fact> {
                 let m = if errors.is_empty() {
                     "pass result: no errors".to_string()
                 } else {
-                    format!("pass result: {} error(s): {}", errors.len(), errors.join("; "))
+                    format!(
+                        "pass result: {} error(s): {}",
+                        errors.len(),
+                        errors.join("; ")
+                    )
                 };
-                return ev(EventKind::PassResult { target: String::new(), ok: errors.is_empty(), errors }, m);
+                return ev(
+                    EventKind::PassResult {
+                        target: String::new(),
+                        ok: errors.is_empty(),
+                        errors,
+                    },
+                    m,
+                );
             }
         }
         b'D' => {
@@ -187,8 +241,19 @@ pub fn classify(message: &str) -> Option<Fact> {
             }
             if let Some(c) = RE_DESIRED_SPEC.captures(msg) {
                 let (version, image, force) = go_update(&c[1]);
-                let label = if version.is_empty() { image.clone() } else { version.clone() };
-                return ev(EventKind::DesiredUpdateSeen { version, image, force }, format!("desired update from spec: {label}"));
+                let label = if version.is_empty() {
+                    image.clone()
+                } else {
+                    version.clone()
+                };
+                return ev(
+                    EventKind::DesiredUpdateSeen {
+                        version,
+                        image,
+                        force,
+                    },
+                    format!("desired update from spec: {label}"),
+                );
             }
         }
         b'a' => {
@@ -202,25 +267,37 @@ pub fn classify(message: &str) -> Option<Fact> {
                         attempt: attempt.parse().unwrap_or(0),
                         force: None,
                     },
-                    format!("apply pass for {target} in state {state}, attempt {attempt} (generation {gen_})"),
+                    format!(
+                        "apply pass for {target} in state {state}, attempt {attempt} (generation {gen_})"
+                    ),
                 );
             }
         }
-        b'L' => {
-            if msg.trim_end() == "Loading payload" {
-                return ev(EventKind::PayloadLoading { target: String::new() }, "loading payload".to_string());
+        b'L'
+            if msg.trim_end() == "Loading payload" => {
+                return ev(
+                    EventKind::PayloadLoading {
+                        target: String::new(),
+                    },
+                    "loading payload".to_string(),
+                );
             }
-        }
         b'P' => {
             if let Some(c) = RE_PAYLOAD_LOADED.captures(msg) {
                 return ev(
-                    EventKind::PayloadLoaded { version: String::new(), image: c[1].to_string() },
+                    EventKind::PayloadLoaded {
+                        version: String::new(),
+                        image: c[1].to_string(),
+                    },
                     format!("payload loaded from {} (hash {})", &c[1], &c[2]),
                 );
             }
             if let Some(c) = RE_PRECOND_FAILED.captures(msg) {
                 return ev(
-                    EventKind::PreconditionFailed { name: c[1].to_string(), reason: None },
+                    EventKind::PreconditionFailed {
+                        name: c[1].to_string(),
+                        reason: None,
+                    },
                     format!("precondition `{}` failed: {}", &c[1], first_line(&c[2])),
                 );
             }
@@ -234,12 +311,21 @@ pub fn classify(message: &str) -> Option<Fact> {
                 } else {
                     EventKind::PreconditionWarning { name }
                 };
-                return ev(kind, format!("precondition error (force {}, block {}): {summary}", &c[1], &c[2]));
+                return ev(
+                    kind,
+                    format!(
+                        "precondition error (force {}, block {}): {summary}",
+                        &c[1], &c[2]
+                    ),
+                );
             }
         }
         b'F' if msg.starts_with("Forcing past precondition failures: ") => {
             let (name, _) = preconditions_in(msg).into_iter().next().unwrap_or_default();
-            return ev(EventKind::PreconditionWarning { name }, format!("forced past precondition failures: {}", first_line(msg)));
+            return ev(
+                EventKind::PreconditionWarning { name },
+                format!("forced past precondition failures: {}", first_line(msg)),
+            );
         }
         b'l' if msg.starts_with("loadUpdatedPayload syncPayload err=") => {
             let err = &msg["loadUpdatedPayload syncPayload err=".len()..];
@@ -255,12 +341,20 @@ pub fn classify(message: &str) -> Option<Fact> {
             } else {
                 "LoadPayload"
             };
-            return ev(EventKind::PayloadRejected { step: step.to_string() }, format!("target rejected: {}", first_line(err)));
+            return ev(
+                EventKind::PayloadRejected {
+                    step: step.to_string(),
+                },
+                format!("target rejected: {}", first_line(err)),
+            );
         }
         b's' => {
             if let Some(c) = RE_SYNC_PAYLOAD.captures(msg) {
                 return ev(
-                    EventKind::SyncPayload { target: c[1].to_string(), force: &c[2] == "true" },
+                    EventKind::SyncPayload {
+                        target: c[1].to_string(),
+                        force: &c[2] == "true",
+                    },
                     format!("loading target {} (force={})", &c[1], &c[2]),
                 );
             }
@@ -268,28 +362,45 @@ pub fn classify(message: &str) -> Option<Fact> {
         b'u' => {
             if let Some(c) = RE_SYNC_FAILED.captures(msg) {
                 return ev(
-                    EventKind::SyncFailed { wait: c[1].to_string() },
+                    EventKind::SyncFailed {
+                        wait: c[1].to_string(),
+                    },
                     format!("sync failed (retry in {}): {}", &c[1], first_line(&c[2])),
                 );
             }
         }
         b'W' => {
             if let Some(c) = RE_WORK_CHANGED.captures(msg) {
-                return ev(EventKind::WorkChanged { from_state: c[1].to_string() }, format!("work changed, {} → Updating", &c[1]));
+                return ev(
+                    EventKind::WorkChanged {
+                        from_state: c[1].to_string(),
+                    },
+                    format!("work changed, {} → Updating", &c[1]),
+                );
             }
         }
         b'm' | b'i' => {
             if let Some(c) = RE_HISTORY_PUSH.captures(msg) {
                 let (version, image, _) = go_update(&c[2]);
-                let label = if version.is_empty() { image.clone() } else { version.clone() };
-                return ev(EventKind::HistoryPush { version, image }, format!("new history entry for {label}"));
+                let label = if version.is_empty() {
+                    image.clone()
+                } else {
+                    version.clone()
+                };
+                return ev(
+                    EventKind::HistoryPush { version, image },
+                    format!("new history entry for {label}"),
+                );
             }
         }
         b'E' => {
             if let Some(c) = RE_EVENT.captures(msg) {
                 let (ty, reason, text) = (&c[1], &c[2], &c[3]);
                 if reason == "LeaderElection" {
-                    return ev(EventKind::LeaderAcquired, format!("event LeaderElection: {}", first_line(text)));
+                    return ev(
+                        EventKind::LeaderAcquired,
+                        format!("event LeaderElection: {}", first_line(text)),
+                    );
                 }
                 if let Some(k) = cvo_reason_kinds(reason, ty, text).into_iter().next() {
                     return ev(k, format!("event {ty} {reason}: {}", first_line(text)));

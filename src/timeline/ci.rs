@@ -14,7 +14,8 @@ static RE_CHANGED: LazyLock<Regex> =
 static RE_REASON_PREFIX: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^([A-Z][A-Za-z0-9_]+): ").expect("static regex"));
 static RE_WAIT_NODES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^Waiting up to (\S+) for all \(but \d+\) nodes to be schedulable").expect("static regex")
+    Regex::new(r"^Waiting up to (\S+) for all \(but \d+\) nodes to be schedulable")
+        .expect("static regex")
 });
 
 /// Locator keys (everything else of the form `k/v` in a monitor line is an annotation).
@@ -56,7 +57,11 @@ fn stanzas(msg: &str) -> (BTreeMap<String, String>, String) {
     loop {
         let tok = rest.split(' ').next().unwrap_or("");
         match tok.split_once('/') {
-            Some((k, v)) if !k.is_empty() && !tok.contains(':') && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') => {
+            Some((k, v))
+                if !k.is_empty()
+                    && !tok.contains(':')
+                    && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') =>
+            {
                 map.insert(k.to_string(), v.to_string());
                 rest = rest[tok.len()..].trim_start_matches(' ');
                 if rest.is_empty() {
@@ -81,11 +86,10 @@ fn subject_for(keys: &BTreeMap<String, String>) -> Option<String> {
     if let Some(p) = keys.get("machineconfigpool").or(keys.get("mcp")) {
         return Some(format!("machineconfigpool/{p}"));
     }
-    if let Some(n) = keys.get("node") {
-        if !keys.contains_key("pod") && !keys.contains_key("container") {
+    if let Some(n) = keys.get("node")
+        && !keys.contains_key("pod") && !keys.contains_key("container") {
             return Some(format!("node/{n}"));
         }
-    }
     None
 }
 
@@ -100,23 +104,60 @@ fn interval(iv: &Interval, out: &mut Vec<TimelineEvent>) {
     for (k, v) in &iv.annotations {
         ann.insert(k.clone(), v.clone());
     }
-    let reason = if iv.reason.is_empty() { ann.get("reason").cloned().unwrap_or_default() } else { iv.reason.clone() };
-    let ev = Evidence::new(iv.prov.clone(), &format!("{} {} {}", iv.locator, reason, iv.message));
+    let reason = if iv.reason.is_empty() {
+        ann.get("reason").cloned().unwrap_or_default()
+    } else {
+        iv.reason.clone()
+    };
+    let ev = Evidence::new(
+        iv.prov.clone(),
+        &format!("{} {} {}", iv.locator, reason, iv.message),
+    );
     let push = |out: &mut Vec<TimelineEvent>, t, subject: &str, kind, msg: String| {
-        out.push(TimelineEvent::new(t, EventSource::Interval, subject, kind, msg, ev.clone()));
+        out.push(TimelineEvent::new(
+            t,
+            EventSource::Interval,
+            subject,
+            kind,
+            msg,
+            ev.clone(),
+        ));
     };
     if let Some(test) = keys.get("e2e-test") {
-        push(out, from, "e2e", EventKind::TestStart { test: test.clone() }, format!("test started: {test}"));
+        push(
+            out,
+            from,
+            "e2e",
+            EventKind::TestStart { test: test.clone() },
+            format!("test started: {test}"),
+        );
         if let Some(to) = iv.to.filter(|to| *to > from) {
             let status = ann.get("status").cloned().unwrap_or_default();
-            push(out, to, "e2e", EventKind::TestEnd { test: test.clone(), status: status.clone() }, format!("test ended ({status}): {test}"));
+            push(
+                out,
+                to,
+                "e2e",
+                EventKind::TestEnd {
+                    test: test.clone(),
+                    status: status.clone(),
+                },
+                format!("test ended ({status}): {test}"),
+            );
         }
         return;
     }
-    let Some(subject) = subject_for(&keys) else { return };
+    let Some(subject) = subject_for(&keys) else {
+        return;
+    };
     if subject.starts_with("clusterversion/") && reason.starts_with("Upgrade") {
         for kind in cvo_reason_kinds(&reason, "", &iv.message) {
-            push(out, from, &subject, kind, format!("{reason}: {}", human.trim()));
+            push(
+                out,
+                from,
+                &subject,
+                kind,
+                format!("{reason}: {}", human.trim()),
+            );
         }
         return;
     }
@@ -127,13 +168,21 @@ fn interval(iv: &Interval, out: &mut Vec<TimelineEvent>) {
             out,
             from,
             &subject,
-            EventKind::ConditionTransition { condition: cond.clone(), status: status.clone(), reason: reason.clone() },
+            EventKind::ConditionTransition {
+                condition: cond.clone(),
+                status: status.clone(),
+                reason: reason.clone(),
+            },
             format!("`{cond}` → {status} ({reason}): {text}"),
         );
         return;
     }
     if subject.starts_with("node/") {
-        let phase = ann.get("phase").or(ann.get("state")).cloned().unwrap_or_else(|| reason.clone());
+        let phase = ann
+            .get("phase")
+            .or(ann.get("state"))
+            .cloned()
+            .unwrap_or_else(|| reason.clone());
         if !phase.is_empty() {
             let msg = match iv.to.filter(|to| *to > from) {
                 Some(to) => format!("{phase} ({}s): {}", (to - from).num_seconds(), human.trim()),
@@ -166,14 +215,37 @@ fn text_lines(lines: &[TextLine], out: &mut Vec<TimelineEvent>) {
         match &l.kind {
             TextLineKind::Info => {
                 if let Some(c) = RE_WAIT_NODES.captures(&l.message) {
-                    let kind = EventKind::E2eWaitingForNodes { timeout: c[1].to_string() };
-                    out.push(TimelineEvent::new(t, EventSource::TestLog, "e2e", kind, l.message.clone(), ev));
+                    let kind = EventKind::E2eWaitingForNodes {
+                        timeout: c[1].to_string(),
+                    };
+                    out.push(TimelineEvent::new(
+                        t,
+                        EventSource::TestLog,
+                        "e2e",
+                        kind,
+                        l.message.clone(),
+                        ev,
+                    ));
                 } else if let Some(target) = l.message.strip_prefix("Completed upgrade to ") {
-                    let kind = EventKind::UpgradeComplete { version: String::new(), image: target.trim().to_string() };
-                    out.push(TimelineEvent::new(t, EventSource::TestLog, "clusterversion/version", kind, l.message.clone(), ev));
+                    let kind = EventKind::UpgradeComplete {
+                        version: String::new(),
+                        image: target.trim().to_string(),
+                    };
+                    out.push(TimelineEvent::new(
+                        t,
+                        EventSource::TestLog,
+                        "clusterversion/version",
+                        kind,
+                        l.message.clone(),
+                        ev,
+                    ));
                 }
             }
-            TextLineKind::Monitor { level, locator, duration_secs } => {
+            TextLineKind::Monitor {
+                level,
+                locator,
+                duration_secs,
+            } => {
                 monitor(t, *level, locator, *duration_secs, &l.message, ev, out);
             }
         }
@@ -202,17 +274,41 @@ fn monitor(
     }
     let (more, text) = stanzas(message);
     ann.extend(more);
-    let Some(subject) = subject_for(&keys) else { return };
+    let Some(subject) = subject_for(&keys) else {
+        return;
+    };
     let text = text.trim();
     let push = |out: &mut Vec<TimelineEvent>, kind, msg: String| {
-        out.push(TimelineEvent::new(t, EventSource::TestLog, subject.clone(), kind, msg, ev.clone()));
+        out.push(TimelineEvent::new(
+            t,
+            EventSource::TestLog,
+            subject.clone(),
+            kind,
+            msg,
+            ev.clone(),
+        ));
     };
     if let Some(c) = RE_CHANGED.captures(text) {
         let (cond, status) = (c[1].to_string(), c[2].to_string());
         let detail = c.get(3).map_or("", |m| m.as_str());
-        let reason = RE_REASON_PREFIX.captures(detail).map(|r| r[1].to_string()).unwrap_or_default();
-        let msg = if detail.is_empty() { format!("`{cond}` → {status}") } else { format!("`{cond}` → {status}: {detail}") };
-        push(out, EventKind::ConditionTransition { condition: cond, status, reason }, msg);
+        let reason = RE_REASON_PREFIX
+            .captures(detail)
+            .map(|r| r[1].to_string())
+            .unwrap_or_default();
+        let msg = if detail.is_empty() {
+            format!("`{cond}` → {status}")
+        } else {
+            format!("`{cond}` → {status}: {detail}")
+        };
+        push(
+            out,
+            EventKind::ConditionTransition {
+                condition: cond,
+                status,
+                reason,
+            },
+            msg,
+        );
         return;
     }
     if let Some(cond) = ann.get("condition") {
@@ -220,28 +316,46 @@ fn monitor(
         let reason = ann.get("reason").cloned().unwrap_or_default();
         let detail = text.trim_start_matches("changed:").trim();
         let msg = format!("`{cond}` → {status} ({reason}): {detail}");
-        push(out, EventKind::ConditionTransition { condition: cond.clone(), status, reason }, msg);
+        push(
+            out,
+            EventKind::ConditionTransition {
+                condition: cond.clone(),
+                status,
+                reason,
+            },
+            msg,
+        );
         return;
     }
-    if subject.starts_with("clusterversion/") {
-        if let Some(reason) = ann.get("reason").filter(|r| r.starts_with("Upgrade")) {
+    if subject.starts_with("clusterversion/")
+        && let Some(reason) = ann.get("reason").filter(|r| r.starts_with("Upgrade")) {
             for kind in cvo_reason_kinds(reason, "", message) {
                 push(out, kind, format!("{reason}: {text}"));
             }
             return;
         }
-    }
-    if subject.starts_with("node/") {
-        if let Some(phase) = ann.get("phase").or(ann.get("state")).or(ann.get("reason")) {
-            push(out, EventKind::NodeLifecycle { phase: phase.clone() }, format!("{phase}: {text}"));
+    if subject.starts_with("node/")
+        && let Some(phase) = ann.get("phase").or(ann.get("state")).or(ann.get("reason")) {
+            push(
+                out,
+                EventKind::NodeLifecycle {
+                    phase: phase.clone(),
+                },
+                format!("{phase}: {text}"),
+            );
             return;
         }
-    }
     let msg = match duration {
         Some(d) => format!("{text} (for {d}s)"),
         None => text.to_string(),
     };
-    push(out, EventKind::Monitor { level: level.to_string() }, msg);
+    push(
+        out,
+        EventKind::Monitor {
+            level: level.to_string(),
+        },
+        msg,
+    );
 }
 
 /// JUnit cases worth placing on the timeline: failures and the upgrade milestones.
@@ -258,7 +372,11 @@ fn prow_and_junit(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
         let empty: std::sync::Arc<str> = std::sync::Arc::from("");
         crate::model::Provenance::file(&empty, &empty)
     });
-    let job = if p.job.is_empty() { p.build_id.clone() } else { p.job.clone() };
+    let job = if p.job.is_empty() {
+        p.build_id.clone()
+    } else {
+        p.job.clone()
+    };
     if let Some(t) = p.start {
         out.push(TimelineEvent::new(
             t,
@@ -270,14 +388,25 @@ fn prow_and_junit(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
         ));
     }
     let Some(end) = p.completion else { return };
-    let result = if p.result.is_empty() { p.state.clone() } else { p.result.clone() };
+    let result = if p.result.is_empty() {
+        p.state.clone()
+    } else {
+        p.result.clone()
+    };
     out.push(TimelineEvent::new(
         end,
         EventSource::Prow,
         "prow",
-        EventKind::ProwEnd { job: job.clone(), passed: p.passed, result: result.clone() },
+        EventKind::ProwEnd {
+            job: job.clone(),
+            passed: p.passed,
+            result: result.clone(),
+        },
         format!("job `{job}` finished: {result}"),
-        Evidence::new(p.prov.last().cloned().unwrap_or(prov), &format!("completion {}", fmt_rfc3339(&end))),
+        Evidence::new(
+            p.prov.last().cloned().unwrap_or(prov),
+            &format!("completion {}", fmt_rfc3339(&end)),
+        ),
     ));
     for case in &bundle.junit {
         if !junit_kept(&case.name, &case.status) {
@@ -289,14 +418,23 @@ fn prow_and_junit(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
             JunitStatus::Error => "error",
             JunitStatus::Skipped => "skipped",
         };
-        let took = case.time_secs.map_or(String::new(), |s| format!(" after {s:.0}s"));
+        let took = case
+            .time_secs
+            .map_or(String::new(), |s| format!(" after {s:.0}s"));
         out.push(TimelineEvent::new(
             end,
             EventSource::Junit,
             "junit",
-            EventKind::JunitResult { test: case.name.clone(), status: status.to_string(), duration_secs: case.time_secs },
+            EventKind::JunitResult {
+                test: case.name.clone(),
+                status: status.to_string(),
+                duration_secs: case.time_secs,
+            },
             format!("{status}{took}: {}", case.name),
-            Evidence::new(case.prov.clone(), &format!("{} {status} {}", case.name, case.message)),
+            Evidence::new(
+                case.prov.clone(),
+                &format!("{} {status} {}", case.name, case.message),
+            ),
         ));
     }
 }
@@ -307,7 +445,9 @@ mod tests {
 
     #[test]
     fn stanzas_split_annotations_from_text() {
-        let (m, rest) = stanzas("constructed/node-lifecycle-constructor reason/NodeUpdate phase/Drain roles/worker drained node");
+        let (m, rest) = stanzas(
+            "constructed/node-lifecycle-constructor reason/NodeUpdate phase/Drain roles/worker drained node",
+        );
         assert_eq!(m.get("phase").map(String::as_str), Some("Drain"));
         assert_eq!(m.get("reason").map(String::as_str), Some("NodeUpdate"));
         assert_eq!(rest, "drained node");

@@ -16,17 +16,34 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
     }
     for co in &bundle.cluster_operators {
         let subject = format!("clusteroperator/{}", co.metadata.name);
-        conditions(co, &co.metadata.name, &co.status.conditions, EventSource::ClusterOperator, &subject, out);
+        conditions(
+            co,
+            &co.metadata.name,
+            &co.status.conditions,
+            EventSource::ClusterOperator,
+            &subject,
+            out,
+        );
         if let Some(v) = co.operator_version() {
             let prog = co.condition("Progressing").filter(|c| c.is_false());
-            let t = prog.and_then(|c| c.last_transition_time).or_else(|| snapshot_time(bundle, &co.prov));
+            let t = prog
+                .and_then(|c| c.last_transition_time)
+                .or_else(|| snapshot_time(bundle, &co.prov));
             if let Some(t) = t {
-                let prov = locate(&co.prov, co.text.as_deref(), Some(&co.metadata.name), v, "name: operator");
+                let prov = locate(
+                    &co.prov,
+                    co.text.as_deref(),
+                    Some(&co.metadata.name),
+                    v,
+                    "name: operator",
+                );
                 out.push(TimelineEvent::new(
                     t,
                     EventSource::ClusterOperator,
                     subject.clone(),
-                    EventKind::OperatorVersion { version: v.to_string() },
+                    EventKind::OperatorVersion {
+                        version: v.to_string(),
+                    },
                     format!("reports `operator` version {v}"),
                     Evidence::new(prov, &format!("versions[operator]: {v}")),
                 ));
@@ -35,13 +52,30 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
     }
     for node in &bundle.nodes {
         let subject = format!("node/{}", node.metadata.name);
-        let ready: Vec<Condition> = node.status.conditions.iter().filter(|c| c.type_ == "Ready").cloned().collect();
-        conditions(node, &node.metadata.name, &ready, EventSource::Node, &subject, out);
-        if let (Some(ev), Some(machine)) = (out.last_mut(), node.metadata.annotations.get("machine.openshift.io/machine")) {
-            if ev.subject == subject {
+        let ready: Vec<Condition> = node
+            .status
+            .conditions
+            .iter()
+            .filter(|c| c.type_ == "Ready")
+            .cloned()
+            .collect();
+        conditions(
+            node,
+            &node.metadata.name,
+            &ready,
+            EventSource::Node,
+            &subject,
+            out,
+        );
+        if let (Some(ev), Some(machine)) = (
+            out.last_mut(),
+            node.metadata
+                .annotations
+                .get("machine.openshift.io/machine"),
+        )
+            && ev.subject == subject {
                 ev.message.push_str(&format!(" (machine `{machine}`)"));
             }
-        }
     }
     for pool in &bundle.pools {
         let subject = format!("machineconfigpool/{}", pool.metadata.name);
@@ -52,15 +86,30 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
             .filter(|c| matches!(c.type_.as_str(), "Updated" | "Updating" | "Degraded"))
             .cloned()
             .collect();
-        conditions(pool, &pool.metadata.name, &keep, EventSource::MachineConfigPool, &subject, out);
+        conditions(
+            pool,
+            &pool.metadata.name,
+            &keep,
+            EventSource::MachineConfigPool,
+            &subject,
+            out,
+        );
     }
     for pod in &bundle.cvo_pods {
         cvo_pod(pod, out);
     }
 }
 
-fn cluster_version(bundle: &Bundle, cv: &Sourced<crate::model::ClusterVersion>, out: &mut Vec<TimelineEvent>) {
-    let name = if cv.metadata.name.is_empty() { "version" } else { cv.metadata.name.as_str() };
+fn cluster_version(
+    bundle: &Bundle,
+    cv: &Sourced<crate::model::ClusterVersion>,
+    out: &mut Vec<TimelineEvent>,
+) {
+    let name = if cv.metadata.name.is_empty() {
+        "version"
+    } else {
+        cv.metadata.name.as_str()
+    };
     let subject = format!("clusterversion/{name}");
     let text = cv.text.as_deref();
     for (i, h) in cv.status.history.iter().enumerate() {
@@ -71,23 +120,62 @@ fn cluster_version(bundle: &Bundle, cv: &Sourced<crate::model::ClusterVersion>, 
                 t,
                 EventSource::ClusterVersion,
                 subject.clone(),
-                EventKind::HistoryStarted { version: version.clone(), image: image.clone() },
+                EventKind::HistoryStarted {
+                    version: version.clone(),
+                    image: image.clone(),
+                },
                 format!("history: {} started ({})", h.label(), h.state),
-                Evidence::new(prov, &format!("history[{i}] {} startedTime {} state {}", h.label(), ts(&t), h.state)),
+                Evidence::new(
+                    prov,
+                    &format!(
+                        "history[{i}] {} startedTime {} state {}",
+                        h.label(),
+                        ts(&t),
+                        h.state
+                    ),
+                ),
             ));
         }
         if let Some(t) = h.completion_time {
             let prov = locate(&cv.prov, text, None, &ts(&t), "completionTime");
-            let ev = Evidence::new(prov, &format!("history[{i}] {} completionTime {} state {}", h.label(), ts(&t), h.state));
+            let ev = Evidence::new(
+                prov,
+                &format!(
+                    "history[{i}] {} completionTime {} state {}",
+                    h.label(),
+                    ts(&t),
+                    h.state
+                ),
+            );
             let (kind, msg) = if h.is_completed() {
-                (EventKind::HistoryCompleted { version, image }, format!("history: {} completed", h.label()))
+                (
+                    EventKind::HistoryCompleted { version, image },
+                    format!("history: {} completed", h.label()),
+                )
             } else {
-                (EventKind::HistoryAbandoned { version, image }, format!("history: {} left unfinished ({})", h.label(), h.state))
+                (
+                    EventKind::HistoryAbandoned { version, image },
+                    format!("history: {} left unfinished ({})", h.label(), h.state),
+                )
             };
-            out.push(TimelineEvent::new(t, EventSource::ClusterVersion, subject.clone(), kind, msg, ev));
+            out.push(TimelineEvent::new(
+                t,
+                EventSource::ClusterVersion,
+                subject.clone(),
+                kind,
+                msg,
+                ev,
+            ));
         }
     }
-    conditions(cv, "", &cv.status.conditions, EventSource::ClusterVersion, &subject, out);
+    conditions(
+        cv,
+        "",
+        &cv.status.conditions,
+        EventSource::ClusterVersion,
+        &subject,
+        out,
+    );
     if let Some(t) = snapshot_time(bundle, &cv.prov) {
         let desired = cv.status.desired.label().to_string();
         out.push(TimelineEvent::new(
@@ -117,8 +205,19 @@ fn cluster_version(bundle: &Bundle, cv: &Sourced<crate::model::ClusterVersion>, 
                     image: u.image.clone(),
                     force: u.force.unwrap_or(false),
                 },
-                format!("spec.desiredUpdate is {}{}", u.label(), if u.force == Some(true) { " (forced)" } else { "" }),
-                Evidence::new(prov, &format!("spec.desiredUpdate {} {}", u.version, u.image)),
+                format!(
+                    "spec.desiredUpdate is {}{}",
+                    u.label(),
+                    if u.force == Some(true) {
+                        " (forced)"
+                    } else {
+                        ""
+                    }
+                ),
+                Evidence::new(
+                    prov,
+                    &format!("spec.desiredUpdate {} {}", u.version, u.image),
+                ),
             ));
         }
     }
@@ -138,7 +237,9 @@ fn conditions<T>(
     out: &mut Vec<TimelineEvent>,
 ) {
     for c in conds {
-        let Some(t) = c.last_transition_time else { continue };
+        let Some(t) = c.last_transition_time else {
+            continue;
+        };
         let anchor = (!anchor.is_empty()).then_some(anchor);
         let prov = locate(&obj.prov, obj.text.as_deref(), anchor, &ts(&t), &c.type_);
         let mut msg = format!("`{}` → {}", c.type_, c.status);
@@ -153,9 +254,16 @@ fn conditions<T>(
             t,
             source,
             subject,
-            EventKind::ConditionTransition { condition: c.type_.clone(), status: c.status.clone(), reason: c.reason.clone() },
+            EventKind::ConditionTransition {
+                condition: c.type_.clone(),
+                status: c.status.clone(),
+                reason: c.reason.clone(),
+            },
             msg,
-            Evidence::new(prov, &format!("{} {} {} {}", c.type_, c.status, c.reason, c.message)),
+            Evidence::new(
+                prov,
+                &format!("{} {} {} {}", c.type_, c.status, c.reason, c.message),
+            ),
         ));
     }
 }
@@ -166,20 +274,42 @@ fn cvo_pod(pod: &Sourced<Pod>, out: &mut Vec<TimelineEvent>) {
     for cs in &pod.status.container_statuses {
         let restarts = cs.restart_count;
         if let Some(t) = state_time(cs.state.as_ref(), "running", "startedAt") {
-            out.push(pod_event(pod, &subject, t, "running", restarts, format!("container `{}` running since (restarts {restarts})", cs.name)));
+            out.push(pod_event(
+                pod,
+                &subject,
+                t,
+                "running",
+                restarts,
+                format!(
+                    "container `{}` running since (restarts {restarts})",
+                    cs.name
+                ),
+            ));
         }
         let last = cs.last_state.as_ref();
         if let Some(t) = state_time(last, "terminated", "startedAt") {
-            out.push(pod_event(pod, &subject, t, "started", restarts, format!("previous `{}` container started", cs.name)));
+            out.push(pod_event(
+                pod,
+                &subject,
+                t,
+                "started",
+                restarts,
+                format!("previous `{}` container started", cs.name),
+            ));
         }
         if let Some(t) = state_time(last, "terminated", "finishedAt") {
             let reason = last
                 .and_then(|v| v.pointer("/terminated/reason"))
                 .and_then(|v| v.as_str())
                 .unwrap_or("");
-            let code = last.and_then(|v| v.pointer("/terminated/exitCode")).and_then(|v| v.as_i64());
+            let code = last
+                .and_then(|v| v.pointer("/terminated/exitCode"))
+                .and_then(|v| v.as_i64());
             let what = match code {
-                Some(c) => format!("previous `{}` container terminated: {reason} (exit code {c})", cs.name),
+                Some(c) => format!(
+                    "previous `{}` container terminated: {reason} (exit code {c})",
+                    cs.name
+                ),
                 None => format!("previous `{}` container terminated: {reason}", cs.name),
             };
             out.push(pod_event(pod, &subject, t, "terminated", restarts, what));
@@ -188,16 +318,36 @@ fn cvo_pod(pod: &Sourced<Pod>, out: &mut Vec<TimelineEvent>) {
 }
 
 fn state_time(state: Option<&serde_json::Value>, which: &str, field: &str) -> Option<Time> {
-    state?.get(which)?.get(field)?.as_str().and_then(parse_rfc3339)
+    state?
+        .get(which)?
+        .get(field)?
+        .as_str()
+        .and_then(parse_rfc3339)
 }
 
-fn pod_event(pod: &Sourced<Pod>, subject: &str, t: Time, state: &str, restarts: i64, msg: String) -> TimelineEvent {
-    let prov = locate(&pod.prov, pod.text.as_deref(), Some(&pod.metadata.name), &ts(&t), state);
+fn pod_event(
+    pod: &Sourced<Pod>,
+    subject: &str,
+    t: Time,
+    state: &str,
+    restarts: i64,
+    msg: String,
+) -> TimelineEvent {
+    let prov = locate(
+        &pod.prov,
+        pod.text.as_deref(),
+        Some(&pod.metadata.name),
+        &ts(&t),
+        state,
+    );
     TimelineEvent::new(
         t,
         EventSource::Pod,
         subject,
-        EventKind::ContainerState { state: state.to_string(), restarts },
+        EventKind::ContainerState {
+            state: state.to_string(),
+            restarts,
+        },
         msg.clone(),
         Evidence::new(prov, &msg),
     )
@@ -218,7 +368,11 @@ pub fn merged_history(bundle: &Bundle) -> Vec<HistoryRecord> {
     let mut index: BTreeMap<(String, Option<Time>), usize> = BTreeMap::new();
     for (_, _, cv) in snaps {
         for (i, h) in cv.status.history.iter().enumerate().rev() {
-            let key_id = if h.image.is_empty() { h.version.clone() } else { h.image.clone() };
+            let key_id = if h.image.is_empty() {
+                h.version.clone()
+            } else {
+                h.image.clone()
+            };
             let key = (key_id, h.started_time);
             let prov: Provenance = match h.started_time {
                 Some(t) => locate(&cv.prov, cv.text.as_deref(), None, &ts(&t), h.label()),
@@ -238,7 +392,9 @@ pub fn merged_history(bundle: &Bundle) -> Vec<HistoryRecord> {
             match index.get(&key) {
                 Some(&at) => {
                     let r = &mut records[at];
-                    if r.completion != h.completion_time && !r.completion_rewrites.contains(&completion) {
+                    if r.completion != h.completion_time
+                        && !r.completion_rewrites.contains(&completion)
+                    {
                         if r.completion_rewrites.is_empty() {
                             let old = r.completion.map_or("null".to_string(), |t| ts(&t));
                             r.completion_rewrites.push(old);
@@ -275,7 +431,11 @@ pub fn merged_history(bundle: &Bundle) -> Vec<HistoryRecord> {
     let mut with: Vec<HistoryRecord> = Vec::new();
     let mut without = Vec::new();
     for r in records {
-        if r.started.is_some() { with.push(r) } else { without.push(r) }
+        if r.started.is_some() {
+            with.push(r)
+        } else {
+            without.push(r)
+        }
     }
     with.sort_by_key(|r| r.started);
     with.extend(without);

@@ -37,8 +37,13 @@ struct State {
 }
 
 fn evidence(log: &CvoLog, rec: &LogRecord) -> Evidence {
-    let prov = log.prov.at(rec.line, rec.offset, rec.offset + u64::from(rec.len));
-    Evidence::new(prov, &format!("{}{} {}", rec.level, rec.source_file, rec.message))
+    let prov = log
+        .prov
+        .at(rec.line, rec.offset, rec.offset + u64::from(rec.len));
+    Evidence::new(
+        prov,
+        &format!("{}{} {}", rec.level, rec.source_file, rec.message),
+    )
 }
 
 fn close_pass(st: &mut State, scan: &mut LogScan) {
@@ -61,9 +66,19 @@ fn close_instance(st: &mut State, scan: &mut LogScan) {
 }
 
 fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
-    let pod = if log.pod.is_empty() { "unknown" } else { log.pod.as_str() };
+    let pod = if log.pod.is_empty() {
+        "unknown"
+    } else {
+        log.pod.as_str()
+    };
     let subject = format!("cvo-pod/{pod}");
-    let mut st = State { pass: None, pass_last: None, inst: None, last_desired: None, last_sync_payload: None };
+    let mut st = State {
+        pass: None,
+        pass_last: None,
+        inst: None,
+        last_desired: None,
+        last_sync_payload: None,
+    };
     for rec in &log.records {
         let Some(t) = rec.time else { continue };
         let fact = classify(&rec.message);
@@ -89,25 +104,35 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
                 leader_evidence: None,
             });
         }
-        if let Some(inst) = st.inst.as_mut() {
-            if t >= inst.end {
+        if let Some(inst) = st.inst.as_mut()
+            && t >= inst.end {
                 inst.end = t;
                 inst.end_evidence = ev.clone();
             }
-        }
         if st.pass.as_ref().is_some_and(|p| p.end.is_none()) {
             st.pass_last = Some(st.pass_last.map_or(t, |l| l.max(t)));
         }
         let Some(fact) = fact else { continue };
         let (mut kind, mut msg) = match fact {
-            Fact::Manifest { done, name, index, total } => {
+            Fact::Manifest {
+                done,
+                name,
+                index,
+                total,
+            } => {
                 manifest(&mut st, t, done, name, index, total, &subject, &ev, out);
                 continue;
             }
             Fact::Event(k, m) => (k, m),
         };
         match &mut kind {
-            EventKind::PassStart { target, generation, state, attempt, force } => {
+            EventKind::PassStart {
+                target,
+                generation,
+                state,
+                attempt,
+                force,
+            } => {
                 close_pass(&mut st, scan);
                 if let Some(inst) = st.inst.as_mut() {
                     inst.first_pass.get_or_insert(t);
@@ -117,7 +142,11 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
                     previous_log: log.previous,
                     start: t,
                     end: None,
-                    style: if force.is_some() { PassStyle::RunningSync } else { PassStyle::Apply },
+                    style: if force.is_some() {
+                        PassStyle::RunningSync
+                    } else {
+                        PassStyle::Apply
+                    },
                     target: target.clone(),
                     force: *force,
                     generation: *generation,
@@ -147,7 +176,10 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
                     p.evidence.push(ev.clone());
                     let total = p.total.map_or("?".to_string(), |n| n.to_string());
                     msg = if *ok {
-                        format!("pass for {} finished: {} of {total} manifests done, no errors", p.target, p.manifests_done)
+                        format!(
+                            "pass for {} finished: {} of {total} manifests done, no errors",
+                            p.target, p.manifests_done
+                        )
                     } else {
                         format!(
                             "pass for {} finished: {} of {total} manifests done, {} error(s): {}",
@@ -161,7 +193,11 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
             }
             EventKind::SyncFailed { .. } => {
                 if let Some(p) = st.pass.as_mut().filter(|p| p.sync_error.is_none()) {
-                    p.sync_error = Some(rec.message.split_once("): ").map_or(rec.message.clone(), |(_, s)| s.to_string()));
+                    p.sync_error = Some(
+                        rec.message
+                            .split_once("): ")
+                            .map_or(rec.message.clone(), |(_, s)| s.to_string()),
+                    );
                     if p.end.is_none() {
                         p.end = Some(t.max(p.start));
                     }
@@ -170,7 +206,11 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
             }
             EventKind::PreconditionFailed { name, reason } => {
                 if let Some(p) = open_legacy_pass(&mut st) {
-                    let message = rec.message.split_once(": ").map_or("", |(_, m)| m).to_string();
+                    let message = rec
+                        .message
+                        .split_once(": ")
+                        .map_or("", |(_, m)| m)
+                        .to_string();
                     p.precondition_failures.push(PreconditionFailure {
                         time: t,
                         name: name.clone(),
@@ -223,7 +263,14 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
             }
             _ => {}
         }
-        out.push(TimelineEvent { time: t, source: EventSource::CvoLog, subject: subject.clone(), kind, message: msg, evidence: vec![ev] });
+        out.push(TimelineEvent {
+            time: t,
+            source: EventSource::CvoLog,
+            subject: subject.clone(),
+            kind,
+            message: msg,
+            evidence: vec![ev],
+        });
     }
     close_instance(&mut st, scan);
 }
@@ -267,8 +314,16 @@ fn manifest(
             t,
             EventSource::CvoLog,
             subject,
-            EventKind::FirstManifest { target: p.target.clone(), manifest: name.clone(), index, total },
-            format!("first manifest of the {} pass: {name} ({index} of {total})", p.target),
+            EventKind::FirstManifest {
+                target: p.target.clone(),
+                manifest: name.clone(),
+                index,
+                total,
+            },
+            format!(
+                "first manifest of the {} pass: {name} ({index} of {total})",
+                p.target
+            ),
             ev.clone(),
         ));
     }

@@ -23,7 +23,11 @@ pub fn human_duration(d: Duration) -> String {
         format!("{s}s")
     } else if s < 3600 {
         let (m, r) = (s / 60, s % 60);
-        if r == 0 { format!("{m}m") } else { format!("{m}m{r:02}s") }
+        if r == 0 {
+            format!("{m}m")
+        } else {
+            format!("{m}m{r:02}s")
+        }
     } else {
         format!("{}h{:02}m", s / 3600, (s % 3600) / 60)
     }
@@ -36,16 +40,26 @@ fn t(x: &Time) -> String {
 /// The release whose manifests were last being applied at or before `at`: the target of
 /// the latest pass started by then that touched manifests.
 pub fn running_release_at(passes: &[Pass], at: Time) -> Option<&Pass> {
-    passes.iter().filter(|p| p.start <= at && p.touched_manifests()).max_by_key(|p| p.start)
+    passes
+        .iter()
+        .filter(|p| p.start <= at && p.touched_manifests())
+        .max_by_key(|p| p.start)
 }
 
-/// What was being reconciled over `[start, end]`: the target of any pass in the span that
+/// What was being reconciled over `[start, end)`: the target of any pass in the span that
 /// touched manifests (the latest), else what was applied before the span; `None` when no
 /// pass covers the span at all.
 pub fn reconciled_during(passes: &[Pass], start: Time, end: Option<Time>) -> Option<String> {
-    let within = |p: &&Pass| p.start >= start && end.is_none_or(|e| p.start <= e);
+    // A pass logged just before the (second-granular) history time belongs to the span; one
+    // started at its very end belongs to what comes next.
+    let within =
+        |p: &&Pass| p.start >= start - SAME_MOMENT && end.is_none_or(|e| p.start < e - SAME_MOMENT);
     let in_span: Vec<&Pass> = passes.iter().filter(within).collect();
-    if let Some(p) = in_span.iter().filter(|p| p.touched_manifests()).max_by_key(|p| p.start) {
+    if let Some(p) = in_span
+        .iter()
+        .filter(|p| p.touched_manifests())
+        .max_by_key(|p| p.start)
+    {
         return Some(p.target.clone());
     }
     if in_span.is_empty() {
@@ -55,17 +69,23 @@ pub fn reconciled_during(passes: &[Pass], start: Time, end: Option<Time>) -> Opt
 }
 
 /// Events of one kind (by predicate) inside `[from, to]`, in order.
-fn find<'a>(
-    events: &'a [TimelineEvent],
+fn find(
+    events: &[TimelineEvent],
     from: Time,
     to: Option<Time>,
     pred: impl Fn(&TimelineEvent) -> bool,
-) -> impl Iterator<Item = &'a TimelineEvent> {
-    events.iter().filter(move |e| e.time >= from && to.is_none_or(|to| e.time <= to) && pred(e))
+) -> impl Iterator<Item = &TimelineEvent> {
+    events
+        .iter()
+        .filter(move |e| e.time >= from && to.is_none_or(|to| e.time <= to) && pred(e))
 }
 
 fn milestone(kind: MilestoneKind, time: Time, evidence: Vec<Evidence>) -> Milestone {
-    Milestone { kind, time, evidence }
+    Milestone {
+        kind,
+        time,
+        evidence,
+    }
 }
 
 fn names(label: &str, version: &str, image: &str) -> bool {
@@ -84,8 +104,12 @@ pub fn install_bound(inp: &Inputs<'_>) -> Option<Bound> {
             EventKind::UpgradeStarted { .. } => true,
             // Available only turns True once an install or update has completed, so any
             // Available=True transition bounds the install's end.
-            EventKind::ConditionTransition { condition, status, .. } => {
-                e.source == EventSource::ClusterVersion && condition == "Available" && status == "True"
+            EventKind::ConditionTransition {
+                condition, status, ..
+            } => {
+                e.source == EventSource::ClusterVersion
+                    && condition == "Available"
+                    && status == "True"
             }
             _ => false,
         };
@@ -97,18 +121,28 @@ pub fn install_bound(inp: &Inputs<'_>) -> Option<Bound> {
     }
     hits.sort();
     let before = hits.first()?.0;
-    Some(Bound { before, claimed: install.completion.filter(|_| install.state == "Completed"), evidence: hits.into_iter().map(|h| h.1).collect() })
+    Some(Bound {
+        before,
+        claimed: install.completion.filter(|_| install.state == "Completed"),
+        evidence: hits.into_iter().map(|h| h.1).collect(),
+    })
 }
 
 /// The install episode.
 pub fn install(inp: &Inputs<'_>, bound: Option<Bound>, out: &mut Vec<Episode>) {
-    let init_passes: Vec<&Pass> = inp.passes.iter().filter(|p| p.state == "Initializing").collect();
+    let init_passes: Vec<&Pass> = inp
+        .passes
+        .iter()
+        .filter(|p| p.state == "Initializing")
+        .collect();
     let hist = inp.history.first().filter(|_| inp.history.len() < 50);
     let log_done = inp.events.iter().find(|e| {
         matches!(&e.kind, EventKind::SyncSucceeded { from_state } if from_state == "Initializing")
     });
     let (version, start, mut evidence) = match (hist, init_passes.first()) {
-        (Some(h), _) if h.started.is_some() => (h.label().to_string(), h.started, h.evidence.clone()),
+        (Some(h), _) if h.started.is_some() => {
+            (h.label().to_string(), h.started, h.evidence.clone())
+        }
         (_, Some(p)) => (p.target.clone(), Some(p.start), p.evidence.clone()),
         _ => return,
     };
@@ -124,25 +158,48 @@ pub fn install(inp: &Inputs<'_>, bound: Option<Bound>, out: &mut Vec<Episode>) {
         }
         end = Some(done.time);
         milestones.push(milestone(MilestoneKind::Completed, done.time, ev));
-        summary.push_str(&format!(", completed {} (took {})", t(&done.time), human_duration(done.time - start)));
+        summary.push_str(&format!(
+            ", completed {} (took {})",
+            t(&done.time),
+            human_duration(done.time - start)
+        ));
     }
     let contradicted = bound.as_ref().is_some_and(|b| b.contradicts_claim());
     if let Some(c) = claimed {
         if contradicted || log_done.is_some_and(|d| (c - d.time).abs() > SAME_MOMENT) {
-            milestones.push(milestone(MilestoneKind::ClaimedCompleted, c, hist.map(|h| h.evidence.clone()).unwrap_or_default()));
+            milestones.push(milestone(
+                MilestoneKind::ClaimedCompleted,
+                c,
+                hist.map(|h| h.evidence.clone()).unwrap_or_default(),
+            ));
         } else if end.is_none() {
             end = Some(c);
-            milestones.push(milestone(MilestoneKind::Completed, c, hist.map(|h| h.evidence.clone()).unwrap_or_default()));
-            summary.push_str(&format!(", completed {} (took {})", t(&c), human_duration(c - start)));
+            milestones.push(milestone(
+                MilestoneKind::Completed,
+                c,
+                hist.map(|h| h.evidence.clone()).unwrap_or_default(),
+            ));
+            summary.push_str(&format!(
+                ", completed {} (took {})",
+                t(&c),
+                human_duration(c - start)
+            ));
         }
     }
     if let Some(b) = &bound {
-        milestones.push(milestone(MilestoneKind::FinishedBefore, b.before, b.evidence.clone()));
+        milestones.push(milestone(
+            MilestoneKind::FinishedBefore,
+            b.before,
+            b.evidence.clone(),
+        ));
         if contradicted {
             if end.is_none_or(|e| e > b.before) {
                 end = Some(b.before);
             }
-            let first = b.evidence.first().map_or(String::new(), |e| format!(" (`{}` at {})", e.text, e.prov));
+            let first = b
+                .evidence
+                .first()
+                .map_or(String::new(), |e| format!(" (`{}` at {})", e.text, e.prov));
             summary.push_str(&format!(
                 "; history claims completion at {} but it had finished before {}{first}",
                 b.claimed.map_or("?".into(), |c| t(&c)),
@@ -156,7 +213,9 @@ pub fn install(inp: &Inputs<'_>, bound: Option<Bound>, out: &mut Vec<Episode>) {
     milestones.sort_by_key(|m| (m.time, m.kind));
     evidence.dedup();
     out.push(Episode {
-        kind: EpisodeKind::Install { version: version.clone() },
+        kind: EpisodeKind::Install {
+            version: version.clone(),
+        },
         start,
         end,
         running_release: Some(version),
@@ -180,31 +239,62 @@ pub fn updates(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
     }
 }
 
-fn update_episode(inp: &Inputs<'_>, prev: &HistoryRecord, cur: &HistoryRecord, start: Time) -> Episode {
+fn update_episode(
+    inp: &Inputs<'_>,
+    prev: &HistoryRecord,
+    cur: &HistoryRecord,
+    start: Time,
+) -> Episode {
     let (v, img) = (cur.version.as_str(), cur.image.as_str());
     let end = cur.completion;
-    let lookback = prev.started.map_or(start - Duration::hours(1), |p| p.max(start - Duration::hours(1)));
-    let mut ms = vec![milestone(MilestoneKind::Requested, start, cur.evidence.clone())];
+    let lookback = prev.started.map_or(start - Duration::hours(1), |p| {
+        p.max(start - Duration::hours(1))
+    });
+    let mut ms = vec![milestone(
+        MilestoneKind::Requested,
+        start,
+        cur.evidence.clone(),
+    )];
     let mentions = |e: &TimelineEvent| match &e.kind {
         EventKind::DesiredUpdateSeen { version, image, .. } => {
-            e.source != EventSource::ClusterVersion && ((!image.is_empty() && image == img) || (!version.is_empty() && version == v))
+            e.source != EventSource::ClusterVersion
+                && ((!image.is_empty() && image == img) || (!version.is_empty() && version == v))
         }
-        EventKind::PassStart { target, .. } | EventKind::SyncPayload { target, .. } => names(target, v, img),
-        EventKind::HistoryPush { version, image } => (!image.is_empty() && image == img) || (!version.is_empty() && version == v),
+        EventKind::PassStart { target, .. } | EventKind::SyncPayload { target, .. } => {
+            names(target, v, img)
+        }
+        EventKind::HistoryPush { version, image } => {
+            (!image.is_empty() && image == img) || (!version.is_empty() && version == v)
+        }
         _ => false,
     };
-    if let Some(e) = find(inp.events, lookback, Some(start + Duration::minutes(5)), mentions).next() {
-        if e.time < start {
-            ms.push(milestone(MilestoneKind::FirstSeen, e.time, e.evidence.clone()));
+    if let Some(e) = find(
+        inp.events,
+        lookback,
+        Some(start + Duration::minutes(5)),
+        mentions,
+    )
+    .next()
+        && e.time < start {
+            ms.push(milestone(
+                MilestoneKind::FirstSeen,
+                e.time,
+                e.evidence.clone(),
+            ));
         }
-    }
     let loaded = |e: &TimelineEvent| match &e.kind {
-        EventKind::PayloadLoaded { version, image } => (!image.is_empty() && image == img) || (image.is_empty() && version == v),
+        EventKind::PayloadLoaded { version, image } => {
+            (!image.is_empty() && image == img) || (image.is_empty() && version == v)
+        }
         _ => false,
     };
     let accepted = find(inp.events, lookback, end, loaded).next();
     if let Some(e) = accepted {
-        ms.push(milestone(MilestoneKind::Accepted, e.time, e.evidence.clone()));
+        ms.push(milestone(
+            MilestoneKind::Accepted,
+            e.time,
+            e.evidence.clone(),
+        ));
     }
     let first_manifest = inp
         .passes
@@ -213,48 +303,91 @@ fn update_episode(inp: &Inputs<'_>, prev: &HistoryRecord, cur: &HistoryRecord, s
         .filter_map(|p| p.first_manifest.map(|t| (t, p)))
         .min_by_key(|(t, _)| *t);
     if let Some((t0, p)) = first_manifest {
-        ms.push(milestone(MilestoneKind::FirstManifest, t0, p.evidence.iter().take(1).cloned().collect()));
+        ms.push(milestone(
+            MilestoneKind::FirstManifest,
+            t0,
+            p.evidence.iter().take(1).cloned().collect(),
+        ));
     }
-    let ci = |pred: fn(&EventKind) -> bool, from: Time, to: Option<Time>| find(inp.events, from, to, move |e| pred(&e.kind)).next();
-    if let Some(e) = ci(|k| matches!(k, EventKind::UpgradeStarted { .. }), start - Duration::minutes(30), Some(start + Duration::minutes(10))) {
-        ms.push(milestone(MilestoneKind::CiStarted, e.time, e.evidence.clone()));
+    let ci = |pred: fn(&EventKind) -> bool, from: Time, to: Option<Time>| {
+        find(inp.events, from, to, move |e| pred(&e.kind)).next()
+    };
+    if let Some(e) = ci(
+        |k| matches!(k, EventKind::UpgradeStarted { .. }),
+        start - Duration::minutes(30),
+        Some(start + Duration::minutes(10)),
+    ) {
+        ms.push(milestone(
+            MilestoneKind::CiStarted,
+            e.time,
+            e.evidence.clone(),
+        ));
     }
     let ci_to = end.map(|e| e + Duration::minutes(30));
-    if let Some(e) = ci(|k| matches!(k, EventKind::UpgradeComplete { .. }), start, ci_to) {
-        ms.push(milestone(MilestoneKind::CiCompleted, e.time, e.evidence.clone()));
+    if let Some(e) = ci(
+        |k| matches!(k, EventKind::UpgradeComplete { .. }),
+        start,
+        ci_to,
+    ) {
+        ms.push(milestone(
+            MilestoneKind::CiCompleted,
+            e.time,
+            e.evidence.clone(),
+        ));
     }
-    let mut summary = format!("update from {} to {} requested {}", prev.label(), cur.label(), t(&start));
+    let mut summary = format!(
+        "update from {} to {} requested {}",
+        prev.label(),
+        cur.label(),
+        t(&start)
+    );
     match (cur.state.as_str(), end) {
         ("Completed", Some(e)) => {
             let mut ev = cur.evidence.clone();
             let near = |x: &TimelineEvent| (x.time - e).abs() <= Duration::seconds(5);
             for x in inp.events.iter().filter(|x| near(x)) {
-                if matches!(&x.kind, EventKind::SyncSucceeded { .. } | EventKind::HistoryCompleted { .. }) {
+                if matches!(
+                    &x.kind,
+                    EventKind::SyncSucceeded { .. } | EventKind::HistoryCompleted { .. }
+                ) {
                     ev.extend(x.evidence.iter().cloned());
                 }
             }
             ev.dedup();
             ms.push(milestone(MilestoneKind::Completed, e, ev));
-            summary.push_str(&format!(", completed {} after {}", t(&e), human_duration(e - start)));
+            summary.push_str(&format!(
+                ", completed {} after {}",
+                t(&e),
+                human_duration(e - start)
+            ));
         }
         (_, Some(e)) => {
             ms.push(milestone(MilestoneKind::Abandoned, e, cur.evidence.clone()));
-            summary.push_str(&format!(", abandoned {} after {}", t(&e), human_duration(e - start)));
+            summary.push_str(&format!(
+                ", abandoned {} after {}",
+                t(&e),
+                human_duration(e - start)
+            ));
         }
         (_, None) => summary.push_str(", still in progress at the end of the data"),
     }
-    if accepted.is_none() && first_manifest.is_none() && inp.passes.iter().any(|p| p.targets(v, img)) {
+    if accepted.is_none()
+        && first_manifest.is_none()
+        && inp.passes.iter().any(|p| p.targets(v, img))
+    {
         summary.push_str("; the CVO log never shows the target accepted or applied");
     }
     let running = reconciled_during(inp.passes, start, end).map(|r| relabel(&r, inp.history));
-    if let Some(r) = &running {
-        if r != cur.label() {
+    if let Some(r) = &running
+        && r != cur.label() {
             summary.push_str(&format!("; {r} was what the CVO actually reconciled"));
         }
-    }
     ms.sort_by_key(|m| (m.time, m.kind));
     Episode {
-        kind: EpisodeKind::Update { from: prev.label().to_string(), to: cur.label().to_string() },
+        kind: EpisodeKind::Update {
+            from: prev.label().to_string(),
+            to: cur.label().to_string(),
+        },
         start,
         end,
         running_release: running,
@@ -277,24 +410,47 @@ pub fn relabel(target: &str, history: &[HistoryRecord]) -> String {
 
 /// Updates seen only in CI events (no history to anchor them).
 fn ci_only_updates(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
-    let starts: Vec<&TimelineEvent> =
-        inp.events.iter().filter(|e| matches!(e.kind, EventKind::UpgradeStarted { .. })).collect();
+    let starts: Vec<&TimelineEvent> = inp
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::UpgradeStarted { .. }))
+        .collect();
     for (i, s) in starts.iter().enumerate() {
-        let EventKind::UpgradeStarted { version, image } = &s.kind else { continue };
-        let to = if version.is_empty() { image.clone() } else { version.clone() };
+        let EventKind::UpgradeStarted { version, image } = &s.kind else {
+            continue;
+        };
+        let to = if version.is_empty() {
+            image.clone()
+        } else {
+            version.clone()
+        };
         let next_start = starts.get(i + 1).map(|n| n.time);
         let finish = find(inp.events, s.time, next_start, |e| {
-            matches!(e.kind, EventKind::UpgradeComplete { .. } | EventKind::UpgradeFailed { .. })
+            matches!(
+                e.kind,
+                EventKind::UpgradeComplete { .. } | EventKind::UpgradeFailed { .. }
+            )
         })
         .next();
-        let mut ms = vec![milestone(MilestoneKind::CiStarted, s.time, s.evidence.clone())];
+        let mut ms = vec![milestone(
+            MilestoneKind::CiStarted,
+            s.time,
+            s.evidence.clone(),
+        )];
         let mut summary = format!("update to {to} started by CI {}", t(&s.time));
         if let Some(f) = finish {
-            ms.push(milestone(MilestoneKind::CiCompleted, f.time, f.evidence.clone()));
+            ms.push(milestone(
+                MilestoneKind::CiCompleted,
+                f.time,
+                f.evidence.clone(),
+            ));
             summary.push_str(&format!(", {} {}", f.kind.name(), t(&f.time)));
         }
         out.push(Episode {
-            kind: EpisodeKind::Update { from: String::new(), to: to.clone() },
+            kind: EpisodeKind::Update {
+                from: String::new(),
+                to: to.clone(),
+            },
             start: s.time,
             end: finish.map(|f| f.time),
             running_release: reconciled_during(inp.passes, s.time, finish.map(|f| f.time)),
@@ -315,16 +471,24 @@ pub fn cancels_and_rollbacks(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
         if !c.same_release_as(a) || b.same_release_as(a) {
             continue;
         }
-        let (Some(start), Some(back)) = (b.started, c.started) else { continue };
+        let (Some(start), Some(back)) = (b.started, c.started) else {
+            continue;
+        };
         let end = c.completion.filter(|_| c.state == "Completed");
         let (bv, bi) = (b.version.as_str(), b.image.as_str());
-        let applied = inp.passes.iter().any(|p| p.targets(bv, bi) && p.touched_manifests());
+        let applied = inp
+            .passes
+            .iter()
+            .any(|p| p.targets(bv, bi) && p.touched_manifests());
         let loaded = find(inp.events, start - Duration::hours(1), Some(back), |e| {
             matches!(&e.kind, EventKind::PayloadLoaded { image, version } if (!image.is_empty() && image == bi) || (!version.is_empty() && version == bv))
         })
         .next()
         .is_some();
-        let ci_rollback = find(inp.events, start, end, |e| matches!(e.kind, EventKind::UpgradeRollback { .. })).next();
+        let ci_rollback = find(inp.events, start, end, |e| {
+            matches!(e.kind, EventKind::UpgradeRollback { .. })
+        })
+        .next();
         let rollback = applied || loaded || ci_rollback.is_some();
         let mut ms = vec![
             milestone(MilestoneKind::Requested, start, b.evidence.clone()),
@@ -333,13 +497,19 @@ pub fn cancels_and_rollbacks(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
         if let Some(e) = end {
             ms.push(milestone(MilestoneKind::Completed, e, c.evidence.clone()));
         }
-        let checked = inp.passes.iter().any(|p| p.start >= start && p.start <= back);
+        let checked = inp
+            .passes
+            .iter()
+            .any(|p| p.start >= start && p.start <= back);
         let why = if rollback {
             format!("{} had been accepted or partly applied", b.label())
         } else if checked {
             format!("{} was never accepted nor applied", b.label())
         } else {
-            format!("no CVO log covers the attempt, so {} may have been partly applied", b.label())
+            format!(
+                "no CVO log covers the attempt, so {} may have been partly applied",
+                b.label()
+            )
         };
         let mut summary = format!(
             "{} from {} to {}: requested {}, returned to {} at {}",
@@ -361,10 +531,21 @@ pub fn cancels_and_rollbacks(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
             evidence.extend(r.evidence.iter().cloned());
         }
         out.push(Episode {
-            kind: if rollback { EpisodeKind::Rollback { from, to: to.clone() } } else { EpisodeKind::Cancel { from, to: to.clone() } },
+            kind: if rollback {
+                EpisodeKind::Rollback {
+                    from,
+                    to: to.clone(),
+                }
+            } else {
+                EpisodeKind::Cancel {
+                    from,
+                    to: to.clone(),
+                }
+            },
             start,
             end,
-            running_release: reconciled_during(inp.passes, start, Some(back)).map(|r| relabel(&r, inp.history)),
+            running_release: reconciled_during(inp.passes, start, Some(back))
+                .map(|r| relabel(&r, inp.history)),
             target_release: Some(to),
             summary,
             milestones: ms,

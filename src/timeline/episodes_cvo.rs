@@ -15,20 +15,42 @@ fn t(x: &Time) -> String {
 }
 
 fn cause_of(run: &[&Pass]) -> (StallCause, String) {
-    if let Some(f) = run.iter().flat_map(|p| p.precondition_failures.iter()).next() {
-        let mut names: Vec<&str> = run.iter().flat_map(|p| p.precondition_failures.iter()).map(|f| f.name.as_str()).collect();
+    if let Some(f) = run
+        .iter()
+        .flat_map(|p| p.precondition_failures.iter())
+        .next()
+    {
+        let mut names: Vec<&str> = run
+            .iter()
+            .flat_map(|p| p.precondition_failures.iter())
+            .map(|f| f.name.as_str())
+            .collect();
         names.sort_unstable();
         names.dedup();
-        let list = names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
-        return (StallCause::PreconditionFailed, format!("precondition {list} failed: {}", short(&f.message, 200)));
+        let list = names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return (
+            StallCause::PreconditionFailed,
+            format!("precondition {list} failed: {}", short(&f.message, 200)),
+        );
     }
     let Some(err) = run.iter().find_map(|p| p.sync_error.as_deref()) else {
-        return (StallCause::Unknown, "passes failed before any manifest".to_string());
+        return (
+            StallCause::Unknown,
+            "passes failed before any manifest".to_string(),
+        );
     };
     let lower = err.to_ascii_lowercase();
     let cause = if lower.contains("verif") || lower.contains("signature") {
         StallCause::PayloadVerification
-    } else if lower.contains("retriev") || lower.contains("download") || lower.contains("payload") || lower.contains("image") {
+    } else if lower.contains("retriev")
+        || lower.contains("download")
+        || lower.contains("payload")
+        || lower.contains("image")
+    {
         StallCause::PayloadRetrieval
     } else if lower.contains("precondition") {
         StallCause::PreconditionFailed
@@ -50,7 +72,10 @@ pub fn stalls(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
         }
         let target = passes[i].target.clone();
         let mut j = i;
-        while j + 1 < passes.len() && passes[j + 1].stuck_before_manifests() && passes[j + 1].target == target {
+        while j + 1 < passes.len()
+            && passes[j + 1].stuck_before_manifests()
+            && passes[j + 1].target == target
+        {
             j += 1;
         }
         let run: Vec<&Pass> = passes[i..=j].iter().collect();
@@ -61,7 +86,11 @@ pub fn stalls(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
         let running = running_release_at(passes, start).map(|p| relabel(&p.target, inp.history));
         let target_label = relabel(&target, inp.history);
         let mut evidence: Vec<Evidence> = run[0].evidence.iter().take(1).cloned().collect();
-        if let Some(f) = run.iter().flat_map(|p| p.precondition_failures.iter()).next() {
+        if let Some(f) = run
+            .iter()
+            .flat_map(|p| p.precondition_failures.iter())
+            .next()
+        {
             evidence.push(f.evidence.clone());
         }
         if run.len() > 1 {
@@ -71,7 +100,12 @@ pub fn stalls(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
             evidence.extend(n.evidence.iter().take(1).cloned());
         }
         let span = match end {
-            Some(e) => format!("from {} to {} ({})", t(&start), t(&e), human_duration(e - start)),
+            Some(e) => format!(
+                "from {} to {} ({})",
+                t(&start),
+                t(&e),
+                human_duration(e - start)
+            ),
             None => format!("from {} to the end of the log", t(&start)),
         };
         let mut summary = format!(
@@ -103,19 +137,32 @@ fn snapshot_stalls(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
     for cv in &inp.bundle.cluster_versions {
         let failing = cv.condition("Failing").filter(|c| c.is_true());
         let progressing = cv.condition("Progressing").filter(|c| c.is_true());
-        let (Some(f), Some(_)) = (failing, progressing) else { continue };
+        let (Some(f), Some(_)) = (failing, progressing) else {
+            continue;
+        };
         let cause = match f.reason.as_str() {
             "UpgradePreconditionCheckFailed" => StallCause::PreconditionFailed,
             "ImageVerificationFailed" => StallCause::PayloadVerification,
             "UpdatePayloadRetrievalFailed" => StallCause::PayloadRetrieval,
             _ => continue,
         };
-        let Some(h0) = cv.status.history.first().filter(|h| h.is_partial()) else { continue };
-        let Some(start) = h0.started_time else { continue };
-        if out.iter().any(|e| e.tag() == EpisodeTag::Stall && e.contains(start + Duration::seconds(5))) {
+        let Some(h0) = cv.status.history.first().filter(|h| h.is_partial()) else {
+            continue;
+        };
+        let Some(start) = h0.started_time else {
+            continue;
+        };
+        if out
+            .iter()
+            .any(|e| e.tag() == EpisodeTag::Stall && e.contains(start + Duration::seconds(5)))
+        {
             continue;
         }
-        let end = inp.history.iter().filter_map(|h| h.started).find(|s| *s > start);
+        let end = inp
+            .history
+            .iter()
+            .filter_map(|h| h.started)
+            .find(|s| *s > start);
         let running = inp
             .history
             .iter()
@@ -146,7 +193,10 @@ fn snapshot_stalls(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
             summary,
             milestones: Vec::new(),
             finished_before: None,
-            evidence: vec![Evidence::new(prov, &format!("Failing True {}: {}", f.reason, f.message))],
+            evidence: vec![Evidence::new(
+                prov,
+                &format!("Failing True {}: {}", f.reason, f.message),
+            )],
         });
     }
 }
@@ -166,10 +216,24 @@ pub fn restarts(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
         } else {
             "container restarted (several start-up banners)".to_string()
         };
-        let how = if prev.shutdown.is_some() { "shut down" } else { "last logged" };
-        let mut summary = format!("CVO {cause}: {} {how} {}, {} started {}", prev.pod, t(&stop), cur.pod, t(&cur.start));
+        let how = if prev.shutdown.is_some() {
+            "shut down"
+        } else {
+            "last logged"
+        };
+        let mut summary = format!(
+            "CVO {cause}: {} {how} {}, {} started {}",
+            prev.pod,
+            t(&stop),
+            cur.pod,
+            t(&cur.start)
+        );
         if let Some(l) = cur.leader {
-            summary.push_str(&format!(", acquired the lease {} ({} after the restart)", t(&l), human_duration(l - cur.start)));
+            summary.push_str(&format!(
+                ", acquired the lease {} ({} after the restart)",
+                t(&l),
+                human_duration(l - cur.start)
+            ));
         }
         seen.push(cur.start);
         out.push(Episode {
@@ -180,7 +244,8 @@ pub fn restarts(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
             },
             start: stop,
             end: Some(cur.start),
-            running_release: running_release_at(inp.passes, stop).map(|p| relabel(&p.target, inp.history)),
+            running_release: running_release_at(inp.passes, stop)
+                .map(|p| relabel(&p.target, inp.history)),
             target_release: None,
             summary,
             milestones: Vec::new(),
@@ -189,24 +254,46 @@ pub fn restarts(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
         });
     }
     for e in inp.events {
-        let EventKind::ContainerState { state, .. } = &e.kind else { continue };
-        if state != "terminated" || seen.iter().any(|s| (*s - e.time).abs() <= Duration::minutes(2)) {
+        let EventKind::ContainerState { state, .. } = &e.kind else {
+            continue;
+        };
+        if state != "terminated"
+            || seen
+                .iter()
+                .any(|s| (*s - e.time).abs() <= Duration::minutes(2))
+        {
             continue;
         }
-        let pod = e.subject.strip_prefix("cvo-pod/").unwrap_or(&e.subject).to_string();
+        let pod = e
+            .subject
+            .strip_prefix("cvo-pod/")
+            .unwrap_or(&e.subject)
+            .to_string();
         let restarted = inp.events.iter().find(|r| {
-            r.subject == e.subject && r.time >= e.time && matches!(&r.kind, EventKind::ContainerState { state, .. } if state == "running")
+            r.subject == e.subject
+                && r.time >= e.time
+                && matches!(&r.kind, EventKind::ContainerState { state, .. } if state == "running")
         });
         out.push(Episode {
-            kind: EpisodeKind::CvoRestart { pod: pod.clone(), previous_pod: None, cause: "container restarted (pod status)".into() },
+            kind: EpisodeKind::CvoRestart {
+                pod: pod.clone(),
+                previous_pod: None,
+                cause: "container restarted (pod status)".into(),
+            },
             start: e.time,
             end: restarted.map(|r| r.time),
-            running_release: running_release_at(inp.passes, e.time).map(|p| relabel(&p.target, inp.history)),
+            running_release: running_release_at(inp.passes, e.time)
+                .map(|p| relabel(&p.target, inp.history)),
             target_release: None,
             summary: format!("CVO container of {pod} restarted: {}", e.message),
             milestones: Vec::new(),
             finished_before: None,
-            evidence: e.evidence.iter().chain(restarted.iter().flat_map(|r| r.evidence.iter())).cloned().collect(),
+            evidence: e
+                .evidence
+                .iter()
+                .chain(restarted.iter().flat_map(|r| r.evidence.iter()))
+                .cloned()
+                .collect(),
         });
     }
 }
@@ -214,15 +301,23 @@ pub fn restarts(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
 /// Spans between one instance's last sign of life and the next instance's lease in which no
 /// instance (per the logs read) was leading.
 pub fn unmanaged(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
-    let mut leading: Vec<&Instance> = inp.instances.iter().filter(|i| i.leading_from().is_some()).collect();
+    let mut leading: Vec<&Instance> = inp
+        .instances
+        .iter()
+        .filter(|i| i.leading_from().is_some())
+        .collect();
     leading.sort_by_key(|i| (i.leading_from(), i.start));
     let mut covered: Option<(Time, &Instance)> = None;
     for cur in leading {
-        let Some(from) = cur.leading_from() else { continue };
-        if let Some((until, prev)) = covered {
-            if from - until > MIN_GAP {
+        let Some(from) = cur.leading_from() else {
+            continue;
+        };
+        if let Some((until, prev)) = covered
+            && from - until > MIN_GAP {
                 out.push(Episode {
-                    kind: EpisodeKind::Unmanaged { cause: "no CVO instance held the leader lease".into() },
+                    kind: EpisodeKind::Unmanaged {
+                        cause: "no CVO instance held the leader lease".into(),
+                    },
                     start: until,
                     end: Some(from),
                     running_release: None,
@@ -239,11 +334,12 @@ pub fn unmanaged(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
                     finished_before: None,
                     evidence: vec![
                         prev.end_evidence.clone(),
-                        cur.leader_evidence.clone().unwrap_or_else(|| cur.start_evidence.clone()),
+                        cur.leader_evidence
+                            .clone()
+                            .unwrap_or_else(|| cur.start_evidence.clone()),
                     ],
                 });
             }
-        }
         let stop = cur.shutdown.unwrap_or(cur.end).max(from);
         covered = match covered {
             Some((until, prev)) if until >= stop => Some((until, prev)),

@@ -45,8 +45,14 @@ static RE_PRECONDITION: LazyLock<Regex> = LazyLock::new(|| {
 
 /// `(version, image)` from `version/<v> image/<i>` or `version="<v>" image="<i>"`.
 pub fn version_image(msg: &str) -> (String, String) {
-    let v = RE_VERSION.captures(msg).map(|c| c[1].to_string()).unwrap_or_default();
-    let i = RE_IMAGE.captures(msg).map(|c| c[1].to_string()).unwrap_or_default();
+    let v = RE_VERSION
+        .captures(msg)
+        .map(|c| c[1].to_string())
+        .unwrap_or_default();
+    let i = RE_IMAGE
+        .captures(msg)
+        .map(|c| c[1].to_string())
+        .unwrap_or_default();
     (v, i)
 }
 
@@ -69,27 +75,48 @@ pub fn cvo_reason_kinds(reason: &str, event_type: &str, message: &str) -> Vec<Ev
         "UpgradeComplete" => one(EventKind::UpgradeComplete { version, image }),
         "UpgradeRollback" => one(EventKind::UpgradeRollback { version, image }),
         "UpgradeFailed" => one(EventKind::UpgradeFailed { version, image }),
-        "RetrievePayload" if event_type != "Warning" => one(EventKind::PayloadRetrieve { version, image }),
+        "RetrievePayload" if event_type != "Warning" => {
+            one(EventKind::PayloadRetrieve { version, image })
+        }
         "VerifyPayload" => one(EventKind::PayloadVerify { version, image }),
-        "LoadPayload" => one(EventKind::PayloadLoading { target: if version.is_empty() { image } else { version } }),
+        "LoadPayload" => one(EventKind::PayloadLoading {
+            target: if version.is_empty() { image } else { version },
+        }),
         "PayloadLoaded" => one(EventKind::PayloadLoaded { version, image }),
-        "RetrievePayloadFailed" => one(EventKind::PayloadRejected { step: "RetrievePayload".into() }),
-        "LoadPayloadFailed" => one(EventKind::PayloadRejected { step: "LoadPayload".into() }),
-        "VerifyPayloadVersionFailed" => one(EventKind::PayloadRejected { step: "VerifyPayloadVersion".into() }),
+        "RetrievePayloadFailed" => one(EventKind::PayloadRejected {
+            step: "RetrievePayload".into(),
+        }),
+        "LoadPayloadFailed" => one(EventKind::PayloadRejected {
+            step: "LoadPayload".into(),
+        }),
+        "VerifyPayloadVersionFailed" => one(EventKind::PayloadRejected {
+            step: "VerifyPayloadVersion".into(),
+        }),
         "PreconditionsFailed" | "PreconditionBlock" => {
             let found = preconditions_in(message);
             if found.is_empty() {
-                one(EventKind::PreconditionFailed { name: String::new(), reason: None })
+                one(EventKind::PreconditionFailed {
+                    name: String::new(),
+                    reason: None,
+                })
             } else {
-                found.into_iter().map(|(name, reason)| EventKind::PreconditionFailed { name, reason }).collect()
+                found
+                    .into_iter()
+                    .map(|(name, reason)| EventKind::PreconditionFailed { name, reason })
+                    .collect()
             }
         }
         "PreconditionWarn" | "PreconditionsForced" => {
             let found = preconditions_in(message);
             if found.is_empty() {
-                one(EventKind::PreconditionWarning { name: String::new() })
+                one(EventKind::PreconditionWarning {
+                    name: String::new(),
+                })
             } else {
-                found.into_iter().map(|(name, _)| EventKind::PreconditionWarning { name }).collect()
+                found
+                    .into_iter()
+                    .map(|(name, _)| EventKind::PreconditionWarning { name })
+                    .collect()
             }
         }
         "PreconditionsPassed" => one(EventKind::PreconditionsPassed),
@@ -106,7 +133,11 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
 
 fn subject_of(e: &Event) -> String {
     let o = &e.involved_object;
-    let ns = if o.namespace.is_empty() { e.namespace.as_str() } else { o.namespace.as_str() };
+    let ns = if o.namespace.is_empty() {
+        e.namespace.as_str()
+    } else {
+        o.namespace.as_str()
+    };
     match o.kind.as_str() {
         "ClusterVersion" => "clusterversion/version".to_string(),
         "Node" => format!("node/{}", o.name),
@@ -121,7 +152,11 @@ fn subject_of(e: &Event) -> String {
 fn event(ev: &Sourced<Event>, out: &mut Vec<TimelineEvent>) {
     let e = &ev.value;
     let Some(t) = e.first_seen() else { return };
-    let ns = if e.involved_object.namespace.is_empty() { &e.namespace } else { &e.involved_object.namespace };
+    let ns = if e.involved_object.namespace.is_empty() {
+        &e.namespace
+    } else {
+        &e.involved_object.namespace
+    };
     let in_cvo_ns = ns == CVO_NS || e.namespace == CVO_NS;
     let mut subject = subject_of(e);
     let mut kinds = cvo_reason_kinds(&e.reason, &e.type_, &e.message);
@@ -138,7 +173,9 @@ fn event(ev: &Sourced<Event>, out: &mut Vec<TimelineEvent>) {
             }
             kinds.push(EventKind::LeaderAcquired);
         } else if e.involved_object.kind == "Node" && NODE_REASONS.contains(&e.reason.as_str()) {
-            kinds.push(EventKind::NodeLifecycle { phase: e.reason.clone() });
+            kinds.push(EventKind::NodeLifecycle {
+                phase: e.reason.clone(),
+            });
         } else if in_cvo_ns || e.involved_object.kind == "ClusterVersion" {
             kinds.push(EventKind::KubeEvent {
                 reason: e.reason.clone(),
@@ -151,11 +188,10 @@ fn event(ev: &Sourced<Event>, out: &mut Vec<TimelineEvent>) {
     }
     let count = e.count.unwrap_or(1);
     let mut msg = format!("{} {}: {}", e.type_, e.reason, e.message.trim());
-    if count > 1 {
-        if let Some(last) = e.last_seen().filter(|l| *l != t) {
+    if count > 1
+        && let Some(last) = e.last_seen().filter(|l| *l != t) {
             msg.push_str(&format!(" (×{count}, last {})", fmt_rfc3339(&last)));
         }
-    }
     let anchor = (!e.metadata.name.is_empty()).then_some(e.metadata.name.as_str());
     let prov = locate(&ev.prov, ev.text.as_deref(), anchor, &e.reason, "reason");
     let evidence = Evidence::new(prov, &format!("{} {} {}", e.type_, e.reason, e.message));

@@ -19,22 +19,32 @@ pub fn locate(
     needle: &str,
     context: &str,
 ) -> Provenance {
-    let Some(text) = text else { return prov.clone() };
+    let Some(text) = text else {
+        return prov.clone();
+    };
     if text.len() > MAX_SEARCH || needle.is_empty() {
         return prov.clone();
     }
-    let mut base = prov.span.map(|s| s.0 as usize).filter(|&b| b < text.len()).unwrap_or(0);
-    if prov.span.is_none() {
-        if let Some(a) = anchor.filter(|a| !a.is_empty()) {
-            if let Some(p) = find_anchor(text, a) {
+    let mut base = prov
+        .span
+        .map(|s| s.0 as usize)
+        .filter(|&b| b < text.len())
+        .unwrap_or(0);
+    if prov.span.is_none()
+        && let Some(a) = anchor.filter(|a| !a.is_empty())
+            && let Some(p) = find_anchor(text, a) {
                 base = p;
             }
-        }
-    }
-    let Some(hay) = text.get(base..) else { return prov.clone() };
+    let Some(hay) = text.get(base..) else {
+        return prov.clone();
+    };
     let mut best: Option<(usize, usize)> = None;
     for (pos, _) in hay.match_indices(needle).take(256) {
-        let dist = if context.is_empty() { 0 } else { context_distance(hay, pos, context) };
+        let dist = if context.is_empty() {
+            0
+        } else {
+            context_distance(hay, pos, context)
+        };
         if best.is_none_or(|(d, _)| dist < d) {
             best = Some((dist, pos));
         }
@@ -42,7 +52,9 @@ pub fn locate(
             break;
         }
     }
-    let Some((_, pos)) = best else { return prov.clone() };
+    let Some((_, pos)) = best else {
+        return prov.clone();
+    };
     let start = base + pos;
     let line = memchr::memchr_iter(b'\n', &text.as_bytes()[..start]).count() as u32 + 1;
     prov.at(line, start as u64, (start + needle.len()) as u64)
@@ -53,7 +65,9 @@ pub fn locate(
 fn context_distance(hay: &str, pos: usize, context: &str) -> usize {
     let lo = floor_boundary(hay, pos.saturating_sub(CONTEXT_WINDOW));
     let hi = ceil_boundary(hay, (pos + CONTEXT_WINDOW).min(hay.len()));
-    let Some(window) = hay.get(lo..hi) else { return usize::MAX };
+    let Some(window) = hay.get(lo..hi) else {
+        return usize::MAX;
+    };
     window
         .match_indices(context)
         .map(|(p, _)| (lo + p).abs_diff(pos))
@@ -81,7 +95,10 @@ fn find_anchor(text: &str, a: &str) -> Option<usize> {
     let yaml_q = format!("name: \"{a}\"");
     let json = format!("\"name\": \"{a}\"");
     let json_c = format!("\"name\":\"{a}\"");
-    [yaml, yaml_q, json, json_c].iter().filter_map(|n| text.find(n.as_str())).min()
+    [yaml, yaml_q, json, json_c]
+        .iter()
+        .filter_map(|n| text.find(n.as_str()))
+        .min()
 }
 
 /// A timestamp as the API server writes it.
@@ -115,9 +132,21 @@ mod tests {
     #[test]
     fn picks_the_occurrence_next_to_the_context_inside_the_named_object() {
         let text = "items:\n- metadata:\n    name: a\n  status:\n    conditions:\n    - lastTransitionTime: \"2020-04-09T18:00:00Z\"\n      type: Available\n- metadata:\n    name: b\n  status:\n    conditions:\n    - lastTransitionTime: \"2020-04-09T18:00:00Z\"\n      type: Degraded\n    - lastTransitionTime: \"2020-04-09T18:00:00Z\"\n      type: Available\n";
-        let p = locate(&prov(), Some(text), Some("b"), "2020-04-09T18:00:00Z", "type: Available");
+        let p = locate(
+            &prov(),
+            Some(text),
+            Some("b"),
+            "2020-04-09T18:00:00Z",
+            "type: Available",
+        );
         assert_eq!(p.line, Some(14));
-        let p = locate(&prov(), Some(text), Some("b"), "2020-04-09T18:00:00Z", "type: Degraded");
+        let p = locate(
+            &prov(),
+            Some(text),
+            Some("b"),
+            "2020-04-09T18:00:00Z",
+            "type: Degraded",
+        );
         assert_eq!(p.line, Some(12));
     }
 

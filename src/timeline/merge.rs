@@ -44,7 +44,8 @@ pub fn merge(mut events: Vec<TimelineEvent>) -> Vec<TimelineEvent> {
         let key = (subject, e.kind.fact_key());
         if let Some(&i) = last.get(&key) {
             let k = &mut kept[i];
-            if e.time - k.time <= SAME_MOMENT && !e.evidence.iter().all(|x| k.evidence.contains(x)) {
+            if e.time - k.time <= SAME_MOMENT && !e.evidence.iter().all(|x| k.evidence.contains(x))
+            {
                 absorb(k, e);
                 continue;
             }
@@ -65,13 +66,13 @@ fn absorb(k: &mut TimelineEvent, e: TimelineEvent) {
             k.evidence.push(ev);
         }
     }
-    if let (EventKind::ConditionTransition { reason: kr, .. }, EventKind::ConditionTransition { reason: er, .. }) =
-        (&mut k.kind, &e.kind)
-    {
-        if kr.is_empty() && !er.is_empty() {
+    if let (
+        EventKind::ConditionTransition { reason: kr, .. },
+        EventKind::ConditionTransition { reason: er, .. },
+    ) = (&mut k.kind, &e.kind)
+        && kr.is_empty() && !er.is_empty() {
             *kr = er.clone();
         }
-    }
     // Prefer the more informative wording (e.g. the condition with its message over a
     // monitor line that only names the transition).
     if e.message.len() > k.message.len() && k.source != EventSource::ClusterVersion {
@@ -85,20 +86,48 @@ mod tests {
     use crate::model::{Provenance, parse_rfc3339};
     use std::sync::Arc;
 
-    fn ev(t: &str, source: EventSource, path: &str, line: u32, kind: EventKind, msg: &str) -> TimelineEvent {
+    fn ev(
+        t: &str,
+        source: EventSource,
+        path: &str,
+        line: u32,
+        kind: EventKind,
+        msg: &str,
+    ) -> TimelineEvent {
         let i: Arc<str> = Arc::from("in");
         let p: Arc<str> = Arc::from(path);
-        let prov = Provenance { line: Some(line), ..Provenance::file(&i, &p) };
-        TimelineEvent::new(parse_rfc3339(t).unwrap(), source, "clusterversion/version", kind, msg, Evidence::new(prov, msg))
+        let prov = Provenance {
+            line: Some(line),
+            ..Provenance::file(&i, &p)
+        };
+        TimelineEvent::new(
+            parse_rfc3339(t).unwrap(),
+            source,
+            "clusterversion/version",
+            kind,
+            msg,
+            Evidence::new(prov, msg),
+        )
     }
 
     fn cond(status: &str, reason: &str) -> EventKind {
-        EventKind::ConditionTransition { condition: "Progressing".into(), status: status.into(), reason: reason.into() }
+        EventKind::ConditionTransition {
+            condition: "Progressing".into(),
+            status: status.into(),
+            reason: reason.into(),
+        }
     }
 
     #[test]
     fn condition_and_monitor_line_within_two_seconds_merge() {
-        let a = ev("2019-09-27T21:45:59Z", EventSource::ClusterVersion, "cv.yaml", 10, cond("True", "x"), "`Progressing` → True");
+        let a = ev(
+            "2019-09-27T21:45:59Z",
+            EventSource::ClusterVersion,
+            "cv.yaml",
+            10,
+            cond("True", "x"),
+            "`Progressing` → True",
+        );
         let b = ev(
             "2019-09-27T21:45:59.753Z",
             EventSource::TestLog,
@@ -116,16 +145,51 @@ mod tests {
 
     #[test]
     fn different_status_or_far_apart_stay_separate() {
-        let a = ev("2019-09-27T21:45:59Z", EventSource::ClusterVersion, "cv.yaml", 10, cond("True", ""), "a");
-        let b = ev("2019-09-27T21:46:02Z", EventSource::TestLog, "test.log", 5, cond("True", ""), "b");
-        let c = ev("2019-09-27T21:45:59Z", EventSource::TestLog, "test.log", 6, cond("False", ""), "c");
+        let a = ev(
+            "2019-09-27T21:45:59Z",
+            EventSource::ClusterVersion,
+            "cv.yaml",
+            10,
+            cond("True", ""),
+            "a",
+        );
+        let b = ev(
+            "2019-09-27T21:46:02Z",
+            EventSource::TestLog,
+            "test.log",
+            5,
+            cond("True", ""),
+            "b",
+        );
+        let c = ev(
+            "2019-09-27T21:45:59Z",
+            EventSource::TestLog,
+            "test.log",
+            6,
+            cond("False", ""),
+            "c",
+        );
         assert_eq!(merge(vec![a, b, c]).len(), 3);
     }
 
     #[test]
     fn same_reading_twice_is_dropped_and_order_is_stable() {
-        let a = ev("2020-04-09T18:00:34Z", EventSource::ClusterVersion, "cv.yaml", 10, cond("True", ""), "a");
-        let b = ev("2020-04-09T18:00:33Z", EventSource::KubeEvent, "ev.yaml", 3, EventKind::PreconditionsPassed, "p");
+        let a = ev(
+            "2020-04-09T18:00:34Z",
+            EventSource::ClusterVersion,
+            "cv.yaml",
+            10,
+            cond("True", ""),
+            "a",
+        );
+        let b = ev(
+            "2020-04-09T18:00:33Z",
+            EventSource::KubeEvent,
+            "ev.yaml",
+            3,
+            EventKind::PreconditionsPassed,
+            "p",
+        );
         let once = merge(vec![a.clone(), b.clone(), a.clone()]);
         let again = merge(vec![a.clone(), a, b]);
         assert_eq!(once.len(), 2);

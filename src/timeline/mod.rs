@@ -76,7 +76,9 @@ pub fn build(bundle: &Bundle) -> Timeline {
     episodes_cvo::stalls(&inp, &mut eps);
     episodes_cvo::restarts(&inp, &mut eps);
     episodes_cvo::unmanaged(&inp, &mut eps);
-    eps.sort_by(|a, b| (a.start, a.tag(), a.end, &a.summary).cmp(&(b.start, b.tag(), b.end, &b.summary)));
+    eps.sort_by(|a, b| {
+        (a.start, a.tag(), a.end, &a.summary).cmp(&(b.start, b.tag(), b.end, &b.summary))
+    });
     Timeline {
         events,
         episodes: eps,
@@ -99,7 +101,11 @@ impl Timeline {
     }
 
     /// Events within `[since, until]` (either end open).
-    pub fn events_between(&self, since: Option<Time>, until: Option<Time>) -> impl Iterator<Item = &TimelineEvent> {
+    pub fn events_between(
+        &self,
+        since: Option<Time>,
+        until: Option<Time>,
+    ) -> impl Iterator<Item = &TimelineEvent> {
         self.events
             .iter()
             .filter(move |e| since.is_none_or(|s| e.time >= s) && until.is_none_or(|u| e.time <= u))
@@ -149,11 +155,17 @@ impl Timeline {
     /// The release whose manifests were last being applied at `at` (from the passes), named
     /// as history names it.
     pub fn running_release_at(&self, at: Time) -> Option<String> {
-        episodes::running_release_at(&self.passes, at).map(|p| episodes::relabel(&p.target, &self.history))
+        episodes::running_release_at(&self.passes, at)
+            .map(|p| episodes::relabel(&p.target, &self.history))
     }
 
     /// Passes for `release` that applied at least one manifest inside `[from, to]`.
-    pub fn manifests_applied<'a>(&'a self, release: &'a str, from: Time, to: Time) -> impl Iterator<Item = &'a Pass> {
+    pub fn manifests_applied<'a>(
+        &'a self,
+        release: &'a str,
+        from: Time,
+        to: Time,
+    ) -> impl Iterator<Item = &'a Pass> {
         self.passes.iter().filter(move |p| {
             self.names_release(&p.target, release)
                 && p.first_manifest.is_some_and(|f| f <= to)
@@ -167,7 +179,11 @@ impl Timeline {
         self.episodes
             .iter()
             .filter(|e| matches!(e.tag(), EpisodeTag::Stall | EpisodeTag::Unmanaged))
-            .map(|e| Span { start: e.start, end: e.end, reason: e.summary.clone() })
+            .map(|e| Span {
+                start: e.start,
+                end: e.end,
+                reason: e.summary.clone(),
+            })
             .collect()
     }
 }

@@ -34,7 +34,10 @@ pub struct Evidence {
 impl Evidence {
     /// Evidence with its text cut to the first line and at most 300 bytes.
     pub fn new(prov: Provenance, text: &str) -> Self {
-        Evidence { prov, text: short(text, 300) }
+        Evidence {
+            prov,
+            text: short(text, 300),
+        }
     }
 }
 
@@ -138,7 +141,11 @@ pub enum EventKind {
         reason: String,
     },
     /// `spec.desiredUpdate` as seen in a snapshot, or `Desired version from spec is …` in the log.
-    DesiredUpdateSeen { version: String, image: String, force: bool },
+    DesiredUpdateSeen {
+        version: String,
+        image: String,
+        force: bool,
+    },
     /// A ClusterVersion snapshot at collection time: what `status.desired` said and whether the
     /// spec generation had been observed.
     Snapshot {
@@ -171,9 +178,18 @@ pub enum EventKind {
         force: Option<bool>,
     },
     /// End of one sync pass (`Result of work: …`).
-    PassResult { target: String, ok: bool, errors: Vec<String> },
+    PassResult {
+        target: String,
+        ok: bool,
+        errors: Vec<String>,
+    },
     /// The first manifest a pass worked on (`Running sync for … (i of n)`).
-    FirstManifest { target: String, manifest: String, index: u32, total: u32 },
+    FirstManifest {
+        target: String,
+        manifest: String,
+        index: u32,
+        total: u32,
+    },
     /// `RetrievePayload` event.
     PayloadRetrieve { version: String, image: String },
     /// `VerifyPayload` event.
@@ -215,7 +231,11 @@ pub enum EventKind {
     /// A node lifecycle step (drain, reboot, OS update, not ready…).
     NodeLifecycle { phase: String },
     /// Any other Kubernetes event kept for context.
-    KubeEvent { reason: String, event_type: String, count: i64 },
+    KubeEvent {
+        reason: String,
+        event_type: String,
+        count: i64,
+    },
     /// Any other monitor line about the cluster version, an operator or a node.
     Monitor { level: String },
     /// The first line the e2e framework wrote (the test started).
@@ -297,10 +317,16 @@ impl EventKind {
     /// different sources word differently use a key without the source-specific details.
     pub fn fact_key(&self) -> String {
         let img_or = |image: &str, version: &str| {
-            if image.is_empty() { version.to_string() } else { image.to_string() }
+            if image.is_empty() {
+                version.to_string()
+            } else {
+                image.to_string()
+            }
         };
         match self {
-            EventKind::ConditionTransition { condition, status, .. } => {
+            EventKind::ConditionTransition {
+                condition, status, ..
+            } => {
                 format!("cond/{condition}/{status}")
             }
             EventKind::PayloadRetrieve { version, image } => {
@@ -477,7 +503,11 @@ pub struct HistoryRecord {
 impl HistoryRecord {
     /// `version` when set, else `image`.
     pub fn label(&self) -> &str {
-        if self.version.is_empty() { &self.image } else { &self.version }
+        if self.version.is_empty() {
+            &self.image
+        } else {
+            &self.version
+        }
     }
     /// Whether this entry and `other` name the same release (same image, or same non-empty
     /// version).
@@ -605,7 +635,8 @@ impl Bound {
     /// Whether the claim is later than the bound allows (more than 1 s of slack for the
     /// API's second granularity).
     pub fn contradicts_claim(&self) -> bool {
-        self.claimed.is_some_and(|c| c > self.before + chrono::Duration::seconds(1))
+        self.claimed
+            .is_some_and(|c| c > self.before + chrono::Duration::seconds(1))
     }
 }
 

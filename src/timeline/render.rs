@@ -12,9 +12,15 @@ use serde::Serialize;
 /// match the source and subject filters.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Filter {
-    #[serde(serialize_with = "ser_opt_time", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        serialize_with = "ser_opt_time",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub since: Option<Time>,
-    #[serde(serialize_with = "ser_opt_time", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        serialize_with = "ser_opt_time",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub until: Option<Time>,
     /// Only these sources (empty: all).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -32,13 +38,16 @@ impl Filter {
             && self.until.is_none_or(|u| e.time <= u)
             && (self.source.is_empty() || self.source.contains(&e.source))
             && self.subject.as_deref().is_none_or(|f| {
-                e.subject == f || e.subject.starts_with(f) || e.subject.split_once('/').is_some_and(|(_, n)| n == f)
+                e.subject == f
+                    || e.subject.starts_with(f)
+                    || e.subject.split_once('/').is_some_and(|(_, n)| n == f)
             })
     }
 
     /// Whether an episode overlaps the time window.
     pub fn keeps_episode(&self, e: &Episode) -> bool {
-        self.until.is_none_or(|u| e.start <= u) && self.since.is_none_or(|s| e.end.is_none_or(|end| end >= s))
+        self.until.is_none_or(|u| e.start <= u)
+            && self.since.is_none_or(|s| e.end.is_none_or(|end| end >= s))
     }
 }
 
@@ -47,12 +56,16 @@ fn table_time(t: &Time) -> String {
 }
 
 /// The update-like episode an event falls in after its request, for relative times.
-fn anchor_for<'a>(tl: &'a Timeline, t: Time) -> Option<(&'a Episode, Time)> {
+fn anchor_for(tl: &Timeline, t: Time) -> Option<(&Episode, Time)> {
     tl.episodes
         .iter()
         .filter(|e| matches!(e.tag(), EpisodeTag::Update | EpisodeTag::Install))
         .filter_map(|e| e.milestone(MilestoneKind::Requested).map(|m| (e, m.time)))
-        .filter(|(e, r)| t > *r + chrono::Duration::seconds(1) && e.end.is_none_or(|end| t <= end + chrono::Duration::seconds(2)))
+        .filter(|(e, r)| {
+            t > *r + chrono::Duration::seconds(1)
+                && e.end
+                    .is_none_or(|end| t <= end + chrono::Duration::seconds(2))
+        })
         .max_by_key(|(_, r)| *r)
 }
 
@@ -64,7 +77,10 @@ fn episode_title(e: &Episode) -> String {
         EpisodeKind::Cancel { from, to } => format!("cancel {from} → {to} → {from}"),
         EpisodeKind::Rollback { from, to } => format!("rollback {from} → {to} → {from}"),
         EpisodeKind::Stall { cause, .. } => {
-            let c = serde_json::to_value(cause).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+            let c = serde_json::to_value(cause)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
             format!("stall ({c})")
         }
         EpisodeKind::CvoRestart { pod, .. } => format!("cvo restart {pod}"),
@@ -73,15 +89,26 @@ fn episode_title(e: &Episode) -> String {
 }
 
 fn milestone_name(k: MilestoneKind) -> String {
-    serde_json::to_value(k).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    serde_json::to_value(k)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// The human table: one line per event, then the episodes with their milestones.
 pub fn render_table(tl: &Timeline, f: &Filter) -> String {
     let rows: Vec<&TimelineEvent> = tl.events.iter().filter(|e| f.keeps(e)).collect();
-    let subj_w = rows.iter().map(|e| e.subject.chars().count()).max().unwrap_or(7).clamp(7, 48);
+    let subj_w = rows
+        .iter()
+        .map(|e| e.subject.chars().count())
+        .max()
+        .unwrap_or(7)
+        .clamp(7, 48);
     let mut s = String::new();
-    s.push_str(&format!("{:<23}  {:<19}  {:<subj_w$}  WHAT\n", "TIME (UTC)", "SOURCE", "SUBJECT"));
+    s.push_str(&format!(
+        "{:<23}  {:<19}  {:<subj_w$}  WHAT\n",
+        "TIME (UTC)", "SOURCE", "SUBJECT"
+    ));
     for e in &rows {
         let mut what = short(&e.message, 200);
         if let Some((ep, req)) = anchor_for(tl, e.time) {
@@ -90,7 +117,10 @@ pub fn render_table(tl: &Timeline, f: &Filter) -> String {
                 EpisodeKind::Update { to, .. } => format!("update to {to} requested"),
                 _ => String::new(),
             };
-            what.push_str(&format!("  [+{} after {label}]", human_duration(e.time - req)));
+            what.push_str(&format!(
+                "  [+{} after {label}]",
+                human_duration(e.time - req)
+            ));
         }
         if e.evidence.len() > 1 {
             what.push_str(&format!("  ({} sources)", e.evidence.len()));
@@ -115,14 +145,25 @@ pub fn render_table(tl: &Timeline, f: &Filter) -> String {
             Some(end) => format!("{} ({})", table_time(&end), human_duration(end - e.start)),
             None => "open".to_string(),
         };
-        s.push_str(&format!("{}: {} → {end}\n", episode_title(e), table_time(&e.start)));
+        s.push_str(&format!(
+            "{}: {} → {end}\n",
+            episode_title(e),
+            table_time(&e.start)
+        ));
         if let Some(r) = &e.running_release {
             s.push_str(&format!("  running release: {r}\n"));
         }
         s.push_str(&format!("  {}\n", e.summary));
         for m in &e.milestones {
-            let at = m.evidence.first().map_or(String::new(), |ev| format!("  ({})", ev.prov));
-            s.push_str(&format!("  - {:<17} {}{at}\n", milestone_name(m.kind), table_time(&m.time)));
+            let at = m
+                .evidence
+                .first()
+                .map_or(String::new(), |ev| format!("  ({})", ev.prov));
+            s.push_str(&format!(
+                "  - {:<17} {}{at}\n",
+                milestone_name(m.kind),
+                table_time(&m.time)
+            ));
         }
     }
     s
@@ -153,8 +194,13 @@ pub fn render_json(tl: &Timeline, f: &Filter) -> String {
         filter: f,
         events: tl.events.iter().filter(|e| f.keeps(e)).collect(),
         episodes: tl.episodes.iter().filter(|e| f.keeps_episode(e)).collect(),
-        passes: tl.passes.iter().filter(|p| in_window(p.start, p.end)).collect(),
+        passes: tl
+            .passes
+            .iter()
+            .filter(|p| in_window(p.start, p.end))
+            .collect(),
         history: &tl.history,
     };
-    serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"schema\":\"mglint/v1\",\"error\":\"{e}\"}}"))
+    serde_json::to_string_pretty(&doc)
+        .unwrap_or_else(|e| format!("{{\"schema\":\"mglint/v1\",\"error\":\"{e}\"}}"))
 }

@@ -21,7 +21,11 @@ pub fn t(s: &str) -> Time {
 }
 
 pub fn sourced<T>(value: T, path: &str) -> Sourced<T> {
-    Sourced { value, prov: prov(path), text: None }
+    Sourced {
+        value,
+        prov: prov(path),
+        text: None,
+    }
 }
 
 pub fn cv(v: serde_json::Value, path: &str) -> Sourced<ClusterVersion> {
@@ -77,26 +81,62 @@ pub fn log(pod: &str, previous: bool, date: &str, text: &str) -> CvoLog {
         });
         offset += len;
     }
-    CvoLog { prov: p, pod: pod.to_string(), previous, records, lines: 0, bytes: offset, unparsed_lines: 0 }
+    CvoLog {
+        prov: p,
+        pod: pod.to_string(),
+        previous,
+        records,
+        lines: 0,
+        bytes: offset,
+        unparsed_lines: 0,
+    }
 }
 
 pub fn text_line(time: &str, kind: TextLineKind, message: &str, line: u32) -> TextLine {
     let when = t(time);
-    TextLine { time: Some(when), stamp: Stamp::Absolute(when), kind, message: message.into(), prov: Provenance { line: Some(line), ..prov("artifacts/e2e/container-logs/test.log") } }
+    TextLine {
+        time: Some(when),
+        stamp: Stamp::Absolute(when),
+        kind,
+        message: message.into(),
+        prov: Provenance {
+            line: Some(line),
+            ..prov("artifacts/e2e/container-logs/test.log")
+        },
+    }
 }
 
 pub fn monitor(time: &str, level: char, locator: &str, message: &str, line: u32) -> TextLine {
-    text_line(time, TextLineKind::Monitor { level, locator: locator.into(), duration_secs: None }, message, line)
+    text_line(
+        time,
+        TextLineKind::Monitor {
+            level,
+            locator: locator.into(),
+            duration_secs: None,
+        },
+        message,
+        line,
+    )
 }
 
 pub fn collected(b: &mut Bundle, at: &str) {
-    b.collection_times.push(Sourced { value: t(at), prov: prov("timestamp"), text: None });
+    b.collection_times.push(Sourced {
+        value: t(at),
+        prov: prov("timestamp"),
+        text: None,
+    });
 }
 
 pub const IMG_10: &str = "registry.svc.ci.openshift.org/ocp/release@sha256:edb4364367cff4f751ffdc032bc830a469548f998127b523047a8dd518c472cd";
 pub const IMG_11: &str = "quay.io/openshift-release-dev/ocp-release@sha256:ec07f30d2659d3e279b16055331fc9c3c0ba99f313e5026fddb5a7b2d54c6eb6";
 
-fn hist(state: &str, started: &str, completed: Option<&str>, version: &str, image: &str) -> serde_json::Value {
+fn hist(
+    state: &str,
+    started: &str,
+    completed: Option<&str>,
+    version: &str,
+    image: &str,
+) -> serde_json::Value {
     json!({"state": state, "startedTime": started, "completionTime": completed, "version": version, "image": image, "verified": false})
 }
 
@@ -159,7 +199,12 @@ pub fn seed1() -> Bundle {
 18:55:34.000100 I sync_worker.go:491] Sync succeeded, transitioning from Updating to Reconciling
 "
     );
-    b.cvo_logs.push(log("cluster-version-operator-7bbc4c5dcc-w287k", false, "2020-04-09", &log_text));
+    b.cvo_logs.push(log(
+        "cluster-version-operator-7bbc4c5dcc-w287k",
+        false,
+        "2020-04-09",
+        &log_text,
+    ));
     collected(&mut b, "2020-04-09T19:00:00Z");
     b
 }
@@ -182,12 +227,46 @@ pub fn seed2() -> Bundle {
         "must-gather/cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml",
     ));
     b.text_lines = vec![
-        text_line("2019-09-27T21:42:28.080Z", TextLineKind::Info, "Waiting up to 30m0s for all (but 100) nodes to be schedulable", 3),
-        monitor("2019-09-27T21:45:59.753Z", 'W', "clusterversion/version", &format!("changed Progressing to True: Working towards {to}: 1% complete"), 10),
-        monitor("2019-09-27T22:24:17.883Z", 'E', "clusterversion/version", "changed Failing to True: ClusterOperatorNotAvailable: Cluster operator machine-config is still updating", 40),
-        monitor("2019-09-27T22:24:20.369Z", 'W', "clusterversion/version", "changed Failing to False", 41),
-        monitor("2019-09-27T22:29:06.062Z", 'W', "clusterversion/version", &format!("changed Progressing to False: Cluster version is {to}"), 50),
-        text_line("2019-09-27T22:29:12.396Z", TextLineKind::Info, &format!("Completed upgrade to registry.svc.ci.openshift.org/ocp/release:{to}"), 60),
+        text_line(
+            "2019-09-27T21:42:28.080Z",
+            TextLineKind::Info,
+            "Waiting up to 30m0s for all (but 100) nodes to be schedulable",
+            3,
+        ),
+        monitor(
+            "2019-09-27T21:45:59.753Z",
+            'W',
+            "clusterversion/version",
+            &format!("changed Progressing to True: Working towards {to}: 1% complete"),
+            10,
+        ),
+        monitor(
+            "2019-09-27T22:24:17.883Z",
+            'E',
+            "clusterversion/version",
+            "changed Failing to True: ClusterOperatorNotAvailable: Cluster operator machine-config is still updating",
+            40,
+        ),
+        monitor(
+            "2019-09-27T22:24:20.369Z",
+            'W',
+            "clusterversion/version",
+            "changed Failing to False",
+            41,
+        ),
+        monitor(
+            "2019-09-27T22:29:06.062Z",
+            'W',
+            "clusterversion/version",
+            &format!("changed Progressing to False: Cluster version is {to}"),
+            50,
+        ),
+        text_line(
+            "2019-09-27T22:29:12.396Z",
+            TextLineKind::Info,
+            &format!("Completed upgrade to registry.svc.ci.openshift.org/ocp/release:{to}"),
+            60,
+        ),
     ];
     b
 }

@@ -11,7 +11,10 @@ fn table_has_rows_relative_times_and_episodes() {
     assert!(header.starts_with("TIME (UTC)"), "{header}");
     let stuck = out.lines().find(|l| l.contains("attempt 4")).unwrap();
     assert!(stuck.starts_with("2020-04-09 18:40:26.944"), "{stuck}");
-    assert!(stuck.contains("[+12m37s after update to 4.3.11 requested]"), "{stuck}");
+    assert!(
+        stuck.contains("[+12m37s after update to 4.3.11 requested]"),
+        "{stuck}"
+    );
     let episodes = out.split("\nEPISODES\n").nth(1).unwrap();
     assert!(episodes.contains("cancel 4.3.10 → 4.3.11 → 4.3.10: 2020-04-09 18:27:49.000 → 2020-04-09 18:55:34.000 (27m45s)"), "{episodes}");
     assert!(episodes.contains("stall (precondition-failed)"));
@@ -21,26 +24,60 @@ fn table_has_rows_relative_times_and_episodes() {
 #[test]
 fn filter_by_source_subject_and_time() {
     let tl = build(&seed1());
-    let f = Filter { source: vec![EventSource::CvoLog], since: Some(t("2020-04-09T18:40:00Z")), until: Some(t("2020-04-09T18:41:00Z")), subject: None };
+    let f = Filter {
+        source: vec![EventSource::CvoLog],
+        since: Some(t("2020-04-09T18:40:00Z")),
+        until: Some(t("2020-04-09T18:41:00Z")),
+        subject: None,
+    };
     let out = render_table(&tl, &f);
-    let rows: Vec<_> = out.split("\nEPISODES\n").next().unwrap().lines().skip(1).collect();
+    let rows: Vec<_> = out
+        .split("\nEPISODES\n")
+        .next()
+        .unwrap()
+        .lines()
+        .skip(1)
+        .collect();
     assert_eq!(rows.len(), 4, "{rows:#?}");
     assert!(rows.iter().all(|r| r.contains("cvo-log")));
-    let f = Filter { subject: Some("version".into()), ..Default::default() };
-    assert!(tl.events.iter().filter(|e| f.keeps(e)).all(|e| e.subject == "clusterversion/version"));
-    let f = Filter { subject: Some("nothing-like-this".into()), ..Default::default() };
+    let f = Filter {
+        subject: Some("version".into()),
+        ..Default::default()
+    };
+    assert!(
+        tl.events
+            .iter()
+            .filter(|e| f.keeps(e))
+            .all(|e| e.subject == "clusterversion/version")
+    );
+    let f = Filter {
+        subject: Some("nothing-like-this".into()),
+        ..Default::default()
+    };
     assert!(render_table(&tl, &f).contains("(no events)"));
 }
 
 #[test]
 fn json_is_versioned_and_parses() {
     let tl = build(&seed2());
-    let doc: serde_json::Value = serde_json::from_str(&render_json(&tl, &Filter::default())).unwrap();
+    let doc: serde_json::Value =
+        serde_json::from_str(&render_json(&tl, &Filter::default())).unwrap();
     assert_eq!(doc["schema"], "mglint/v1");
     assert_eq!(doc["kind"], "timeline");
-    let install = doc["episodes"].as_array().unwrap().iter().find(|e| e["kind"] == "install").unwrap();
-    assert_eq!(install["finished_before"]["before"], "2019-09-27T21:42:28.080Z");
-    assert_eq!(install["finished_before"]["claimed"], "2019-09-27T21:45:59Z");
+    let install = doc["episodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "install")
+        .unwrap();
+    assert_eq!(
+        install["finished_before"]["before"],
+        "2019-09-27T21:42:28.080Z"
+    );
+    assert_eq!(
+        install["finished_before"]["claimed"],
+        "2019-09-27T21:45:59Z"
+    );
     let first = &doc["events"][0];
     assert!(first["time"].is_string() && first["source"].is_string() && first["kind"].is_string());
     assert!(first["evidence"][0]["prov"]["path"].is_string());

@@ -10,26 +10,61 @@ fn kinds_for<'a>(tl: &'a crate::timeline::Timeline, subject: &'a str) -> Vec<&'a
 #[test]
 fn cluster_version_history_conditions_and_snapshot() {
     let tl = build(&seed1());
-    let cv: Vec<_> = tl.events_for("clusterversion/version").filter(|e| e.source == EventSource::ClusterVersion).collect();
-    let started: Vec<_> = cv.iter().filter(|e| matches!(e.kind, EventKind::HistoryStarted { .. })).map(|e| fmt_time(&e.time)).collect();
+    let cv: Vec<_> = tl
+        .events_for("clusterversion/version")
+        .filter(|e| e.source == EventSource::ClusterVersion)
+        .collect();
+    let started: Vec<_> = cv
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::HistoryStarted { .. }))
+        .map(|e| fmt_time(&e.time))
+        .collect();
     // Entries present in both snapshots are one event each, with two pieces of evidence.
-    assert_eq!(started, vec!["2020-04-09T17:35:48Z", "2020-04-09T18:27:49Z", "2020-04-09T18:55:16Z"]);
-    let install = cv.iter().find(|e| matches!(e.kind, EventKind::HistoryStarted { .. })).unwrap();
+    assert_eq!(
+        started,
+        vec![
+            "2020-04-09T17:35:48Z",
+            "2020-04-09T18:27:49Z",
+            "2020-04-09T18:55:16Z"
+        ]
+    );
+    let install = cv
+        .iter()
+        .find(|e| matches!(e.kind, EventKind::HistoryStarted { .. }))
+        .unwrap();
     assert_eq!(install.evidence.len(), 2);
-    let abandoned: Vec<_> = cv.iter().filter(|e| matches!(e.kind, EventKind::HistoryAbandoned { .. })).collect();
+    let abandoned: Vec<_> = cv
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::HistoryAbandoned { .. }))
+        .collect();
     assert_eq!(abandoned.len(), 1);
     assert_eq!(fmt_time(&abandoned[0].time), "2020-04-09T18:55:16Z");
     let progressing: Vec<_> = cv
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::ConditionTransition { condition, status, .. } if condition == "Progressing" => Some((fmt_time(&e.time), status.as_str())),
+            EventKind::ConditionTransition {
+                condition, status, ..
+            } if condition == "Progressing" => Some((fmt_time(&e.time), status.as_str())),
             _ => None,
         })
         .collect();
-    assert_eq!(progressing, vec![("2020-04-09T18:27:49Z".to_string(), "True"), ("2020-04-09T18:55:34Z".to_string(), "False")]);
-    let snap: Vec<_> = cv.iter().filter(|e| matches!(e.kind, EventKind::Snapshot { .. })).collect();
+    assert_eq!(
+        progressing,
+        vec![
+            ("2020-04-09T18:27:49Z".to_string(), "True"),
+            ("2020-04-09T18:55:34Z".to_string(), "False")
+        ]
+    );
+    let snap: Vec<_> = cv
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::Snapshot { .. }))
+        .collect();
     assert_eq!(snap.len(), 2, "one snapshot event per ClusterVersion file");
-    assert!(cv.iter().any(|e| matches!(&e.kind, EventKind::DesiredUpdateSeen { image, .. } if image == IMG_10)));
+    assert!(
+        cv.iter().any(
+            |e| matches!(&e.kind, EventKind::DesiredUpdateSeen { image, .. } if image == IMG_10)
+        )
+    );
 }
 
 #[test]
@@ -60,13 +95,27 @@ fn operators_nodes_and_pools_yield_condition_transitions() {
         "machineconfigpools.json",
     ));
     let tl = build(&b);
-    assert_eq!(kinds_for(&tl, "clusteroperator/kube-apiserver"), vec!["condition-transition", "operator-version", "condition-transition"]);
+    assert_eq!(
+        kinds_for(&tl, "clusteroperator/kube-apiserver"),
+        vec![
+            "condition-transition",
+            "operator-version",
+            "condition-transition"
+        ]
+    );
     let ov = tl.first_of("operator-version").unwrap();
-    assert_eq!(fmt_time(&ov.time), "2020-04-09T17:58:00Z", "placed at the Progressing=False transition");
+    assert_eq!(
+        fmt_time(&ov.time),
+        "2020-04-09T17:58:00Z",
+        "placed at the Progressing=False transition"
+    );
     let node: Vec<_> = tl.events_for("node/master-1").collect();
     assert_eq!(node.len(), 1, "only Ready transitions are kept for nodes");
     assert!(node[0].message.contains("ci-master-1"));
-    assert_eq!(kinds_for(&tl, "machineconfigpool/worker"), vec!["condition-transition"]);
+    assert_eq!(
+        kinds_for(&tl, "machineconfigpool/worker"),
+        vec!["condition-transition"]
+    );
 }
 
 #[test]
@@ -79,12 +128,18 @@ fn kube_event_and_its_log_mirror_merge_into_one_fact() {
         "message": "payload loaded version=\"4.6.1\" image=\"quay.io/x@sha256:1\"",
         "firstTimestamp": "2020-11-01T10:00:01Z", "lastTimestamp": "2020-11-01T10:00:01Z", "count": 1}))
     .unwrap();
-    b.events.push(sourced(ev, "namespaces/openshift-cluster-version/core/events.yaml"));
+    b.events.push(sourced(
+        ev,
+        "namespaces/openshift-cluster-version/core/events.yaml",
+    ));
     let lease: Event = serde_json::from_value(json!({
         "metadata": {"name": "version.1"}, "involvedObject": {"kind": "ConfigMap", "name": "version", "namespace": "openshift-cluster-version"},
         "reason": "LeaderElection", "type": "Normal", "message": "cvo-abc_0f1 became leader", "firstTimestamp": "2020-11-01T09:59:00Z"}))
     .unwrap();
-    b.events.push(sourced(lease, "namespaces/openshift-cluster-version/core/events.yaml"));
+    b.events.push(sourced(
+        lease,
+        "namespaces/openshift-cluster-version/core/events.yaml",
+    ));
     let unrelated: Event = serde_json::from_value(json!({
         "metadata": {"name": "x"}, "involvedObject": {"kind": "Pod", "name": "etcd-0", "namespace": "openshift-etcd"},
         "reason": "Pulled", "type": "Normal", "message": "pulled", "firstTimestamp": "2020-11-01T09:59:00Z"}))
@@ -97,10 +152,18 @@ fn kube_event_and_its_log_mirror_merge_into_one_fact() {
         "10:00:00.400000 I sync_worker.go:600] Payload loaded from quay.io/x@sha256:1 with hash h=",
     ));
     let tl = build(&b);
-    let loaded: Vec<_> = tl.events.iter().filter(|e| matches!(e.kind, EventKind::PayloadLoaded { .. })).collect();
+    let loaded: Vec<_> = tl
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::PayloadLoaded { .. }))
+        .collect();
     assert_eq!(loaded.len(), 1);
     assert_eq!(loaded[0].evidence.len(), 2);
-    assert_eq!(loaded[0].source, EventSource::CvoLog, "the earlier reading wins");
+    assert_eq!(
+        loaded[0].source,
+        EventSource::CvoLog,
+        "the earlier reading wins"
+    );
     let lead = tl.first_of("leader-acquired").unwrap();
     assert_eq!(lead.subject, "cvo-pod/cvo-abc");
     assert!(!tl.events.iter().any(|e| e.subject.contains("etcd-0")));
@@ -125,21 +188,42 @@ fn cvo_pod_status_gives_container_restarts() {
             _ => String::new(),
         })
         .collect();
-    assert_eq!(states, vec!["2021-08-03T09:20:35Z started", "2021-08-03T09:28:08Z terminated", "2021-08-03T09:28:09Z running"]);
-    let restart = tl.episodes_of(crate::timeline::EpisodeTag::CvoRestart).next().unwrap();
+    assert_eq!(
+        states,
+        vec![
+            "2021-08-03T09:20:35Z started",
+            "2021-08-03T09:28:08Z terminated",
+            "2021-08-03T09:28:09Z running"
+        ]
+    );
+    let restart = tl
+        .episodes_of(crate::timeline::EpisodeTag::CvoRestart)
+        .next()
+        .unwrap();
     assert_eq!(fmt_time(&restart.start), "2021-08-03T09:28:08Z");
-    assert_eq!(restart.end.map(|e| fmt_time(&e)), Some("2021-08-03T09:28:09Z".into()));
+    assert_eq!(
+        restart.end.map(|e| fmt_time(&e)),
+        Some("2021-08-03T09:28:09Z".into())
+    );
 }
 
 #[test]
 fn intervals_of_every_kind() {
     let mut b = Bundle::default();
-    let iv = |locator: &str, keys: &[(&str, &str)], reason: &str, message: &str, from: &str, to: Option<&str>| Interval {
+    let iv = |locator: &str,
+              keys: &[(&str, &str)],
+              reason: &str,
+              message: &str,
+              from: &str,
+              to: Option<&str>| Interval {
         level: "Info".into(),
         source: String::new(),
         locator: locator.into(),
         locator_type: String::new(),
-        locator_keys: keys.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        locator_keys: keys
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
         reason: reason.into(),
         message: message.into(),
         annotations: Default::default(),
@@ -148,15 +232,61 @@ fn intervals_of_every_kind() {
         prov: prov("e2e-events_20230717-221300.json"),
     };
     b.intervals = vec![
-        iv("clusterversion/cluster", &[("clusterversion", "cluster")], "UpgradeStarted", "version/4.14.1 image/quay.io/x", "2023-07-17T22:00:00Z", None),
-        iv("clusterversion/cluster", &[], "", "reason/UpgradeComplete version/4.14.1 image/quay.io/x", "2023-07-17T23:30:00Z", None),
-        iv("clusteroperator/etcd", &[], "", "condition/Degraded status/True reason/EtcdMembersDegraded changed: 1 of 3 members are available", "2023-07-17T22:30:00Z", Some("2023-07-17T22:31:00Z")),
-        iv("node/worker-a", &[], "", "constructed/node-lifecycle-constructor reason/NodeUpdate phase/Drain roles/worker drained node", "2023-07-17T22:58:52Z", Some("2023-07-17T23:00:24Z")),
-        iv("e2e-test/[sig-x] works", &[("e2e-test", "[sig-x] works")], "", "", "2023-07-17T22:05:00Z", Some("2023-07-17T22:06:00Z")),
-        iv("ns/x pod/y", &[("namespace", "x"), ("pod", "y")], "Created", "created", "2023-07-17T22:05:00Z", None),
+        iv(
+            "clusterversion/cluster",
+            &[("clusterversion", "cluster")],
+            "UpgradeStarted",
+            "version/4.14.1 image/quay.io/x",
+            "2023-07-17T22:00:00Z",
+            None,
+        ),
+        iv(
+            "clusterversion/cluster",
+            &[],
+            "",
+            "reason/UpgradeComplete version/4.14.1 image/quay.io/x",
+            "2023-07-17T23:30:00Z",
+            None,
+        ),
+        iv(
+            "clusteroperator/etcd",
+            &[],
+            "",
+            "condition/Degraded status/True reason/EtcdMembersDegraded changed: 1 of 3 members are available",
+            "2023-07-17T22:30:00Z",
+            Some("2023-07-17T22:31:00Z"),
+        ),
+        iv(
+            "node/worker-a",
+            &[],
+            "",
+            "constructed/node-lifecycle-constructor reason/NodeUpdate phase/Drain roles/worker drained node",
+            "2023-07-17T22:58:52Z",
+            Some("2023-07-17T23:00:24Z"),
+        ),
+        iv(
+            "e2e-test/[sig-x] works",
+            &[("e2e-test", "[sig-x] works")],
+            "",
+            "",
+            "2023-07-17T22:05:00Z",
+            Some("2023-07-17T22:06:00Z"),
+        ),
+        iv(
+            "ns/x pod/y",
+            &[("namespace", "x"), ("pod", "y")],
+            "Created",
+            "created",
+            "2023-07-17T22:05:00Z",
+            None,
+        ),
     ];
     let tl = build(&b);
-    let names: Vec<_> = tl.events.iter().map(|e| (e.subject.as_str(), e.kind.name())).collect();
+    let names: Vec<_> = tl
+        .events
+        .iter()
+        .map(|e| (e.subject.as_str(), e.kind.name()))
+        .collect();
     assert_eq!(
         names,
         vec![
@@ -168,8 +298,15 @@ fn intervals_of_every_kind() {
             ("clusterversion/version", "upgrade-complete"),
         ]
     );
-    let ci = tl.episodes_of(crate::timeline::EpisodeTag::Update).next().unwrap();
-    assert_eq!(ci.end.map(|e| fmt_time(&e)), Some("2023-07-17T23:30:00Z".into()), "CI-only update from the upgrade events");
+    let ci = tl
+        .episodes_of(crate::timeline::EpisodeTag::Update)
+        .next()
+        .unwrap();
+    assert_eq!(
+        ci.end.map(|e| fmt_time(&e)),
+        Some("2023-07-17T23:30:00Z".into()),
+        "CI-only update from the upgrade events"
+    );
 }
 
 #[test]
@@ -181,14 +318,29 @@ fn monitor_lines_merge_with_status_conditions_and_info_lines_are_recognised() {
         .find(|e| matches!(&e.kind, EventKind::ConditionTransition { condition, status, .. } if condition == "Progressing" && status == "False"))
         .unwrap();
     assert_eq!(prog_false.source, EventSource::ClusterVersion);
-    assert_eq!(prog_false.evidence.len(), 2, "status condition and monitor line are one fact");
+    assert_eq!(
+        prog_false.evidence.len(),
+        2,
+        "status condition and monitor line are one fact"
+    );
     let failing: Vec<_> = tl
         .events
         .iter()
         .filter(|e| matches!(&e.kind, EventKind::ConditionTransition { condition, .. } if condition == "Failing"))
         .collect();
-    assert_eq!(failing.len(), 2, "Failing True (monitor only) and Failing False (both)");
-    assert_eq!(failing[0].kind, EventKind::ConditionTransition { condition: "Failing".into(), status: "True".into(), reason: "ClusterOperatorNotAvailable".into() });
+    assert_eq!(
+        failing.len(),
+        2,
+        "Failing True (monitor only) and Failing False (both)"
+    );
+    assert_eq!(
+        failing[0].kind,
+        EventKind::ConditionTransition {
+            condition: "Failing".into(),
+            status: "True".into(),
+            reason: "ClusterOperatorNotAvailable".into()
+        }
+    );
     assert_eq!(failing[1].evidence.len(), 2);
     let wait = tl.first_of("e2e-waiting-for-nodes").unwrap();
     assert_eq!(fmt_time_ms(&wait.time), "2019-09-27T21:42:28.080Z");
@@ -198,16 +350,18 @@ fn monitor_lines_merge_with_status_conditions_and_info_lines_are_recognised() {
 
 #[test]
 fn junit_and_prow_are_placed_at_the_job_end() {
-    let mut b = Bundle::default();
-    b.prow = Some(ProwJob {
-        job: "release-openshift-origin-installer-e2e-aws-upgrade".into(),
-        start: Some(t("2019-09-27T21:00:00Z")),
-        completion: Some(t("2019-09-27T23:00:00Z")),
-        passed: Some(false),
-        result: "FAILURE".into(),
-        prov: vec![prov("started.json"), prov("finished.json")],
+    let mut b = Bundle {
+        prow: Some(ProwJob {
+            job: "release-openshift-origin-installer-e2e-aws-upgrade".into(),
+            start: Some(t("2019-09-27T21:00:00Z")),
+            completion: Some(t("2019-09-27T23:00:00Z")),
+            passed: Some(false),
+            result: "FAILURE".into(),
+            prov: vec![prov("started.json"), prov("finished.json")],
+            ..Default::default()
+        }),
         ..Default::default()
-    });
+    };
     let case = |name: &str, status: JunitStatus| JunitCase {
         suite: "Cluster upgrade".into(),
         classname: String::new(),
@@ -218,13 +372,19 @@ fn junit_and_prow_are_placed_at_the_job_end() {
         prov: prov("junit_upgrade_1.xml"),
     };
     b.junit = vec![
-        case("[sig-cluster-lifecycle] Cluster completes upgrade", JunitStatus::Passed),
+        case(
+            "[sig-cluster-lifecycle] Cluster completes upgrade",
+            JunitStatus::Passed,
+        ),
         case("[sig-storage] something", JunitStatus::Passed),
         case("Operator upgrade machine-config", JunitStatus::Failed),
     ];
     let tl = build(&b);
     let names: Vec<_> = tl.events.iter().map(|e| e.kind.name()).collect();
-    assert_eq!(names, vec!["prow-start", "junit-result", "junit-result", "prow-end"]);
+    assert_eq!(
+        names,
+        vec!["prow-start", "junit-result", "junit-result", "prow-end"]
+    );
     assert!(tl.events[1].message.starts_with("failed after 2564s"));
     assert!(tl.events[3].message.contains("FAILURE"));
 }
@@ -246,7 +406,14 @@ fn ordering_across_a_year_boundary_follows_resolved_times() {
     ));
     let tl = build(&b);
     let order: Vec<_> = tl.events.iter().map(|e| fmt_time(&e.time)).collect();
-    assert_eq!(order, vec!["2020-12-31T23:59:59Z", "2021-01-01T00:00:00Z", "2021-01-01T00:00:01Z"]);
+    assert_eq!(
+        order,
+        vec![
+            "2020-12-31T23:59:59Z",
+            "2021-01-01T00:00:00Z",
+            "2021-01-01T00:00:01Z"
+        ]
+    );
     let attempts: Vec<u32> = tl.passes().iter().map(|p| p.attempt).collect();
     assert_eq!(attempts, vec![0, 1]);
 }

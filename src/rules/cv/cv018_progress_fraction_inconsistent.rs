@@ -1,0 +1,50 @@
+//! CV018 `progress-fraction-inconsistent`: `Working towards X: N of M done (P% complete)`
+//! requires N ≤ M and P = floor(100·N/M) (4.7+ wording).
+
+use crate::rules::engine::{Context, Input, Rule, RuleMeta};
+use crate::rules::model::*;
+use crate::rules::util::{cond, cond_evidence, cv_ref};
+use regex::Regex;
+use std::sync::LazyLock;
+
+pub struct ProgressFractionInconsistent;
+
+pub static META: RuleMeta = RuleMeta {
+    code: "CV018",
+    name: "progress-fraction-inconsistent",
+    severity: Severity::Info,
+    family: Family::ClusterVersion,
+    summary: "the `N of M done (P% complete)` progress text does not add up",
+    needs: &[&[Input::ClusterVersion]],
+    help: "do not estimate progress from this message; check who wrote the status",
+    references: &["cvo-reference §3.3, §12"],
+    page: include_str!("../../../rules/CV018-progress-fraction-inconsistent.md"),
+};
+
+static RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(\d+) of (\d+) done \((\d+)% complete\)").expect("static regex"));
+
+impl Rule for ProgressFractionInconsistent {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
+        let Some(cv) = cx.bundle.cluster_version() else { return };
+        let Some((i, c)) = cond(&cv.status.conditions, "Progressing") else { return };
+        let Some(m) = RE.captures(&c.message) else { return };
+        let (Ok(n), Ok(total), Ok(p)) = (m[1].parse::<u64>(), m[2].parse::<u64>(), m[3].parse::<u64>()) else { return };
+        let want = if total == 0 { None } else { Some(100 * n / total) };
+        let problem = if n > total {
+            format!("{n} of {total} done: more manifests done than exist")
+        } else if want != Some(p) {
+            format!("{n} of {total} done is {}% but the message says {p}%", want.unwrap_or(0))
+        } else {
+            return;
+        };
+        let mut f = cx.finding(&META, cv_ref(cv), format!("Progressing progress text does not add up: {problem}"));
+        f.evidence.push(cond_evidence(cx, cv, &cv.metadata.name, i, c, "message"));
+        f.at = c.last_transition_time;
+        out.push(f);
+    }
+}

@@ -1,0 +1,354 @@
+//! A small GCS look-alike for the remote-fetch tests: a threaded HTTP/1.1 server on
+//! 127.0.0.1 that serves the JSON listing `/storage/v1/b/<bucket>/o?prefix=&delimiter=&pageToken=`
+//! (paged, `items[{name,size}]`, `prefixes[]`, `nextPageToken`) and objects at
+//! `/<bucket>/<name>`, with per-object misbehaviour (500s, 404, stalls). It counts requests,
+//! accepts a bounded number of connections for a bounded time, and stops when dropped.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// The longest a server lives, and the most connections it accepts.
+const LIFETIME: Duration = Duration::from_secs(120);
+const MAX_CONNECTIONS: usize = 2000;
+
+/// How an object answers a GET.
+#[derive(Debug, Clone)]
+pub enum Behaviour {
+    /// 200 with the bytes.
+    Normal,
+    /// 500 for the first `n` GETs, then 200.
+    FailFirst(usize),
+    /// Listed, but 404 on GET (deleted after listing).
+    Missing,
+    /// Headers and the first half of the body, then silence for this long.
+    Stall(Duration),
+}
+
+struct Obj {
+    data: Arc<Vec<u8>>,
+    behaviour: Behaviour,
+    gets: usize,
+}
+
+struct State {
+    objects: Mutex<BTreeMap<(String, String), Obj>>,
+    requests: AtomicUsize,
+    log: Mutex<Vec<String>>,
+    page_size: usize,
+}
+
+pub struct Server {
+    pub endpoint: String,
+    state: Arc<State>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Server {
+    /// Starts a server on an ephemeral loopback port; listings return `page_size` entries a page.
+    pub fn start(page_size: usize) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr: SocketAddr = listener.local_addr().unwrap();
+        assert!(addr.ip().is_loopback());
+        listener.set_nonblocking(true).unwrap();
+        let state = Arc::new(State {
+            objects: Mutex::new(BTreeMap::new()),
+            requests: AtomicUsize::new(0),
+            log: Mutex::new(Vec::new()),
+            page_size,
+        });
+        let stop = Arc::new(AtomicBool::new(false));
+        let (st, sp) = (state.clone(), stop.clone());
+        let thread = std::thread::spawn(move || {
+            let born = Instant::now();
+            let mut accepted = 0;
+            while !sp.load(Ordering::SeqCst)
+                && born.elapsed() < LIFETIME
+                && accepted < MAX_CONNECTIONS
+            {
+                match listener.accept() {
+                    Ok((stream, _)) => {
+                        accepted += 1;
+                        let st = st.clone();
+                        std::thread::spawn(move || handle(stream, &st));
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        Server {
+            endpoint: format!("http://{addr}"),
+            state,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    pub fn put(&self, bucket: &str, name: &str, data: Vec<u8>, behaviour: Behaviour) {
+        let obj = Obj {
+            data: Arc::new(data),
+            behaviour,
+            gets: 0,
+        };
+        self.state
+            .objects
+            .lock()
+            .unwrap()
+            .insert((bucket.to_string(), name.to_string()), obj);
+    }
+
+    /// Serves every file under `dir` as `<prefix>/<relative path>`, bytes as on disk.
+    pub fn put_dir(&self, bucket: &str, prefix: &str, dir: &Path) {
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else {
+                    let rel = p
+                        .strip_prefix(dir)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/");
+                    self.put(
+                        bucket,
+                        &format!("{prefix}/{rel}"),
+                        std::fs::read(&p).unwrap(),
+                        Behaviour::Normal,
+                    );
+                }
+            }
+        }
+    }
+
+    /// Requests received so far.
+    pub fn requests(&self) -> usize {
+        self.state.requests.load(Ordering::SeqCst)
+    }
+
+    /// Requests whose target contains `needle` (decoded).
+    pub fn requests_for(&self, needle: &str) -> usize {
+        self.state
+            .log
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|t| t.contains(needle))
+            .count()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'%' if i + 2 < b.len() => {
+                let v = s
+                    .get(i + 1..i + 3)
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                out.push(v.unwrap_or(b'?'));
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).to_string()
+}
+
+fn respond(s: &mut TcpStream, status: &str, headers: &[(&str, String)], body: &[u8]) {
+    let mut head = format!(
+        "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    let _ = s.write_all(head.as_bytes());
+    let _ = s.write_all(body);
+    let _ = s.flush();
+}
+
+fn handle(mut s: TcpStream, st: &State) {
+    let _ = s.set_nonblocking(false);
+    let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+    let mut req = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !req.windows(4).any(|w| w == b"\r\n\r\n") && req.len() < 16384 {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => req.extend_from_slice(&buf[..n]),
+        }
+    }
+    let text = String::from_utf8_lossy(&req).to_string();
+    let mut first = text.lines().next().unwrap_or("").split(' ');
+    let (method, target) = (
+        first.next().unwrap_or(""),
+        first.next().unwrap_or("").to_string(),
+    );
+    st.requests.fetch_add(1, Ordering::SeqCst);
+    st.log.lock().unwrap().push(decode(&target));
+    if method != "GET" {
+        return respond(&mut s, "405 Method Not Allowed", &[], b"");
+    }
+    let (path, query) = target.split_once('?').unwrap_or((&target, ""));
+    let q: BTreeMap<String, String> = query
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (decode(k), decode(v)))
+        .collect();
+    if let Some(rest) = path.strip_prefix("/storage/v1/b/") {
+        let Some(bucket) = rest.strip_suffix("/o") else {
+            return respond(&mut s, "404 Not Found", &[], b"{\"error\":{\"code\":404}}");
+        };
+        return list(&mut s, st, &decode(bucket), &q);
+    }
+    let path = decode(path.trim_start_matches('/'));
+    let Some((bucket, name)) = path.split_once('/') else {
+        return respond(&mut s, "404 Not Found", &[], b"NoSuchBucket");
+    };
+    object(&mut s, st, bucket, name);
+}
+
+fn list(s: &mut TcpStream, st: &State, bucket: &str, q: &BTreeMap<String, String>) {
+    let prefix = q.get("prefix").cloned().unwrap_or_default();
+    let delim = q.get("delimiter").cloned().unwrap_or_default();
+    let start: usize = q
+        .get("pageToken")
+        .and_then(|t| t.strip_prefix("page-")?.parse().ok())
+        .unwrap_or(0);
+    let objects = st.objects.lock().unwrap();
+    if !objects.keys().any(|(b, _)| b == bucket) {
+        drop(objects);
+        return respond(
+            s,
+            "404 Not Found",
+            &[],
+            b"{\"error\":{\"code\":404,\"message\":\"The specified bucket does not exist.\"}}",
+        );
+    }
+    // Entries in name order: an object, or (with a delimiter) the common prefix it falls under.
+    let mut entries: Vec<(String, Option<usize>)> = Vec::new();
+    for ((b, name), obj) in objects.iter() {
+        if b != bucket || !name.starts_with(&prefix) {
+            continue;
+        }
+        let rest = &name[prefix.len()..];
+        match rest.find(&delim).filter(|_| !delim.is_empty()) {
+            Some(i) => {
+                let p = format!("{prefix}{}", &rest[..i + delim.len()]);
+                if entries.last().map(|e| &e.0) != Some(&p) {
+                    entries.push((p, None));
+                }
+            }
+            None => entries.push((name.clone(), Some(obj.data.len()))),
+        }
+    }
+    drop(objects);
+    let end = (start + st.page_size).min(entries.len());
+    let page = entries.get(start..end).unwrap_or(&[]);
+    let items: Vec<_> = page
+        .iter()
+        .filter_map(|(n, size)| size.map(|sz| serde_json::json!({"kind": "storage#object", "name": n, "bucket": bucket, "size": sz.to_string()})))
+        .collect();
+    let prefixes: Vec<_> = page
+        .iter()
+        .filter(|(_, s)| s.is_none())
+        .map(|(n, _)| n.clone())
+        .collect();
+    let mut body = serde_json::json!({"kind": "storage#objects"});
+    if !items.is_empty() {
+        body["items"] = items.into();
+    }
+    if !prefixes.is_empty() {
+        body["prefixes"] = prefixes.into();
+    }
+    if end < entries.len() {
+        body["nextPageToken"] = format!("page-{end}").into();
+    }
+    respond(
+        s,
+        "200 OK",
+        &[("Content-Type", "application/json".to_string())],
+        body.to_string().as_bytes(),
+    );
+}
+
+fn object(s: &mut TcpStream, st: &State, bucket: &str, name: &str) {
+    let found = {
+        let mut objects = st.objects.lock().unwrap();
+        objects
+            .get_mut(&(bucket.to_string(), name.to_string()))
+            .map(|o| {
+                o.gets += 1;
+                (o.data.clone(), o.behaviour.clone(), o.gets)
+            })
+    };
+    let Some((data, behaviour, gets)) = found else {
+        return respond(
+            s,
+            "404 Not Found",
+            &[],
+            b"<Error><Code>NoSuchKey</Code></Error>",
+        );
+    };
+    let mut headers = vec![("Content-Type", "application/octet-stream".to_string())];
+    if data.starts_with(&[0x1f, 0x8b]) && !name.ends_with(".gz") {
+        // What GCS does for objects uploaded with Content-Encoding: gzip.
+        headers.push(("Content-Encoding", "gzip".to_string()));
+    }
+    match behaviour {
+        Behaviour::Normal => respond(s, "200 OK", &headers, &data),
+        Behaviour::FailFirst(n) if gets <= n => {
+            respond(s, "500 Internal Server Error", &[], b"backendError")
+        }
+        Behaviour::FailFirst(_) => respond(s, "200 OK", &headers, &data),
+        Behaviour::Missing => respond(
+            s,
+            "404 Not Found",
+            &[],
+            b"<Error><Code>NoSuchKey</Code></Error>",
+        ),
+        Behaviour::Stall(d) => {
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n",
+                data.len()
+            );
+            let _ = s.write_all(head.as_bytes());
+            let _ = s.write_all(&data[..data.len() / 2]);
+            let _ = s.flush();
+            std::thread::sleep(d);
+            let _ = s.write_all(&data[data.len() / 2..]);
+        }
+    }
+}
