@@ -1,6 +1,8 @@
 //! Command-line definitions (clap derive): one subcommand per verb. No logic lives here.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use mglint::output::Format;
+use mglint::rules::Severity;
 use std::path::PathBuf;
 
 /// Analyze and lint OpenShift must-gathers, CVO logs and CI upgrade-job artifacts.
@@ -13,15 +15,53 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Ingest, rebuild the upgrade timeline, run the rules and report findings (the main job)
+    Analyze(AnalyzeArgs),
     /// What was found: collection time, cluster, versions, history, CVO logs, unhealthy
     /// operators, sources, and every file that could not be read
     Summary(SummaryArgs),
+    /// The upgrade timeline: events from every source in UTC, then the episodes
+    Timeline(TimelineArgs),
+    /// Run a scenario through the reference CVO status model and print the ClusterVersion
+    Reconcile(ReconcileArgs),
+    /// List the rule catalogue
+    Rules(RulesArgs),
+    /// Print a rule's page
+    Explain(ExplainArgs),
+    /// Download a CI job's artifacts (only what the analysis needs) into a directory
+    Fetch(FetchArgs),
+}
+
+/// Options for inputs given as URLs (Prow, gcsweb, gs://, storage.googleapis.com).
+#[derive(Debug, Args)]
+pub struct RemoteArgs {
+    /// GCS-compatible endpoint for listings and objects
+    #[arg(long, value_name = "URL", default_value = mglint::remote::DEFAULT_ENDPOINT)]
+    pub gcs_endpoint: String,
+    /// Cache directory for fetched artifacts [default: $XDG_CACHE_HOME/mglint or ~/.cache/mglint]
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+    /// Use only the cache; never touch the network
+    #[arg(long)]
+    pub offline: bool,
+    /// Per-request timeout in seconds
+    #[arg(long, value_name = "SECS", default_value_t = 300)]
+    pub timeout: u64,
+    /// Retries on server errors and dropped connections
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub retries: u32,
+    /// Largest object downloaded, in bytes
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 30)]
+    pub max_object_bytes: u64,
+    /// Also download the must-gather archive when other artifacts have the data
+    #[arg(long)]
+    pub with_must_gather: bool,
 }
 
 /// Options shared by commands that read inputs.
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// Must-gather directories or archives, CI job artifact directories, or single files
+    /// Must-gather directories or archives, CI job artifact directories or URLs, or single files
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<String>,
     /// Worker threads (default: all cores)
@@ -33,6 +73,8 @@ pub struct InputArgs {
     /// Largest total decompressed size of one archive, in bytes
     #[arg(long, value_name = "BYTES", default_value_t = 64 << 30)]
     pub max_archive_bytes: u64,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -51,4 +93,122 @@ pub struct SummaryArgs {
     /// Write to this file instead of standard output
     #[arg(long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Only run rules whose code starts with one of these (comma-separated; e.g. CV,CO002)
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    pub select: Vec<String>,
+    /// Skip rules whose code starts with one of these (comma-separated)
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    pub ignore: Vec<String>,
+    /// Exit 1 when a finding at or above this severity exists [default: error, or mglint.toml]
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    pub fail_on: Option<Severity>,
+    /// Settings file [default: ./mglint.toml when present]
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Output format for standard output or --output
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Write the report here; repeat as FORMAT=PATH to write several formats in one run
+    /// (e.g. --output junit=junit_mglint.xml --output json=report.json)
+    #[arg(long, short = 'o', value_name = "[FORMAT=]PATH")]
+    pub output: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct TimelineArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub format: TextOrJson,
+    /// Only events at or after this time (RFC3339, e.g. 2020-04-09T18:00:00Z)
+    #[arg(long, value_name = "TIME")]
+    pub since: Option<String>,
+    /// Only events at or before this time (RFC3339)
+    #[arg(long, value_name = "TIME")]
+    pub until: Option<String>,
+    /// Only these sources (comma-separated: cluster-version, cluster-operator, node,
+    /// machine-config-pool, pod, kube-event, cvo-log, interval, test-log, junit, prow)
+    #[arg(long, value_delimiter = ',', value_name = "SOURCES")]
+    pub source: Vec<String>,
+    /// Only this subject (e.g. clusterversion/version, kube-apiserver)
+    #[arg(long, value_name = "SUBJECT")]
+    pub subject: Option<String>,
+    /// Write to this file instead of standard output
+    #[arg(long, short = 'o', value_name = "PATH")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FlavourArg {
+    /// 4.11+: load, verify and check preconditions before applying
+    Fixed,
+    /// 4.1-4.10: the target is applied before its checks
+    Legacy,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OnOff {
+    On,
+    Off,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum YamlOrJson {
+    Yaml,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct ReconcileArgs {
+    /// Scenario file (see docs/scenario-format.md)
+    #[arg(value_name = "SCENARIO")]
+    pub scenario: PathBuf,
+    /// Override the scenario's flavour
+    #[arg(long, value_enum)]
+    pub flavour: Option<FlavourArg>,
+    /// Override the Bug 1756461 history fix (off reproduces the bug)
+    #[arg(long, value_enum, value_name = "ON|OFF")]
+    pub history_fix: Option<OnOff>,
+    /// Output format of the resulting ClusterVersion
+    #[arg(long, value_enum, default_value_t = YamlOrJson::Yaml)]
+    pub format: YamlOrJson,
+    /// Print, per event, the release being reconciled, the worker state and status changes
+    #[arg(long)]
+    pub trace: bool,
+    /// Write the ClusterVersion here instead of standard output
+    #[arg(long, short = 'o', value_name = "PATH")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// Output format
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub format: TextOrJson,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// Rule code (e.g. CV001) or slug
+    #[arg(value_name = "CODE")]
+    pub code: String,
+}
+
+#[derive(Debug, Args)]
+pub struct FetchArgs {
+    /// Prow job URL, gcsweb URL, gs://bucket/path or https://storage.googleapis.com/bucket/path
+    #[arg(value_name = "URL")]
+    pub url: String,
+    /// Directory to write the job's artifacts into
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub output: PathBuf,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
 }

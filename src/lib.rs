@@ -8,8 +8,10 @@
 pub mod bundle;
 pub mod ingest;
 pub mod model;
+pub mod output;
 pub mod reconciler;
 pub mod remote;
+pub mod rules;
 pub mod source;
 pub mod summary;
 pub mod timeline;

@@ -4,11 +4,16 @@
 mod cli;
 
 use clap::Parser;
-use cli::{Cli, Command, InputArgs, TextOrJson};
-use mglint::ingest::{IngestOptions, ingest};
+use cli::*;
+use mglint::bundle::Bundle;
+use mglint::ingest::{IngestOptions, ingest_named};
+use mglint::output::{Format, RenderOptions};
+use mglint::remote::{self, FetchOptions};
 use mglint::source::SourceOptions;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -21,25 +26,73 @@ fn main() -> ExitCode {
     }
 }
 
-fn setup_threads(args: &InputArgs) {
-    if let Some(n) = args.threads {
+fn setup_threads(n: Option<usize>) {
+    if let Some(n) = n {
         // Only fails if a pool already exists, which cannot happen here.
         let _ = rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global();
     }
 }
 
-fn ingest_opts(args: &InputArgs) -> IngestOptions {
-    IngestOptions {
+fn fetch_opts(a: &RemoteArgs) -> FetchOptions {
+    let mut o = FetchOptions {
+        endpoint: a.gcs_endpoint.clone(),
+        offline: a.offline,
+        timeout: Duration::from_secs(a.timeout.max(1)),
+        retries: a.retries,
+        max_object_bytes: a.max_object_bytes,
+        with_must_gather: a.with_must_gather,
+        ..FetchOptions::default()
+    };
+    if let Some(d) = &a.cache_dir {
+        o.cache_dir = d.clone();
+    }
+    o
+}
+
+/// Ingests the inputs; URLs are fetched into the cache first and keep their URL as name.
+fn load(args: &InputArgs) -> Result<Bundle, String> {
+    setup_threads(args.threads);
+    let opts = IngestOptions {
         source: SourceOptions {
             max_file_bytes: args.max_file_bytes,
             max_archive_bytes: args.max_archive_bytes,
             ..SourceOptions::default()
         },
+    };
+    let mut named = Vec::new();
+    let mut fetch_errors = Vec::new();
+    for i in &args.inputs {
+        if remote::is_remote(i) {
+            match remote::fetch(i, &fetch_opts(&args.remote)) {
+                Ok(r) => {
+                    for s in &r.skipped {
+                        eprintln!("note: {i}: not downloaded: {s}");
+                    }
+                    named.push((r.local_dir.to_string_lossy().to_string(), i.clone()));
+                }
+                Err(e) => fetch_errors.push(e.to_string()),
+            }
+        } else {
+            named.push((i.clone(), i.clone()));
+        }
     }
+    if named.is_empty() {
+        return Err(fetch_errors.join("\n"));
+    }
+    let mut b = ingest_named(&named, &opts).map_err(|e| {
+        let mut s = e.to_string();
+        for f in &fetch_errors {
+            s.push_str("\n  ");
+            s.push_str(f);
+        }
+        s
+    })?;
+    b.input_errors.extend(fetch_errors);
+    Ok(b)
 }
 
 /// Writes `text` to the file or to stdout; a closed pipe is not an error.
-fn emit(text: &str, output: Option<&std::path::Path>) -> Result<(), String> {
+fn emit(text: &str, output: Option<&Path>) -> Result<(), String> {
     match output {
         Some(p) => std::fs::write(p, text).map_err(|e| format!("cannot write `{}`: {e}", p.display())),
         None => {
@@ -52,21 +105,173 @@ fn emit(text: &str, output: Option<&std::path::Path>) -> Result<(), String> {
     }
 }
 
+/// Reports inputs that could not be opened; they make the exit code 2.
+fn input_errors(b: &Bundle, code: u8) -> u8 {
+    for e in &b.input_errors {
+        eprintln!("error: {e}");
+    }
+    if b.input_errors.is_empty() { code } else { 2 }
+}
+
+fn parse_time(s: &Option<String>, flag: &str) -> Result<Option<mglint::model::Time>, String> {
+    match s {
+        None => Ok(None),
+        Some(s) => mglint::model::parse_rfc3339(s)
+            .or_else(|| mglint::model::parse_rfc3339(&format!("{s}Z")))
+            .map(Some)
+            .ok_or_else(|| format!("{flag} `{s}`: not an RFC3339 time (e.g. 2020-04-09T18:27:49Z)")),
+    }
+}
+
+/// Parses `--output` values: `FORMAT=PATH` or a bare `PATH` in the `--format` format.
+fn outputs(a: &AnalyzeArgs) -> Result<Vec<(Format, Option<PathBuf>)>, String> {
+    use clap::ValueEnum;
+    if a.output.is_empty() {
+        return Ok(vec![(a.format, None)]);
+    }
+    a.output
+        .iter()
+        .map(|o| match o.split_once('=') {
+            Some((f, p)) if Format::from_str(f, true).is_ok() => {
+                Ok((Format::from_str(f, true).map_err(|e| e.to_string())?, Some(PathBuf::from(p))))
+            }
+            _ => Ok((a.format, Some(PathBuf::from(o)))),
+        })
+        .collect()
+}
+
 fn run(cli: Cli) -> Result<u8, String> {
     match cli.command {
         Command::Summary(a) => {
-            setup_threads(&a.input);
-            let bundle = ingest(&a.input.inputs, &ingest_opts(&a.input)).map_err(|e| e.to_string())?;
+            let bundle = load(&a.input)?;
             let s = mglint::summary::summarize(&bundle);
             let text = match a.format {
                 TextOrJson::Text => mglint::summary::render_text(&s),
                 TextOrJson::Json => serde_json::to_string_pretty(&s).map_err(|e| e.to_string())? + "\n",
             };
             emit(&text, a.output.as_deref())?;
-            for e in &bundle.input_errors {
-                eprintln!("error: {e}");
+            Ok(input_errors(&bundle, 0))
+        }
+        Command::Analyze(a) => {
+            let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
+            let mut settings = mglint::rules::Settings::load(a.config.as_deref(), &cwd)?;
+            if !a.select.is_empty() {
+                settings.select = a.select.clone();
             }
-            Ok(if bundle.input_errors.is_empty() { 0 } else { 2 })
+            if !a.ignore.is_empty() {
+                settings.ignore = a.ignore.clone();
+            }
+            if let Some(f) = a.fail_on {
+                settings.fail_on = f;
+            }
+            let outs = outputs(&a)?;
+            let bundle = load(&a.input)?;
+            let timeline = mglint::timeline::build(&bundle);
+            let report = mglint::rules::analyze(&bundle, &timeline, &settings);
+            for (format, path) in outs {
+                let opts = if path.is_none() { RenderOptions::for_stdout() } else { RenderOptions::default() };
+                let text = mglint::output::render(&report, format, &opts);
+                emit(&text, path.as_deref())?;
+            }
+            Ok(input_errors(&bundle, report.exit_code()))
+        }
+        Command::Timeline(a) => {
+            let mut filter = mglint::timeline::Filter {
+                since: parse_time(&a.since, "--since")?,
+                until: parse_time(&a.until, "--until")?,
+                subject: a.subject.clone(),
+                ..Default::default()
+            };
+            for s in &a.source {
+                filter.source.push(
+                    mglint::timeline::EventSource::parse(s).ok_or_else(|| format!("--source `{s}`: unknown source"))?,
+                );
+            }
+            let bundle = load(&a.input)?;
+            let tl = mglint::timeline::build(&bundle);
+            let text = match a.format {
+                TextOrJson::Text => mglint::timeline::render_table(&tl, &filter),
+                TextOrJson::Json => mglint::timeline::render_json(&tl, &filter),
+            };
+            emit(&text, a.output.as_deref())?;
+            Ok(input_errors(&bundle, 0))
+        }
+        Command::Reconcile(a) => {
+            use mglint::reconciler::{Flavour, RunOptions};
+            let text = std::fs::read_to_string(&a.scenario)
+                .map_err(|e| format!("`{}`: {e}", a.scenario.display()))?;
+            let scenario = mglint::reconciler::load_scenario(&text).map_err(|e| format!("`{}`: {e}", a.scenario.display()))?;
+            let opts = RunOptions {
+                flavour: a.flavour.map(|f| match f {
+                    FlavourArg::Fixed => Flavour::Fixed,
+                    FlavourArg::Legacy => Flavour::Legacy,
+                }),
+                history_fix: a.history_fix.map(|h| h == OnOff::On),
+            };
+            let out = mglint::reconciler::run(&scenario, &opts);
+            for n in &out.notes {
+                eprintln!("note: {n}");
+            }
+            if a.trace {
+                eprint!("{}", mglint::reconciler::render_trace(&out.trace));
+            }
+            let cv = match a.format {
+                YamlOrJson::Yaml => mglint::reconciler::render_yaml(&out.cluster_version)?,
+                YamlOrJson::Json => mglint::reconciler::render_json(&out.cluster_version)?,
+            };
+            emit(&cv, a.output.as_deref())?;
+            if out.expect_mismatches.is_empty() {
+                Ok(0)
+            } else {
+                eprintln!("the result differs from `expect`:\n{}", mglint::reconciler::render_mismatches(&out.expect_mismatches));
+                Ok(1)
+            }
+        }
+        Command::Rules(a) => {
+            let cat = mglint::rules::catalogue();
+            let text = match a.format {
+                TextOrJson::Json => {
+                    let rows: Vec<_> = cat
+                        .iter()
+                        .map(|m| serde_json::json!({"code": m.code, "name": m.name, "severity": m.severity, "summary": m.summary}))
+                        .collect();
+                    serde_json::to_string_pretty(&serde_json::json!({"schema": "mglint/v1", "kind": "rules", "rules": rows}))
+                        .map_err(|e| e.to_string())?
+                        + "\n"
+                }
+                TextOrJson::Text => {
+                    let mut s = String::new();
+                    for m in &cat {
+                        s.push_str(&format!("{:<7} {:<8} {:<40} {}\n", m.code, m.severity.to_string(), m.name, m.summary));
+                    }
+                    s.push_str(&format!("\n{} rules. `mglint explain CODE` prints a rule's page.\n", cat.len()));
+                    s
+                }
+            };
+            emit(&text, None)?;
+            Ok(0)
+        }
+        Command::Explain(a) => match mglint::rules::explain(&a.code) {
+            Some(page) => {
+                emit(page, None)?;
+                Ok(0)
+            }
+            None => Err(format!("no rule `{}`; `mglint rules` lists them", a.code)),
+        },
+        Command::Fetch(a) => {
+            let r = remote::fetch_to(&a.url, &a.output, &fetch_opts(&a.remote)).map_err(|e| e.to_string())?;
+            for s in &r.skipped {
+                eprintln!("note: not downloaded: {s}");
+            }
+            eprintln!(
+                "{}: {} files ({} downloaded, {} from cache, {} bytes)",
+                a.output.display(),
+                r.downloaded + r.from_cache,
+                r.downloaded,
+                r.from_cache,
+                r.bytes
+            );
+            Ok(0)
         }
     }
 }

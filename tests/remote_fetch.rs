@@ -251,6 +251,18 @@ fn must_gather_archive_only_when_asked_or_needed() {
         with_must_gather: true,
         ..opts.clone()
     };
+    // Asked for offline: the cache cannot have it, and says so without a request.
+    let requests = server.requests();
+    let off = FetchOptions {
+        offline: true,
+        ..with.clone()
+    };
+    let r1 = remote::fetch(&job_url(), &off).unwrap();
+    assert_eq!(server.requests(), requests);
+    let note = format!(
+        "`{archive}`: must-gather archive not in the cache (fetch again without `--offline`)"
+    );
+    assert!(r1.skipped.contains(&note), "{:?}", r1.skipped);
     let before = server.requests_for("must-gather.tar");
     let r2 = remote::fetch(&job_url(), &with).unwrap();
     assert_eq!((r2.downloaded, r2.from_cache), (1, needed));
@@ -391,9 +403,9 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
 #[test]
 fn slow_response_times_out_and_leaves_no_file() {
     let tmp = tempfile::tempdir().unwrap();
-    let (server, url, name) = one_object_job(Behaviour::Stall(Duration::from_secs(4)));
+    let (server, url, name) = one_object_job(Behaviour::Stall(Duration::from_secs(10)));
     let opts = FetchOptions {
-        timeout: Duration::from_millis(400),
+        timeout: Duration::from_millis(1000),
         retries: 0,
         ..options(&server, tmp.path())
     };
@@ -402,7 +414,7 @@ fn slow_response_times_out_and_leaves_no_file() {
     assert_eq!(
         e.to_string(),
         format!(
-            "`{}/{BUCKET}/{name}`: timed out after 0.4s",
+            "`{}/{BUCKET}/{name}`: timed out after 1.0s",
             server.endpoint
         )
     );

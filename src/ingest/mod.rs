@@ -73,11 +73,19 @@ struct FileResult {
 /// Ingests the inputs into one bundle. Inputs that cannot be opened are recorded in
 /// `bundle.input_errors`; `Err` only when nothing recognisable was found at all.
 pub fn ingest(inputs: &[String], opts: &IngestOptions) -> Result<Bundle, IngestError> {
+    let named: Vec<(String, String)> = inputs.iter().map(|i| (i.clone(), i.clone())).collect();
+    ingest_named(&named, opts)
+}
+
+/// Like [`ingest`], with each input given as `(local path, name to show)`.
+pub fn ingest_named(inputs: &[(String, String)], opts: &IngestOptions) -> Result<Bundle, IngestError> {
     if inputs.is_empty() {
         return Err(IngestError::NoInputs);
     }
-    let collected: Vec<Result<Collected, String>> =
-        inputs.par_iter().map(|i| source::collect(i, &opts.source)).collect();
+    let collected: Vec<Result<Collected, String>> = inputs
+        .par_iter()
+        .map(|(path, name)| source::collect_as(path, name, &opts.source))
+        .collect();
     let mut bundle = Bundle::default();
     let mut files: Vec<VFile> = Vec::new();
     let mut input_index: BTreeMap<Arc<str>, usize> = BTreeMap::new();

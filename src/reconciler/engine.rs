@@ -5,7 +5,10 @@
 use super::errors::{Failure, UpdateError};
 use super::scenario::{Event, LoadOutcome, Scenario, TimedEvent};
 use super::semantics::Semantics;
-use super::status::{SyncInput, WorkerStatus, set_condition, remove_condition, sync_failing_status, sync_status, validate, version_string};
+use super::status::{
+    SyncInput, WorkerStatus, remove_condition, set_condition, sync_failing_status, sync_status,
+    validate, version_string,
+};
 use super::trace::{TraceStep, describe_event, diff};
 use super::worker::{Ctx, Pass, Worker};
 use crate::model::{ClusterVersion, ObjectMeta, Release, Time};
@@ -32,7 +35,11 @@ impl Engine {
         let cv = ClusterVersion {
             api_version: "config.openshift.io/v1".into(),
             kind: "ClusterVersion".into(),
-            metadata: ObjectMeta { name: "version".into(), generation: Some(s.initial_generation), ..Default::default() },
+            metadata: ObjectMeta {
+                name: "version".into(),
+                generation: Some(s.initial_generation),
+                ..Default::default()
+            },
             spec: s.initial_spec.clone(),
             status: s.initial_status.clone(),
         };
@@ -56,10 +63,25 @@ impl Engine {
         let u = self.cv.spec.desired_update.as_ref()?;
         let force = Some(u.force.unwrap_or(false));
         if !u.image.is_empty() {
-            return Some(Release { version: u.version.clone(), image: u.image.clone(), force, ..Default::default() });
+            return Some(Release {
+                version: u.version.clone(),
+                image: u.image.clone(),
+                force,
+                ..Default::default()
+            });
         }
-        let a = self.cv.status.available_updates.iter().find(|a| a.version == u.version && !a.image.is_empty())?;
-        Some(Release { version: a.version.clone(), image: a.image.clone(), force, ..Default::default() })
+        let a = self
+            .cv
+            .status
+            .available_updates
+            .iter()
+            .find(|a| a.version == u.version && !a.image.is_empty())?;
+        Some(Release {
+            version: a.version.clone(),
+            image: a.image.clone(),
+            force,
+            ..Default::default()
+        })
     }
 
     /// Operator.sync: validate, choose the desired release, call Update, sync the status.
@@ -67,8 +89,15 @@ impl Engine {
         let errs = validate(&self.cv);
         let generation = self.generation();
         if self.operator.image.is_empty() && !self.worker.initialized() {
-            let failure = UpdateError::new("NoDesiredImage", "No configured operator version, unable to update cluster");
-            let ws = WorkerStatus { generation, failure: Some(Failure::Update(failure)), ..Default::default() };
+            let failure = UpdateError::new(
+                "NoDesiredImage",
+                "No configured operator version, unable to update cluster",
+            );
+            let ws = WorkerStatus {
+                generation,
+                failure: Some(Failure::Update(failure)),
+                ..Default::default()
+            };
             self.sync(&ws, &errs, now, notes);
             return;
         }
@@ -76,11 +105,19 @@ impl Engine {
             true => self.spec_target(),
             false => None,
         };
-        let own = Release { force: Some(false), url: String::new(), channels: Vec::new(), ..self.operator.clone() };
+        let own = Release {
+            force: Some(false),
+            url: String::new(),
+            channels: Vec::new(),
+            ..self.operator.clone()
+        };
         let desired = target.unwrap_or_else(|| own.clone());
         // Before 4.14 the first sync after a restart could take the spec target directly.
         let first = match self.sem.minor < 14 && desired.image == own.image {
-            true => Release { version: own.version.clone(), ..desired.clone() },
+            true => Release {
+                version: own.version.clone(),
+                ..desired.clone()
+            },
             false => own,
         };
         let mut cx = Ctx {
@@ -93,7 +130,8 @@ impl Engine {
             scripts: &self.scripts,
         };
         if !self.worker.initialized() {
-            self.worker.init(&mut cx, generation, &self.cv.status.history, &first);
+            self.worker
+                .init(&mut cx, generation, &self.cv.status.history, &first);
         }
         self.worker.update(&mut cx, generation, &desired);
         let ws = self.worker.status.clone();
@@ -125,13 +163,19 @@ impl Engine {
         if let Some(up) = &c.upstream {
             spec.upstream = up.clone();
         }
-        let next = c.generation.unwrap_or(self.generation() + 1);
+        let next = c.generation.unwrap_or(self.generation().saturating_add(1));
         self.cv.metadata.generation = Some(next);
         let errs = validate(&self.cv);
         if !errs.is_empty() {
-            notes.push(format!("spec is invalid, `spec.desiredUpdate` is ignored: {}", errs.join("; ")));
+            notes.push(format!(
+                "spec is invalid, `spec.desiredUpdate` is ignored: {}",
+                errs.join("; ")
+            ));
         } else if self.cv.spec.desired_update.is_some() && self.spec_target().is_none() {
-            notes.push("desired version not found in availableUpdates; the CVO stays on its own release".into());
+            notes.push(
+                "desired version not found in availableUpdates; the CVO stays on its own release"
+                    .into(),
+            );
         }
     }
 
@@ -176,7 +220,9 @@ impl Engine {
                     scripts: &self.scripts,
                 };
                 match &ev.event {
-                    Event::PassProgress(p) => applied = self.worker.pass(&mut cx, Pass::Progress(p)),
+                    Event::PassProgress(p) => {
+                        applied = self.worker.pass(&mut cx, Pass::Progress(p))
+                    }
                     Event::PassResult(r) => applied = self.worker.pass(&mut cx, Pass::Result(r)),
                     Event::LoadOutcome(o) => self.worker.load_outcome(&mut cx, o),
                     _ => {}
@@ -185,19 +231,40 @@ impl Engine {
             Event::Tick => {}
             Event::SyncFailedRepeatedly(f) => {
                 sync = false;
-                let op = Release { force: Some(false), ..self.operator.clone() };
-                if let Some(p) = sync_failing_status(&mut self.cv.status, &self.sem, &op, &f.error, now) {
+                let op = Release {
+                    force: Some(false),
+                    ..self.operator.clone()
+                };
+                if let Some(p) =
+                    sync_failing_status(&mut self.cv.status, &self.sem, &op, &f.error, now)
+                {
                     notes.push(p.describe());
                 }
             }
             Event::AvailableUpdates(u) => {
                 self.cv.status.available_updates = u.updates.clone();
-                set_condition(&mut self.cv.status.conditions, "RetrievedUpdates", "True", "", "", now);
+                set_condition(
+                    &mut self.cv.status.conditions,
+                    "RetrievedUpdates",
+                    "True",
+                    "",
+                    "",
+                    now,
+                );
             }
             Event::Upgradeable(Some(c)) => {
-                set_condition(&mut self.cv.status.conditions, "Upgradeable", &c.status, &c.reason, &c.message, now);
+                set_condition(
+                    &mut self.cv.status.conditions,
+                    "Upgradeable",
+                    &c.status,
+                    &c.reason,
+                    &c.message,
+                    now,
+                );
             }
-            Event::Upgradeable(None) => remove_condition(&mut self.cv.status.conditions, "Upgradeable"),
+            Event::Upgradeable(None) => {
+                remove_condition(&mut self.cv.status.conditions, "Upgradeable")
+            }
         }
         if sync {
             self.operator_sync(now, &mut notes);
@@ -213,7 +280,11 @@ impl Engine {
                 false => version_string(&self.worker.status.actual),
             }),
             state: work.map(|w| w.state),
-            attempt: if is_pass { pass_attempt } else { work.map(|w| w.attempt) },
+            attempt: if is_pass {
+                pass_attempt
+            } else {
+                work.map(|w| w.attempt)
+            },
             loading: self.loading(),
             applied,
             changes: diff(&before, &self.cv),
@@ -228,7 +299,9 @@ impl Engine {
         let state = match (&c.outcome, self.sem.release_accepted()) {
             (None, _) => "retrieving and verifying".to_string(),
             (Some(_), true) if load.failure => format!("rejected at {}", load.step),
-            (Some(_), false) if self.worker.status.failure.is_some() => "checks failing; the worker applies nothing".into(),
+            (Some(_), false) if self.worker.status.failure.is_some() => {
+                "checks failing; the worker applies nothing".into()
+            }
             (Some(_), _) => "retrieving and verifying".to_string(),
         };
         Some(format!("{label} ({state})"))

@@ -55,7 +55,11 @@ pub struct UpdateError {
 
 impl UpdateError {
     pub fn new(reason: &str, message: &str) -> UpdateError {
-        UpdateError { reason: reason.into(), message: message.into(), ..Default::default() }
+        UpdateError {
+            reason: reason.into(),
+            message: message.into(),
+            ..Default::default()
+        }
     }
 }
 
@@ -85,7 +89,10 @@ impl Failure {
 
 const CO_REASONS: [(&str, &str); 4] = [
     ("ClusterOperatorNoVersions", "ClusterOperatorsNoVersions"),
-    ("ClusterOperatorNotAvailable", "ClusterOperatorsNotAvailable"),
+    (
+        "ClusterOperatorNotAvailable",
+        "ClusterOperatorsNotAvailable",
+    ),
     ("ClusterOperatorDegraded", "ClusterOperatorsDegraded"),
     ("ClusterOperatorUpdating", "ClusterOperatorsUpdating"),
 ];
@@ -109,7 +116,9 @@ pub fn default_effect(reason: &str, initializing: bool) -> Effect {
 pub fn operator_message(reason: &str, name: &str, sem: &Semantics) -> Option<String> {
     let m = if sem.condenses_cluster_operators() {
         match reason {
-            "ClusterOperatorNoVersions" => format!("Cluster operator {name} does not declare expected versions"),
+            "ClusterOperatorNoVersions" => {
+                format!("Cluster operator {name} does not declare expected versions")
+            }
             "ClusterOperatorNotAvailable" => format!("Cluster operator {name} is not available"),
             "ClusterOperatorDegraded" => format!("Cluster operator {name} is degraded"),
             "ClusterOperatorUpdating" => format!("Cluster operator {name} is updating versions"),
@@ -126,7 +135,9 @@ pub fn operator_message(reason: &str, name: &str, sem: &Semantics) -> Option<Str
 
 fn plural_message(reason: &str, names: &str) -> String {
     match reason {
-        "ClusterOperatorNoVersions" => format!("Cluster operators {names} do not declare expected versions"),
+        "ClusterOperatorNoVersions" => {
+            format!("Cluster operators {names} do not declare expected versions")
+        }
         "ClusterOperatorNotAvailable" => format!("Cluster operators {names} are not available"),
         "ClusterOperatorDegraded" => format!("Cluster operators {names} are degraded"),
         _ => format!("Cluster operators {names} are updating versions"),
@@ -137,10 +148,14 @@ fn plural_message(reason: &str, names: &str) -> String {
 pub fn summary_for_reason(reason: &str, name: &str, sem: &Semantics) -> String {
     let new = sem.new_operator_summaries();
     let s = match reason {
-        "UpdatePayloadResourceNotFound" | "UpdatePayloadResourceConflict" => "some resources could not be updated",
+        "UpdatePayloadResourceNotFound" | "UpdatePayloadResourceConflict" => {
+            "some resources could not be updated"
+        }
         "UpdatePayloadClusterDown" => "the control plane is down or not responding",
         "UpdatePayloadClusterError" => "the control plane is reporting an internal error",
-        "UpdatePayloadClusterOverloaded" => "the control plane is overloaded and is not accepting updates",
+        "UpdatePayloadClusterOverloaded" => {
+            "the control plane is overloaded and is not accepting updates"
+        }
         "UpdatePayloadClusterUnauthorized" => "could not authenticate to the server",
         "UpdatePayloadRetrievalFailed" => "could not download the update",
         "UpdatePayloadResourceForbidden" => "the server is rejecting updates",
@@ -149,7 +164,9 @@ pub fn summary_for_reason(reason: &str, name: &str, sem: &Semantics) -> String {
         "UpdatePayloadIntegrity" => "the contents of the update are invalid",
         "ImageVerificationFailed" => "the image may not be safe to use",
         "UpgradePreconditionCheckFailed" => "it may not be safe to apply this update",
-        "ClusterOperatorDegraded" if !name.is_empty() => return format!("the cluster operator {name} is degraded"),
+        "ClusterOperatorDegraded" if !name.is_empty() => {
+            return format!("the cluster operator {name} is degraded");
+        }
         "ClusterOperatorDegraded" => "a cluster operator is degraded",
         "ClusterOperatorNotAvailable" if !name.is_empty() && new => {
             return format!("the cluster operator {name} is not available");
@@ -161,8 +178,12 @@ pub fn summary_for_reason(reason: &str, name: &str, sem: &Semantics) -> String {
         "ClusterOperatorNotAvailable" => "a cluster operator has not yet rolled out",
         "ClusterOperatorsNotAvailable" if new => "some cluster operators are not available",
         "ClusterOperatorsNotAvailable" => "some cluster operators have not yet rolled out",
-        "ClusterOperatorNoVersions" => return format!("the cluster operator {name} does not declare expected versions"),
-        "WorkloadNotAvailable" => return format!("the workload {name} has not yet successfully rolled out"),
+        "ClusterOperatorNoVersions" => {
+            return format!("the cluster operator {name} does not declare expected versions");
+        }
+        "WorkloadNotAvailable" => {
+            return format!("the workload {name} has not yet successfully rolled out");
+        }
         "WorkloadNotProgressing" => return format!("the workload {name} cannot roll out"),
         r if r.starts_with("UpdatePayload") => "the update could not be applied",
         _ if !sem.unknown_error_names_reason() => "an unknown error has occurred",
@@ -196,8 +217,16 @@ pub fn condense_cluster_operators(errs: Vec<UpdateError>) -> Vec<UpdateError> {
         let mut names: Vec<String> = group.iter().map(|e| e.name.clone()).collect();
         names.sort();
         names.dedup();
-        let effect = group.iter().map(|e| e.effect).max_by_key(|e| e.strength()).unwrap_or_default();
-        let plural = CO_REASONS.iter().find(|(s, _)| *s == reason).map(|(_, p)| *p).unwrap_or("");
+        let effect = group
+            .iter()
+            .map(|e| e.effect)
+            .max_by_key(|e| e.strength())
+            .unwrap_or_default();
+        let plural = CO_REASONS
+            .iter()
+            .find(|(s, _)| *s == reason)
+            .map(|(_, p)| *p)
+            .unwrap_or("");
         let joined = names.join(", ");
         out.push(UpdateError {
             reason: plural.to_string(),
@@ -216,8 +245,16 @@ pub fn multiple_errors(nested: Vec<UpdateError>) -> UpdateError {
     let mut msgs: Vec<&str> = nested.iter().map(|e| e.message.as_str()).collect();
     msgs.sort();
     msgs.dedup();
-    let message = format!("Multiple errors are preventing progress:\n* {}", msgs.join("\n* "));
-    UpdateError { reason: "MultipleErrors".into(), message, nested, ..Default::default() }
+    let message = format!(
+        "Multiple errors are preventing progress:\n* {}",
+        msgs.join("\n* ")
+    );
+    UpdateError {
+        reason: "MultipleErrors".into(),
+        message,
+        nested,
+        ..Default::default()
+    }
 }
 
 /// Aggregates the errors of one pass into the worker failure (`summarizeTaskGraphErrors`).
@@ -236,7 +273,11 @@ pub fn summarize_task_errors(errs: Vec<UpdateError>, sem: &Semantics) -> Option<
 
 /// 4.1-4.6: several ClusterOperatorNotAvailable errors become one ClusterOperatorsNotAvailable.
 fn condense_legacy(errs: Vec<UpdateError>) -> Vec<UpdateError> {
-    if errs.len() > 1 && errs.iter().all(|e| e.reason == "ClusterOperatorNotAvailable") {
+    if errs.len() > 1
+        && errs
+            .iter()
+            .all(|e| e.reason == "ClusterOperatorNotAvailable")
+    {
         let mut names: Vec<String> = errs.iter().map(|e| e.name.clone()).collect();
         names.sort();
         names.dedup();
@@ -273,11 +314,21 @@ fn yes() -> bool {
 pub fn summarize_preconditions(fails: &[PreconditionFailure], sem: &Semantics) -> (String, bool) {
     let texts: Vec<String> = fails
         .iter()
-        .map(|f| format!("Precondition {} failed because of {}: {}", go_quote(&f.name), go_quote(&f.reason), f.message))
+        .map(|f| {
+            format!(
+                "Precondition {} failed because of {}: {}",
+                go_quote(&f.name),
+                go_quote(&f.reason),
+                f.message
+            )
+        })
         .collect();
     let summary = match texts.len() {
         1 => texts[0].clone(),
-        _ => format!("Multiple precondition checks failed:\n* {}", texts.join("\n* ")),
+        _ => format!(
+            "Multiple precondition checks failed:\n* {}",
+            texts.join("\n* ")
+        ),
     };
     let blocking = !sem.nonblocking_preconditions() || fails.iter().any(|f| f.blocking);
     (summary, blocking)
@@ -307,21 +358,39 @@ mod tests {
     fn co(name: &str, reason: &str, effect: Effect) -> UpdateError {
         let sem = Semantics::fixed();
         let message = operator_message(reason, name, &sem).unwrap_or_default();
-        UpdateError { reason: reason.into(), message, effect, name: name.into(), ..Default::default() }
+        UpdateError {
+            reason: reason.into(),
+            message,
+            effect,
+            name: name.into(),
+            ..Default::default()
+        }
     }
 
     #[test]
     fn summaries_follow_the_version() {
         let old = Semantics::legacy();
         let new = Semantics::fixed();
-        assert_eq!(summary_for_reason("ClusterOperatorNotAvailable", "dns", &new), "the cluster operator dns is not available");
+        assert_eq!(
+            summary_for_reason("ClusterOperatorNotAvailable", "dns", &new),
+            "the cluster operator dns is not available"
+        );
         assert_eq!(
             summary_for_reason("ClusterOperatorNotAvailable", "dns", &old),
             "the cluster operator dns has not yet successfully rolled out"
         );
-        assert_eq!(summary_for_reason("MultipleErrors", "", &new), "an unknown error has occurred: MultipleErrors");
-        assert_eq!(summary_for_reason("MultipleErrors", "", &old), "an unknown error has occurred");
-        assert_eq!(summary_for_reason("UpdatePayloadFailed", "", &new), "the update could not be applied");
+        assert_eq!(
+            summary_for_reason("MultipleErrors", "", &new),
+            "an unknown error has occurred: MultipleErrors"
+        );
+        assert_eq!(
+            summary_for_reason("MultipleErrors", "", &old),
+            "an unknown error has occurred"
+        );
+        assert_eq!(
+            summary_for_reason("UpdatePayloadFailed", "", &new),
+            "the update could not be applied"
+        );
     }
 
     #[test]
@@ -329,12 +398,19 @@ mod tests {
         let out = condense_cluster_operators(vec![
             co("test-co-B", "ClusterOperatorDegraded", Effect::Fail),
             co("test-co-A", "ClusterOperatorDegraded", Effect::None),
-            co("test-co-C", "ClusterOperatorDegraded", Effect::FailAfterInterval),
+            co(
+                "test-co-C",
+                "ClusterOperatorDegraded",
+                Effect::FailAfterInterval,
+            ),
         ]);
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].reason, "ClusterOperatorsDegraded");
         assert_eq!(out[0].effect, Effect::Fail);
-        assert_eq!(out[0].message, "Cluster operators test-co-A, test-co-B, test-co-C are degraded");
+        assert_eq!(
+            out[0].message,
+            "Cluster operators test-co-A, test-co-B, test-co-C are degraded"
+        );
     }
 
     #[test]

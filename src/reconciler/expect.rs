@@ -4,7 +4,9 @@
 use crate::model::{ClusterVersion, HistoryEntry, Time, fmt_time, parse_rfc3339};
 use serde::{Deserialize, Deserializer, Serialize};
 
-fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(d).map(Some)
 }
 
@@ -55,7 +57,11 @@ pub struct ExpectHistory {
     pub image: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none", alias = "started_time")]
     pub started_time: Option<String>,
-    #[serde(deserialize_with = "double_option", skip_serializing_if = "Option::is_none", alias = "completion_time")]
+    #[serde(
+        deserialize_with = "double_option",
+        skip_serializing_if = "Option::is_none",
+        alias = "completion_time"
+    )]
     pub completion_time: Option<Option<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verified: Option<bool>,
@@ -71,7 +77,10 @@ pub struct ExpectCondition {
     pub status: String,
     pub reason: String,
     pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none", alias = "last_transition_time")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        alias = "last_transition_time"
+    )]
     pub last_transition_time: Option<String>,
 }
 
@@ -90,7 +99,9 @@ fn time_str(t: Option<Time>) -> String {
 
 /// Normalises an expected time to the API's second precision (unparsable text stays as is).
 fn norm_time(s: &str) -> String {
-    parse_rfc3339(s).map(|t| fmt_time(&t)).unwrap_or_else(|| s.to_string())
+    parse_rfc3339(s)
+        .map(|t| fmt_time(&t))
+        .unwrap_or_else(|| s.to_string())
 }
 
 struct Diff(Vec<Mismatch>);
@@ -98,7 +109,11 @@ struct Diff(Vec<Mismatch>);
 impl Diff {
     fn check(&mut self, field: String, expected: &str, actual: &str) {
         if expected != actual {
-            self.0.push(Mismatch { field, expected: expected.into(), actual: actual.into() });
+            self.0.push(Mismatch {
+                field,
+                expected: expected.into(),
+                actual: actual.into(),
+            });
         }
     }
 }
@@ -137,10 +152,18 @@ fn show(e: &HistoryEntry) -> String {
 pub fn compare(expect: &Expect, cv: &ClusterVersion) -> Vec<Mismatch> {
     let mut d = Diff(Vec::new());
     if let Some(g) = expect.generation {
-        d.check("metadata.generation".into(), &g.to_string(), &cv.metadata.generation.unwrap_or(0).to_string());
+        d.check(
+            "metadata.generation".into(),
+            &g.to_string(),
+            &cv.metadata.generation.unwrap_or(0).to_string(),
+        );
     }
     if let Some(g) = expect.observed_generation {
-        let actual = cv.status.observed_generation.map(|g| g.to_string()).unwrap_or_else(|| "null".into());
+        let actual = cv
+            .status
+            .observed_generation
+            .map(|g| g.to_string())
+            .unwrap_or_else(|| "null".into());
         d.check("status.observedGeneration".into(), &g.to_string(), &actual);
     }
     if let Some(r) = &expect.desired {
@@ -155,7 +178,11 @@ pub fn compare(expect: &Expect, cv: &ClusterVersion) -> Vec<Mismatch> {
             d.check("status.desired.url".into(), v, &a.url);
         }
         if let Some(v) = &r.channels {
-            d.check("status.desired.channels".into(), &v.join(", "), &a.channels.join(", "));
+            d.check(
+                "status.desired.channels".into(),
+                &v.join(", "),
+                &a.channels.join(", "),
+            );
         }
     }
     if let Some(h) = &expect.history {
@@ -173,19 +200,31 @@ pub fn compare(expect: &Expect, cv: &ClusterVersion) -> Vec<Mismatch> {
     for c in &expect.conditions {
         let f = |name: &str| format!("status.conditions[{}].{name}", c.type_);
         let Some(a) = cv.condition(&c.type_) else {
-            d.check(format!("status.conditions[{}]", c.type_), &format!("status {}", c.status), "absent");
+            d.check(
+                format!("status.conditions[{}]", c.type_),
+                &format!("status {}", c.status),
+                "absent",
+            );
             continue;
         };
         d.check(f("status"), &c.status, &a.status);
         d.check(f("reason"), &c.reason, &a.reason);
         d.check(f("message"), &c.message, &a.message);
         if let Some(t) = &c.last_transition_time {
-            d.check(f("lastTransitionTime"), &norm_time(t), &time_str(a.last_transition_time));
+            d.check(
+                f("lastTransitionTime"),
+                &norm_time(t),
+                &time_str(a.last_transition_time),
+            );
         }
     }
     for t in &expect.absent_conditions {
         if let Some(a) = cv.condition(t) {
-            d.check(format!("status.conditions[{t}]"), "absent", &format!("status {}", a.status));
+            d.check(
+                format!("status.conditions[{t}]"),
+                "absent",
+                &format!("status {}", a.status),
+            );
         }
     }
     d.0
@@ -196,13 +235,26 @@ pub fn render_mismatches(ms: &[Mismatch]) -> String {
     if ms.is_empty() {
         return "all expectations met\n".into();
     }
-    let mut out = format!("{} expectation mismatch{}:\n", ms.len(), if ms.len() == 1 { "" } else { "es" });
+    let mut out = format!(
+        "{} expectation mismatch{}:\n",
+        ms.len(),
+        if ms.len() == 1 { "" } else { "es" }
+    );
     for m in ms {
-        out.push_str(&format!("  {}\n    expected: {}\n    actual:   {}\n", m.field, quote_multi(&m.expected), quote_multi(&m.actual)));
+        out.push_str(&format!(
+            "  {}\n    expected: {}\n    actual:   {}\n",
+            m.field,
+            quote_multi(&m.expected),
+            quote_multi(&m.actual)
+        ));
     }
     out
 }
 
 fn quote_multi(s: &str) -> String {
-    if s.contains('\n') { format!("{s:?}") } else { s.to_string() }
+    if s.contains('\n') {
+        format!("{s:?}")
+    } else {
+        s.to_string()
+    }
 }

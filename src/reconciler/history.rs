@@ -17,11 +17,12 @@ pub fn merge_equal_versions(current: &mut HistoryEntry, desired: &Release) -> bo
             return true;
         }
     }
-    if !desired.version.is_empty() && desired.version == current.version {
-        if current.image.is_empty() || desired.image == current.image {
-            current.image = desired.image.clone();
-            return true;
-        }
+    if !desired.version.is_empty()
+        && desired.version == current.version
+        && (current.image.is_empty() || desired.image == current.image)
+    {
+        current.image = desired.image.clone();
+        return true;
     }
     false
 }
@@ -55,7 +56,10 @@ impl Pruned {
                 "Pruning {} version {} at index {} with rank {rank:.6}.",
                 self.reason, self.version, self.index
             ),
-            None => format!("Pruning {} version {} at index {}.", self.reason, self.version, self.index),
+            None => format!(
+                "Pruning {} version {} at index {}.",
+                self.reason, self.version, self.index
+            ),
         }
     }
 }
@@ -188,7 +192,7 @@ fn newer_completed(h: &[HistoryEntry], i: usize) -> Option<usize> {
 }
 
 /// The rank of entry `i` and the reason that would be logged if it were pruned.
-pub fn weighted_rank(h: &[HistoryEntry], i: usize, max: usize) -> (f64, &'static str) {
+fn weighted_rank(h: &[HistoryEntry], i: usize, max: usize) -> (f64, &'static str) {
     let most_recent_completed = h.iter().position(HistoryEntry::is_completed);
     let mut reason = "an older update of less importance";
     let mut rank = 0.0;
@@ -198,8 +202,10 @@ pub fn weighted_rank(h: &[HistoryEntry], i: usize, max: usize) -> (f64, &'static
         rank = 1000.0;
     } else if !partial
         && (i == 0
-            || older_completed(h, i).is_none_or(|j| minor_of(&h[j].version) != minor_of(&h[i].version))
-            || newer_completed(h, i).is_none_or(|j| minor_of(&h[j].version) != minor_of(&h[i].version)))
+            || older_completed(h, i)
+                .is_none_or(|j| minor_of(&h[j].version) != minor_of(&h[i].version))
+            || newer_completed(h, i)
+                .is_none_or(|j| minor_of(&h[j].version) != minor_of(&h[i].version)))
     {
         rank += 30.0;
         reason = "the first or last completed minor update";
@@ -230,7 +236,12 @@ fn prune_weighted(history: &mut Vec<HistoryEntry>, max: usize) -> Option<Pruned>
         }
     }
     let (idx, rank, reason) = lowest?;
-    let pruned = Pruned { index: idx, version: history[idx].version.clone(), reason: reason.into(), rank: Some(rank) };
+    let pruned = Pruned {
+        index: idx,
+        version: history[idx].version.clone(),
+        reason: reason.into(),
+        rank: Some(rank),
+    };
     if idx == max {
         history.truncate(max);
     } else {
@@ -245,13 +256,22 @@ mod tests {
 
     fn entries(spec: &[(&str, &str)]) -> Vec<HistoryEntry> {
         spec.iter()
-            .map(|(s, v)| HistoryEntry { state: (*s).into(), version: (*v).into(), ..Default::default() })
+            .map(|(s, v)| HistoryEntry {
+                state: (*s).into(),
+                version: (*v).into(),
+                ..Default::default()
+            })
             .collect()
     }
 
     #[test]
     fn keep_recent_completed_copies_it_into_the_last_slot() {
-        let mut h = entries(&[("Partial", "4.1.5"), ("Partial", "4.1.4"), ("Partial", "4.1.3"), ("Completed", "4.1.2")]);
+        let mut h = entries(&[
+            ("Partial", "4.1.5"),
+            ("Partial", "4.1.4"),
+            ("Partial", "4.1.3"),
+            ("Completed", "4.1.2"),
+        ]);
         prune(&mut h, PruneVariant::KeepRecentCompleted50, 3);
         let v: Vec<&str> = h.iter().map(|e| e.version.as_str()).collect();
         assert_eq!(v, ["4.1.5", "4.1.4", "4.1.2"]);
@@ -259,11 +279,21 @@ mod tests {
 
     #[test]
     fn retain_initial_drops_the_entry_before_the_install() {
-        let mut h = entries(&[("Completed", "4.9.3"), ("Completed", "4.9.2"), ("Partial", "4.9.1"), ("Completed", "4.8.0")]);
+        let mut h = entries(&[
+            ("Completed", "4.9.3"),
+            ("Completed", "4.9.2"),
+            ("Partial", "4.9.1"),
+            ("Completed", "4.8.0"),
+        ]);
         prune(&mut h, PruneVariant::RetainInitial50, 3);
         let v: Vec<&str> = h.iter().map(|e| e.version.as_str()).collect();
         assert_eq!(v, ["4.9.3", "4.9.2", "4.8.0"]);
-        let mut h = entries(&[("Completed", "4.9.3"), ("Completed", "4.9.2"), ("Partial", "4.9.1"), ("Partial", "4.8.0")]);
+        let mut h = entries(&[
+            ("Completed", "4.9.3"),
+            ("Completed", "4.9.2"),
+            ("Partial", "4.9.1"),
+            ("Partial", "4.8.0"),
+        ]);
         prune(&mut h, PruneVariant::RetainInitial50, 3);
         assert_eq!(h.last().map(|e| e.version.as_str()), Some("4.9.1"));
     }

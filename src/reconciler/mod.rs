@@ -18,10 +18,12 @@ pub mod engine;
 pub mod errors;
 pub mod expect;
 pub mod history;
+pub mod load;
 pub mod scenario;
 pub mod semantics;
 pub mod status;
 pub mod trace;
+pub mod validation;
 pub mod worker;
 
 pub use expect::{Expect, Mismatch, render_mismatches};
@@ -56,7 +58,10 @@ pub struct Outcome {
 pub fn semantics_for(s: &Scenario, opts: &RunOptions) -> (Semantics, Vec<String>) {
     let mut notes = Vec::new();
     let flavour = opts.flavour.unwrap_or(s.flavour);
-    let mut minor = s.cvo_version.as_deref().and_then(semantics::parse_cvo_minor);
+    let mut minor = s
+        .cvo_version
+        .as_deref()
+        .and_then(semantics::parse_cvo_minor);
     if let Some(m) = minor.filter(|m| !flavour.admits_minor(*m)) {
         notes.push(format!(
             "`cvo_version` 4.{m} cannot behave as the {} flavour; modelling 4.{} instead",
@@ -81,9 +86,24 @@ pub fn semantics_for(s: &Scenario, opts: &RunOptions) -> (Semantics, Vec<String>
 pub fn run(s: &Scenario, opts: &RunOptions) -> Outcome {
     let (sem, notes) = semantics_for(s, opts);
     let mut engine = engine::Engine::new(s, sem);
-    let trace: Vec<TraceStep> = s.events.iter().enumerate().map(|(i, ev)| engine.step(i, ev)).collect();
-    let expect_mismatches = s.expect.as_ref().map(|e| expect::compare(e, &engine.cv)).unwrap_or_default();
-    Outcome { cluster_version: engine.cv, trace, expect_mismatches, semantics: sem, notes }
+    let trace: Vec<TraceStep> = s
+        .events
+        .iter()
+        .enumerate()
+        .map(|(i, ev)| engine.step(i, ev))
+        .collect();
+    let expect_mismatches = s
+        .expect
+        .as_ref()
+        .map(|e| expect::compare(e, &engine.cv))
+        .unwrap_or_default();
+    Outcome {
+        cluster_version: engine.cv,
+        trace,
+        expect_mismatches,
+        semantics: sem,
+        notes,
+    }
 }
 
 /// The ClusterVersion as YAML (what `mglint analyze` reads back).

@@ -6,7 +6,9 @@
 use super::errors::{Effect, PreconditionFailure};
 use super::expect::Expect;
 use super::semantics::{Flavour, PruneVariant};
-use crate::model::{ClusterVersionSpec, ClusterVersionStatus, Release, Time, fmt_time, parse_rfc3339};
+use crate::model::{
+    ClusterVersionSpec, ClusterVersionStatus, Release, Time, fmt_time, parse_rfc3339,
+};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -153,7 +155,9 @@ impl DesiredUpdate {
     }
 }
 
-fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(d).map(Some)
 }
 
@@ -161,7 +165,10 @@ fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(d: D) -> Result
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SpecChange {
-    #[serde(deserialize_with = "double_option", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "double_option",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub desired_update: Option<Option<DesiredUpdate>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub channel: Option<String>,
@@ -345,7 +352,9 @@ sync_failed_repeatedly, available_updates, upgradeable";
 
 fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
     let yaml_serde::Value::Mapping(map) = v else {
-        return Err(format!("event {i}: expected a mapping with `at` and one event kind"));
+        return Err(format!(
+            "event {i}: expected a mapping with `at` and one event kind"
+        ));
     };
     let mut at = None;
     let mut kinds = Vec::new();
@@ -354,8 +363,13 @@ fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
             return Err(format!("event {i}: keys must be strings"));
         };
         if k == "at" {
-            let s = v.as_str().ok_or_else(|| format!("event {i}: `at` must be an RFC3339 string"))?;
-            at = Some(parse_rfc3339(s).ok_or_else(|| format!("event {i}: `at` is not an RFC3339 time: `{s}`"))?);
+            let s = v
+                .as_str()
+                .ok_or_else(|| format!("event {i}: `at` must be an RFC3339 string"))?;
+            at = Some(
+                parse_rfc3339(s)
+                    .ok_or_else(|| format!("event {i}: `at` is not an RFC3339 time: `{s}`"))?,
+            );
         } else {
             kinds.push((k, v));
         }
@@ -363,7 +377,11 @@ fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
     let at = at.ok_or_else(|| format!("event {i}: missing `at`"))?;
     if kinds.len() != 1 {
         let names: Vec<String> = kinds.iter().map(|(k, _)| format!("`{k}`")).collect();
-        return Err(format!("event {i} at {}: needs exactly one event kind, found [{}]", fmt_time(&at), names.join(", ")));
+        return Err(format!(
+            "event {i} at {}: needs exactly one event kind, found [{}]",
+            fmt_time(&at),
+            names.join(", ")
+        ));
     }
     let (kind, v) = kinds.remove(0);
     let ctx = |e: yaml_serde::Error| format!("event {i} at {} (`{kind}`): {e}", fmt_time(&at));
@@ -375,12 +393,24 @@ fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
         "pass_progress" => Event::PassProgress(yaml_serde::from_value(v).map_err(ctx)?),
         "pass_result" => Event::PassResult(yaml_serde::from_value(v).map_err(ctx)?),
         "tick" if empty(&v) => Event::Tick,
-        "tick" => return Err(format!("event {i} at {}: `tick` takes no fields, write `tick: {{}}`", fmt_time(&at))),
-        "sync_failed_repeatedly" => Event::SyncFailedRepeatedly(yaml_serde::from_value(v).map_err(ctx)?),
+        "tick" => {
+            return Err(format!(
+                "event {i} at {}: `tick` takes no fields, write `tick: {{}}`",
+                fmt_time(&at)
+            ));
+        }
+        "sync_failed_repeatedly" => {
+            Event::SyncFailedRepeatedly(yaml_serde::from_value(v).map_err(ctx)?)
+        }
         "available_updates" => Event::AvailableUpdates(yaml_serde::from_value(v).map_err(ctx)?),
         "upgradeable" if v.is_null() => Event::Upgradeable(None),
         "upgradeable" => Event::Upgradeable(Some(yaml_serde::from_value(v).map_err(ctx)?)),
-        other => return Err(format!("event {i} at {}: unknown event kind `{other}`; expected one of {KINDS}", fmt_time(&at))),
+        other => {
+            return Err(format!(
+                "event {i} at {}: unknown event kind `{other}`; expected one of {KINDS}",
+                fmt_time(&at)
+            ));
+        }
     };
     check_event(i, &at, &event)?;
     Ok(TimedEvent { at, event })
@@ -389,11 +419,19 @@ fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
 fn check_event(i: usize, at: &Time, e: &Event) -> Result<(), String> {
     let bad = |m: &str| Err(format!("event {i} at {}: {m}", fmt_time(at)));
     match e {
-        Event::PassResult(r) if r.ok == Some(true) && !r.errors.is_empty() => bad("`pass_result` has `ok: true` and `errors`"),
-        Event::PassResult(r) if r.ok != Some(true) && r.errors.is_empty() => bad("`pass_result` needs `ok: true` or `errors`"),
-        Event::PassResult(r) if r.errors.iter().any(|e| e.reason.is_empty()) => bad("every pass error needs a `reason`"),
+        Event::PassResult(r) if r.ok == Some(true) && !r.errors.is_empty() => {
+            bad("`pass_result` has `ok: true` and `errors`")
+        }
+        Event::PassResult(r) if r.ok != Some(true) && r.errors.is_empty() => {
+            bad("`pass_result` needs `ok: true` or `errors`")
+        }
+        Event::PassResult(r) if r.errors.iter().any(|e| e.reason.is_empty()) => {
+            bad("every pass error needs a `reason`")
+        }
         Event::LoadOutcome(o)
-            if o.step == LoadStep::PreconditionChecks && o.failure != Some(false) && o.preconditions.is_empty() =>
+            if o.step == LoadStep::PreconditionChecks
+                && o.failure != Some(false)
+                && o.preconditions.is_empty() =>
         {
             bad("a failed `PreconditionChecks` needs `preconditions`")
         }
@@ -412,9 +450,10 @@ fn check_event(i: usize, at: &Time, e: &Event) -> Result<(), String> {
         {
             bad("a failed `VerifyPayloadVersion` needs the payload's `version` or a `message`")
         }
-        Event::SpecChange(SpecChange { desired_update: Some(Some(u)), .. })
-            if u.version.is_empty() && u.image.is_empty() =>
-        {
+        Event::SpecChange(SpecChange {
+            desired_update: Some(Some(u)),
+            ..
+        }) if u.version.is_empty() && u.image.is_empty() => {
             bad("`desired_update` needs a `version` or an `image`")
         }
         _ => Ok(()),
@@ -423,10 +462,13 @@ fn check_event(i: usize, at: &Time, e: &Event) -> Result<(), String> {
 
 /// Parses a scenario from YAML. Errors name the event index and time, or the YAML location.
 pub fn load_scenario(text: &str) -> Result<Scenario, String> {
-    let raw: RawScenario = yaml_serde::from_str(text).map_err(|e| format!("invalid scenario: {e}"))?;
+    let raw: RawScenario =
+        yaml_serde::from_str(text).map_err(|e| format!("invalid scenario: {e}"))?;
     if let Some(v) = &raw.cvo_version {
         if super::semantics::parse_cvo_minor(v).is_none() {
-            return Err(format!("invalid scenario: `cvo_version` must look like \"4.3\", got `{v}`"));
+            return Err(format!(
+                "invalid scenario: `cvo_version` must look like \"4.3\", got `{v}`"
+            ));
         }
     }
     if raw.max_history == Some(0) {
@@ -511,19 +553,82 @@ events:
         assert_eq!(s.flavour, Flavour::Legacy);
         assert_eq!(s.history_fix, Some(false));
         assert_eq!(s.events.len(), 5);
-        assert!(matches!(&s.events[4].event, Event::SpecChange(SpecChange { desired_update: Some(None), .. })));
-        assert!(matches!(&s.events[3].event, Event::SpecChange(SpecChange { desired_update: Some(Some(_)), .. })));
+        assert!(matches!(
+            &s.events[4].event,
+            Event::SpecChange(SpecChange {
+                desired_update: Some(None),
+                ..
+            })
+        ));
+        assert!(matches!(
+            &s.events[3].event,
+            Event::SpecChange(SpecChange {
+                desired_update: Some(Some(_)),
+                ..
+            })
+        ));
         let back = load_scenario(&s.to_yaml().unwrap()).unwrap();
         assert_eq!(back, s);
     }
 
+    /// The example in issue 5, as written there.
+    const ISSUE_EXAMPLE: &str = r#"
+flavour: legacy           # or fixed
+history_fix: true         # false reproduces Bug 1756461
+prune: weighted_100       # or keep_recent_completed_50, retain_initial_50
+operator_release: {version: 4.3.10, image: "registry.example/ocp/release@sha256:..."}
+initial_status: {}        # optional: a ClusterVersion status to start from
+events:                   # one kind per event; `at` is RFC3339 UTC
+  - {at: "2020-04-09T17:35:48Z", pod_start: {version: 4.3.10, image: "..."}}
+  - {at: "2020-04-09T17:59:00Z", pass_progress: {done: 498, total: 498}}
+  - {at: "2020-04-09T18:00:34Z", pass_result: {ok: true}}
+  - {at: "2020-04-09T18:27:49Z", spec_change: {desired_update: {version: 4.3.11, image: "...", force: false}}}
+  - {at: "2020-04-09T18:28:19Z", load_outcome: {step: PreconditionChecks, failure: true, preconditions: [{name: ClusterVersionUpgradeable, reason: DefaultSecurityContextConstraints_Mutated, message: "...", blocking: true}]}}
+  - {at: "2020-04-09T18:55:16Z", spec_change: {desired_update: {image: "registry.example/ocp/release@sha256:...", force: false}}}
+  - {at: "2020-04-09T18:55:34Z", pass_result: {ok: true}}
+  - {at: "2020-04-09T19:00:00Z", tick: {}}
+expect: {}
+"#;
+
+    #[test]
+    fn the_issue_example_parses() {
+        let s = load_scenario(ISSUE_EXAMPLE).unwrap();
+        assert_eq!(
+            (s.flavour, s.prune),
+            (Flavour::Legacy, Some(PruneVariant::Weighted100))
+        );
+        let kinds: Vec<&str> = s.events.iter().map(|e| e.event.kind()).collect();
+        assert_eq!(
+            kinds,
+            [
+                "pod_start",
+                "pass_progress",
+                "pass_result",
+                "spec_change",
+                "load_outcome",
+                "spec_change",
+                "pass_result",
+                "tick"
+            ]
+        );
+        assert!(matches!(&s.events[4].event, Event::LoadOutcome(o) if o.preconditions.len() == 1));
+    }
+
     #[test]
     fn rejects_bad_events_with_their_index_and_time() {
-        let two = "events:\n  - {at: \"2020-01-01T00:00:00Z\", tick: {}, pass_result: {ok: true}}\n";
+        let two =
+            "events:\n  - {at: \"2020-01-01T00:00:00Z\", tick: {}, pass_result: {ok: true}}\n";
         let e = load_scenario(two).unwrap_err();
-        assert!(e.contains("event 0 at 2020-01-01T00:00:00Z") && e.contains("exactly one"), "{e}");
+        assert!(
+            e.contains("event 0 at 2020-01-01T00:00:00Z") && e.contains("exactly one"),
+            "{e}"
+        );
         let unknown = "events:\n  - {at: \"2020-01-01T00:00:00Z\", reboot: {}}\n";
-        assert!(load_scenario(unknown).unwrap_err().contains("unknown event kind `reboot`"));
+        assert!(
+            load_scenario(unknown)
+                .unwrap_err()
+                .contains("unknown event kind `reboot`")
+        );
         let order = "events:\n  - {at: \"2020-01-01T00:01:00Z\", tick: {}}\n  - {at: \"2020-01-01T00:00:00Z\", tick: {}}\n";
         assert!(load_scenario(order).unwrap_err().contains("time order"));
         let typo = "events:\n  - {at: \"2020-01-01T00:00:00Z\", pass_result: {okay: true}}\n";

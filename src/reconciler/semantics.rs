@@ -120,7 +120,13 @@ impl Semantics {
     pub fn new(flavour: Flavour, minor: Option<u32>) -> Semantics {
         let minor = minor.unwrap_or_else(|| flavour.default_minor());
         let prune = PruneVariant::for_minor(minor);
-        Semantics { flavour, minor, history_fix: true, prune, max_history: prune.default_max() }
+        Semantics {
+            flavour,
+            minor,
+            history_fix: true,
+            prune,
+            max_history: prune.default_max(),
+        }
     }
 
     /// The fixed flavour at its default minor (4.16).
@@ -224,10 +230,19 @@ mod tests {
     #[test]
     fn defaults_follow_the_minor() {
         let l = Semantics::legacy();
-        assert_eq!((l.minor, l.prune, l.max_history), (3, PruneVariant::KeepRecentCompleted50, 50));
+        assert_eq!(
+            (l.minor, l.prune, l.max_history),
+            (3, PruneVariant::KeepRecentCompleted50, 50)
+        );
         let f = Semantics::fixed();
-        assert_eq!((f.minor, f.prune, f.max_history), (16, PruneVariant::Weighted100, 100));
-        assert_eq!(Semantics::new(Flavour::Fixed, Some(11)).prune, PruneVariant::RetainInitial50);
+        assert_eq!(
+            (f.minor, f.prune, f.max_history),
+            (16, PruneVariant::Weighted100, 100)
+        );
+        assert_eq!(
+            Semantics::new(Flavour::Fixed, Some(11)).prune,
+            PruneVariant::RetainInitial50
+        );
     }
 
     #[test]

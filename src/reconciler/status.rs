@@ -5,7 +5,9 @@
 use super::errors::{Effect, Failure, summary_for_reason};
 use super::history::{MergeInput, Pruned, merge_operator_history};
 use super::semantics::Semantics;
-use crate::model::{ClusterVersion, ClusterVersionStatus, Condition, Release, Time};
+use crate::model::{ClusterVersionStatus, Condition, Release, Time};
+
+pub use super::validation::validate;
 use chrono::Duration;
 use std::collections::BTreeMap;
 
@@ -61,7 +63,14 @@ pub struct SyncInput<'a> {
 
 /// `SetOperatorStatusCondition`: append when absent; lastTransitionTime changes only with the
 /// status; reason and message are always overwritten.
-pub fn set_condition(conds: &mut Vec<Condition>, type_: &str, status: &str, reason: &str, message: &str, now: Time) {
+pub fn set_condition(
+    conds: &mut Vec<Condition>,
+    type_: &str,
+    status: &str,
+    reason: &str,
+    message: &str,
+    now: Time,
+) {
     match conds.iter_mut().find(|c| c.type_ == type_) {
         Some(c) => {
             if c.status != status {
@@ -104,9 +113,16 @@ fn digest(image: &str) -> Option<&str> {
 /// Fills a missing version, url and channels from the available updates (by digest, then by
 /// version).
 fn merge_release_metadata(mut r: Release, updates: &[Release]) -> Release {
-    let by_digest = digest(&r.image).and_then(|d| updates.iter().find(|u| digest(&u.image) == Some(d)));
-    let by_image = updates.iter().find(|u| !u.image.is_empty() && u.image == r.image);
-    let by_version = || updates.iter().find(|u| !r.version.is_empty() && u.version == r.version);
+    let by_digest =
+        digest(&r.image).and_then(|d| updates.iter().find(|u| digest(&u.image) == Some(d)));
+    let by_image = updates
+        .iter()
+        .find(|u| !u.image.is_empty() && u.image == r.image);
+    let by_version = || {
+        updates
+            .iter()
+            .find(|u| !r.version.is_empty() && u.version == r.version)
+    };
     if let Some(u) = by_image.or(by_digest).or_else(by_version) {
         if r.version.is_empty() {
             r.version = u.version.clone();
@@ -149,18 +165,28 @@ fn started_before(co: &BTreeMap<String, Time>, name: &str, threshold: Time) -> b
 }
 
 /// Decides whether the worker's failure is shown as progress.
-pub fn convert_error_to_progressing(status: &ClusterVersionStatus, input: &SyncInput<'_>) -> ProgressConversion {
+pub fn convert_error_to_progressing(
+    status: &ClusterVersionStatus,
+    input: &SyncInput<'_>,
+) -> ProgressConversion {
     let w = input.worker;
     let none = ProgressConversion::default();
-    let (true, Some(Failure::Update(u)), false) = (!status.history.is_empty(), &w.failure, w.reconciling) else {
+    let (true, Some(Failure::Update(u)), false) =
+        (!status.history.is_empty(), &w.failure, w.reconciling)
+    else {
         return none;
     };
     let now = input.now;
     if !input.sem.effect_based_progress() {
-        let reasons = ["ClusterOperatorNotAvailable", "ClusterOperatorsNotAvailable"];
+        let reasons = [
+            "ClusterOperatorNotAvailable",
+            "ClusterOperatorsNotAvailable",
+        ];
         let window = Duration::minutes(input.sem.legacy_progress_window_minutes());
         let recent = w.last_progress.is_some_and(|t| t > now - window);
-        let young = status.history[0].started_time.is_some_and(|t| t > now - Duration::hours(1));
+        let young = status.history[0]
+            .started_time
+            .is_some_and(|t| t > now - Duration::hours(1));
         if reasons.contains(&u.reason.as_str()) && recent && young {
             return ProgressConversion {
                 reason: u.reason.clone(),
@@ -176,7 +202,11 @@ pub fn convert_error_to_progressing(status: &ClusterVersionStatus, input: &SyncI
         false => u.names.iter().map(String::as_str).collect(),
     };
     match u.effect {
-        Effect::Report => ProgressConversion { reason: u.reason.clone(), message: u.message.clone(), ..none },
+        Effect::Report => ProgressConversion {
+            reason: u.reason.clone(),
+            message: u.message.clone(),
+            ..none
+        },
         Effect::None => {
             let mut message = format!("waiting on {}", u.name);
             let mut slow = None;
@@ -185,7 +215,9 @@ pub fn convert_error_to_progressing(status: &ClusterVersionStatus, input: &SyncI
                 let slow_cos: Vec<&str> = names
                     .iter()
                     .copied()
-                    .filter(|n| *n != "machine-config" && started_before(co, n, now - Duration::minutes(30)))
+                    .filter(|n| {
+                        *n != "machine-config" && started_before(co, n, now - Duration::minutes(30))
+                    })
                     .collect();
                 let slow_mco = names.contains(&"machine-config")
                     && started_before(co, "machine-config", now - Duration::minutes(90));
@@ -195,7 +227,10 @@ pub fn convert_error_to_progressing(status: &ClusterVersionStatus, input: &SyncI
                         "waiting on {} over 30 minutes which is longer than expected",
                         slow_cos.join(", ")
                     )),
-                    (true, true) => Some("waiting on machine-config over 90 minutes which is longer than expected".into()),
+                    (true, true) => Some(
+                        "waiting on machine-config over 90 minutes which is longer than expected"
+                            .into(),
+                    ),
                     (false, true) => Some(format!(
                         "waiting on {} over 30 minutes and machine-config over 90 minutes which is longer than expected",
                         slow_cos.join(", ")
@@ -206,12 +241,20 @@ pub fn convert_error_to_progressing(status: &ClusterVersionStatus, input: &SyncI
                     slow = Some(t);
                 }
             }
-            ProgressConversion { reason: u.reason.clone(), message, skip: true, slow }
+            ProgressConversion {
+                reason: u.reason.clone(),
+                message,
+                skip: true,
+                slow,
+            }
         }
         Effect::FailAfterInterval => {
             let threshold = now - Duration::minutes(40);
-            let exceeded: Vec<&str> =
-                names.iter().copied().filter(|n| started_before(input.co_update_started, n, threshold)).collect();
+            let exceeded: Vec<&str> = names
+                .iter()
+                .copied()
+                .filter(|n| started_before(input.co_update_started, n, threshold))
+                .collect();
             if exceeded.is_empty() {
                 ProgressConversion {
                     reason: u.reason.clone(),
@@ -222,7 +265,10 @@ pub fn convert_error_to_progressing(status: &ClusterVersionStatus, input: &SyncI
             } else {
                 ProgressConversion {
                     reason: u.reason.clone(),
-                    message: format!("wait has exceeded 40 minutes for these operators: {}", exceeded.join(", ")),
+                    message: format!(
+                        "wait has exceeded 40 minutes for these operators: {}",
+                        exceeded.join(", ")
+                    ),
                     ..none
                 }
             }
@@ -233,13 +279,31 @@ pub fn convert_error_to_progressing(status: &ClusterVersionStatus, input: &SyncI
 
 /// Failing for an unsuppressed failure: status, reason, message (4.16+ filters None-effect
 /// errors out of a `MultipleErrors` while updating).
-fn failing_for(f: &Failure, status: &ClusterVersionStatus, w: &WorkerStatus, sem: &Semantics) -> (String, String, String) {
-    let plain = ("True".to_string(), f.reason().to_string(), f.text().to_string());
+fn failing_for(
+    f: &Failure,
+    status: &ClusterVersionStatus,
+    w: &WorkerStatus,
+    sem: &Semantics,
+) -> (String, String, String) {
+    let plain = (
+        "True".to_string(),
+        f.reason().to_string(),
+        f.text().to_string(),
+    );
     let Failure::Update(u) = f else { return plain };
-    if !sem.failing_filter_and_slow() || w.reconciling || status.history.is_empty() || u.reason != "MultipleErrors" {
+    if !sem.failing_filter_and_slow()
+        || w.reconciling
+        || status.history.is_empty()
+        || u.reason != "MultipleErrors"
+    {
         return plain;
     }
-    let mut kept: Vec<_> = u.nested.iter().filter(|e| e.effect != Effect::None).cloned().collect();
+    let mut kept: Vec<_> = u
+        .nested
+        .iter()
+        .filter(|e| e.effect != Effect::None)
+        .cloned()
+        .collect();
     match kept.len() {
         0 => ("False".into(), String::new(), String::new()),
         1 => {
@@ -281,7 +345,10 @@ pub fn sync_status(status: &mut ClusterVersionStatus, input: &SyncInput<'_>) -> 
             actual.channels = op.channels.clone();
         }
     }
-    let desired = shape_desired(merge_release_metadata(actual, &status.available_updates), sem);
+    let desired = shape_desired(
+        merge_release_metadata(actual, &status.available_updates),
+        sem,
+    );
     let risks = match sem.accepted_risks() {
         true if desired.image == w.load.update.image => Some(w.load.accepted_risks.as_str()),
         true => Some(""),
@@ -306,19 +373,43 @@ pub fn sync_status(status: &mut ClusterVersionStatus, input: &SyncInput<'_>) -> 
                 format!("The cluster version is invalid:\n{items}")
             }
         };
-        set_condition(conds, "Invalid", "True", "InvalidClusterVersion", &message, now);
+        set_condition(
+            conds,
+            "Invalid",
+            "True",
+            "InvalidClusterVersion",
+            &message,
+            now,
+        );
     } else {
         remove_condition(conds, "Invalid");
     }
     if sem.implicitly_enabled_capabilities() {
         if w.implicitly_enabled.is_empty() {
             let m = "Capabilities match configured spec";
-            set_condition(conds, "ImplicitlyEnabledCapabilities", "False", "AsExpected", m, now);
+            set_condition(
+                conds,
+                "ImplicitlyEnabledCapabilities",
+                "False",
+                "AsExpected",
+                m,
+                now,
+            );
         } else {
             let mut caps = w.implicitly_enabled.clone();
             caps.sort();
-            let m = format!("The following capabilities could not be disabled: {}", caps.join(", "));
-            set_condition(conds, "ImplicitlyEnabledCapabilities", "True", "CapabilitiesImplicitlyEnabled", &m, now);
+            let m = format!(
+                "The following capabilities could not be disabled: {}",
+                caps.join(", ")
+            );
+            set_condition(
+                conds,
+                "ImplicitlyEnabledCapabilities",
+                "True",
+                "CapabilitiesImplicitlyEnabled",
+                &m,
+                now,
+            );
         }
     }
     if sem.removes_stray_implicitly_enabled() {
@@ -334,13 +425,23 @@ pub fn sync_status(status: &mut ClusterVersionStatus, input: &SyncInput<'_>) -> 
         set_condition(conds, "ReleaseAccepted", s, &l.step, &l.message, now);
     }
     if w.completed > 0 {
-        set_condition(conds, "Available", "True", "", &format!("Done applying {version}"), now);
+        set_condition(
+            conds,
+            "Available",
+            "True",
+            "",
+            &format!("Done applying {version}"),
+            now,
+        );
     }
     if !conds.iter().any(|c| c.type_ == "Available") {
         set_condition(conds, "Available", "False", "", "", now);
     }
 
-    let snapshot = ClusterVersionStatus { history: status.history.clone(), ..Default::default() };
+    let snapshot = ClusterVersionStatus {
+        history: status.history.clone(),
+        ..Default::default()
+    };
     let conv = convert_error_to_progressing(&snapshot, input);
     let conds = &mut status.conditions;
     match (&w.failure, conv.skip) {
@@ -357,17 +458,35 @@ pub fn sync_status(status: &mut ClusterVersionStatus, input: &SyncInput<'_>) -> 
                 let m = format!("Error while reconciling {version}: {msg}");
                 set_condition(conds, "Progressing", "False", &reason, &m, now);
             } else {
-                set_condition(conds, "Progressing", "True", &reason, &format!("Unable to apply {version}: {msg}"), now);
+                set_condition(
+                    conds,
+                    "Progressing",
+                    "True",
+                    &reason,
+                    &format!("Unable to apply {version}: {msg}"),
+                    now,
+                );
             }
         }
         _ => {
             match &conv.slow {
                 Some(slow) if w.failure.is_some() => {
-                    set_condition(conds, "Failing", "Unknown", "SlowClusterOperator", slow, now);
+                    set_condition(
+                        conds,
+                        "Failing",
+                        "Unknown",
+                        "SlowClusterOperator",
+                        slow,
+                        now,
+                    );
                 }
                 _ => set_condition(conds, "Failing", "False", "", "", now),
             }
-            let mut reason = if invalid { "InvalidClusterVersion".to_string() } else { String::new() };
+            let mut reason = if invalid {
+                "InvalidClusterVersion".to_string()
+            } else {
+                String::new()
+            };
             if w.reconciling {
                 let m = match invalid {
                     true => format!("Stopped at {version}: the cluster version is invalid"),
@@ -378,7 +497,12 @@ pub fn sync_status(status: &mut ClusterVersionStatus, input: &SyncInput<'_>) -> 
                 let pct = percent(w.done, w.total);
                 let skip = conv.skip && w.failure.is_some();
                 let progress = match sem.progress_n_of_m() {
-                    true => format!("{} of {} done ({:.0}% complete)", w.done, w.total, pct.trunc()),
+                    true => format!(
+                        "{} of {} done ({:.0}% complete)",
+                        w.done,
+                        w.total,
+                        pct.trunc()
+                    ),
                     false => format!("{pct:.0}% complete"),
                 };
                 let m = if invalid {
@@ -418,68 +542,29 @@ pub fn sync_failing_status(
     let conds = &mut status.conditions;
     set_condition(conds, "Available", "False", "", "", now);
     set_condition(conds, "Failing", "True", "", err, now);
-    let progressing = match conds.iter().any(|c| c.type_ == "Progressing" && c.is_true()) {
+    let progressing = match conds
+        .iter()
+        .any(|c| c.type_ == "Progressing" && c.is_true())
+    {
         true => "True",
         false => "False",
     };
     let m = format!("Error ensuring the cluster version is up to date: {err}");
     set_condition(conds, "Progressing", progressing, "", &m, now);
     let desired = shape_desired(operator_release.clone(), sem);
-    let merge = MergeInput { verified: false, now, completed: false, accepted_risks: None, local: false };
-    merge_operator_history(status, &desired, merge, sem)
-}
-
-fn is_semver(v: &str) -> bool {
-    let (core, _build) = v.split_once('+').unwrap_or((v, ""));
-    let (core, pre) = match core.split_once('-') {
-        Some((c, p)) => (c, Some(p)),
-        None => (core, None),
+    let merge = MergeInput {
+        verified: false,
+        now,
+        completed: false,
+        accepted_risks: None,
+        local: false,
     };
-    let nums: Vec<&str> = core.split('.').collect();
-    let numeric = |s: &&str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s.len() == 1 || !s.starts_with('0'));
-    let ident = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
-    nums.len() == 3 && nums.iter().all(numeric) && pre.is_none_or(|p| p.split('.').all(ident))
-}
-
-/// Field errors of `spec.desiredUpdate` (cvo-reference §1.1); an invalid update is ignored.
-pub fn validate(cv: &ClusterVersion) -> Vec<String> {
-    let mut errs = Vec::new();
-    let Some(u) = &cv.spec.desired_update else { return errs };
-    let field = "spec.desiredUpdate.version";
-    if !u.version.is_empty() && !is_semver(&u.version) {
-        errs.push(format!(
-            "{field}: Invalid value: {}: must be a semantic version (1.2.3[-...])",
-            super::errors::go_quote(&u.version)
-        ));
-    }
-    if u.image.is_empty() && !u.version.is_empty() {
-        let n = cv.status.available_updates.iter().filter(|a| a.version == u.version).count();
-        let in_history = cv.status.history.iter().any(|h| h.version == u.version);
-        let q = super::errors::go_quote(&u.version);
-        if n == 0 && !in_history {
-            errs.push(format!("{field}: Invalid value: {q}: when image is empty the update must be an available update"));
-        } else if n > 1 {
-            errs.push(format!(
-                "{field}: Invalid value: {q}: there are multiple possible payloads for this version, specify the exact image"
-            ));
-        }
-    }
-    errs
+    merge_operator_history(status, &desired, merge, sem)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn semver_check_matches_the_api() {
-        for ok in ["4.3.10", "4.3.0-0.ci-2019-09-27-182824", "1.0.0-abc", "4.1.0+build.1"] {
-            assert!(is_semver(ok), "{ok}");
-        }
-        for bad in ["4.3", "v4.3.1", "04.3.1", "4.3.1-", ""] {
-            assert!(!is_semver(bad), "{bad}");
-        }
-    }
 
     #[test]
     fn condition_transition_time_changes_only_with_status() {

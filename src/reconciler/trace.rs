@@ -59,7 +59,10 @@ pub fn describe_event(ev: &TimedEvent) -> String {
             match &c.desired_update {
                 Some(Some(u)) => {
                     let force = if u.force { " force" } else { "" };
-                    parts.push(format!("desired_update={}{force}", short_release(&u.release())));
+                    parts.push(format!(
+                        "desired_update={}{force}",
+                        short_release(&u.release())
+                    ));
                 }
                 Some(None) => parts.push("desired_update=null".into()),
                 None => {}
@@ -73,7 +76,9 @@ pub fn describe_event(ev: &TimedEvent) -> String {
             format!("spec_change {}", parts.join(" "))
         }
         Event::LoadOutcome(o) => {
-            let failure = o.failure.unwrap_or(o.step != super::scenario::LoadStep::PayloadLoaded);
+            let failure = o
+                .failure
+                .unwrap_or(o.step != super::scenario::LoadStep::PayloadLoaded);
             let what = if failure { "failure" } else { "ok" };
             format!("load_outcome {} {what}", o.step.as_str())
         }
@@ -83,7 +88,13 @@ pub fn describe_event(ev: &TimedEvent) -> String {
             let errs: Vec<String> = r
                 .errors
                 .iter()
-                .map(|e| if e.name.is_empty() { e.reason.clone() } else { format!("{} {}", e.reason, e.name) })
+                .map(|e| {
+                    if e.name.is_empty() {
+                        e.reason.clone()
+                    } else {
+                        format!("{} {}", e.reason, e.name)
+                    }
+                })
                 .collect();
             format!("pass_result errors: {}", errs.join(", "))
         }
@@ -99,7 +110,11 @@ pub fn describe_event(ev: &TimedEvent) -> String {
 }
 
 fn text(s: &str) -> String {
-    if s.contains('\n') || s.contains('"') { format!("{s:?}") } else { format!("\"{s}\"") }
+    if s.contains('\n') || s.contains('"') {
+        format!("{s:?}")
+    } else {
+        format!("\"{s}\"")
+    }
 }
 
 fn show_condition(c: &Condition) -> String {
@@ -142,7 +157,11 @@ struct Changes(Vec<Change>);
 impl Changes {
     fn add(&mut self, field: impl Into<String>, before: String, after: String) {
         if before != after {
-            self.0.push(Change { field: field.into(), before, after });
+            self.0.push(Change {
+                field: field.into(),
+                before,
+                after,
+            });
         }
     }
 }
@@ -151,18 +170,46 @@ impl Changes {
 pub fn diff(before: &ClusterVersion, after: &ClusterVersion) -> Vec<Change> {
     let mut c = Changes(Vec::new());
     let g = |g: Option<i64>| g.map(|g| g.to_string()).unwrap_or_else(|| "null".into());
-    c.add("metadata.generation", g(before.metadata.generation), g(after.metadata.generation));
+    c.add(
+        "metadata.generation",
+        g(before.metadata.generation),
+        g(after.metadata.generation),
+    );
     let du = |r: &Option<Release>| match r {
         Some(r) => format!("{} force={}", show_release(r), r.force.unwrap_or(false)),
         None => "null".into(),
     };
-    c.add("spec.desiredUpdate", du(&before.spec.desired_update), du(&after.spec.desired_update));
-    c.add("spec.channel", before.spec.channel.clone(), after.spec.channel.clone());
-    c.add("spec.upstream", before.spec.upstream.clone(), after.spec.upstream.clone());
+    c.add(
+        "spec.desiredUpdate",
+        du(&before.spec.desired_update),
+        du(&after.spec.desired_update),
+    );
+    c.add(
+        "spec.channel",
+        before.spec.channel.clone(),
+        after.spec.channel.clone(),
+    );
+    c.add(
+        "spec.upstream",
+        before.spec.upstream.clone(),
+        after.spec.upstream.clone(),
+    );
     let (b, a) = (&before.status, &after.status);
-    c.add("status.observedGeneration", g(b.observed_generation), g(a.observed_generation));
-    c.add("status.versionHash", b.version_hash.clone(), a.version_hash.clone());
-    c.add("status.desired", show_release(&b.desired), show_release(&a.desired));
+    c.add(
+        "status.observedGeneration",
+        g(b.observed_generation),
+        g(a.observed_generation),
+    );
+    c.add(
+        "status.versionHash",
+        b.version_hash.clone(),
+        a.version_hash.clone(),
+    );
+    c.add(
+        "status.desired",
+        show_release(&b.desired),
+        show_release(&a.desired),
+    );
     diff_history(&mut c, &b.history, &a.history);
     for ac in &a.conditions {
         let field = format!("status.conditions[{}]", ac.type_);
@@ -171,27 +218,56 @@ pub fn diff(before: &ClusterVersion, after: &ClusterVersion) -> Vec<Change> {
             None => c.add(field, "(absent)".into(), show_condition(ac)),
         }
     }
-    for bc in b.conditions.iter().filter(|bc| !a.conditions.iter().any(|ac| ac.type_ == bc.type_)) {
-        c.add(format!("status.conditions[{}]", bc.type_), show_condition(bc), "(absent)".into());
+    for bc in b
+        .conditions
+        .iter()
+        .filter(|bc| !a.conditions.iter().any(|ac| ac.type_ == bc.type_))
+    {
+        c.add(
+            format!("status.conditions[{}]", bc.type_),
+            show_condition(bc),
+            "(absent)".into(),
+        );
     }
     let ups = |u: &[Release]| u.iter().map(version_string).collect::<Vec<_>>().join(", ");
-    c.add("status.availableUpdates", ups(&b.available_updates), ups(&a.available_updates));
+    c.add(
+        "status.availableUpdates",
+        ups(&b.available_updates),
+        ups(&a.available_updates),
+    );
     c.0
 }
 
 fn diff_history(c: &mut Changes, before: &[HistoryEntry], after: &[HistoryEntry]) {
-    let same = |x: &HistoryEntry, y: &HistoryEntry| x.started_time == y.started_time && x.image == y.image;
+    let same =
+        |x: &HistoryEntry, y: &HistoryEntry| x.started_time == y.started_time && x.image == y.image;
     for (i, e) in after.iter().enumerate() {
         let field = |f: &str| format!("status.history[{i}].{f}");
         let Some(old) = before.iter().find(|o| same(o, e)) else {
-            c.add(format!("status.history[{i}]"), "(new entry)".into(), show_entry(e));
+            c.add(
+                format!("status.history[{i}]"),
+                "(new entry)".into(),
+                show_entry(e),
+            );
             continue;
         };
         c.add(field("state"), old.state.clone(), e.state.clone());
         c.add(field("version"), old.version.clone(), e.version.clone());
-        c.add(field("completionTime"), show_time(old.completion_time), show_time(e.completion_time));
-        c.add(field("verified"), old.verified.to_string(), e.verified.to_string());
-        c.add(field("acceptedRisks"), old.accepted_risks.clone(), e.accepted_risks.clone());
+        c.add(
+            field("completionTime"),
+            show_time(old.completion_time),
+            show_time(e.completion_time),
+        );
+        c.add(
+            field("verified"),
+            old.verified.to_string(),
+            e.verified.to_string(),
+        );
+        c.add(
+            field("acceptedRisks"),
+            old.accepted_risks.clone(),
+            e.accepted_risks.clone(),
+        );
     }
     for old in before.iter().filter(|o| !after.iter().any(|e| same(o, e))) {
         c.add("status.history", show_entry(old), "(pruned)".into());
@@ -204,10 +280,16 @@ pub fn render_trace(steps: &[TraceStep]) -> String {
     for s in steps {
         out.push_str(&format!("[{}] {}  {}\n", s.index, fmt_time(&s.at), s.event));
         let worker = match (&s.worker_release, s.state) {
-            (Some(r), Some(st)) => format!("{r}, {}, attempt {}", st.as_str(), s.attempt.unwrap_or(0)),
+            (Some(r), Some(st)) => {
+                format!("{r}, {}, attempt {}", st.as_str(), s.attempt.unwrap_or(0))
+            }
             _ => "not started".into(),
         };
-        let applied = s.applied.as_deref().map(|a| format!("manifests of {a}")).unwrap_or_else(|| "none".into());
+        let applied = s
+            .applied
+            .as_deref()
+            .map(|a| format!("manifests of {a}"))
+            .unwrap_or_else(|| "none".into());
         out.push_str(&format!("    worker: {worker}; applied: {applied}\n"));
         if let Some(l) = &s.loading {
             out.push_str(&format!("    loading: {l}\n"));

@@ -2,8 +2,9 @@
 //! the target being loaded, the load pipeline as scripted outcomes (fixed: inside Update;
 //! legacy: at the start of every pass) and the status-report filter (cvo-reference §5, §6).
 
-use super::errors::{Failure, UpdateError, default_effect, go_quote, operator_message, summarize_preconditions};
+use super::errors::{Failure, UpdateError, default_effect, go_quote, operator_message};
 use super::errors::{is_operator_reason, summarize_task_errors};
+use super::load::{Evaluated, arch_or_default, evaluate, payload_loaded_message};
 use super::scenario::{LoadOutcome, LoadStep, PassProgress, PassResult};
 use super::semantics::{Flavour, Semantics};
 use super::status::{LoadStatus, WorkerStatus, version_string};
@@ -107,27 +108,32 @@ pub fn filter_report(prev: &WorkerStatus, next: &mut WorkerStatus, now: Time) ->
         next.generation = prev.generation;
     }
     let same_image = next.actual.image == prev.actual.image;
-    if next.failure.is_none() && prev.failure.is_some() && same_image && fraction(next) < fraction(prev) {
-        return ReportDecision { forwarded: false, progress: false };
+    if next.failure.is_none()
+        && prev.failure.is_some()
+        && same_image
+        && fraction(next) < fraction(prev)
+    {
+        return ReportDecision {
+            forwarded: false,
+            progress: false,
+        };
     }
     let progress = fraction(next) > fraction(prev)
         || next.completed > prev.completed
         || (next.failure.is_none() && !same_image);
-    next.last_progress = if progress { Some(now) } else { prev.last_progress };
-    ReportDecision { forwarded: true, progress }
+    next.last_progress = if progress {
+        Some(now)
+    } else {
+        prev.last_progress
+    };
+    ReportDecision {
+        forwarded: true,
+        progress,
+    }
 }
 
 fn same_target(a: &Release, b: &Release) -> bool {
     a.image == b.image && a.force.unwrap_or(false) == b.force.unwrap_or(false)
-}
-
-/// `Payload loaded version="…" image="…" architecture="…"` (the architecture part from 4.12).
-pub fn payload_loaded_message(version: &str, image: &str, arch: &str, sem: &Semantics) -> String {
-    let base = format!("Payload loaded version={} image={}", go_quote(version), go_quote(image));
-    match sem.payload_message_architecture() {
-        true => format!("{base} architecture={}", go_quote(arch)),
-        false => base,
-    }
 }
 
 /// The initial state for the worker's first work (cvo-reference §5.1 step 4).
@@ -138,124 +144,6 @@ pub fn initial_state(history: &[HistoryEntry], desired: &Release) -> WorkerState
         WorkerState::Reconciling
     } else {
         WorkerState::Updating
-    }
-}
-
-enum Evaluated {
-    InProgress,
-    Accepted { payload: Payload, risks: String },
-    Rejected(Rejection),
-}
-
-struct Rejection {
-    step: &'static str,
-    load_message: String,
-    error: UpdateError,
-    version: String,
-    verified: bool,
-}
-
-fn arch_or_default(a: &str, op: &Release) -> String {
-    match (a.is_empty(), op.architecture.is_empty()) {
-        (false, _) => a.to_string(),
-        (true, false) => op.architecture.clone(),
-        (true, true) => "amd64".into(),
-    }
-}
-
-/// Applies a scripted outcome to a target (force waives signature and blocking precondition
-/// failures; cvo-reference §5.4, §5.6, §6).
-fn evaluate(o: &LoadOutcome, target: &Release, sem: &Semantics, op: &Release) -> Evaluated {
-    let version = if o.version.is_empty() { target.version.clone() } else { o.version.clone() };
-    let force = target.force.unwrap_or(false);
-    let (qv, qi) = (go_quote(&target.version), go_quote(&target.image));
-    let verified = o.verified.unwrap_or(target.image.contains("@sha256:"));
-    let payload = |verified: bool| Payload {
-        release: Release {
-            version: version.clone(),
-            image: target.image.clone(),
-            url: o.url.clone(),
-            channels: o.channels.clone(),
-            ..Default::default()
-        },
-        verified,
-        local: false,
-        hash: o.hash.clone(),
-        architecture: arch_or_default(&o.architecture, op),
-    };
-    let accepted = |verified: bool, risks: String| Evaluated::Accepted { payload: payload(verified), risks };
-    let failure = o.failure.unwrap_or(o.step != LoadStep::PayloadLoaded);
-    let reason = |default: &str| if o.reason.is_empty() { default.to_string() } else { o.reason.clone() };
-    match o.step {
-        LoadStep::PayloadLoaded => accepted(verified, String::new()),
-        LoadStep::RetrievePayload if !failure => Evaluated::InProgress,
-        LoadStep::RetrievePayload => {
-            let reason = reason("UpdatePayloadRetrievalFailed");
-            if reason == "ImageVerificationFailed" && force {
-                let risk = format!(
-                    "Target release version={qv} image={qi} cannot be verified, but continuing anyway because the update was forced: {}",
-                    o.message
-                );
-                return accepted(false, risk);
-            }
-            Evaluated::Rejected(Rejection {
-                step: "RetrievePayload",
-                load_message: format!("Retrieving payload failed version={qv} image={qi} failure={}", o.message),
-                error: UpdateError::new(&reason, &o.message),
-                version: target.version.clone(),
-                verified: false,
-            })
-        }
-        LoadStep::LoadPayload | LoadStep::VerifyPayloadVersion if !failure => accepted(verified, String::new()),
-        LoadStep::LoadPayload => Evaluated::Rejected(Rejection {
-            step: "LoadPayload",
-            load_message: format!("Loading payload failed version={qv} image={qi} failure={}", o.message),
-            error: UpdateError::new(&reason("UpdatePayloadIntegrity"), &o.message),
-            version: target.version.clone(),
-            verified,
-        }),
-        LoadStep::VerifyPayloadVersion => {
-            let msg = match o.message.is_empty() {
-                true => format!(
-                    "release image version {} does not match the expected upstream version {}",
-                    o.version, target.version
-                ),
-                false => o.message.clone(),
-            };
-            Evaluated::Rejected(Rejection {
-                step: "VerifyPayloadVersion",
-                load_message: format!("Verifying payload failed version={qv} image={qi} failure={msg}"),
-                error: UpdateError::new(&reason("UpdatePayloadIntegrity"), &msg),
-                version: target.version.clone(),
-                verified,
-            })
-        }
-        LoadStep::PreconditionChecks => {
-            if o.preconditions.is_empty() {
-                return accepted(verified, String::new());
-            }
-            let (summary, blocking) = summarize_preconditions(&o.preconditions, sem);
-            if blocking && !force {
-                let mut error = UpdateError::new("UpgradePreconditionCheckFailed", &summary);
-                error.name = "PreconditionCheck".into();
-                return Evaluated::Rejected(Rejection {
-                    step: "PreconditionChecks",
-                    load_message: format!(
-                        "Preconditions failed for payload loaded version={} image={qi}: {summary}",
-                        go_quote(&version)
-                    ),
-                    error,
-                    version,
-                    verified,
-                });
-            }
-            let risks = match (blocking, sem.nonblocking_preconditions()) {
-                (false, _) => summary,
-                (true, true) => format!("Forced through blocking failures: {summary}"),
-                (true, false) => String::new(),
-            };
-            accepted(verified, risks)
-        }
     }
 }
 
@@ -292,7 +180,11 @@ impl Worker {
 
     /// A report for the current work and payload, starting from the last one.
     fn base_report(&self) -> WorkerStatus {
-        let mut s = WorkerStatus { done: self.status.done, total: self.status.total, ..Default::default() };
+        let mut s = WorkerStatus {
+            done: self.status.done,
+            total: self.status.total,
+            ..Default::default()
+        };
         if let Some(w) = &self.work {
             s.generation = w.generation;
             s.completed = w.completed;
@@ -309,13 +201,21 @@ impl Worker {
     }
 
     fn start_pass_report(&mut self, cx: &mut Ctx<'_>) {
-        let next = WorkerStatus { done: 0, total: 0, ..self.base_report() };
+        let next = WorkerStatus {
+            done: 0,
+            total: 0,
+            ..self.base_report()
+        };
         self.report(cx, next);
     }
 
     fn local_payload(cx: &Ctx<'_>) -> Payload {
         Payload {
-            release: Release { architecture: String::new(), force: None, ..cx.operator.clone() },
+            release: Release {
+                architecture: String::new(),
+                force: None,
+                ..cx.operator.clone()
+            },
             verified: false,
             local: true,
             hash: cx.operator_hash.to_string(),
@@ -326,8 +226,17 @@ impl Worker {
     fn set_loaded_status(&mut self, cx: &Ctx<'_>, target: &Release, risks: String, reset: bool) {
         let Some(p) = &self.payload else { return };
         let message = match reset {
-            true => format!("Payload loaded version={} image={}", go_quote(&p.release.version), go_quote(&p.release.image)),
-            false => payload_loaded_message(&p.release.version, &p.release.image, &p.architecture, cx.sem),
+            true => format!(
+                "Payload loaded version={} image={}",
+                go_quote(&p.release.version),
+                go_quote(&p.release.image)
+            ),
+            false => payload_loaded_message(
+                &p.release.version,
+                &p.release.image,
+                &p.architecture,
+                cx.sem,
+            ),
         };
         self.status.load = LoadStatus {
             step: "PayloadLoaded".into(),
@@ -341,15 +250,36 @@ impl Worker {
 
     /// The first Operator.sync after a pod start: `target` (the CVO's own release, or before
     /// 4.14 a spec target with the same image) is loaded locally.
-    pub fn init(&mut self, cx: &mut Ctx<'_>, generation: i64, history: &[HistoryEntry], target: &Release) {
-        let target = Release { url: String::new(), channels: Vec::new(), architecture: String::new(), ..target.clone() };
+    pub fn init(
+        &mut self,
+        cx: &mut Ctx<'_>,
+        generation: i64,
+        history: &[HistoryEntry],
+        target: &Release,
+    ) {
+        let target = Release {
+            url: String::new(),
+            channels: Vec::new(),
+            architecture: String::new(),
+            ..target.clone()
+        };
         let state = initial_state(history, &target);
         self.payload = Some(Worker::local_payload(cx));
-        self.work = Some(Work { target: target.clone(), generation, state, attempt: 0, completed: 0 });
+        self.work = Some(Work {
+            target: target.clone(),
+            generation,
+            state,
+            attempt: 0,
+            completed: 0,
+        });
         self.candidate = None;
         self.set_loaded_status(cx, &target, String::new(), false);
         cx.co_started.clear();
-        cx.note(format!("worker starts on {} in state {}", version_string(&target), state.as_str()));
+        cx.note(format!(
+            "worker starts on {} in state {}",
+            version_string(&target),
+            state.as_str()
+        ));
         self.start_pass_report(cx);
     }
 
@@ -359,7 +289,10 @@ impl Worker {
         let from = w.state;
         if from != WorkerState::Initializing {
             w.state = WorkerState::Updating;
-            cx.note(format!("Work changed, transitioning from {} to Updating", from.as_str()));
+            cx.note(format!(
+                "Work changed, transitioning from {} to Updating",
+                from.as_str()
+            ));
         }
         w.target = target.clone();
         w.attempt = 0;
@@ -379,7 +312,9 @@ impl Worker {
 
     /// `SyncWorker.Update`: called by every Operator.sync with the desired release.
     pub fn update(&mut self, cx: &mut Ctx<'_>, generation: i64, desired: &Release) {
-        let Some(work) = self.work.as_mut() else { return };
+        let Some(work) = self.work.as_mut() else {
+            return;
+        };
         work.generation = generation;
         if same_target(&work.target, desired) {
             if cx.sem.flavour == Flavour::Fixed {
@@ -393,7 +328,9 @@ impl Worker {
         }
         if work.state == WorkerState::Initializing && work.target.image != desired.image {
             let (old, new) = (version_string(&work.target), version_string(desired));
-            cx.note(format!("Ignoring detected version change from {old} to {new} during payload initialization"));
+            cx.note(format!(
+                "Ignoring detected version change from {old} to {new} during payload initialization"
+            ));
             return;
         }
         match cx.sem.flavour {
@@ -403,7 +340,11 @@ impl Worker {
     }
 
     fn update_fixed(&mut self, cx: &mut Ctx<'_>, desired: &Release) {
-        let loaded = self.payload.as_ref().map(|p| p.release.image.clone()).unwrap_or_default();
+        let loaded = self
+            .payload
+            .as_ref()
+            .map(|p| p.release.image.clone())
+            .unwrap_or_default();
         if desired.image == loaded {
             self.accept(cx, desired, None);
             self.set_loaded_status(cx, desired, String::new(), true);
@@ -415,9 +356,16 @@ impl Worker {
             self.set_loaded_status(cx, desired, String::new(), false);
             return;
         }
-        if !self.candidate.as_ref().is_some_and(|c| same_target(&c.target, desired)) {
+        if !self
+            .candidate
+            .as_ref()
+            .is_some_and(|c| same_target(&c.target, desired))
+        {
             let outcome = cx.scripts.get(&desired.image).cloned();
-            self.candidate = Some(Candidate { target: desired.clone(), outcome });
+            self.candidate = Some(Candidate {
+                target: desired.clone(),
+                outcome,
+            });
         }
         let outcome = self.candidate.as_ref().and_then(|c| c.outcome.clone());
         let evaluated = outcome.map(|o| evaluate(&o, desired, cx.sem, cx.operator));
@@ -452,7 +400,11 @@ impl Worker {
     }
 
     fn update_legacy(&mut self, cx: &mut Ctx<'_>, desired: &Release) {
-        let loaded = self.payload.as_ref().map(|p| p.release.image.clone()).unwrap_or_default();
+        let loaded = self
+            .payload
+            .as_ref()
+            .map(|p| p.release.image.clone())
+            .unwrap_or_default();
         if desired.image != loaded && desired.image == cx.operator.image {
             self.payload = Some(Worker::local_payload(cx));
             self.accept(cx, desired, None);
@@ -461,7 +413,10 @@ impl Worker {
         } else {
             self.change_work(cx, desired);
             let outcome = cx.scripts.get(&desired.image).cloned();
-            self.candidate = Some(Candidate { target: desired.clone(), outcome });
+            self.candidate = Some(Candidate {
+                target: desired.clone(),
+                outcome,
+            });
             // The pass starts by retrieving the target: Actual is the target as requested.
             let mut next = self.base_report();
             next.actual = desired.clone();
@@ -482,7 +437,10 @@ impl Worker {
     /// Records a scripted load outcome for the target being loaded. Legacy resolves the checks
     /// of the running pass at once; fixed evaluates it in the next Update.
     pub fn load_outcome(&mut self, cx: &mut Ctx<'_>, outcome: &LoadOutcome) {
-        let for_candidate = self.candidate.as_ref().is_some_and(|c| outcome.image.is_empty() || c.target.image == outcome.image);
+        let for_candidate = self
+            .candidate
+            .as_ref()
+            .is_some_and(|c| outcome.image.is_empty() || c.target.image == outcome.image);
         if !outcome.image.is_empty() && !for_candidate {
             return;
         }
@@ -499,7 +457,9 @@ impl Worker {
     /// Runs the legacy checks of the target at the start of a pass; `true` when the payload
     /// loaded and the pass goes on to apply it.
     fn legacy_checks(&mut self, cx: &mut Ctx<'_>) -> bool {
-        let Some(c) = self.candidate.clone() else { return true };
+        let Some(c) = self.candidate.clone() else {
+            return true;
+        };
         let Some(o) = &c.outcome else { return false };
         match evaluate(o, &c.target, cx.sem, cx.operator) {
             Evaluated::InProgress => false,
@@ -513,13 +473,16 @@ impl Worker {
             }
             Evaluated::Rejected(r) => {
                 let mut next = self.base_report();
-                next.actual = Release { version: r.version, ..c.target.clone() };
+                next.actual = Release {
+                    version: r.version,
+                    ..c.target.clone()
+                };
                 next.verified = r.verified;
                 next.failure = Some(Failure::Update(r.error));
                 next.completed = 0;
                 if let Some(w) = self.work.as_mut() {
                     w.completed = 0;
-                    w.attempt += 1;
+                    w.attempt = w.attempt.saturating_add(1);
                 }
                 self.report(cx, next);
                 false
@@ -549,7 +512,11 @@ impl Worker {
         let applied = self.payload.as_ref().map(|p| version_string(&p.release));
         match pass {
             Pass::Progress(p) => {
-                let next = WorkerStatus { done: p.done, total: p.total, ..self.base_report() };
+                let next = WorkerStatus {
+                    done: p.done,
+                    total: p.total,
+                    ..self.base_report()
+                };
                 self.report(cx, next);
             }
             Pass::Result(r) => self.pass_result(cx, r),
@@ -559,7 +526,9 @@ impl Worker {
 
     fn pass_result(&mut self, cx: &mut Ctx<'_>, r: &PassResult) {
         let sem = cx.sem;
-        let Some(work) = self.work.as_mut() else { return };
+        let Some(work) = self.work.as_mut() else {
+            return;
+        };
         let initializing = work.state == WorkerState::Initializing;
         let errs: Vec<UpdateError> = r
             .errors
@@ -567,23 +536,41 @@ impl Worker {
             .map(|e| {
                 let message = match e.message.is_empty() {
                     false => e.message.clone(),
-                    true => operator_message(&e.reason, &e.name, sem).unwrap_or_else(|| e.reason.clone()),
+                    true => operator_message(&e.reason, &e.name, sem)
+                        .unwrap_or_else(|| e.reason.clone()),
                 };
-                let effect = e.effect.unwrap_or_else(|| default_effect(&e.reason, initializing));
-                UpdateError { reason: e.reason.clone(), message, effect, name: e.name.clone(), ..Default::default() }
+                let effect = e
+                    .effect
+                    .unwrap_or_else(|| default_effect(&e.reason, initializing));
+                UpdateError {
+                    reason: e.reason.clone(),
+                    message,
+                    effect,
+                    name: e.name.clone(),
+                    ..Default::default()
+                }
             })
             .collect();
         let report_only = sem.effect_based_progress()
             && !errs.is_empty()
-            && errs.iter().all(|e| e.effect == super::errors::Effect::Report);
+            && errs
+                .iter()
+                .all(|e| e.effect == super::errors::Effect::Report);
         let total = r.total.unwrap_or(self.status.total);
         if errs.is_empty() || report_only {
-            work.completed += 1;
+            work.completed = work.completed.saturating_add(1);
             let from = work.state;
             work.state = WorkerState::Reconciling;
-            work.attempt = if sem.attempt_resets_on_success() { 0 } else { work.attempt + 1 };
+            work.attempt = if sem.attempt_resets_on_success() {
+                0
+            } else {
+                work.attempt.saturating_add(1)
+            };
             if from != WorkerState::Reconciling {
-                cx.note(format!("Sync succeeded, transitioning from {} to Reconciling", from.as_str()));
+                cx.note(format!(
+                    "Sync succeeded, transitioning from {} to Reconciling",
+                    from.as_str()
+                ));
             }
             cx.co_started.clear();
             let mut next = self.base_report();
@@ -595,11 +582,14 @@ impl Worker {
             if work.attempt == 0 {
                 cx.co_started.clear();
             }
-            for e in errs.iter().filter(|e| is_operator_reason(&e.reason) && !e.name.is_empty()) {
+            for e in errs
+                .iter()
+                .filter(|e| is_operator_reason(&e.reason) && !e.name.is_empty())
+            {
                 cx.co_started.entry(e.name.clone()).or_insert(cx.now);
             }
             work.completed = 0;
-            work.attempt += 1;
+            work.attempt = work.attempt.saturating_add(1);
             let mut next = self.base_report();
             next.total = total;
             next.done = r.done.unwrap_or(self.status.done);

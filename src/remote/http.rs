@@ -365,7 +365,7 @@ impl TempFile {
 impl Drop for TempFile {
     fn drop(&mut self) {
         if !self.kept {
-            // let _ = std::fs::remove_file(&self.path);
+            let _ = std::fs::remove_file(&self.path);
         }
     }
 }

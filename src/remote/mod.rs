@@ -158,12 +158,24 @@ impl Fetcher {
         if let Some(m) = Manifest::read_complete(dir, loc) {
             let wants_more = self.opts.with_must_gather && !m.deferred.is_empty();
             if !wants_more || self.opts.offline {
+                let mut skipped = m.skipped;
+                if wants_more {
+                    // Asked for, but only a fetch without `offline` can bring it.
+                    for d in &m.deferred {
+                        let head = format!("`{d}`:");
+                        skipped.retain(|s| !s.starts_with(&head));
+                        skipped.push(format!(
+                            "{head} must-gather archive not in the cache (fetch again without `--offline`)"
+                        ));
+                    }
+                    skipped.sort();
+                }
                 return Ok(FetchResult {
                     local_dir: dir.to_path_buf(),
                     downloaded: 0,
                     from_cache: m.objects.len(),
                     bytes: 0,
-                    skipped: m.skipped,
+                    skipped,
                 });
             }
         }
@@ -290,5 +302,39 @@ impl Fetcher {
             });
         }
         Ok(placed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_fetcher_serves_many_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Fetcher>();
+    }
+
+    #[test]
+    fn offline_fetcher_needs_no_endpoint() {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = FetchOptions {
+            offline: true,
+            endpoint: "not a url".to_string(),
+            cache_dir: dir.path().to_path_buf(),
+            ..FetchOptions::default()
+        };
+        let e = fetch("gs://bucket/logs/job/1", &opts).unwrap_err();
+        assert!(matches!(e, RemoteError::NotCached { .. }), "{e}");
+        let online = FetchOptions {
+            offline: false,
+            ..opts
+        };
+        let e = fetch("gs://bucket/logs/job/1", &online).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("invalid GCS endpoint `not a url`"),
+            "{e}"
+        );
     }
 }

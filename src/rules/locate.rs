@@ -11,23 +11,29 @@ pub enum Seg<'a> {
     Index(usize),
 }
 
-/// Parses `status.history[1].completionTime` into segments (bad input gives what parsed).
+/// Parses `status.history[1].completionTime` into segments; keys containing dots are
+/// written `metadata.annotations["machineconfiguration.openshift.io/state"]`. Bad input
+/// gives what parsed.
 pub fn parse_path(path: &str) -> Vec<Seg<'_>> {
     let mut out = Vec::new();
-    for part in path.split('.') {
-        let (key, mut rest) = match part.find('[') {
-            Some(i) => (&part[..i], &part[i..]),
-            None => (part, ""),
-        };
-        if !key.is_empty() {
-            out.push(Seg::Key(key));
-        }
-        while let Some(r) = rest.strip_prefix('[') {
+    let mut rest = path;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix("[\"") {
+            let Some(end) = r.find("\"]") else { break };
+            out.push(Seg::Key(&r[..end]));
+            rest = &r[end + 2..];
+        } else if let Some(r) = rest.strip_prefix('[') {
             let Some(end) = r.find(']') else { break };
             if let Ok(n) = r[..end].parse() {
                 out.push(Seg::Index(n));
             }
             rest = &r[end + 1..];
+        } else if let Some(r) = rest.strip_prefix('.') {
+            rest = r;
+        } else {
+            let end = rest.find(['.', '[']).unwrap_or(rest.len());
+            out.push(Seg::Key(&rest[..end]));
+            rest = &rest[end..];
         }
     }
     out
@@ -80,6 +86,12 @@ fn lines(text: &str) -> Vec<Line<'_>> {
         let start = line_start + (body.len() - content.len().min(body.len()));
         let start = if content.is_empty() { line_start + indent } else { start };
         out.push(Line { no, start, indent, eff, dash, content: content.trim_end() });
+    }
+    // A JSON `{` alone opens an item whose keys sit at the next line's indent (2 or 4 spaces).
+    for i in 0..out.len().saturating_sub(1) {
+        if out[i].dash && out[i].content.is_empty() && out[i + 1].indent > out[i].indent {
+            out[i].eff = out[i + 1].indent;
+        }
     }
     out
 }
@@ -282,6 +294,13 @@ mod tests {
     }
 
     #[test]
+    fn walks_json_indented_by_four() {
+        let text = "{\n    \"items\": [\n        {\n            \"metadata\": {\n                \"name\": \"version\"\n            },\n            \"status\": {\n                \"history\": [\n                    {\n                        \"completionTime\": \"b\",\n                        \"startedTime\": \"a\"\n                    },\n                    {\n                        \"completionTime\": \"a\"\n                    }\n                ]\n            }\n        }\n    ]\n}\n";
+        assert_eq!(line_of(text, Some("version"), "status.history[1].completionTime"), Some((14, "\"completionTime\": \"a\"".into())));
+        assert_eq!(line_of(text, Some("version"), "status.history[0].startedTime"), Some((11, "\"startedTime\": \"a\"".into())));
+    }
+
+    #[test]
     fn compact_json_falls_back_to_text_search() {
         let text = "{\"metadata\":{\"name\":\"version\"},\"status\":{\"history\":[]}}";
         assert_eq!(locate_path(text, Some("version"), "status.history"), None);
@@ -296,5 +315,9 @@ mod tests {
             vec![Seg::Key("status"), Seg::Key("history"), Seg::Index(1), Seg::Key("completionTime")]
         );
         assert_eq!(parse_path("items[2][3]"), vec![Seg::Key("items"), Seg::Index(2), Seg::Index(3)]);
+        assert_eq!(
+            parse_path("metadata.annotations[\"a.b/c\"]"),
+            vec![Seg::Key("metadata"), Seg::Key("annotations"), Seg::Key("a.b/c")]
+        );
     }
 }

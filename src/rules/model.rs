@@ -120,9 +120,11 @@ fn ser_opt_time<S: Serializer>(t: &Option<Time>, s: S) -> Result<S::Ok, S::Error
     }
 }
 
-/// RFC3339 UTC with `Z`, fraction digits only when the time has them.
+/// RFC3339 UTC with `Z`: whole seconds, or milliseconds when the time has a fraction.
 pub fn fmt_utc(t: &Time) -> String {
-    t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+    use chrono::Timelike;
+    let fmt = if t.nanosecond() == 0 { chrono::SecondsFormat::Secs } else { chrono::SecondsFormat::Millis };
+    t.to_rfc3339_opts(fmt, true)
 }
 
 /// What a finding is about.

@@ -14,7 +14,7 @@ use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-pub use walk::collect;
+pub use walk::{collect, collect_as, collect_bytes};
 
 /// Limits that keep hostile or huge inputs from exhausting memory.
 #[derive(Debug, Clone)]

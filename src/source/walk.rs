@@ -13,16 +13,22 @@ use std::sync::Arc;
 /// Finds the files the analysis needs in one input. `Err` means the input itself cannot be
 /// used at all (missing, unreadable); everything else becomes a diagnostic.
 pub fn collect(input: &str, opts: &SourceOptions) -> Result<Collected, String> {
+    collect_as(input, input, opts)
+}
+
+/// Like [`collect`], but names the input `display` in provenance and summaries (e.g. the URL
+/// a cached CI job was fetched from).
+pub fn collect_as(input: &str, display: &str, opts: &SourceOptions) -> Result<Collected, String> {
     let path = Path::new(input);
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => format!("`{input}`: no such file or directory"),
         _ => format!("`{input}`: {}", sniff::describe_io(&e)),
     })?;
-    let name: Arc<str> = Arc::from(input);
+    let name: Arc<str> = Arc::from(display);
     let mut seen = LayoutSeen::default();
     let mut out;
     if meta.is_dir() {
-        out = Collected::new(input, InputKind::Directory);
+        out = Collected::new(display, InputKind::Directory);
         walk_dir(path, &name, opts, &mut out, &mut seen);
     } else if meta.is_file() {
         let f = std::fs::File::open(path).map_err(|e| format!("`{input}`: {}", sniff::describe_io(&e)))?;
@@ -30,13 +36,13 @@ pub fn collect(input: &str, opts: &SourceOptions) -> Result<Collected, String> {
         let (head, r) = peek(r, 512).map_err(|e| format!("`{input}`: {e}"))?;
         let magic = sniff::sniff(&head);
         if matches!(magic, Magic::Gzip | Magic::Xz | Magic::Tar) {
-            out = Collected::new(input, InputKind::Archive);
+            out = Collected::new(display, InputKind::Archive);
             let fname = path.file_name().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
             read_stream(r, magic, "", &fname, 0, &name, opts, &mut out, &mut seen);
         } else if matches!(magic, Magic::Zip | Magic::Zstd) {
             return Err(format!("`{input}`: {} archives are not supported yet", if magic == Magic::Zip { "zip" } else { "zstd" }));
         } else {
-            out = Collected::new(input, InputKind::File);
+            out = Collected::new(display, InputKind::File);
             out.info.files_seen = 1;
             let kind = classify_path(&input.replace('\\', "/"))
                 .filter(|k| *k != FileKind::NestedArchive)
@@ -68,6 +74,25 @@ pub fn collect(input: &str, opts: &SourceOptions) -> Result<Collected, String> {
         }
     }
     Ok(out)
+}
+
+/// Reads an archive (or compressed file) held in memory, as if it were a file named `name`.
+/// Used for remote objects and by the fuzzer.
+pub fn collect_bytes(name: &str, data: Vec<u8>, opts: &SourceOptions) -> Collected {
+    let input: Arc<str> = Arc::from(name);
+    let mut out = Collected::new(name, InputKind::Archive);
+    let mut seen = LayoutSeen::default();
+    let r: Box<dyn Read> = Box::new(std::io::Cursor::new(data));
+    match peek(r, 512) {
+        Ok((head, r)) => {
+            let magic = sniff::sniff(&head);
+            read_stream(r, magic, "", name, 0, &input, opts, &mut out, &mut seen);
+        }
+        Err(e) => out.diag(&input, "", DiagLevel::Error, e),
+    }
+    out.info.must_gather_roots = seen.roots.into_iter().collect();
+    out.info.ci_job = seen.ci;
+    out
 }
 
 /// Reads up to `n` bytes from the front of `r` and gives back a reader that still yields them.

@@ -19,6 +19,10 @@ pub enum Fact {
         index: u32,
         total: u32,
     },
+    /// `Precreated resource clusteroperator "x" (i of n)`: the ClusterOperator pre-creation
+    /// graph that runs (with its own `Result of work`) before the manifests of an
+    /// Initializing or Updating pass.
+    Precreated,
 }
 
 fn re(s: &str) -> Regex {
@@ -123,9 +127,10 @@ fn unstructure(msg: &str) -> std::borrow::Cow<'_, str> {
         return std::borrow::Cow::Owned(body.replace("\\\"", "\"").replace("\\n", "\n"));
     }
     if let Some(rest) = msg.strip_prefix('"')
-        && let Some((head, _)) = rest.split_once('"') {
-            return std::borrow::Cow::Owned(head.to_string());
-        }
+        && let Some((head, _)) = rest.split_once('"')
+    {
+        return std::borrow::Cow::Owned(head.to_string());
+    }
     std::borrow::Cow::Borrowed(msg)
 }
 
@@ -273,16 +278,18 @@ pub fn classify(message: &str) -> Option<Fact> {
                 );
             }
         }
-        b'L'
-            if msg.trim_end() == "Loading payload" => {
-                return ev(
-                    EventKind::PayloadLoading {
-                        target: String::new(),
-                    },
-                    "loading payload".to_string(),
-                );
-            }
+        b'L' if msg.trim_end() == "Loading payload" => {
+            return ev(
+                EventKind::PayloadLoading {
+                    target: String::new(),
+                },
+                "loading payload".to_string(),
+            );
+        }
         b'P' => {
+            if msg.starts_with("Precreated resource ") {
+                return Some(Fact::Precreated);
+            }
             if let Some(c) = RE_PAYLOAD_LOADED.captures(msg) {
                 return ev(
                     EventKind::PayloadLoaded {

@@ -87,9 +87,11 @@ fn subject_for(keys: &BTreeMap<String, String>) -> Option<String> {
         return Some(format!("machineconfigpool/{p}"));
     }
     if let Some(n) = keys.get("node")
-        && !keys.contains_key("pod") && !keys.contains_key("container") {
-            return Some(format!("node/{n}"));
-        }
+        && !keys.contains_key("pod")
+        && !keys.contains_key("container")
+    {
+        return Some(format!("node/{n}"));
+    }
     None
 }
 
@@ -173,7 +175,7 @@ fn interval(iv: &Interval, out: &mut Vec<TimelineEvent>) {
                 status: status.clone(),
                 reason: reason.clone(),
             },
-            format!("`{cond}` → {status} ({reason}): {text}"),
+            condition_message(cond, &status, &reason, text),
         );
         return;
     }
@@ -185,12 +187,27 @@ fn interval(iv: &Interval, out: &mut Vec<TimelineEvent>) {
             .unwrap_or_else(|| reason.clone());
         if !phase.is_empty() {
             let msg = match iv.to.filter(|to| *to > from) {
-                Some(to) => format!("{phase} ({}s): {}", (to - from).num_seconds(), human.trim()),
-                None => format!("{phase}: {}", human.trim()),
+                Some(to) => format!("{phase} ({}s)", (to - from).num_seconds()),
+                None => phase.clone(),
+            };
+            let msg = match human.trim() {
+                "" => msg,
+                h => format!("{msg}: {h}"),
             };
             push(out, from, &subject, EventKind::NodeLifecycle { phase }, msg);
         }
     }
+}
+
+fn condition_message(cond: &str, status: &str, reason: &str, text: &str) -> String {
+    let mut m = format!("`{cond}` → {status}");
+    if !reason.is_empty() {
+        m.push_str(&format!(" ({reason})"));
+    }
+    if !text.is_empty() {
+        m.push_str(&format!(": {text}"));
+    }
+    m
 }
 
 fn text_lines(lines: &[TextLine], out: &mut Vec<TimelineEvent>) {
@@ -315,7 +332,7 @@ fn monitor(
         let status = ann.get("status").cloned().unwrap_or_default();
         let reason = ann.get("reason").cloned().unwrap_or_default();
         let detail = text.trim_start_matches("changed:").trim();
-        let msg = format!("`{cond}` → {status} ({reason}): {detail}");
+        let msg = condition_message(cond, &status, &reason, detail);
         push(
             out,
             EventKind::ConditionTransition {
@@ -328,23 +345,41 @@ fn monitor(
         return;
     }
     if subject.starts_with("clusterversion/")
-        && let Some(reason) = ann.get("reason").filter(|r| r.starts_with("Upgrade")) {
-            for kind in cvo_reason_kinds(reason, "", message) {
-                push(out, kind, format!("{reason}: {text}"));
-            }
+        && let Some(reason) = ann.get("reason").filter(|r| r.starts_with("Upgrade"))
+    {
+        for kind in cvo_reason_kinds(reason, "", message) {
+            push(out, kind, format!("{reason}: {text}"));
+        }
+        return;
+    }
+    if subject.starts_with("node/") {
+        let ready = match text {
+            "node is ready" => Some("True"),
+            "node is not ready" => Some("False"),
+            _ => None,
+        };
+        if let Some(status) = ready {
+            let kind = EventKind::ConditionTransition {
+                condition: "Ready".into(),
+                status: status.into(),
+                reason: String::new(),
+            };
+            push(out, kind, format!("`Ready` → {status}: {text}"));
             return;
         }
+    }
     if subject.starts_with("node/")
-        && let Some(phase) = ann.get("phase").or(ann.get("state")).or(ann.get("reason")) {
-            push(
-                out,
-                EventKind::NodeLifecycle {
-                    phase: phase.clone(),
-                },
-                format!("{phase}: {text}"),
-            );
-            return;
-        }
+        && let Some(phase) = ann.get("phase").or(ann.get("state")).or(ann.get("reason"))
+    {
+        push(
+            out,
+            EventKind::NodeLifecycle {
+                phase: phase.clone(),
+            },
+            format!("{phase}: {text}"),
+        );
+        return;
+    }
     let msg = match duration {
         Some(d) => format!("{text} (for {d}s)"),
         None => text.to_string(),

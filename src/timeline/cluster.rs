@@ -72,10 +72,10 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
             node.metadata
                 .annotations
                 .get("machine.openshift.io/machine"),
-        )
-            && ev.subject == subject {
-                ev.message.push_str(&format!(" (machine `{machine}`)"));
-            }
+        ) && ev.subject == subject
+        {
+            ev.message.push_str(&format!(" (machine `{machine}`)"));
+        }
     }
     for pool in &bundle.pools {
         let subject = format!("machineconfigpool/{}", pool.metadata.name);

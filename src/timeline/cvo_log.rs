@@ -24,7 +24,72 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) -> LogScan {
         .sort_by(|a, b| (a.start, &a.pod, a.previous_log).cmp(&(b.start, &b.pod, b.previous_log)));
     scan.instances
         .sort_by(|a, b| (a.start, &a.pod, a.previous_log).cmp(&(b.start, &b.pod, b.previous_log)));
+    dedupe(&mut scan);
     scan
+}
+
+/// How far a copy of a pass got (the same pass read from two dumps of one log).
+fn progress(p: &Pass) -> (bool, bool, u32, Option<Time>) {
+    (
+        p.ok.is_some(),
+        p.sync_error.is_some(),
+        p.manifests_done + p.manifests_started,
+        p.end,
+    )
+}
+
+/// The same container's log in two must-gathers (an earlier dump is a prefix of the later
+/// one) gives each pass and instance twice: keep one, the furthest along.
+fn dedupe(scan: &mut LogScan) {
+    let mut passes: Vec<Pass> = Vec::with_capacity(scan.passes.len());
+    for p in scan.passes.drain(..) {
+        if let Some(last) = passes.last_mut()
+            && last.pod == p.pod
+            && last.start == p.start
+            && last.target == p.target
+            && last.attempt == p.attempt
+        {
+            let mut evidence = std::mem::take(&mut last.evidence);
+            if progress(&p) > progress(last) {
+                *last = p;
+            }
+            evidence.append(&mut last.evidence);
+            evidence.dedup();
+            last.evidence = evidence;
+            continue;
+        }
+        passes.push(p);
+    }
+    scan.passes = passes;
+    let mut instances: Vec<Instance> = Vec::with_capacity(scan.instances.len());
+    for i in scan.instances.drain(..) {
+        if let Some(last) = instances.last_mut()
+            && last.pod == i.pod
+            && last.start == i.start
+        {
+            last.previous_log |= i.previous_log;
+            if i.end > last.end {
+                last.end = i.end;
+                last.end_evidence = i.end_evidence;
+            }
+            last.leader = min_opt(last.leader, i.leader);
+            last.shutdown = min_opt(last.shutdown, i.shutdown);
+            last.first_pass = min_opt(last.first_pass, i.first_pass);
+            if last.leader_evidence.is_none() {
+                last.leader_evidence = i.leader_evidence;
+            }
+            continue;
+        }
+        instances.push(i);
+    }
+    scan.instances = instances;
+}
+
+fn min_opt(a: Option<Time>, b: Option<Time>) -> Option<Time> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 struct State {
@@ -34,6 +99,8 @@ struct State {
     inst: Option<Instance>,
     last_desired: Option<EventKind>,
     last_sync_payload: Option<EventKind>,
+    /// `Precreated resource` lines seen in the open pass.
+    precreated: u32,
 }
 
 fn evidence(log: &CvoLog, rec: &LogRecord) -> Evidence {
@@ -78,6 +145,7 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
         inst: None,
         last_desired: None,
         last_sync_payload: None,
+        precreated: 0,
     };
     for rec in &log.records {
         let Some(t) = rec.time else { continue };
@@ -105,10 +173,11 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
             });
         }
         if let Some(inst) = st.inst.as_mut()
-            && t >= inst.end {
-                inst.end = t;
-                inst.end_evidence = ev.clone();
-            }
+            && t >= inst.end
+        {
+            inst.end = t;
+            inst.end_evidence = ev.clone();
+        }
         if st.pass.as_ref().is_some_and(|p| p.end.is_none()) {
             st.pass_last = Some(st.pass_last.map_or(t, |l| l.max(t)));
         }
@@ -123,6 +192,10 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
                 manifest(&mut st, t, done, name, index, total, &subject, &ev, out);
                 continue;
             }
+            Fact::Precreated => {
+                st.precreated += 1;
+                continue;
+            }
             Fact::Event(k, m) => (k, m),
         };
         match &mut kind {
@@ -134,6 +207,7 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
                 force,
             } => {
                 close_pass(&mut st, scan);
+                st.precreated = 0;
                 if let Some(inst) = st.inst.as_mut() {
                     inst.first_pass.get_or_insert(t);
                 }
@@ -168,6 +242,16 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
                 st.pass_last = Some(t);
             }
             EventKind::PassResult { target, ok, errors } => {
+                if st.precreated > 0
+                    && st
+                        .pass
+                        .as_ref()
+                        .is_some_and(|p| p.ok.is_none() && !p.touched_manifests())
+                {
+                    // The result of the ClusterOperator pre-creation graph; the pass goes on.
+                    st.precreated = 0;
+                    continue;
+                }
                 if let Some(p) = st.pass.as_mut().filter(|p| p.ok.is_none()) {
                     *target = p.target.clone();
                     p.ok = Some(*ok);

@@ -34,8 +34,11 @@ pub fn human_duration(d: Duration) -> String {
 }
 
 fn t(x: &Time) -> String {
-    fmt_rfc3339(x)
+    fmt_short(x)
 }
+
+/// How long after the worker's `Sync succeeded` line the status sync may record completion.
+const LOG_TO_STATUS: Duration = Duration::minutes(2);
 
 /// The release whose manifests were last being applied at or before `at`: the target of
 /// the latest pass started by then that touched manifests.
@@ -66,6 +69,13 @@ pub fn reconciled_during(passes: &[Pass], start: Time, end: Option<Time>) -> Opt
         return None;
     }
     running_release_at(passes, start).map(|p| p.target.clone())
+}
+
+/// Whether one CVO log instance ran from `from` (give or take the API's second) to `to`.
+fn log_covers(inp: &Inputs<'_>, from: Time, to: Time) -> bool {
+    inp.instances
+        .iter()
+        .any(|i| i.start <= from + SAME_MOMENT && i.end >= to)
 }
 
 /// Events of one kind (by predicate) inside `[from, to]`, in order.
@@ -149,42 +159,40 @@ pub fn install(inp: &Inputs<'_>, bound: Option<Bound>, out: &mut Vec<Episode>) {
     let Some(start) = start else { return };
     let mut milestones = vec![milestone(MilestoneKind::Requested, start, evidence.clone())];
     let claimed = hist.and_then(|h| h.completion.filter(|_| h.state == "Completed"));
+    let hist_ev = hist.map(|h| h.evidence.clone()).unwrap_or_default();
+    let contradicted = bound.as_ref().is_some_and(|b| b.contradicts_claim());
     let mut summary = format!("install of {version} started {}", t(&start));
-    let mut end = None;
-    if let Some(done) = log_done {
-        let mut ev = done.evidence.clone();
-        if claimed.is_some_and(|c| (c - done.time).abs() <= SAME_MOMENT) {
-            ev.extend(hist.map(|h| h.evidence.clone()).unwrap_or_default());
+    // History's completionTime is written by the status sync that follows the worker's
+    // `Sync succeeded` line (seconds later); it is the completion unless evidence contradicts it.
+    let end_at = match (claimed, log_done) {
+        (Some(c), _) if !contradicted => {
+            let mut ev = hist_ev.clone();
+            if let Some(d) = log_done.filter(|d| (c - d.time).abs() <= LOG_TO_STATUS) {
+                ev.extend(d.evidence.iter().cloned());
+            }
+            Some((c, ev))
         }
-        end = Some(done.time);
-        milestones.push(milestone(MilestoneKind::Completed, done.time, ev));
+        (_, Some(d)) if bound.as_ref().is_none_or(|b| d.time <= b.before) => {
+            Some((d.time, d.evidence.clone()))
+        }
+        _ => None,
+    };
+    let mut end = None;
+    if let Some((at, ev)) = end_at {
+        end = Some(at);
+        milestones.push(milestone(MilestoneKind::Completed, at, ev));
         summary.push_str(&format!(
             ", completed {} (took {})",
-            t(&done.time),
-            human_duration(done.time - start)
+            t(&at),
+            human_duration(at - start)
         ));
     }
-    let contradicted = bound.as_ref().is_some_and(|b| b.contradicts_claim());
-    if let Some(c) = claimed {
-        if contradicted || log_done.is_some_and(|d| (c - d.time).abs() > SAME_MOMENT) {
-            milestones.push(milestone(
-                MilestoneKind::ClaimedCompleted,
-                c,
-                hist.map(|h| h.evidence.clone()).unwrap_or_default(),
-            ));
-        } else if end.is_none() {
-            end = Some(c);
-            milestones.push(milestone(
-                MilestoneKind::Completed,
-                c,
-                hist.map(|h| h.evidence.clone()).unwrap_or_default(),
-            ));
-            summary.push_str(&format!(
-                ", completed {} (took {})",
-                t(&c),
-                human_duration(c - start)
-            ));
-        }
+    if let Some(c) = claimed.filter(|_| contradicted) {
+        milestones.push(milestone(
+            MilestoneKind::ClaimedCompleted,
+            c,
+            hist_ev.clone(),
+        ));
     }
     if let Some(b) = &bound {
         milestones.push(milestone(
@@ -260,10 +268,13 @@ fn update_episode(
             e.source != EventSource::ClusterVersion
                 && ((!image.is_empty() && image == img) || (!version.is_empty() && version == v))
         }
-        EventKind::PassStart { target, .. } | EventKind::SyncPayload { target, .. } => {
-            names(target, v, img)
-        }
-        EventKind::HistoryPush { version, image } => {
+        EventKind::PassStart { target, .. }
+        | EventKind::SyncPayload { target, .. }
+        | EventKind::PayloadLoading { target } => names(target, v, img),
+        EventKind::HistoryPush { version, image }
+        | EventKind::PayloadRetrieve { version, image }
+        | EventKind::PayloadVerify { version, image }
+        | EventKind::UpgradeStarted { version, image } => {
             (!image.is_empty() && image == img) || (!version.is_empty() && version == v)
         }
         _ => false,
@@ -275,20 +286,25 @@ fn update_episode(
         mentions,
     )
     .next()
-        && e.time < start {
-            ms.push(milestone(
-                MilestoneKind::FirstSeen,
-                e.time,
-                e.evidence.clone(),
-            ));
-        }
+        && e.time < start
+    {
+        ms.push(milestone(
+            MilestoneKind::FirstSeen,
+            e.time,
+            e.evidence.clone(),
+        ));
+    }
     let loaded = |e: &TimelineEvent| match &e.kind {
         EventKind::PayloadLoaded { version, image } => {
             (!image.is_empty() && image == img) || (image.is_empty() && version == v)
         }
         _ => false,
     };
-    let accepted = find(inp.events, lookback, end, loaded).next();
+    // Log-derived milestones count only when a CVO log already ran at the request; a pod
+    // that started mid-update reloads and reapplies, which says nothing about the first time.
+    let covered_from_start = |to: Time| log_covers(inp, start, to);
+    let accepted = find(inp.events, lookback, end, loaded)
+        .find(|e| e.source != EventSource::CvoLog || covered_from_start(e.time));
     if let Some(e) = accepted {
         ms.push(milestone(
             MilestoneKind::Accepted,
@@ -301,6 +317,7 @@ fn update_episode(
         .iter()
         .filter(|p| p.targets(v, img) && p.start >= lookback && end.is_none_or(|e| p.start <= e))
         .filter_map(|p| p.first_manifest.map(|t| (t, p)))
+        .filter(|(t, _)| covered_from_start(*t))
         .min_by_key(|(t, _)| *t);
     if let Some((t0, p)) = first_manifest {
         ms.push(milestone(
@@ -371,7 +388,16 @@ fn update_episode(
         }
         (_, None) => summary.push_str(", still in progress at the end of the data"),
     }
-    if accepted.is_none()
+    let late_logs = inp
+        .instances
+        .first()
+        .filter(|i| i.start > start + SAME_MOMENT && end.is_none_or(|e| i.start < e));
+    if let Some(i) = late_logs {
+        summary.push_str(&format!(
+            "; the CVO log starts only at {}, after the update began",
+            t(&i.start)
+        ));
+    } else if accepted.is_none()
         && first_manifest.is_none()
         && inp.passes.iter().any(|p| p.targets(v, img))
     {
@@ -379,9 +405,10 @@ fn update_episode(
     }
     let running = reconciled_during(inp.passes, start, end).map(|r| relabel(&r, inp.history));
     if let Some(r) = &running
-        && r != cur.label() {
-            summary.push_str(&format!("; {r} was what the CVO actually reconciled"));
-        }
+        && r != cur.label()
+    {
+        summary.push_str(&format!("; {r} was what the CVO actually reconciled"));
+    }
     ms.sort_by_key(|m| (m.time, m.kind));
     Episode {
         kind: EpisodeKind::Update {

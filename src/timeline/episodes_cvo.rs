@@ -11,7 +11,7 @@ use chrono::Duration;
 const MIN_GAP: Duration = Duration::seconds(5);
 
 fn t(x: &Time) -> String {
-    fmt_rfc3339(x)
+    fmt_short(x)
 }
 
 fn cause_of(run: &[&Pass]) -> (StallCause, String) {
@@ -313,33 +313,34 @@ pub fn unmanaged(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
             continue;
         };
         if let Some((until, prev)) = covered
-            && from - until > MIN_GAP {
-                out.push(Episode {
-                    kind: EpisodeKind::Unmanaged {
-                        cause: "no CVO instance held the leader lease".into(),
-                    },
-                    start: until,
-                    end: Some(from),
-                    running_release: None,
-                    target_release: None,
-                    summary: format!(
-                        "no CVO was leading from {} ({} stopped) to {} ({} acquired the lease), {}",
-                        t(&until),
-                        prev.pod,
-                        t(&from),
-                        cur.pod,
-                        human_duration(from - until)
-                    ),
-                    milestones: Vec::new(),
-                    finished_before: None,
-                    evidence: vec![
-                        prev.end_evidence.clone(),
-                        cur.leader_evidence
-                            .clone()
-                            .unwrap_or_else(|| cur.start_evidence.clone()),
-                    ],
-                });
-            }
+            && from - until > MIN_GAP
+        {
+            out.push(Episode {
+                kind: EpisodeKind::Unmanaged {
+                    cause: "no CVO instance held the leader lease".into(),
+                },
+                start: until,
+                end: Some(from),
+                running_release: None,
+                target_release: None,
+                summary: format!(
+                    "no CVO was leading from {} ({} stopped) to {} ({} acquired the lease), {}",
+                    t(&until),
+                    prev.pod,
+                    t(&from),
+                    cur.pod,
+                    human_duration(from - until)
+                ),
+                milestones: Vec::new(),
+                finished_before: None,
+                evidence: vec![
+                    prev.end_evidence.clone(),
+                    cur.leader_evidence
+                        .clone()
+                        .unwrap_or_else(|| cur.start_evidence.clone()),
+                ],
+            });
+        }
         let stop = cur.shutdown.unwrap_or(cur.end).max(from);
         covered = match covered {
             Some((until, prev)) if until >= stop => Some((until, prev)),

@@ -143,7 +143,9 @@ fn subject_of(e: &Event) -> String {
         "Node" => format!("node/{}", o.name),
         "ClusterOperator" => format!("clusteroperator/{}", o.name),
         "MachineConfigPool" => format!("machineconfigpool/{}", o.name),
-        "Pod" if ns == CVO_NS => format!("cvo-pod/{}", o.name),
+        "Pod" if ns == CVO_NS && o.name.starts_with("cluster-version-operator") => {
+            format!("cvo-pod/{}", o.name)
+        }
         "" => "clusterversion/version".to_string(),
         k => format!("{}/{}", k.to_ascii_lowercase(), o.name),
     }
@@ -168,9 +170,12 @@ fn event(ev: &Sourced<Event>, out: &mut Vec<TimelineEvent>) {
             // `<pod>_<uid> became leader`
             let holder = e.message.split_whitespace().next().unwrap_or("");
             let pod = holder.split('_').next().unwrap_or(holder);
-            if !pod.is_empty() {
-                subject = format!("cvo-pod/{pod}");
-            }
+            // 4.3-era CVOs identify by host name, newer ones by pod name.
+            subject = if pod.starts_with("cluster-version-operator") {
+                format!("cvo-pod/{pod}")
+            } else {
+                "clusterversion/version".to_string()
+            };
             kinds.push(EventKind::LeaderAcquired);
         } else if e.involved_object.kind == "Node" && NODE_REASONS.contains(&e.reason.as_str()) {
             kinds.push(EventKind::NodeLifecycle {
@@ -189,9 +194,10 @@ fn event(ev: &Sourced<Event>, out: &mut Vec<TimelineEvent>) {
     let count = e.count.unwrap_or(1);
     let mut msg = format!("{} {}: {}", e.type_, e.reason, e.message.trim());
     if count > 1
-        && let Some(last) = e.last_seen().filter(|l| *l != t) {
-            msg.push_str(&format!(" (×{count}, last {})", fmt_rfc3339(&last)));
-        }
+        && let Some(last) = e.last_seen().filter(|l| *l != t)
+    {
+        msg.push_str(&format!(" (×{count}, last {})", fmt_rfc3339(&last)));
+    }
     let anchor = (!e.metadata.name.is_empty()).then_some(e.metadata.name.as_str());
     let prov = locate(&ev.prov, ev.text.as_deref(), anchor, &e.reason, "reason");
     let evidence = Evidence::new(prov, &format!("{} {} {}", e.type_, e.reason, e.message));

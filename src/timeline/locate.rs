@@ -3,11 +3,77 @@
 
 use crate::bundle::Bundle;
 use crate::model::{Provenance, Time, fmt_time};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Largest file searched for a line (bigger files get file-level provenance).
-const MAX_SEARCH: usize = 64 << 20;
+const MAX_SEARCH: usize = 256 << 20;
+/// How far after an object's start its fields are looked for.
+const OBJECT_WINDOW: usize = 512 << 10;
 /// How far around a candidate the context word is looked for.
 const CONTEXT_WINDOW: usize = 600;
+
+/// Line starts and first `name` positions of one file's text, built once per file.
+struct TextIndex {
+    line_starts: Vec<usize>,
+    names: HashMap<String, usize>,
+}
+
+impl TextIndex {
+    fn build(text: &str) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        let mut names = HashMap::new();
+        let b = text.as_bytes();
+        for (pos, _) in text.match_indices("name") {
+            let before = pos.checked_sub(1).map(|i| b[i]);
+            if !matches!(
+                before,
+                None | Some(b' ' | b'\t' | b'"' | b'-' | b'{' | b',' | b'\n')
+            ) {
+                continue;
+            }
+            let rest = &text[pos + 4..];
+            let rest = rest.strip_prefix('"').unwrap_or(rest);
+            let Some(rest) = rest.strip_prefix(':') else {
+                continue;
+            };
+            let rest = rest.trim_start_matches(' ');
+            let rest = rest.strip_prefix('"').unwrap_or(rest);
+            let end = rest.find(['"', '\n', ',', '}', '\r']).unwrap_or(rest.len());
+            let value = rest[..end].trim_end();
+            if !value.is_empty() {
+                names.entry(value.to_string()).or_insert(pos);
+            }
+        }
+        TextIndex { line_starts, names }
+    }
+
+    fn line_of(&self, offset: usize) -> u32 {
+        self.line_starts.partition_point(|&s| s <= offset) as u32
+    }
+}
+
+thread_local! {
+    static CACHE: RefCell<HashMap<(usize, usize), Rc<TextIndex>>> = RefCell::new(HashMap::new());
+}
+
+/// Forgets the per-file indexes (called before and after each timeline build, since they
+/// are keyed by the address of texts that live only as long as the bundle).
+pub fn reset_cache() {
+    CACHE.with(|c| c.borrow_mut().clear());
+}
+
+fn index(text: &str) -> Rc<TextIndex> {
+    let key = (text.as_ptr() as usize, text.len());
+    CACHE.with(|c| {
+        c.borrow_mut()
+            .entry(key)
+            .or_insert_with(|| Rc::new(TextIndex::build(text)))
+            .clone()
+    })
+}
 
 /// The provenance of `needle` inside `text`: after the object's own position (its span, or
 /// the first `name: <anchor>`), the occurrence of `needle` closest to an occurrence of
@@ -25,6 +91,7 @@ pub fn locate(
     if text.len() > MAX_SEARCH || needle.is_empty() {
         return prov.clone();
     }
+    let idx = index(text);
     let mut base = prov
         .span
         .map(|s| s.0 as usize)
@@ -32,10 +99,12 @@ pub fn locate(
         .unwrap_or(0);
     if prov.span.is_none()
         && let Some(a) = anchor.filter(|a| !a.is_empty())
-            && let Some(p) = find_anchor(text, a) {
-                base = p;
-            }
-    let Some(hay) = text.get(base..) else {
+        && let Some(&p) = idx.names.get(a)
+    {
+        base = p;
+    }
+    let stop = ceil_boundary(text, (base + OBJECT_WINDOW).min(text.len()));
+    let Some(hay) = text.get(base..stop) else {
         return prov.clone();
     };
     let mut best: Option<(usize, usize)> = None;
@@ -56,8 +125,11 @@ pub fn locate(
         return prov.clone();
     };
     let start = base + pos;
-    let line = memchr::memchr_iter(b'\n', &text.as_bytes()[..start]).count() as u32 + 1;
-    prov.at(line, start as u64, (start + needle.len()) as u64)
+    prov.at(
+        idx.line_of(start),
+        start as u64,
+        (start + needle.len()) as u64,
+    )
 }
 
 /// The distance from `pos` to the nearest occurrence of `context` within the window
@@ -87,18 +159,6 @@ fn ceil_boundary(s: &str, mut i: usize) -> usize {
         i += 1;
     }
     i
-}
-
-/// The first `name: <a>` (YAML) or `"name": "<a>"` (JSON) in `text`.
-fn find_anchor(text: &str, a: &str) -> Option<usize> {
-    let yaml = format!("name: {a}\n");
-    let yaml_q = format!("name: \"{a}\"");
-    let json = format!("\"name\": \"{a}\"");
-    let json_c = format!("\"name\":\"{a}\"");
-    [yaml, yaml_q, json, json_c]
-        .iter()
-        .filter_map(|n| text.find(n.as_str()))
-        .min()
 }
 
 /// A timestamp as the API server writes it.

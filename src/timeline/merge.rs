@@ -38,7 +38,8 @@ pub fn merge(mut events: Vec<TimelineEvent>) -> Vec<TimelineEvent> {
             | EventKind::PayloadLoaded { .. }
             | EventKind::PayloadRejected { .. }
             | EventKind::PreconditionFailed { .. }
-            | EventKind::PreconditionWarning { .. } => "clusterversion/version".to_string(),
+            | EventKind::PreconditionWarning { .. }
+            | EventKind::LeaderAcquired => "clusterversion/version".to_string(),
             _ => e.subject.clone(),
         };
         let key = (subject, e.kind.fact_key());
@@ -70,12 +71,14 @@ fn absorb(k: &mut TimelineEvent, e: TimelineEvent) {
         EventKind::ConditionTransition { reason: kr, .. },
         EventKind::ConditionTransition { reason: er, .. },
     ) = (&mut k.kind, &e.kind)
-        && kr.is_empty() && !er.is_empty() {
-            *kr = er.clone();
-        }
-    // Prefer the more informative wording (e.g. the condition with its message over a
-    // monitor line that only names the transition).
-    if e.message.len() > k.message.len() && k.source != EventSource::ClusterVersion {
+        && kr.is_empty()
+        && !er.is_empty()
+    {
+        *kr = er.clone();
+    }
+    // Prefer the more informative wording of the same text (e.g. a monitor line that adds
+    // the condition's message to what the other source only names).
+    if e.message.len() > k.message.len() && e.message.starts_with(&k.message) {
         k.message = e.message;
     }
 }

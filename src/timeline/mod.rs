@@ -16,12 +16,14 @@ mod catalogue;
 mod ci;
 mod cluster;
 mod cvo_log;
+mod episode;
 mod episodes;
 mod episodes_cvo;
 mod events;
 mod locate;
 mod merge;
 mod model;
+mod pass;
 mod render;
 
 pub use catalogue::{Fact, classify};
@@ -55,6 +57,7 @@ pub struct Timeline {
 /// Builds the timeline of one bundle. Never fails: what cannot be placed in time is left out.
 pub fn build(bundle: &Bundle) -> Timeline {
     let mut raw = Vec::new();
+    locate::reset_cache();
     cluster::extract(bundle, &mut raw);
     events::extract(bundle, &mut raw);
     let scan = cvo_log::extract(bundle, &mut raw);
@@ -79,6 +82,7 @@ pub fn build(bundle: &Bundle) -> Timeline {
     eps.sort_by(|a, b| {
         (a.start, a.tag(), a.end, &a.summary).cmp(&(b.start, b.tag(), b.end, &b.summary))
     });
+    locate::reset_cache();
     Timeline {
         events,
         episodes: eps,

@@ -16,7 +16,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a ClusterOperator is not Available",
     needs: &[&[Input::ClusterOperators]],
     help: "inspect the operator's namespace (pods, events, operator log) starting from the reason and message",
-    references: &["https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go", "cvo-reference §3.6"],
+    references: &["https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go"],
     page: include_str!("../../../rules/CO001-operator-unavailable.md"),
 };
 

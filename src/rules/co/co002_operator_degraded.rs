@@ -16,7 +16,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a ClusterOperator is Degraded",
     needs: &[&[Input::ClusterOperators]],
     help: "follow the reason (e.g. `NodeController_MasterNodesReady` points at nodes) into the operator's namespace and its operands",
-    references: &["https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go", "cvo-reference §3.4, §13"],
+    references: &["https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go"],
     page: include_str!("../../../rules/CO002-operator-degraded.md"),
 };
 

@@ -15,7 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a ClusterOperator is not at the release the ClusterVersion says was completed",
     needs: &[&[Input::ClusterVersion], &[Input::ClusterOperators]],
     help: "check the operator's deployment and its Progressing message; the CVO should not have completed without it",
-    references: &["cvo-reference §5.3, §13"],
+    references: &["https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go"],
     page: include_str!("../../../rules/CO003-operator-not-at-target.md"),
 };
 

@@ -17,7 +17,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a ClusterOperator has been Progressing for more than 20 minutes (90 for machine-config)",
     needs: &[&[Input::ClusterOperators]],
     help: "look at what the operator waits for (its Progressing message, its operands' rollout, for machine-config the pools and nodes)",
-    references: &["cvo-reference §3.4, §13"],
+    references: &["https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go"],
     page: include_str!("../../../rules/CO004-operator-progressing-too-long.md"),
 };
 

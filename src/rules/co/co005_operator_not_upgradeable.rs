@@ -15,7 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a ClusterOperator is Upgradeable=False (minor updates will be refused)",
     needs: &[&[Input::ClusterOperators]],
     help: "fix what the message names before requesting a minor update",
-    references: &["cvo-reference §3.8, §6"],
+    references: &["https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/upgradeable.go"],
     page: include_str!("../../../rules/CO005-operator-not-upgradeable.md"),
 };
 

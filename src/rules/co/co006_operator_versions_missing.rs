@@ -15,7 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a ClusterOperator reports no `operator` version or no Available condition",
     needs: &[&[Input::ClusterOperators]],
     help: "check that the operator is running and has written its status; the CVO cannot level it otherwise",
-    references: &["cvo-reference §3.6"],
+    references: &["https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/internal/operatorstatus.go"],
     page: include_str!("../../../rules/CO006-operator-versions-missing.md"),
 };
 

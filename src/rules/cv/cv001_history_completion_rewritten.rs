@@ -7,7 +7,8 @@ use crate::model::{ClusterVersion, Sourced};
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
 use crate::rules::model::*;
 use crate::rules::util::{cv_ref, history_evidence};
-use crate::timeline::Bound;
+use crate::model::Time;
+use crate::timeline::{Bound, Evidence};
 
 pub struct HistoryCompletionRewritten;
 
@@ -19,7 +20,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a Completed history entry's completionTime was rewritten after the fact (Bug 1756461)",
     needs: &[&[Input::ClusterVersion]],
     help: "take the real completion from the CVO log, events or CI, not from this entry; the value is the next update's start",
-    references: &["https://bugzilla.redhat.com/show_bug.cgi?id=1756461", "cvo-reference §4.3, §12, §13"],
+    references: &["https://bugzilla.redhat.com/show_bug.cgi?id=1756461", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go"],
     page: include_str!("../../../rules/CV001-history-completion-rewritten.md"),
 };
 
@@ -80,14 +81,19 @@ fn case_at<'a, 'b>(cases: &'b mut Vec<(usize, Case<'a>)>, i: usize) -> &'b mut C
     &mut cases[pos].1
 }
 
-/// The timeline source a piece of bound evidence came from (`test-log`, `kube-event`…).
-fn source_of(cx: &Context<'_>, b: &Bound) -> String {
-    let first = b.evidence.first();
-    cx.timeline
-        .events
-        .iter()
-        .find(|e| e.time == b.before && first.is_some_and(|f| e.evidence.contains(f)))
-        .map_or_else(|| "timeline".to_string(), |e| e.source.name().to_string())
+/// The bound's evidence with the timeline source and time of each, the earliest per source
+/// (`test-log`, `kube-event`, `cluster-version`…), in time order.
+fn sources_of<'a>(cx: &Context<'a>, b: &'a Bound) -> Vec<(String, Time, &'a Evidence)> {
+    let mut out: Vec<(String, Time, &Evidence)> = Vec::new();
+    for ev in &b.evidence {
+        let Some(e) = cx.timeline.events.iter().find(|e| e.evidence.contains(ev)) else { continue };
+        let src = e.source.name().to_string();
+        if !out.iter().any(|(s, _, _)| *s == src) {
+            out.push((src, e.time, ev));
+        }
+    }
+    out.sort_by_key(|(_, t, _)| *t);
+    out
 }
 
 fn finding(cx: &Context<'_>, cv: &Sourced<ClusterVersion>, i: usize, case: &Case<'_>) -> Finding {
@@ -112,16 +118,18 @@ fn finding(cx: &Context<'_>, cv: &Sourced<ClusterVersion>, i: usize, case: &Case
         );
     }
     if let Some(b) = case.bound {
-        let src = source_of(cx, b);
-        let first = b.evidence.first();
-        msg.push_str(&format!(
-            "; it had already finished before {} ({src}{})",
-            fmt_utc(&b.before),
-            first.map_or_else(String::new, |e| format!(": `{}`", one_line(&e.text, 120)))
-        ));
-        basis.push(src);
-        if let Some(e) = first {
-            f.evidence.push(cx.from_timeline(e).with_label("already finished by then"));
+        let seen = sources_of(cx, b);
+        let list: Vec<String> = seen
+            .iter()
+            .map(|(src, t, e)| format!("{src} `{}` at {}", one_line(&e.text, 100), fmt_utc(t)))
+            .collect();
+        msg.push_str(&format!("; it had already finished before {}", fmt_utc(&b.before)));
+        if !list.is_empty() {
+            msg.push_str(&format!(" ({})", list.join("; ")));
+        }
+        for (src, _, e) in &seen {
+            basis.push(src.clone());
+            f.evidence.push(cx.from_timeline(e).with_label(format!("already finished ({src})")));
         }
         f.details.insert("finished_before", fmt_utc(&b.before));
     }

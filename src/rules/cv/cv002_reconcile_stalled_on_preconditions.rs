@@ -20,7 +20,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "the CVO stopped reconciling the running release while it retried a target that fails preconditions, retrieval or verification",
     needs: &[&[Input::ClusterVersion, Input::CvoLog]],
     help: "fix the failing precondition, or return to the running release (see CV004); until then nothing reconciles the cluster's manifests",
-    references: &["https://bugzilla.redhat.com/show_bug.cgi?id=1822752", "cvo-reference §5.5, §7, §12, §13"],
+    references: &["https://bugzilla.redhat.com/show_bug.cgi?id=1822752", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go"],
     page: include_str!("../../../rules/CV002-reconcile-stalled-on-preconditions.md"),
 };
 

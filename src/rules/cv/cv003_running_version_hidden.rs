@@ -18,7 +18,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "status names a target release that is not running, and only status.history says which release is",
     needs: &[&[Input::ClusterVersion]],
     help: "read the running release from the most recent Completed history entry (or the CVO pod's image), not from `status.desired` or `oc get clusterversion`",
-    references: &["https://bugzilla.redhat.com/show_bug.cgi?id=1822752", "cvo-reference §3.1, §4.2, §12"],
+    references: &["https://bugzilla.redhat.com/show_bug.cgi?id=1822752", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go"],
     page: include_str!("../../../rules/CV003-running-version-hidden.md"),
 };
 

@@ -21,7 +21,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "an update is blocked before applying and the source release is not an available update, so `oc adm upgrade --to <source>` is refused",
     needs: &[&[Input::ClusterVersion]],
     help: "return with the source image from history (see the message), or fix the blocker and let the update proceed",
-    references: &["https://bugzilla.redhat.com/show_bug.cgi?id=1822752", "cvo-reference §9"],
+    references: &["https://bugzilla.redhat.com/show_bug.cgi?id=1822752", "https://github.com/openshift/oc/blob/master/pkg/cli/admin/upgrade/upgrade.go"],
     page: include_str!("../../../rules/CV004-return-to-source-blocked.md"),
 };
 

@@ -15,7 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a history entry started before the entry after it (history must be newest first)",
     needs: &[&[Input::ClusterVersion]],
     help: "find who wrote the ClusterVersion status (a restore from backup, a hand edit, another controller); the CVO only prepends",
-    references: &["cvo-reference §4.2, §12"],
+    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go", "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go"],
     page: include_str!("../../../rules/CV005-history-out-of-order.md"),
 };
 

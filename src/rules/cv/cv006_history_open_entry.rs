@@ -15,7 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a history entry other than the newest has no completionTime",
     needs: &[&[Input::ClusterVersion]],
     help: "find who wrote the ClusterVersion status; the CVO closes the previous entry whenever it pushes a new one",
-    references: &["cvo-reference §4.2, §12"],
+    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go", "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go"],
     page: include_str!("../../../rules/CV006-history-open-entry.md"),
 };
 

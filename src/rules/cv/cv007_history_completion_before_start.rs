@@ -15,7 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a Completed history entry has no completionTime, or one earlier than its startedTime",
     needs: &[&[Input::ClusterVersion]],
     help: "do not trust this entry's times; find who wrote the status (restore, hand edit, clock jump)",
-    references: &["cvo-reference §4.2, §12"],
+    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go", "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go"],
     page: include_str!("../../../rules/CV007-history-completion-before-start.md"),
 };
 

@@ -16,7 +16,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "two adjacent history entries have the same version and image",
     needs: &[&[Input::ClusterVersion]],
     help: "find who wrote the ClusterVersion status; the CVO merges a repeated release into the existing entry",
-    references: &["cvo-reference §4.1, §4.2, §12"],
+    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go"],
     page: include_str!("../../../rules/CV008-history-adjacent-duplicate.md"),
 };
 

@@ -15,7 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "status.history is longer than the CVO's pruning limit (100 on 4.12+, 50 before)",
     needs: &[&[Input::ClusterVersion]],
     help: "find who wrote the ClusterVersion status; the CVO prunes one entry per write past the limit",
-    references: &["cvo-reference §4.5, §12"],
+    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go"],
     page: include_str!("../../../rules/CV009-history-too-long.md"),
 };
 

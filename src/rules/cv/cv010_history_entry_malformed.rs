@@ -15,7 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a history entry has no image, an unknown state, or is Partial at index 0 with a completionTime",
     needs: &[&[Input::ClusterVersion]],
     help: "find who wrote the ClusterVersion status; the CVO always records the image and uses only Completed and Partial",
-    references: &["cvo-reference §1.3, §4.2, §12"],
+    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go", "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go"],
     page: include_str!("../../../rules/CV010-history-entry-malformed.md"),
 };
 

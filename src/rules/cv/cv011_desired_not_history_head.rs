@@ -15,7 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "status.desired names a different release than history[0]",
     needs: &[&[Input::ClusterVersion]],
     help: "find who wrote the ClusterVersion status; the CVO sets both from the same release",
-    references: &["cvo-reference §3.9, §4.2, §12"],
+    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go"],
     page: include_str!("../../../rules/CV011-desired-not-history-head.md"),
 };
 

@@ -16,7 +16,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "Available=True names a release other than the most recent Completed history entry",
     needs: &[&[Input::ClusterVersion]],
     help: "trust history for what was last applied; find who wrote the status or why the CVO has not synced it",
-    references: &["cvo-reference §3.1, §12"],
+    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go"],
     page: include_str!("../../../rules/CV012-available-message-stale.md"),
 };
 

@@ -17,7 +17,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "the Progressing message disagrees with history[0] or has no known prefix",
     needs: &[&[Input::ClusterVersion]],
     help: "trust history for the release being applied; find who wrote the status or why the CVO has not synced it",
-    references: &["cvo-reference §3.3, §12"],
+    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go"],
     page: include_str!("../../../rules/CV013-progressing-message-mismatch.md"),
 };
 

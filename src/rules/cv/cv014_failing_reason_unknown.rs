@@ -16,7 +16,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "Failing has a reason the CVO is not known to set",
     needs: &[&[Input::ClusterVersion]],
     help: "check whether something other than the CVO writes ClusterVersion conditions",
-    references: &["cvo-reference §3.2, §3.6, §12"],
+    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/payload/task.go"],
     page: include_str!("../../../rules/CV014-failing-reason-unknown.md"),
 };
 

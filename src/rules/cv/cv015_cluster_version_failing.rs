@@ -17,7 +17,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "ClusterVersion Failing=True (or Unknown for slow operators), with its cause",
     needs: &[&[Input::ClusterVersion]],
     help: "fix the cause named in the message; for operators, start from their Degraded and Available conditions",
-    references: &["cvo-reference §3.2, §3.4, §3.6"],
+    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go", "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go"],
     page: include_str!("../../../rules/CV015-cluster-version-failing.md"),
 };
 

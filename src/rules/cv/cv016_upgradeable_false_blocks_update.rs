@@ -16,7 +16,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "Upgradeable=False blocks the requested minor update (or will block the next one)",
     needs: &[&[Input::ClusterVersion]],
     help: "fix the cause in the Upgradeable message (often a ClusterOperator's Upgradeable=False) before a minor update",
-    references: &["cvo-reference §3.8, §6"],
+    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/upgradeable.go", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/payload/precondition/clusterversion/upgradeable.go"],
     page: include_str!("../../../rules/CV016-upgradeable-false-blocks-update.md"),
 };
 

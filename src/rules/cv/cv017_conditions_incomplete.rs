@@ -15,7 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a core ClusterVersion condition is missing, or a condition type appears twice",
     needs: &[&[Input::ClusterVersion]],
     help: "check whether the CVO is running and syncing status (its pod and log), and who else writes the ClusterVersion",
-    references: &["cvo-reference §3, §12"],
+    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go"],
     page: include_str!("../../../rules/CV017-conditions-incomplete.md"),
 };
 

@@ -17,7 +17,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "the `N of M done (P% complete)` progress text does not add up",
     needs: &[&[Input::ClusterVersion]],
     help: "do not estimate progress from this message; check who wrote the status",
-    references: &["cvo-reference §3.3, §12"],
+    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go"],
     page: include_str!("../../../rules/CV018-progress-fraction-inconsistent.md"),
 };
 

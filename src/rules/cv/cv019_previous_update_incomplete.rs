@@ -15,7 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "an update started before the previous one completed",
     needs: &[&[Input::ClusterVersion]],
     help: "expect operators and nodes at three releases until this update completes; compare against the last Completed release",
-    references: &["cvo-reference §4.2, §9.3"],
+    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go"],
     page: include_str!("../../../rules/CV019-previous-update-incomplete.md"),
 };
 

@@ -16,7 +16,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "the CVO did not accept the requested target release (ReleaseAccepted=False)",
     needs: &[&[Input::ClusterVersion]],
     help: "fix the cause in the ReleaseAccepted message, or clear the request with `oc adm upgrade --clear`",
-    references: &["https://bugzilla.redhat.com/show_bug.cgi?id=1822752", "cvo-reference §3.5, §5.4, §7, §13"],
+    references: &["https://bugzilla.redhat.com/show_bug.cgi?id=1822752", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/updatepayload.go"],
     page: include_str!("../../../rules/CV020-release-not-accepted.md"),
 };
 

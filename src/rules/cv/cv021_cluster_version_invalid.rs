@@ -15,7 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "the ClusterVersion spec is invalid (Invalid=True) and its invalid fields are ignored",
     needs: &[&[Input::ClusterVersion]],
     help: "correct the field named in the message (e.g. request a version from availableUpdates, or give an image)",
-    references: &["cvo-reference §3.8, §12"],
+    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go", "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go"],
     page: include_str!("../../../rules/CV021-cluster-version-invalid.md"),
 };
 

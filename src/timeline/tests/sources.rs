@@ -134,7 +134,7 @@ fn kube_event_and_its_log_mirror_merge_into_one_fact() {
     ));
     let lease: Event = serde_json::from_value(json!({
         "metadata": {"name": "version.1"}, "involvedObject": {"kind": "ConfigMap", "name": "version", "namespace": "openshift-cluster-version"},
-        "reason": "LeaderElection", "type": "Normal", "message": "cvo-abc_0f1 became leader", "firstTimestamp": "2020-11-01T09:59:00Z"}))
+        "reason": "LeaderElection", "type": "Normal", "message": "cluster-version-operator-abc_0f1 became leader", "firstTimestamp": "2020-11-01T09:59:00Z"}))
     .unwrap();
     b.events.push(sourced(
         lease,
@@ -165,7 +165,7 @@ fn kube_event_and_its_log_mirror_merge_into_one_fact() {
         "the earlier reading wins"
     );
     let lead = tl.first_of("leader-acquired").unwrap();
-    assert_eq!(lead.subject, "cvo-pod/cvo-abc");
+    assert_eq!(lead.subject, "cvo-pod/cluster-version-operator-abc");
     assert!(!tl.events.iter().any(|e| e.subject.contains("etcd-0")));
 }
 

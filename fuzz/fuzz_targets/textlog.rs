@@ -1,0 +1,10 @@
+//! Fuzzes the monitor / e2e text-line parser.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use mglint::model::Provenance;
+use std::sync::Arc;
+
+fuzz_target!(|data: &[u8]| {
+    let prov = Provenance::file(&Arc::from("fuzz"), &Arc::from("test.log"));
+    let _ = mglint::ingest::textlog::parse_text_log(data, &prov);
+});

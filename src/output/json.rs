@@ -1,0 +1,11 @@
+//! The JSON report: the [`Report`] model as-is (`"schema": "mglint/v1"`), pretty-printed.
+
+use crate::rules::Report;
+
+pub fn render(report: &Report) -> String {
+    // Serializing plain data with string keys cannot fail; fall back to a stub all the same.
+    match serde_json::to_string_pretty(report) {
+        Ok(s) => s + "\n",
+        Err(e) => format!("{{\"schema\": \"mglint/v1\", \"error\": {:?}}}\n", e.to_string()),
+    }
+}

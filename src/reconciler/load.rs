@@ -1,0 +1,167 @@
+//! The load pipeline as scripted outcomes: what retrieving, verifying, loading and
+//! precondition-checking a target yields, with `force` waiving signature and blocking
+//! precondition failures, and the ReleaseAccepted message texts (cvo-reference §3.5, §5.4,
+//! §5.6, §6).
+
+use super::errors::{UpdateError, go_quote, summarize_preconditions};
+use super::scenario::{LoadOutcome, LoadStep};
+use super::semantics::Semantics;
+use super::worker::Payload;
+use crate::model::Release;
+
+/// `Payload loaded version="…" image="…" architecture="…"` (the architecture part from 4.12).
+pub fn payload_loaded_message(version: &str, image: &str, arch: &str, sem: &Semantics) -> String {
+    let base = format!(
+        "Payload loaded version={} image={}",
+        go_quote(version),
+        go_quote(image)
+    );
+    match sem.payload_message_architecture() {
+        true => format!("{base} architecture={}", go_quote(arch)),
+        false => base,
+    }
+}
+
+/// What loading a target came to.
+pub enum Evaluated {
+    InProgress,
+    Accepted { payload: Payload, risks: String },
+    Rejected(Rejection),
+}
+
+/// A rejected target: the failed step, the ReleaseAccepted message and the worker failure.
+pub struct Rejection {
+    pub step: &'static str,
+    pub load_message: String,
+    pub error: UpdateError,
+    pub version: String,
+    pub verified: bool,
+}
+
+/// The payload architecture: scripted, else the operator's, else `amd64`.
+pub fn arch_or_default(a: &str, op: &Release) -> String {
+    match (a.is_empty(), op.architecture.is_empty()) {
+        (false, _) => a.to_string(),
+        (true, false) => op.architecture.clone(),
+        (true, true) => "amd64".into(),
+    }
+}
+
+/// Applies a scripted outcome to a target (force waives signature and blocking precondition
+/// failures; cvo-reference §5.4, §5.6, §6).
+pub fn evaluate(o: &LoadOutcome, target: &Release, sem: &Semantics, op: &Release) -> Evaluated {
+    let version = if o.version.is_empty() {
+        target.version.clone()
+    } else {
+        o.version.clone()
+    };
+    let force = target.force.unwrap_or(false);
+    let (qv, qi) = (go_quote(&target.version), go_quote(&target.image));
+    let verified = o.verified.unwrap_or(target.image.contains("@sha256:"));
+    let payload = |verified: bool| Payload {
+        release: Release {
+            version: version.clone(),
+            image: target.image.clone(),
+            url: o.url.clone(),
+            channels: o.channels.clone(),
+            ..Default::default()
+        },
+        verified,
+        local: false,
+        hash: o.hash.clone(),
+        architecture: arch_or_default(&o.architecture, op),
+    };
+    let accepted = |verified: bool, risks: String| Evaluated::Accepted {
+        payload: payload(verified),
+        risks,
+    };
+    let failure = o.failure.unwrap_or(o.step != LoadStep::PayloadLoaded);
+    let reason = |default: &str| {
+        if o.reason.is_empty() {
+            default.to_string()
+        } else {
+            o.reason.clone()
+        }
+    };
+    match o.step {
+        LoadStep::PayloadLoaded => accepted(verified, String::new()),
+        LoadStep::RetrievePayload if !failure => Evaluated::InProgress,
+        LoadStep::RetrievePayload => {
+            let reason = reason("UpdatePayloadRetrievalFailed");
+            if reason == "ImageVerificationFailed" && force {
+                let risk = format!(
+                    "Target release version={qv} image={qi} cannot be verified, but continuing anyway because the update was forced: {}",
+                    o.message
+                );
+                return accepted(false, risk);
+            }
+            Evaluated::Rejected(Rejection {
+                step: "RetrievePayload",
+                load_message: format!(
+                    "Retrieving payload failed version={qv} image={qi} failure={}",
+                    o.message
+                ),
+                error: UpdateError::new(&reason, &o.message),
+                version: target.version.clone(),
+                verified: false,
+            })
+        }
+        LoadStep::LoadPayload | LoadStep::VerifyPayloadVersion if !failure => {
+            accepted(verified, String::new())
+        }
+        LoadStep::LoadPayload => Evaluated::Rejected(Rejection {
+            step: "LoadPayload",
+            load_message: format!(
+                "Loading payload failed version={qv} image={qi} failure={}",
+                o.message
+            ),
+            error: UpdateError::new(&reason("UpdatePayloadIntegrity"), &o.message),
+            version: target.version.clone(),
+            verified,
+        }),
+        LoadStep::VerifyPayloadVersion => {
+            let msg = match o.message.is_empty() {
+                true => format!(
+                    "release image version {} does not match the expected upstream version {}",
+                    o.version, target.version
+                ),
+                false => o.message.clone(),
+            };
+            Evaluated::Rejected(Rejection {
+                step: "VerifyPayloadVersion",
+                load_message: format!(
+                    "Verifying payload failed version={qv} image={qi} failure={msg}"
+                ),
+                error: UpdateError::new(&reason("UpdatePayloadIntegrity"), &msg),
+                version: target.version.clone(),
+                verified,
+            })
+        }
+        LoadStep::PreconditionChecks => {
+            if o.preconditions.is_empty() {
+                return accepted(verified, String::new());
+            }
+            let (summary, blocking) = summarize_preconditions(&o.preconditions, sem);
+            if blocking && !force {
+                let mut error = UpdateError::new("UpgradePreconditionCheckFailed", &summary);
+                error.name = "PreconditionCheck".into();
+                return Evaluated::Rejected(Rejection {
+                    step: "PreconditionChecks",
+                    load_message: format!(
+                        "Preconditions failed for payload loaded version={} image={qi}: {summary}",
+                        go_quote(&version)
+                    ),
+                    error,
+                    version,
+                    verified,
+                });
+            }
+            let risks = match (blocking, sem.nonblocking_preconditions()) {
+                (false, _) => summary,
+                (true, true) => format!("Forced through blocking failures: {summary}"),
+                (true, false) => String::new(),
+            };
+            accepted(verified, risks)
+        }
+    }
+}

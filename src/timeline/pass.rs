@@ -1,0 +1,169 @@
+//! What the CVO logs and history say about work: sync passes, precondition failures, CVO
+//! container instances, and `status.history` merged across snapshots.
+
+use super::model::{Evidence, ser_opt_time, ser_time};
+use crate::model::Time;
+use serde::Serialize;
+
+/// How a sync pass started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PassStyle {
+    /// `Running sync <target> (force=…) on generation N in state S at attempt A` (≤4.8):
+    /// the target is the *requested* release, loaded inside the pass.
+    RunningSync,
+    /// `apply: <version> on generation N in state S at attempt A` (4.9+): the target is the
+    /// *loaded* payload's release.
+    Apply,
+}
+
+/// One precondition failure seen in the CVO log.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PreconditionFailure {
+    #[serde(serialize_with = "ser_time")]
+    pub time: Time,
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub message: String,
+    pub evidence: Evidence,
+}
+
+/// One CVO sync pass, from its start line to `Result of work` (or the failure, or the next
+/// pass, or the end of the log).
+#[derive(Debug, Clone, Serialize)]
+pub struct Pass {
+    /// The CVO pod whose log this is, and whether it was the previous container instance.
+    pub pod: String,
+    pub previous_log: bool,
+    #[serde(serialize_with = "ser_time")]
+    pub start: Time,
+    #[serde(serialize_with = "ser_opt_time")]
+    pub end: Option<Time>,
+    pub style: PassStyle,
+    /// The release named on the start line (version, or image when the version is empty).
+    pub target: String,
+    pub force: Option<bool>,
+    pub generation: Option<i64>,
+    /// `Initializing`, `Updating` or `Reconciling`.
+    pub state: String,
+    pub attempt: u32,
+    /// Distinct manifests with a `Done syncing for` line, and the highest `i` of `(i of n)`.
+    pub manifests_done: u32,
+    pub manifests_started: u32,
+    pub max_index: u32,
+    pub total: Option<u32>,
+    #[serde(serialize_with = "ser_opt_time")]
+    pub first_manifest: Option<Time>,
+    #[serde(serialize_with = "ser_opt_time")]
+    pub last_manifest: Option<Time>,
+    /// `Payload loaded from …` inside the pass (legacy loads happen in the pass).
+    #[serde(serialize_with = "ser_opt_time")]
+    pub payload_loaded: Option<Time>,
+    /// `Some(true)` for `Result of work: []`, `Some(false)` with errors, `None` when the pass
+    /// never reached the task graph (for example a failed payload load).
+    pub ok: Option<bool>,
+    pub errors: Vec<String>,
+    pub precondition_failures: Vec<PreconditionFailure>,
+    /// `unable to synchronize image (waiting …): <summary>` after the pass.
+    pub sync_error: Option<String>,
+    /// The start line (and the result line when seen).
+    pub evidence: Vec<Evidence>,
+}
+
+impl Pass {
+    /// Whether the pass reconciled (or at least started on) any manifest.
+    pub fn touched_manifests(&self) -> bool {
+        self.manifests_started > 0 || self.manifests_done > 0
+    }
+
+    /// A pass that never got to its manifests and failed before them: payload load,
+    /// verification or preconditions.
+    pub fn stuck_before_manifests(&self) -> bool {
+        !self.touched_manifests()
+            && self.ok.is_none()
+            && (!self.precondition_failures.is_empty() || self.sync_error.is_some())
+    }
+
+    /// Whether this pass's target names the given release (by version or image).
+    pub fn targets(&self, version: &str, image: &str) -> bool {
+        same_release(&self.target, version, image)
+    }
+}
+
+/// Whether `label` (a version or an image, as the CVO prints them) names the release
+/// `version`/`image`.
+pub fn same_release(label: &str, version: &str, image: &str) -> bool {
+    !label.is_empty() && (label == version || label == image)
+}
+
+/// One `status.history` entry merged across every ClusterVersion snapshot, oldest first.
+#[derive(Debug, Clone, Serialize)]
+pub struct HistoryRecord {
+    pub version: String,
+    pub image: String,
+    /// The state in the newest snapshot that has this entry.
+    pub state: String,
+    #[serde(serialize_with = "ser_opt_time")]
+    pub started: Option<Time>,
+    #[serde(serialize_with = "ser_opt_time")]
+    pub completion: Option<Time>,
+    pub verified: bool,
+    /// Every distinct completionTime seen for this entry across snapshots, oldest snapshot
+    /// first (more than one value means the time was rewritten).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub completion_rewrites: Vec<String>,
+    pub evidence: Vec<Evidence>,
+}
+
+impl HistoryRecord {
+    /// `version` when set, else `image`.
+    pub fn label(&self) -> &str {
+        if self.version.is_empty() {
+            &self.image
+        } else {
+            &self.version
+        }
+    }
+    /// Whether this entry and `other` name the same release (same image, or same non-empty
+    /// version).
+    pub fn same_release_as(&self, other: &HistoryRecord) -> bool {
+        (!self.image.is_empty() && self.image == other.image)
+            || (!self.version.is_empty() && self.version == other.version)
+    }
+}
+
+/// One CVO container instance as seen in one log file (a new start-up banner in the same
+/// file starts a new instance).
+#[derive(Debug, Clone, Serialize)]
+pub struct Instance {
+    pub pod: String,
+    pub previous_log: bool,
+    /// The banner's build string (`ClusterVersionOperator <build>`), when seen.
+    pub build: Option<String>,
+    /// The banner (or first record) and the last record.
+    #[serde(serialize_with = "ser_time")]
+    pub start: Time,
+    #[serde(serialize_with = "ser_time")]
+    pub end: Time,
+    /// `successfully acquired lease …`.
+    #[serde(serialize_with = "ser_opt_time")]
+    pub leader: Option<Time>,
+    /// The first shutdown line.
+    #[serde(serialize_with = "ser_opt_time")]
+    pub shutdown: Option<Time>,
+    /// The first sync pass start.
+    #[serde(serialize_with = "ser_opt_time")]
+    pub first_pass: Option<Time>,
+    pub start_evidence: Evidence,
+    pub end_evidence: Evidence,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leader_evidence: Option<Evidence>,
+}
+
+impl Instance {
+    /// When this instance started doing work: the lease, else its first pass.
+    pub fn leading_from(&self) -> Option<Time> {
+        self.leader.or(self.first_pass)
+    }
+}

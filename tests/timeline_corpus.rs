@@ -1,0 +1,107 @@
+//! The real must-gathers in ../shared/corpus: the install episode, and the 4.8 CVO restart
+//! recorded in `previous.log`, with their times. Skipped when the corpus is absent.
+
+use mglint::model::{fmt_time, fmt_time_ms};
+use mglint::timeline::{EpisodeKind, EpisodeTag, MilestoneKind, Timeline, build};
+use std::path::PathBuf;
+
+fn corpus(name: &str) -> Option<String> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/must-gathers")
+        .join(name);
+    if p.exists() {
+        Some(p.display().to_string())
+    } else {
+        eprintln!("skipping: {} not found", p.display());
+        None
+    }
+}
+
+fn timeline(path: String) -> Timeline {
+    build(&mglint::ingest::ingest(&[path], &Default::default()).expect("corpus ingests"))
+}
+
+#[test]
+fn aws_4_8_install_and_cvo_restart_from_previous_log() {
+    let Some(path) = corpus("must-gather-aws.tar.xz") else {
+        return;
+    };
+    let tl = timeline(path);
+    let install = tl.install().expect("install episode");
+    assert_eq!(
+        install.kind,
+        EpisodeKind::Install {
+            version: "4.8.0-0.nightly-2021-07-31-065602".into()
+        }
+    );
+    assert_eq!(fmt_time(&install.start), "2021-08-03T09:14:59Z");
+    assert_eq!(
+        install.end.map(|e| fmt_time(&e)).as_deref(),
+        Some("2021-08-03T09:45:28Z")
+    );
+    let done = install.milestone(MilestoneKind::Completed).unwrap();
+    assert!(
+        done.evidence
+            .iter()
+            .any(|e| e.prov.path.ends_with("current.log")),
+        "the log confirms the completion"
+    );
+    assert!(!tl.install_finished_before().unwrap().contradicts_claim());
+
+    let restarts: Vec<_> = tl.episodes_of(EpisodeTag::CvoRestart).collect();
+    assert_eq!(restarts.len(), 1);
+    let r = restarts[0];
+    assert!(matches!(&r.kind, EpisodeKind::CvoRestart { pod, cause, .. }
+        if pod == "cluster-version-operator-849b4dcf9c-dl6zb" && cause.contains("previous.log")));
+    // previous.log ends with the graceful shutdown at 09:28:08; current.log starts at 09:28:09.
+    assert_eq!(fmt_time(&r.start), "2021-08-03T09:28:08Z");
+    assert_eq!(
+        r.end.map(|e| fmt_time(&e)).as_deref(),
+        Some("2021-08-03T09:28:09Z")
+    );
+    assert!(
+        r.evidence
+            .iter()
+            .any(|e| e.prov.path.ends_with("previous.log"))
+    );
+
+    let gap = tl
+        .episodes_of(EpisodeTag::Unmanaged)
+        .next()
+        .expect("no leader until the new lease");
+    assert_eq!(
+        gap.end.map(|e| fmt_time_ms(&e)).as_deref(),
+        Some("2021-08-03T09:31:43.208Z")
+    );
+    assert!(
+        tl.episodes_of(EpisodeTag::Update).next().is_none(),
+        "a fresh install, no update"
+    );
+    assert!(tl.episodes_of(EpisodeTag::Stall).next().is_none());
+}
+
+#[test]
+fn metal_4_9_install() {
+    let Some(path) = corpus("must-gather-metal.tar.xz") else {
+        return;
+    };
+    let tl = timeline(path);
+    let install = tl.install().expect("install episode");
+    assert_eq!(
+        install.kind,
+        EpisodeKind::Install {
+            version: "4.9.0-0.nightly-2021-09-10-170926".into()
+        }
+    );
+    assert_eq!(fmt_time(&install.start), "2021-09-14T14:06:44Z");
+    assert_eq!(
+        install.end.map(|e| fmt_time(&e)).as_deref(),
+        Some("2021-09-14T14:33:39Z")
+    );
+    assert!(
+        tl.passes()
+            .iter()
+            .any(|p| p.state == "Initializing" && p.touched_manifests())
+    );
+    assert!(tl.passes().iter().all(|p| !p.stuck_before_manifests()));
+}
