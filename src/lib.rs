@@ -5,6 +5,7 @@
 //! [`rules`] (findings) → [`output`] (human, JSON, JUnit, Markdown, SARIF, HTML). The
 //! [`reconciler`] is a reference model of how the CVO computes ClusterVersion status.
 
+pub mod batch;
 pub mod bundle;
 pub mod ingest;
 pub mod model;

@@ -5,8 +5,8 @@
 use super::RenderOptions;
 use crate::rules::{EvidenceItem, Finding, Report, Severity, Status};
 use miette::{
-    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents, SourceCode, SourceSpan,
-    SpanContents,
+    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
+    MietteSpanContents, SourceCode, SourceSpan, SpanContents,
 };
 use std::fmt;
 use std::sync::Arc;
@@ -68,12 +68,10 @@ impl Diagnostic for Group {
         if self.source.is_none() || self.labels.is_empty() {
             return None;
         }
-        Some(Box::new(
-            self.labels.iter().map(|(l, (s, e))| {
-                let label = (!l.is_empty()).then(|| l.clone());
-                LabeledSpan::new_with_span(label, (*s, e.saturating_sub(*s)))
-            }),
-        ))
+        Some(Box::new(self.labels.iter().map(|(l, (s, e))| {
+            let label = (!l.is_empty()).then(|| l.clone());
+            LabeledSpan::new_with_span(label, (*s, e.saturating_sub(*s)))
+        })))
     }
 }
 
@@ -97,13 +95,17 @@ impl std::error::Error for FindingDiag<'_> {}
 
 impl Diagnostic for FindingDiag<'_> {
     fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        Some(Box::new(format!("{}({})", self.finding.code, self.finding.name)))
+        Some(Box::new(format!(
+            "{}({})",
+            self.finding.code, self.finding.name
+        )))
     }
     fn severity(&self) -> Option<miette::Severity> {
         Some(sev(self.finding.severity))
     }
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        (!self.finding.help.is_empty()).then(|| Box::new(&self.finding.help) as Box<dyn fmt::Display>)
+        (!self.finding.help.is_empty())
+            .then(|| Box::new(&self.finding.help) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
         self.main.source_code()
@@ -137,7 +139,10 @@ fn groups(f: &Finding) -> Vec<Group> {
         let line = e.line.unwrap_or(0);
         let whole_file = e.snippet.as_ref().is_some_and(|s| s.first_line == 1);
         let near = |(g, path, lines): &(Group, String, Vec<u32>)| {
-            whole_file && g.source.is_some() && *path == e.path && lines.iter().any(|l| l.abs_diff(line) <= NEAR_LINES)
+            whole_file
+                && g.source.is_some()
+                && *path == e.path
+                && lines.iter().any(|l| l.abs_diff(line) <= NEAR_LINES)
         };
         let at = match out.iter().position(near) {
             Some(i) => i,
@@ -166,7 +171,11 @@ fn group_for(e: &EvidenceItem) -> Group {
     match &e.snippet {
         Some(s) => Group {
             title: e.label.clone().unwrap_or_else(|| "evidence".to_string()),
-            source: Some(Source { name: e.path.clone(), text: s.text.clone(), first_line: s.first_line }),
+            source: Some(Source {
+                name: e.path.clone(),
+                text: s.text.clone(),
+                first_line: s.first_line,
+            }),
             labels: Vec::new(),
             severity: miette::Severity::Advice,
         },
@@ -200,7 +209,11 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 pub fn render(report: &Report, opts: &RenderOptions) -> String {
-    let theme = if opts.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let theme = if opts.color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(opts.width)
         .with_context_lines(1)
@@ -220,11 +233,21 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
         if main.source.is_none() && !main.title.is_empty() {
             related.push(main);
             related.extend(gs);
-            let d = FindingDiag { finding: f, head: head(f), main: empty(), related };
+            let d = FindingDiag {
+                finding: f,
+                head: head(f),
+                main: empty(),
+                related,
+            };
             write_diag(&handler, &d, &mut out);
         } else {
             related.extend(gs);
-            let d = FindingDiag { finding: f, head: head(f), main, related };
+            let d = FindingDiag {
+                finding: f,
+                head: head(f),
+                main,
+                related,
+            };
             write_diag(&handler, &d, &mut out);
         }
     }
@@ -233,7 +256,12 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
 }
 
 fn empty() -> Group {
-    Group { title: String::new(), source: None, labels: Vec::new(), severity: miette::Severity::Advice }
+    Group {
+        title: String::new(),
+        source: None,
+        labels: Vec::new(),
+        severity: miette::Severity::Advice,
+    }
 }
 
 fn write_diag(handler: &GraphicalReportHandler, d: &FindingDiag<'_>, out: &mut String) {
@@ -259,7 +287,11 @@ fn footer(report: &Report) -> String {
         plural(s.info, "info", "info"),
         report.fail_on
     ));
-    out.push_str(&format!("{} ran, {} skipped\n", plural(s.rules_ran, "rule", "rules"), s.rules_skipped));
+    out.push_str(&format!(
+        "{} ran, {} skipped\n",
+        plural(s.rules_ran, "rule", "rules"),
+        s.rules_skipped
+    ));
     let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
     for r in report.rules.iter().filter(|r| r.status == Status::Skipped) {
         let reason = r.reason.as_deref().unwrap_or("inputs absent");
@@ -274,7 +306,11 @@ fn footer(report: &Report) -> String {
     if report.inputs.is_empty() {
         return out;
     }
-    let names: Vec<String> = report.inputs.iter().map(|i| format!("{} ({})", i.name, i.kind)).collect();
+    let names: Vec<String> = report
+        .inputs
+        .iter()
+        .map(|i| format!("{} ({})", i.name, i.kind))
+        .collect();
     out.push_str(&format!("inputs: {}\n", names.join(", ")));
     out
 }

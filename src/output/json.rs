@@ -6,6 +6,9 @@ pub fn render(report: &Report) -> String {
     // Serializing plain data with string keys cannot fail; fall back to a stub all the same.
     match serde_json::to_string_pretty(report) {
         Ok(s) => s + "\n",
-        Err(e) => format!("{{\"schema\": \"mglint/v1\", \"error\": {:?}}}\n", e.to_string()),
+        Err(e) => format!(
+            "{{\"schema\": \"mglint/v1\", \"error\": {:?}}}\n",
+            e.to_string()
+        ),
     }
 }

@@ -15,7 +15,14 @@ fn case_name(code: &str, name: &str, object: Option<&str>) -> String {
 }
 
 fn finding_text(f: &Finding) -> String {
-    let mut t = format!("{} {} [{}] {}: {}\n", f.code, f.name, f.severity, f.object.display(), f.message);
+    let mut t = format!(
+        "{} {} [{}] {}: {}\n",
+        f.code,
+        f.name,
+        f.severity,
+        f.object.display(),
+        f.message
+    );
     if let Some(at) = f.at {
         let _ = writeln!(t, "at: {}", crate::rules::fmt_utc(&at));
     }
@@ -58,9 +65,19 @@ pub fn render(report: &Report) -> String {
             });
             continue;
         }
-        let mine: Vec<&Finding> = report.findings.iter().filter(|f| f.code == r.code).collect();
+        let mine: Vec<&Finding> = report
+            .findings
+            .iter()
+            .filter(|f| f.code == r.code)
+            .collect();
         if mine.is_empty() {
-            cases.push(Case { classname, name: case_name(r.code, r.name, None), failure: None, skipped: None, out: String::new() });
+            cases.push(Case {
+                classname,
+                name: case_name(r.code, r.name, None),
+                failure: None,
+                skipped: None,
+                out: String::new(),
+            });
             continue;
         }
         let mut objects: Vec<String> = mine.iter().map(|f| f.object.display()).collect();
@@ -68,9 +85,16 @@ pub fn render(report: &Report) -> String {
         objects.dedup();
         for o in objects {
             let group: Vec<&&Finding> = mine.iter().filter(|f| f.object.display() == o).collect();
-            let failing: Vec<&&&Finding> = group.iter().filter(|f| f.severity >= report.fail_on).collect();
+            let failing: Vec<&&&Finding> = group
+                .iter()
+                .filter(|f| f.severity >= report.fail_on)
+                .collect();
             let failure = failing.first().map(|first| {
-                let body: String = failing.iter().map(|f| finding_text(f)).collect::<Vec<_>>().join("\n");
+                let body: String = failing
+                    .iter()
+                    .map(|f| finding_text(f))
+                    .collect::<Vec<_>>()
+                    .join("\n");
                 (first.message.clone(), first.severity.to_string(), body)
             });
             let out = group
@@ -79,7 +103,13 @@ pub fn render(report: &Report) -> String {
                 .map(|f| finding_text(f))
                 .collect::<Vec<_>>()
                 .join("\n");
-            cases.push(Case { classname: classname.clone(), name: case_name(r.code, r.name, Some(&o)), failure, skipped: None, out });
+            cases.push(Case {
+                classname: classname.clone(),
+                name: case_name(r.code, r.name, Some(&o)),
+                failure,
+                skipped: None,
+                out,
+            });
         }
     }
     let failures = cases.iter().filter(|c| c.failure.is_some()).count();
@@ -97,21 +127,43 @@ pub fn render(report: &Report) -> String {
         cases.len()
     );
     x.push_str("    <properties>\n");
-    let _ = writeln!(x, "      <property name=\"schema\" value=\"{}\"/>", escape(report.schema));
-    let _ = writeln!(x, "      <property name=\"fail-on\" value=\"{}\"/>", report.fail_on);
+    let _ = writeln!(
+        x,
+        "      <property name=\"schema\" value=\"{}\"/>",
+        escape(report.schema)
+    );
+    let _ = writeln!(
+        x,
+        "      <property name=\"fail-on\" value=\"{}\"/>",
+        report.fail_on
+    );
     for i in &report.inputs {
-        let _ = writeln!(x, "      <property name=\"input\" value=\"{}\"/>", escape(&i.name));
+        let _ = writeln!(
+            x,
+            "      <property name=\"input\" value=\"{}\"/>",
+            escape(&i.name)
+        );
     }
     x.push_str("    </properties>\n");
     for c in &cases {
-        let open = format!("    <testcase name=\"{}\" classname=\"{}\" time=\"0\"", escape(&c.name), escape(&c.classname));
+        let open = format!(
+            "    <testcase name=\"{}\" classname=\"{}\" time=\"0\"",
+            escape(&c.name),
+            escape(&c.classname)
+        );
         if c.failure.is_none() && c.skipped.is_none() && c.out.is_empty() {
             let _ = writeln!(x, "{open}/>");
             continue;
         }
         let _ = writeln!(x, "{open}>");
         if let Some((msg, ty, body)) = &c.failure {
-            let _ = writeln!(x, "      <failure message=\"{}\" type=\"{}\">{}</failure>", escape(msg), escape(ty), escape_text(body));
+            let _ = writeln!(
+                x,
+                "      <failure message=\"{}\" type=\"{}\">{}</failure>",
+                escape(msg),
+                escape(ty),
+                escape_text(body)
+            );
         }
         if let Some(reason) = &c.skipped {
             let _ = writeln!(x, "      <skipped message=\"{}\"/>", escape(reason));

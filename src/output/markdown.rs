@@ -16,7 +16,10 @@ fn finding_section(out: &mut String, f: &Finding) {
         let _ = writeln!(out, "- **When:** {}", fmt_utc(&at));
     }
     if let Some(c) = &f.confidence {
-        let level = serde_json::to_value(c.level).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        let level = serde_json::to_value(c.level)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
         let _ = writeln!(out, "- **Confidence:** {level} ({})", c.basis.join(", "));
     }
     if !f.help.is_empty() {
@@ -32,7 +35,10 @@ fn finding_section(out: &mut String, f: &Finding) {
                 Some(l) => format!("{}:{l}", e.path),
                 None => e.path.clone(),
             };
-            let label = e.label.as_deref().map_or_else(String::new, |l| format!("  ({l})"));
+            let label = e
+                .label
+                .as_deref()
+                .map_or_else(String::new, |l| format!("  ({l})"));
             let _ = writeln!(out, "{loc}: {}{label}", e.text.replace("```", "'''"));
         }
         out.push_str("```\n");
@@ -43,7 +49,11 @@ fn finding_section(out: &mut String, f: &Finding) {
 pub fn render(report: &Report) -> String {
     let mut out = String::from("# mglint report\n\n");
     let s = &report.summary;
-    let inputs: Vec<String> = report.inputs.iter().map(|i| format!("`{}` ({})", i.name, i.kind)).collect();
+    let inputs: Vec<String> = report
+        .inputs
+        .iter()
+        .map(|i| format!("`{}` ({})", i.name, i.kind))
+        .collect();
     if !inputs.is_empty() {
         let _ = writeln!(out, "**Inputs:** {}  ", inputs.join(", "));
     }
@@ -61,21 +71,42 @@ pub fn render(report: &Report) -> String {
     } else {
         out.push_str("| Severity | Code | Object | Finding |\n|---|---|---|---|\n");
         for f in &report.findings {
-            let _ = writeln!(out, "| {} | {} | `{}` | {} |", f.severity, f.code, cell(&f.object.display()), cell(&f.message));
+            let _ = writeln!(
+                out,
+                "| {} | {} | `{}` | {} |",
+                f.severity,
+                f.code,
+                cell(&f.object.display()),
+                cell(&f.message)
+            );
         }
         out.push_str("\n## Findings\n\n");
         for f in &report.findings {
             finding_section(&mut out, f);
         }
     }
-    let skipped: Vec<_> = report.rules.iter().filter(|r| r.status == Status::Skipped).collect();
+    let skipped: Vec<_> = report
+        .rules
+        .iter()
+        .filter(|r| r.status == Status::Skipped)
+        .collect();
     if !skipped.is_empty() {
         out.push_str("## Rules not run\n\n");
         for r in skipped {
-            let _ = writeln!(out, "- {} `{}`: {}", r.code, r.name, r.reason.as_deref().unwrap_or("inputs absent"));
+            let _ = writeln!(
+                out,
+                "- {} `{}`: {}",
+                r.code,
+                r.name,
+                r.reason.as_deref().unwrap_or("inputs absent")
+            );
         }
         out.push('\n');
     }
-    let _ = writeln!(out, "<sub>{} {} · schema {}</sub>", report.tool.name, report.tool.version, report.schema);
+    let _ = writeln!(
+        out,
+        "<sub>{} {} · schema {}</sub>",
+        report.tool.name, report.tool.version, report.schema
+    );
     out
 }

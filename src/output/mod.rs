@@ -51,7 +51,10 @@ pub struct RenderOptions {
 impl Default for RenderOptions {
     /// No colour, 100 columns (what tests and files get).
     fn default() -> Self {
-        RenderOptions { color: false, width: 100 }
+        RenderOptions {
+            color: false,
+            width: 100,
+        }
     }
 }
 
@@ -61,8 +64,15 @@ impl RenderOptions {
     pub fn for_stdout() -> Self {
         use std::io::IsTerminal;
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        let width = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).filter(|w| *w >= 40).unwrap_or(100);
-        RenderOptions { color: !no_color && std::io::stdout().is_terminal(), width }
+        let width = std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.parse().ok())
+            .filter(|w| *w >= 40)
+            .unwrap_or(100);
+        RenderOptions {
+            color: !no_color && std::io::stdout().is_terminal(),
+            width,
+        }
     }
 }
 

@@ -21,18 +21,35 @@ pub fn uri(path: &str) -> String {
     let mut out = String::new();
     for b in path.replace('\\', "/").bytes() {
         match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' | b':' | b'@' | b'+' | b'=' | b',' => {
-                out.push(b as char)
-            }
+            b'A'..=b'Z'
+            | b'a'..=b'z'
+            | b'0'..=b'9'
+            | b'-'
+            | b'.'
+            | b'_'
+            | b'~'
+            | b'/'
+            | b':'
+            | b'@'
+            | b'+'
+            | b'='
+            | b',' => out.push(b as char),
             _ => out.push_str(&format!("%{b:02X}")),
         }
     }
-    if out.starts_with('/') { format!("file://{out}") } else { out }
+    if out.starts_with('/') {
+        format!("file://{out}")
+    } else {
+        out
+    }
 }
 
 /// The "What it flags" section of a rule page, as one paragraph.
 fn what_it_flags(page: &str) -> String {
-    let mut lines = page.lines().skip_while(|l| !l.starts_with("## What it flags")).skip(1);
+    let mut lines = page
+        .lines()
+        .skip_while(|l| !l.starts_with("## What it flags"))
+        .skip(1);
     let mut out = Vec::new();
     for l in lines.by_ref() {
         if l.starts_with("## ") {
@@ -40,12 +57,17 @@ fn what_it_flags(page: &str) -> String {
         }
         out.push(l.trim());
     }
-    out.join(" ").split_whitespace().collect::<Vec<_>>().join(" ")
+    out.join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The page without its front matter.
 fn page_body(page: &str) -> &str {
-    page.strip_prefix("---\n").and_then(|r| r.split_once("\n---\n")).map_or(page, |(_, body)| body.trim_start())
+    page.strip_prefix("---\n")
+        .and_then(|r| r.split_once("\n---\n"))
+        .map_or(page, |(_, body)| body.trim_start())
 }
 
 fn rule(meta: &RuleMeta) -> Value {
@@ -113,8 +135,11 @@ fn result(f: &Finding, index: usize) -> Value {
 
 pub fn render(report: &Report) -> String {
     let all = catalogue();
-    let metas: Vec<&RuleMeta> =
-        report.rules.iter().filter_map(|o| all.iter().find(|m| m.code == o.code).copied()).collect();
+    let metas: Vec<&RuleMeta> = report
+        .rules
+        .iter()
+        .filter_map(|o| all.iter().find(|m| m.code == o.code).copied())
+        .collect();
     let rules: Vec<Value> = metas.iter().map(|m| rule(m)).collect();
     let results: Vec<Value> = report
         .findings

@@ -31,7 +31,10 @@ mod tests {
 
     #[test]
     fn escapes_markup_and_drops_control_characters() {
-        assert_eq!(escape("a<b & \"c\"\u{1b}[31m"), "a&lt;b &amp; &quot;c&quot;[31m");
+        assert_eq!(
+            escape("a<b & \"c\"\u{1b}[31m"),
+            "a&lt;b &amp; &quot;c&quot;[31m"
+        );
         assert_eq!(escape_text("x\ny>"), "x\ny&gt;");
     }
 }

@@ -87,7 +87,13 @@ impl RuleMeta {
             .needs
             .iter()
             .filter(|group| !group.iter().any(|i| i.present(b)))
-            .map(|group| group.iter().map(|i| i.describe()).collect::<Vec<_>>().join(" or "))
+            .map(|group| {
+                group
+                    .iter()
+                    .map(|i| i.describe())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            })
             .collect();
         (!missing.is_empty()).then(|| format!("needs {}", missing.join(" and ")))
     }
@@ -120,11 +126,18 @@ pub struct Context<'a> {
 impl<'a> Context<'a> {
     /// The moment the data describes (collection time, else the latest time seen).
     pub fn now(&self) -> Option<Time> {
-        self.timeline.reference.or_else(|| self.bundle.reference_time())
+        self.timeline
+            .reference
+            .or_else(|| self.bundle.reference_time())
     }
 
     /// A new finding of `meta` about `object`, with the rule's defaults.
-    pub fn finding(&self, meta: &'static RuleMeta, object: ObjectRef, message: impl Into<String>) -> Finding {
+    pub fn finding(
+        &self,
+        meta: &'static RuleMeta,
+        object: ObjectRef,
+        message: impl Into<String>,
+    ) -> Finding {
         Finding {
             code: meta.code,
             name: meta.name,
@@ -144,7 +157,13 @@ impl<'a> Context<'a> {
     /// Evidence at a field of a resource (`status.history[1].completionTime`): the line found
     /// by walking the file's indentation, else the first occurrence of `fallback` after the
     /// object's name, else the whole file.
-    pub fn field<T>(&self, obj: &Sourced<T>, name: Option<&str>, path: &str, fallback: &str) -> EvidenceItem {
+    pub fn field<T>(
+        &self,
+        obj: &Sourced<T>,
+        name: Option<&str>,
+        path: &str,
+        fallback: &str,
+    ) -> EvidenceItem {
         field_evidence(obj, name, path, fallback)
     }
 
@@ -162,17 +181,47 @@ impl<'a> Context<'a> {
             .iter()
             .filter(|o| same(&o.prov))
             .map(|o| o.text.clone())
-            .chain(b.cluster_operators.iter().filter(|o| same(&o.prov)).map(|o| o.text.clone()))
-            .chain(b.nodes.iter().filter(|o| same(&o.prov)).map(|o| o.text.clone()))
-            .chain(b.pools.iter().filter(|o| same(&o.prov)).map(|o| o.text.clone()))
-            .chain(b.events.iter().filter(|o| same(&o.prov)).map(|o| o.text.clone()))
-            .chain(b.cvo_pods.iter().filter(|o| same(&o.prov)).map(|o| o.text.clone()));
+            .chain(
+                b.cluster_operators
+                    .iter()
+                    .filter(|o| same(&o.prov))
+                    .map(|o| o.text.clone()),
+            )
+            .chain(
+                b.nodes
+                    .iter()
+                    .filter(|o| same(&o.prov))
+                    .map(|o| o.text.clone()),
+            )
+            .chain(
+                b.pools
+                    .iter()
+                    .filter(|o| same(&o.prov))
+                    .map(|o| o.text.clone()),
+            )
+            .chain(
+                b.events
+                    .iter()
+                    .filter(|o| same(&o.prov))
+                    .map(|o| o.text.clone()),
+            )
+            .chain(
+                b.cvo_pods
+                    .iter()
+                    .filter(|o| same(&o.prov))
+                    .map(|o| o.text.clone()),
+            );
         texts.flatten().next()
     }
 }
 
 /// See [`Context::field`].
-pub fn field_evidence<T>(obj: &Sourced<T>, name: Option<&str>, path: &str, fallback: &str) -> EvidenceItem {
+pub fn field_evidence<T>(
+    obj: &Sourced<T>,
+    name: Option<&str>,
+    path: &str,
+    fallback: &str,
+) -> EvidenceItem {
     let display = obj.prov.display_path();
     let Some(text) = obj.text.as_ref() else {
         return EvidenceItem::new(display, obj.prov.line, format!("{path}: {fallback}"));
@@ -180,8 +229,16 @@ pub fn field_evidence<T>(obj: &Sourced<T>, name: Option<&str>, path: &str, fallb
     let found = locate_path(text, name, path).or_else(|| locate_text(text, name, fallback));
     match found {
         Some(l) => {
-            let mut e = EvidenceItem::new(display, Some(l.line), text.get(l.start..l.end).unwrap_or(""));
-            e.snippet = Some(Snippet { text: text.clone(), first_line: 1, span: (l.start, l.end) });
+            let mut e = EvidenceItem::new(
+                display,
+                Some(l.line),
+                text.get(l.start..l.end).unwrap_or(""),
+            );
+            e.snippet = Some(Snippet {
+                text: text.clone(),
+                first_line: 1,
+                span: (l.start, l.end),
+            });
             e
         }
         None => EvidenceItem::new(display, None, format!("{path}: {fallback}")),
@@ -191,18 +248,36 @@ pub fn field_evidence<T>(obj: &Sourced<T>, name: Option<&str>, path: &str, fallb
 /// Evidence for a provenance with a line; points into the file text when it is known.
 pub fn prov_evidence(prov: &Provenance, text: &str, file: Option<Arc<str>>) -> EvidenceItem {
     let mut e = EvidenceItem::new(prov.display_path(), prov.line, text);
-    let span = prov.span.and_then(|(s, en)| Some((usize::try_from(s).ok()?, usize::try_from(en).ok()?)));
+    let span = prov
+        .span
+        .and_then(|(s, en)| Some((usize::try_from(s).ok()?, usize::try_from(en).ok()?)));
     match (file, span) {
         (Some(f), Some((s, en))) if en <= f.len() && s <= en && f.is_char_boundary(s) => {
-            let line_end = f[s..].find('\n').map_or(f.len(), |i| s + i).min(en.max(s + 1)).min(f.len());
-            let line_end = if f.is_char_boundary(line_end) { line_end } else { en };
-            e.snippet = Some(Snippet { text: f, first_line: 1, span: (s, line_end) });
+            let line_end = f[s..]
+                .find('\n')
+                .map_or(f.len(), |i| s + i)
+                .min(en.max(s + 1))
+                .min(f.len());
+            let line_end = if f.is_char_boundary(line_end) {
+                line_end
+            } else {
+                en
+            };
+            e.snippet = Some(Snippet {
+                text: f,
+                first_line: 1,
+                span: (s, line_end),
+            });
         }
         _ => {
             if let Some(line) = prov.line {
                 let t: Arc<str> = Arc::from(format!("{}\n", e.text));
                 let len = e.text.len();
-                e.snippet = Some(Snippet { text: t, first_line: line, span: (0, len) });
+                e.snippet = Some(Snippet {
+                    text: t,
+                    first_line: line,
+                    span: (0, len),
+                });
             }
         }
     }
@@ -210,7 +285,12 @@ pub fn prov_evidence(prov: &Provenance, text: &str, file: Option<Arc<str>>) -> E
 }
 
 /// Runs the rules selected by `settings` and builds the report.
-pub fn run(rules: &[&'static dyn Rule], bundle: &Bundle, timeline: &Timeline, settings: &Settings) -> Report {
+pub fn run(
+    rules: &[&'static dyn Rule],
+    bundle: &Bundle,
+    timeline: &Timeline,
+    settings: &Settings,
+) -> Report {
     let cx = Context { bundle, timeline };
     let mut findings = Vec::new();
     let mut outcomes = Vec::new();
@@ -266,7 +346,10 @@ pub fn run(rules: &[&'static dyn Rule], bundle: &Bundle, timeline: &Timeline, se
         .iter()
         .map(|i| ReportInput {
             name: i.name.clone(),
-            kind: serde_json::to_value(i.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+            kind: serde_json::to_value(i.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
             files_read: i.files_read,
         })
         .collect();

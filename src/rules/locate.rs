@@ -71,7 +71,10 @@ fn lines(text: &str) -> Vec<Line<'_>> {
         let indent = body.len() - body.trim_start_matches(' ').len();
         let rest = &body[indent..];
         let trimmed = rest.trim_end();
-        if trimmed.is_empty() || trimmed.starts_with('#') || matches!(trimmed, "}" | "}," | "]" | "]," | "---") {
+        if trimmed.is_empty()
+            || trimmed.starts_with('#')
+            || matches!(trimmed, "}" | "}," | "]" | "]," | "---")
+        {
             continue;
         }
         let no = u32::try_from(i + 1).unwrap_or(u32::MAX);
@@ -84,8 +87,19 @@ fn lines(text: &str) -> Vec<Line<'_>> {
             (false, indent, rest)
         };
         let start = line_start + (body.len() - content.len().min(body.len()));
-        let start = if content.is_empty() { line_start + indent } else { start };
-        out.push(Line { no, start, indent, eff, dash, content: content.trim_end() });
+        let start = if content.is_empty() {
+            line_start + indent
+        } else {
+            start
+        };
+        out.push(Line {
+            no,
+            start,
+            indent,
+            eff,
+            dash,
+            content: content.trim_end(),
+        });
     }
     // A JSON `{` alone opens an item whose keys sit at the next line's indent (2 or 4 spaces).
     for i in 0..out.len().saturating_sub(1) {
@@ -98,10 +112,16 @@ fn lines(text: &str) -> Vec<Line<'_>> {
 
 /// The key of a `key: value` or `"key": value` line.
 fn key_of(content: &str) -> Option<&str> {
-    if let Some(r) = content.strip_prefix('"').or_else(|| content.strip_prefix('\'')) {
+    if let Some(r) = content
+        .strip_prefix('"')
+        .or_else(|| content.strip_prefix('\''))
+    {
         let q = if content.starts_with('"') { '"' } else { '\'' };
         let end = r.find(q)?;
-        return r[end + 1..].trim_start().starts_with(':').then(|| &r[..end]);
+        return r[end + 1..]
+            .trim_start()
+            .starts_with(':')
+            .then(|| &r[..end]);
     }
     let i = content.find(':')?;
     let after = &content[i + 1..];
@@ -120,19 +140,27 @@ fn value_of(content: &str) -> &str {
         Some(i) => &content[i + 1..],
         None => "",
     };
-    v.trim().trim_end_matches(',').trim_matches('"').trim_matches('\'')
+    v.trim()
+        .trim_end_matches(',')
+        .trim_matches('"')
+        .trim_matches('\'')
 }
 
 fn find_key(block: &[Line<'_>], key: &str) -> Option<usize> {
     let base = block.first()?.eff;
-    block.iter().position(|l| l.eff == base && key_of(l.content) == Some(key))
+    block
+        .iter()
+        .position(|l| l.eff == base && key_of(l.content) == Some(key))
 }
 
 /// The lines nested under the key at `i`.
 fn children<'b, 'a>(block: &'b [Line<'a>], i: usize) -> &'b [Line<'a>] {
     let e = block[i].eff;
     let rest = &block[i + 1..];
-    let n = rest.iter().take_while(|l| l.eff > e || (l.dash && l.indent >= e)).count();
+    let n = rest
+        .iter()
+        .take_while(|l| l.eff > e || (l.dash && l.indent >= e))
+        .count();
     &rest[..n]
 }
 
@@ -143,8 +171,12 @@ fn item<'b, 'a>(block: &'b [Line<'a>], n: usize) -> Option<&'b [Line<'a>]> {
         return None;
     }
     let at = first.indent;
-    let starts: Vec<usize> =
-        block.iter().enumerate().filter(|(_, l)| l.dash && l.indent == at).map(|(i, _)| i).collect();
+    let starts: Vec<usize> = block
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.dash && l.indent == at)
+        .map(|(i, _)| i)
+        .collect();
     let s = *starts.get(n)?;
     let e = starts.get(n + 1).copied().unwrap_or(block.len());
     Some(&block[s..e])
@@ -172,7 +204,9 @@ fn walk(block: &[Line<'_>], segs: &[Seg<'_>]) -> Option<(u32, usize)> {
 }
 
 fn name_matches(obj: &[Line<'_>], name: &str) -> bool {
-    let Some(i) = find_key(obj, "metadata") else { return false };
+    let Some(i) = find_key(obj, "metadata") else {
+        return false;
+    };
     let meta = children(obj, i);
     find_key(meta, "name").is_some_and(|j| value_of(meta[j].content) == name)
 }
@@ -231,8 +265,15 @@ pub fn locate_path(text: &str, name: Option<&str>, path: &str) -> Option<Located
     let obj = object_block(&docs, name)?;
     let segs = parse_path(path);
     let (line, start) = walk(obj, &segs)?;
-    let end = text.get(start..)?.find('\n').map_or(text.len(), |e| start + e);
-    let end = if text[..end].ends_with('\r') { end - 1 } else { end };
+    let end = text
+        .get(start..)?
+        .find('\n')
+        .map_or(text.len(), |e| start + e);
+    let end = if text[..end].ends_with('\r') {
+        end - 1
+    } else {
+        end
+    };
     Some(Located { line, start, end })
 }
 
@@ -243,18 +284,27 @@ pub fn locate_text(text: &str, name: Option<&str>, needle: &str) -> Option<Locat
     }
     let base = name
         .and_then(|n| {
-            [format!("name: {n}\n"), format!("\"name\": \"{n}\""), format!("\"name\":\"{n}\"")]
-                .iter()
-                .filter_map(|a| text.find(a.as_str()))
-                .min()
+            [
+                format!("name: {n}\n"),
+                format!("\"name\": \"{n}\""),
+                format!("\"name\":\"{n}\""),
+            ]
+            .iter()
+            .filter_map(|a| text.find(a.as_str()))
+            .min()
         })
         .unwrap_or(0);
     let pos = base + text.get(base..)?.find(needle)?;
     let line_start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[pos..].find('\n').map_or(text.len(), |e| pos + e);
     let line = memchr::memchr_iter(b'\n', &text.as_bytes()[..pos]).count() + 1;
-    let content_start = line_start + (text[line_start..line_end].len() - text[line_start..line_end].trim_start().len());
-    Some(Located { line: u32::try_from(line).unwrap_or(u32::MAX), start: content_start, end: line_end })
+    let content_start = line_start
+        + (text[line_start..line_end].len() - text[line_start..line_end].trim_start().len());
+    Some(Located {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        start: content_start,
+        end: line_end,
+    })
 }
 
 #[cfg(test)]
@@ -273,9 +323,18 @@ mod tests {
             line_of(CV, None, "status.history[1].completionTime"),
             Some((16, "completionTime: \"2020-04-09T18:00:34Z\"".into()))
         );
-        assert_eq!(line_of(CV, Some("version"), "status.history[0].completionTime"), Some((12, "completionTime: null".into())));
-        assert_eq!(line_of(CV, None, "status.history[0].version"), Some((15, "version: 4.3.11".into())));
-        assert_eq!(line_of(CV, None, "status.conditions[0].message"), Some((8, "message: Done applying 4.3.10".into())));
+        assert_eq!(
+            line_of(CV, Some("version"), "status.history[0].completionTime"),
+            Some((12, "completionTime: null".into()))
+        );
+        assert_eq!(
+            line_of(CV, None, "status.history[0].version"),
+            Some((15, "version: 4.3.11".into()))
+        );
+        assert_eq!(
+            line_of(CV, None, "status.conditions[0].message"),
+            Some((8, "message: Done applying 4.3.10".into()))
+        );
         assert_eq!(line_of(CV, None, "status.history[2].state"), None);
         assert_eq!(line_of(CV, Some("other"), "status"), None);
     }
@@ -283,21 +342,36 @@ mod tests {
     #[test]
     fn finds_the_named_item_of_a_list_with_indented_items() {
         let text = "---\napiVersion: v1\nitems:\n  - metadata:\n      name: a\n    status:\n      conditions:\n        - type: Available\n          status: \"True\"\n  - metadata:\n      name: b\n    status:\n      conditions:\n        - type: Degraded\n          status: \"False\"\n        - type: Available\n          status: \"False\"\nkind: List\n";
-        assert_eq!(line_of(text, Some("b"), "status.conditions[1].status"), Some((17, "status: \"False\"".into())));
-        assert_eq!(line_of(text, Some("a"), "status.conditions[0]"), Some((8, "type: Available".into())));
+        assert_eq!(
+            line_of(text, Some("b"), "status.conditions[1].status"),
+            Some((17, "status: \"False\"".into()))
+        );
+        assert_eq!(
+            line_of(text, Some("a"), "status.conditions[0]"),
+            Some((8, "type: Available".into()))
+        );
     }
 
     #[test]
     fn walks_pretty_json() {
         let text = "{\n  \"metadata\": {\n    \"name\": \"etcd\"\n  },\n  \"status\": {\n    \"conditions\": [\n      {\n        \"type\": \"Degraded\",\n        \"status\": \"False\"\n      },\n      {\n        \"type\": \"Available\",\n        \"status\": \"True\"\n      }\n    ]\n  }\n}\n";
-        assert_eq!(line_of(text, Some("etcd"), "status.conditions[1].status"), Some((13, "\"status\": \"True\"".into())));
+        assert_eq!(
+            line_of(text, Some("etcd"), "status.conditions[1].status"),
+            Some((13, "\"status\": \"True\"".into()))
+        );
     }
 
     #[test]
     fn walks_json_indented_by_four() {
         let text = "{\n    \"items\": [\n        {\n            \"metadata\": {\n                \"name\": \"version\"\n            },\n            \"status\": {\n                \"history\": [\n                    {\n                        \"completionTime\": \"b\",\n                        \"startedTime\": \"a\"\n                    },\n                    {\n                        \"completionTime\": \"a\"\n                    }\n                ]\n            }\n        }\n    ]\n}\n";
-        assert_eq!(line_of(text, Some("version"), "status.history[1].completionTime"), Some((14, "\"completionTime\": \"a\"".into())));
-        assert_eq!(line_of(text, Some("version"), "status.history[0].startedTime"), Some((11, "\"startedTime\": \"a\"".into())));
+        assert_eq!(
+            line_of(text, Some("version"), "status.history[1].completionTime"),
+            Some((14, "\"completionTime\": \"a\"".into()))
+        );
+        assert_eq!(
+            line_of(text, Some("version"), "status.history[0].startedTime"),
+            Some((11, "\"startedTime\": \"a\"".into()))
+        );
     }
 
     #[test]
@@ -312,12 +386,24 @@ mod tests {
     fn parses_paths() {
         assert_eq!(
             parse_path("status.history[1].completionTime"),
-            vec![Seg::Key("status"), Seg::Key("history"), Seg::Index(1), Seg::Key("completionTime")]
+            vec![
+                Seg::Key("status"),
+                Seg::Key("history"),
+                Seg::Index(1),
+                Seg::Key("completionTime")
+            ]
         );
-        assert_eq!(parse_path("items[2][3]"), vec![Seg::Key("items"), Seg::Index(2), Seg::Index(3)]);
+        assert_eq!(
+            parse_path("items[2][3]"),
+            vec![Seg::Key("items"), Seg::Index(2), Seg::Index(3)]
+        );
         assert_eq!(
             parse_path("metadata.annotations[\"a.b/c\"]"),
-            vec![Seg::Key("metadata"), Seg::Key("annotations"), Seg::Key("a.b/c")]
+            vec![
+                Seg::Key("metadata"),
+                Seg::Key("annotations"),
+                Seg::Key("a.b/c")
+            ]
         );
     }
 }

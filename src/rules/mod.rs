@@ -45,5 +45,8 @@ pub fn catalogue() -> Vec<&'static RuleMeta> {
 /// A rule's page (Markdown with front matter), by code (any case) or slug.
 pub fn explain(code: &str) -> Option<&'static str> {
     let c = code.trim();
-    catalogue().into_iter().find(|m| m.code.eq_ignore_ascii_case(c) || m.name == c).map(|m| m.page)
+    catalogue()
+        .into_iter()
+        .find(|m| m.code.eq_ignore_ascii_case(c) || m.name == c)
+        .map(|m| m.page)
 }

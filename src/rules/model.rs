@@ -123,7 +123,11 @@ fn ser_opt_time<S: Serializer>(t: &Option<Time>, s: S) -> Result<S::Ok, S::Error
 /// RFC3339 UTC with `Z`: whole seconds, or milliseconds when the time has a fraction.
 pub fn fmt_utc(t: &Time) -> String {
     use chrono::Timelike;
-    let fmt = if t.nanosecond() == 0 { chrono::SecondsFormat::Secs } else { chrono::SecondsFormat::Millis };
+    let fmt = if t.nanosecond() == 0 {
+        chrono::SecondsFormat::Secs
+    } else {
+        chrono::SecondsFormat::Millis
+    };
     t.to_rfc3339_opts(fmt, true)
 }
 
@@ -138,7 +142,11 @@ pub struct ObjectRef {
 
 impl ObjectRef {
     pub fn new(kind: &str, namespace: &str, name: &str) -> Self {
-        ObjectRef { kind: kind.to_string(), namespace: namespace.to_string(), name: name.to_string() }
+        ObjectRef {
+            kind: kind.to_string(),
+            namespace: namespace.to_string(),
+            name: name.to_string(),
+        }
     }
     /// `clusterversion/version`, `pod/openshift-cluster-version/cvo-x`.
     pub fn display(&self) -> String {
@@ -180,7 +188,13 @@ pub struct EvidenceItem {
 
 impl EvidenceItem {
     pub fn new(path: impl Into<String>, line: Option<u32>, text: impl Into<String>) -> Self {
-        EvidenceItem { path: path.into(), line, text: one_line(&text.into(), 300), label: None, snippet: None }
+        EvidenceItem {
+            path: path.into(),
+            line,
+            text: one_line(&text.into(), 300),
+            label: None,
+            snippet: None,
+        }
     }
     pub fn with_label(mut self, label: impl Into<String>) -> Self {
         self.label = Some(label.into());
@@ -318,7 +332,10 @@ pub struct Tool {
 
 impl Default for Tool {
     fn default() -> Self {
-        Tool { name: "mglint", version: env!("CARGO_PKG_VERSION") }
+        Tool {
+            name: "mglint",
+            version: env!("CARGO_PKG_VERSION"),
+        }
     }
 }
 

@@ -23,7 +23,11 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { select: Vec::new(), ignore: Vec::new(), fail_on: Severity::Error }
+        Settings {
+            select: Vec::new(),
+            ignore: Vec::new(),
+            fail_on: Severity::Error,
+        }
     }
 }
 
@@ -48,7 +52,9 @@ impl Settings {
         };
         let text = match std::fs::read_to_string(&file) {
             Ok(t) => t,
-            Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => return Ok(Settings::default()),
+            Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Settings::default());
+            }
             Err(e) => return Err(format!("cannot read `{}`: {e}", file.display())),
         };
         Settings::parse(&text).map_err(|e| format!("`{}`: {e}", file.display()))
@@ -59,9 +65,14 @@ impl Settings {
         let fs: FileSettings = toml::from_str(text).map_err(|e| e.message().to_string())?;
         let fail_on = match fs.fail_on {
             None => Severity::Error,
-            Some(s) => Severity::parse(&s).ok_or_else(|| format!("`fail-on` must be error, warning or info, not `{s}`"))?,
+            Some(s) => Severity::parse(&s)
+                .ok_or_else(|| format!("`fail-on` must be error, warning or info, not `{s}`"))?,
         };
-        let s = Settings { select: fs.select, ignore: fs.ignore, fail_on };
+        let s = Settings {
+            select: fs.select,
+            ignore: fs.ignore,
+            fail_on,
+        };
         s.validate()?;
         Ok(s)
     }
@@ -92,12 +103,27 @@ mod tests {
 
     #[test]
     fn parses_keys_and_rejects_unknown_ones() {
-        let s = Settings::parse("select = [\"CV\", \"co001\"]\nignore = [\"CV004\"]\nfail-on = \"warning\"\n").unwrap();
+        let s = Settings::parse(
+            "select = [\"CV\", \"co001\"]\nignore = [\"CV004\"]\nfail-on = \"warning\"\n",
+        )
+        .unwrap();
         assert_eq!(s.select, vec!["CV", "co001"]);
         assert_eq!(s.fail_on, Severity::Warning);
-        assert!(Settings::parse("fail_on = \"error\"\n").unwrap_err().contains("fail_on"));
-        assert!(Settings::parse("fail-on = \"fatal\"\n").unwrap_err().contains("fatal"));
-        assert!(Settings::parse("select = [\"ZZ9\"]\n").unwrap_err().contains("ZZ9"));
+        assert!(
+            Settings::parse("fail_on = \"error\"\n")
+                .unwrap_err()
+                .contains("fail_on")
+        );
+        assert!(
+            Settings::parse("fail-on = \"fatal\"\n")
+                .unwrap_err()
+                .contains("fatal")
+        );
+        assert!(
+            Settings::parse("select = [\"ZZ9\"]\n")
+                .unwrap_err()
+                .contains("ZZ9")
+        );
     }
 
     #[test]

@@ -25,7 +25,11 @@ pub fn minor_of(v: &str) -> Option<(u64, u64)> {
 
 /// The ClusterVersion as a finding object.
 pub fn cv_ref(cv: &ClusterVersion) -> ObjectRef {
-    let name = if cv.metadata.name.is_empty() { "version" } else { &cv.metadata.name };
+    let name = if cv.metadata.name.is_empty() {
+        "version"
+    } else {
+        &cv.metadata.name
+    };
     ObjectRef::new("ClusterVersion", "", name)
 }
 
@@ -59,8 +63,13 @@ pub fn cond_evidence<T>(
         _ => c.type_.as_str(),
     };
     let fallback = fallback.lines().next().unwrap_or("");
-    cx.field(obj, anchor(name), &format!("status.conditions[{i}].{field}"), fallback)
-        .with_label(format!("{} {}", c.type_, c.status))
+    cx.field(
+        obj,
+        anchor(name),
+        &format!("status.conditions[{i}].{field}"),
+        fallback,
+    )
+    .with_label(format!("{} {}", c.type_, c.status))
 }
 
 /// Evidence at `status.history[i].<field>` of the ClusterVersion.
@@ -71,7 +80,12 @@ pub fn history_evidence(
     field: &str,
     fallback: &str,
 ) -> EvidenceItem {
-    cx.field(cv, anchor(&cv.metadata.name), &format!("status.history[{i}].{field}"), fallback)
+    cx.field(
+        cv,
+        anchor(&cv.metadata.name),
+        &format!("status.history[{i}].{field}"),
+        fallback,
+    )
 }
 
 /// Whether the CVO that wrote this ClusterVersion has the 4.11+ payload-acceptance design
@@ -80,7 +94,10 @@ pub fn fixed_cvo(cv: &ClusterVersion) -> bool {
     if cv.condition("ReleaseAccepted").is_some() {
         return true;
     }
-    let running = cv.last_completed().map(|(_, h)| h.version.as_str()).unwrap_or("");
+    let running = cv
+        .last_completed()
+        .map(|(_, h)| h.version.as_str())
+        .unwrap_or("");
     minor_of(running).is_some_and(|m| m >= (4, 11))
 }
 
@@ -93,14 +110,20 @@ static RE_PRECONDITION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"Precondition "([^"]+)" failed(?: because of "([^"]*)")?"#).expect("static regex")
 });
 static RE_CO_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"[Cc]luster operators? ([a-z0-9][a-z0-9.-]*(?:, [a-z0-9][a-z0-9.-]*)*)").expect("static regex")
+    Regex::new(r"[Cc]luster operators? ([a-z0-9][a-z0-9.-]*(?:, [a-z0-9][a-z0-9.-]*)*)")
+        .expect("static regex")
 });
 
 /// `(precondition, reason)` from `Precondition "X" failed because of "R"`.
 pub fn precondition_in(msg: &str) -> Option<(String, Option<String>)> {
-    RE_PRECONDITION
-        .captures(msg)
-        .map(|c| (c[1].to_string(), c.get(2).map(|m| m.as_str().to_string()).filter(|s| !s.is_empty())))
+    RE_PRECONDITION.captures(msg).map(|c| {
+        (
+            c[1].to_string(),
+            c.get(2)
+                .map(|m| m.as_str().to_string())
+                .filter(|s| !s.is_empty()),
+        )
+    })
 }
 
 /// ClusterOperator names mentioned as `Cluster operator X …` / `Cluster operators X, Y …`.
@@ -121,7 +144,11 @@ pub fn duration(from: Time, to: Time) -> String {
 
 /// Backticked, comma-joined names.
 pub fn ticked(names: &[String]) -> String {
-    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]
@@ -130,7 +157,10 @@ mod tests {
 
     #[test]
     fn versions() {
-        assert_eq!(version_triple("4.3.0-0.ci-2019-09-27-182824"), Some((4, 3, 0)));
+        assert_eq!(
+            version_triple("4.3.0-0.ci-2019-09-27-182824"),
+            Some((4, 3, 0))
+        );
         assert_eq!(version_triple("4.14.0-rc.3"), Some((4, 14, 0)));
         assert_eq!(minor_of("4.19.0-okd-scos.16"), Some((4, 19)));
         assert_eq!(version_triple("quay.io/x@sha256:1"), None);
@@ -141,9 +171,15 @@ mod tests {
         let m = r#"Precondition "ClusterVersionUpgradeable" failed because of "DefaultSecurityContextConstraints_Mutated": Cluster operator kube-apiserver cannot be upgraded: x"#;
         assert_eq!(
             precondition_in(m),
-            Some(("ClusterVersionUpgradeable".into(), Some("DefaultSecurityContextConstraints_Mutated".into())))
+            Some((
+                "ClusterVersionUpgradeable".into(),
+                Some("DefaultSecurityContextConstraints_Mutated".into())
+            ))
         );
         assert_eq!(operators_in(m), vec!["kube-apiserver"]);
-        assert_eq!(operators_in("Cluster operators etcd, kube-apiserver are degraded"), vec!["etcd", "kube-apiserver"]);
+        assert_eq!(
+            operators_in("Cluster operators etcd, kube-apiserver are degraded"),
+            vec!["etcd", "kube-apiserver"]
+        );
     }
 }

@@ -10,7 +10,10 @@ use std::rc::Rc;
 /// Largest file searched for a line (bigger files get file-level provenance).
 const MAX_SEARCH: usize = 256 << 20;
 /// How far after an object's start its fields are looked for.
-const OBJECT_WINDOW: usize = 512 << 10;
+const OBJECT_WINDOW: usize = 64 << 10;
+/// A context this close (same line, in practice) ends the search: later candidates belong to
+/// later objects.
+const NEAR_ENOUGH: usize = 80;
 /// How far around a candidate the context word is looked for.
 const CONTEXT_WINDOW: usize = 600;
 
@@ -117,7 +120,7 @@ pub fn locate(
         if best.is_none_or(|(d, _)| dist < d) {
             best = Some((dist, pos));
         }
-        if dist == 0 {
+        if dist <= NEAR_ENOUGH {
             break;
         }
     }

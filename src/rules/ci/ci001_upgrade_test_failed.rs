@@ -33,10 +33,14 @@ impl Rule for UpgradeTestFailed {
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
         let cases = &cx.bundle.junit;
         for c in cases {
-            if !matches!(c.status, JunitStatus::Failed | JunitStatus::Error) || !is_upgrade_test(&c.suite, &c.name) {
+            if !matches!(c.status, JunitStatus::Failed | JunitStatus::Error)
+                || !is_upgrade_test(&c.suite, &c.name)
+            {
                 continue;
             }
-            let flake = cases.iter().any(|o| o.name == c.name && o.status == JunitStatus::Passed);
+            let flake = cases
+                .iter()
+                .any(|o| o.name == c.name && o.status == JunitStatus::Passed);
             let mut msg = format!("`{}` failed", c.name);
             if flake {
                 msg.push_str(" (flake: it also passed in this run)");
@@ -48,7 +52,11 @@ impl Rule for UpgradeTestFailed {
             if flake {
                 f.severity = Severity::Warning;
             }
-            f.evidence.push(prov_evidence(&c.prov, &format!("{}: {}", c.name, one_line(&c.message, 200)), None));
+            f.evidence.push(prov_evidence(
+                &c.prov,
+                &format!("{}: {}", c.name, one_line(&c.message, 200)),
+                None,
+            ));
             f.at = cx.bundle.prow.as_ref().and_then(|p| p.completion);
             out.push(f);
         }

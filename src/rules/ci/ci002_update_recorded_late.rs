@@ -18,7 +18,9 @@ pub static META: RuleMeta = RuleMeta {
     summary: "the CVO recorded the update in history long after the CI job requested it",
     needs: &[&[Input::CiTestLog], &[Input::ClusterVersion]],
     help: "look at the CVO log between the request and the history entry (retrieval, verification, preconditions)",
-    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go"],
+    references: &[
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go",
+    ],
     page: include_str!("../../../rules/CI002-update-recorded-late.md"),
 };
 
@@ -31,12 +33,19 @@ impl Rule for UpdateRecordedLate {
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
         let tl = cx.timeline;
-        for e in tl.events.iter().filter(|e| matches!(e.kind, EventKind::UpgradeStarted { .. })) {
+        for e in tl
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::UpgradeStarted { .. }))
+        {
             // The first history entry started after the request (a second of slack).
             let Some(rec) = tl
                 .history()
                 .iter()
-                .filter(|h| h.started.is_some_and(|s| s + Duration::seconds(1) >= e.time))
+                .filter(|h| {
+                    h.started
+                        .is_some_and(|s| s + Duration::seconds(1) >= e.time)
+                })
                 .min_by_key(|h| h.started)
             else {
                 continue;
@@ -57,10 +66,12 @@ impl Rule for UpdateRecordedLate {
                 ),
             );
             if let Some(ev) = e.evidence.first() {
-                f.evidence.push(cx.from_timeline(ev).with_label("update requested"));
+                f.evidence
+                    .push(cx.from_timeline(ev).with_label("update requested"));
             }
             if let Some(ev) = rec.evidence.last() {
-                f.evidence.push(cx.from_timeline(ev).with_label("history entry started"));
+                f.evidence
+                    .push(cx.from_timeline(ev).with_label("history entry started"));
             }
             f.at = Some(e.time);
             out.push(f);

@@ -16,7 +16,9 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a ClusterOperator is not Available",
     needs: &[&[Input::ClusterOperators]],
     help: "inspect the operator's namespace (pods, events, operator log) starting from the reason and message",
-    references: &["https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go"],
+    references: &[
+        "https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go",
+    ],
     page: include_str!("../../../rules/CO001-operator-unavailable.md"),
 };
 
@@ -28,18 +30,32 @@ impl Rule for OperatorUnavailable {
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
         let ctx = update_context(cx);
         for co in cx.bundle.cluster_operators() {
-            let Some((i, c)) = cond(&co.status.conditions, "Available") else { continue };
+            let Some((i, c)) = cond(&co.status.conditions, "Available") else {
+                continue;
+            };
             if c.is_true() {
                 continue;
             }
-            let since = c.last_transition_time.map_or_else(String::new, |t| format!(" since {}", fmt_utc(&t)));
-            let reason = if c.reason.is_empty() { String::new() } else { format!(" (`{}`)", c.reason) };
+            let since = c
+                .last_transition_time
+                .map_or_else(String::new, |t| format!(" since {}", fmt_utc(&t)));
+            let reason = if c.reason.is_empty() {
+                String::new()
+            } else {
+                format!(" (`{}`)", c.reason)
+            };
             let mut f = cx.finding(
                 &META,
                 co_ref(co),
-                format!("`{}` is Available={}{since}{ctx}{reason}: {}", co.metadata.name, c.status, one_line(&c.message, 200)),
+                format!(
+                    "`{}` is Available={}{since}{ctx}{reason}: {}",
+                    co.metadata.name,
+                    c.status,
+                    one_line(&c.message, 200)
+                ),
             );
-            f.evidence.push(cond_evidence(cx, co, &co.metadata.name, i, c, "status"));
+            f.evidence
+                .push(cond_evidence(cx, co, &co.metadata.name, i, c, "status"));
             f.at = c.last_transition_time;
             f.details.insert("reason", c.reason.clone());
             out.push(f);

@@ -16,7 +16,10 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a ClusterOperator is Degraded",
     needs: &[&[Input::ClusterOperators]],
     help: "follow the reason (e.g. `NodeController_MasterNodesReady` points at nodes) into the operator's namespace and its operands",
-    references: &["https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go"],
+    references: &[
+        "https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go",
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go",
+    ],
     page: include_str!("../../../rules/CO002-operator-degraded.md"),
 };
 
@@ -28,15 +31,29 @@ impl Rule for OperatorDegraded {
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
         let ctx = update_context(cx);
         for co in cx.bundle.cluster_operators() {
-            let Some((i, c)) = cond(&co.status.conditions, "Degraded").filter(|(_, c)| c.is_true()) else { continue };
-            let since = c.last_transition_time.map_or_else(String::new, |t| format!(" since {}", fmt_utc(&t)));
-            let reason = if c.reason.is_empty() { String::new() } else { format!(" (`{}`)", c.reason) };
+            let Some((i, c)) = cond(&co.status.conditions, "Degraded").filter(|(_, c)| c.is_true())
+            else {
+                continue;
+            };
+            let since = c
+                .last_transition_time
+                .map_or_else(String::new, |t| format!(" since {}", fmt_utc(&t)));
+            let reason = if c.reason.is_empty() {
+                String::new()
+            } else {
+                format!(" (`{}`)", c.reason)
+            };
             let mut f = cx.finding(
                 &META,
                 co_ref(co),
-                format!("`{}` is Degraded{since}{ctx}{reason}: {}", co.metadata.name, one_line(&c.message, 200)),
+                format!(
+                    "`{}` is Degraded{since}{ctx}{reason}: {}",
+                    co.metadata.name,
+                    one_line(&c.message, 200)
+                ),
             );
-            f.evidence.push(cond_evidence(cx, co, &co.metadata.name, i, c, "status"));
+            f.evidence
+                .push(cond_evidence(cx, co, &co.metadata.name, i, c, "status"));
             f.at = c.last_transition_time;
             f.details.insert("reason", c.reason.clone());
             out.push(f);

@@ -17,12 +17,19 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a ClusterOperator has been Progressing for more than 20 minutes (90 for machine-config)",
     needs: &[&[Input::ClusterOperators]],
     help: "look at what the operator waits for (its Progressing message, its operands' rollout, for machine-config the pools and nodes)",
-    references: &["https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go"],
+    references: &[
+        "https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go",
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go",
+    ],
     page: include_str!("../../../rules/CO004-operator-progressing-too-long.md"),
 };
 
 fn limit(name: &str) -> Duration {
-    if name == "machine-config" { Duration::minutes(90) } else { Duration::minutes(20) }
+    if name == "machine-config" {
+        Duration::minutes(90)
+    } else {
+        Duration::minutes(20)
+    }
 }
 
 impl Rule for OperatorProgressingTooLong {
@@ -34,8 +41,14 @@ impl Rule for OperatorProgressingTooLong {
         let Some(now) = cx.now() else { return };
         let ctx = update_context(cx);
         for co in cx.bundle.cluster_operators() {
-            let Some((i, c)) = cond(&co.status.conditions, "Progressing").filter(|(_, c)| c.is_true()) else { continue };
-            let Some(since) = c.last_transition_time else { continue };
+            let Some((i, c)) =
+                cond(&co.status.conditions, "Progressing").filter(|(_, c)| c.is_true())
+            else {
+                continue;
+            };
+            let Some(since) = c.last_transition_time else {
+                continue;
+            };
             let lim = limit(&co.metadata.name);
             if now - since <= lim {
                 continue;
@@ -52,7 +65,8 @@ impl Rule for OperatorProgressingTooLong {
                     one_line(&c.message, 200)
                 ),
             );
-            f.evidence.push(cond_evidence(cx, co, &co.metadata.name, i, c, "message"));
+            f.evidence
+                .push(cond_evidence(cx, co, &co.metadata.name, i, c, "message"));
             f.at = Some(since);
             f.details.insert("progressing_for", duration(since, now));
             out.push(f);

@@ -15,7 +15,10 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a ClusterOperator reports no `operator` version or no Available condition",
     needs: &[&[Input::ClusterOperators]],
     help: "check that the operator is running and has written its status; the CVO cannot level it otherwise",
-    references: &["https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/internal/operatorstatus.go"],
+    references: &[
+        "https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go",
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/internal/operatorstatus.go",
+    ],
     page: include_str!("../../../rules/CO006-operator-versions-missing.md"),
 };
 
@@ -34,10 +37,24 @@ impl Rule for OperatorVersionsMissing {
                 (false, true) => "no Available condition",
                 (false, false) => continue,
             };
-            let mut f = cx.finding(&META, co_ref(co), format!("`{}` reports {what}", co.metadata.name));
-            let path = if no_version { "status.versions" } else { "status.conditions" };
-            f.evidence.push(cx.field(co, Some(&co.metadata.name), path, &co.metadata.name));
-            f.at = co.status.conditions.iter().filter_map(|c| c.last_transition_time).max();
+            let mut f = cx.finding(
+                &META,
+                co_ref(co),
+                format!("`{}` reports {what}", co.metadata.name),
+            );
+            let path = if no_version {
+                "status.versions"
+            } else {
+                "status.conditions"
+            };
+            f.evidence
+                .push(cx.field(co, Some(&co.metadata.name), path, &co.metadata.name));
+            f.at = co
+                .status
+                .conditions
+                .iter()
+                .filter_map(|c| c.last_transition_time)
+                .max();
             out.push(f);
         }
     }

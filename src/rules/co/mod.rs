@@ -12,7 +12,9 @@ use crate::rules::engine::Context;
 
 /// ` during the update to `X`` / ` after the update to `X`` / `` (no update in the data).
 pub fn update_context(cx: &Context<'_>) -> String {
-    let Some(cv) = cx.bundle.cluster_version() else { return String::new() };
+    let Some(cv) = cx.bundle.cluster_version() else {
+        return String::new();
+    };
     match cv.status.history.first() {
         Some(h) if h.is_partial() => format!(" during the update to `{}`", h.label()),
         Some(h) if cv.status.history.len() > 1 => format!(" after the update to `{}`", h.label()),

@@ -8,7 +8,11 @@ use crate::rules::util::{cond, same};
 use crate::timeline::{Episode, EpisodeTag};
 
 /// Failing/Progressing reasons of a target rejected before any manifest (legacy CVO).
-pub const BLOCK_REASONS: &[&str] = &["UpgradePreconditionCheckFailed", "ImageVerificationFailed", "UpdatePayloadRetrievalFailed"];
+pub const BLOCK_REASONS: &[&str] = &[
+    "UpgradePreconditionCheckFailed",
+    "ImageVerificationFailed",
+    "UpdatePayloadRetrievalFailed",
+];
 
 /// A target that the CVO is retrying without having applied any of it.
 pub struct Blocked<'a> {
@@ -34,12 +38,19 @@ pub fn open_stall<'a>(cx: &Context<'a>, target: Option<&str>) -> Option<&'a Epis
 /// Whether anything shows the target being applied (manifest progress, an operator at it).
 fn applied(cx: &Context<'_>, h0: &HistoryEntry, progressing: Option<&Condition>) -> bool {
     if let Some(p) = progressing {
-        if p.message.starts_with("Working towards") && p.message.contains(" done") && !p.message.contains(": 0 of ") {
+        if p.message.starts_with("Working towards")
+            && p.message.contains(" done")
+            && !p.message.contains(": 0 of ")
+        {
             return true;
         }
     }
     if !h0.version.is_empty()
-        && cx.bundle.cluster_operators.iter().any(|co| co.operator_version() == Some(h0.version.as_str()))
+        && cx
+            .bundle
+            .cluster_operators
+            .iter()
+            .any(|co| co.operator_version() == Some(h0.version.as_str()))
     {
         return true;
     }
@@ -77,7 +88,13 @@ pub fn legacy_blocked<'a>(cx: &Context<'a>) -> Option<Blocked<'a>> {
     Some(Blocked {
         cv,
         target: h0,
-        source: cv.status.history.iter().enumerate().skip(1).find(|(_, h)| h.is_completed()),
+        source: cv
+            .status
+            .history
+            .iter()
+            .enumerate()
+            .skip(1)
+            .find(|(_, h)| h.is_completed()),
         failing,
         progressing,
         reason,

@@ -3,11 +3,11 @@
 //! successor's start), from the timeline (the install had visibly finished earlier, in a test
 //! log, events or conditions) or from two snapshots (the value moved).
 
+use crate::model::Time;
 use crate::model::{ClusterVersion, Sourced};
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
 use crate::rules::model::*;
 use crate::rules::util::{cv_ref, history_evidence};
-use crate::model::Time;
 use crate::timeline::{Bound, Evidence};
 
 pub struct HistoryCompletionRewritten;
@@ -20,7 +20,10 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a Completed history entry's completionTime was rewritten after the fact (Bug 1756461)",
     needs: &[&[Input::ClusterVersion]],
     help: "take the real completion from the CVO log, events or CI, not from this entry; the value is the next update's start",
-    references: &["https://bugzilla.redhat.com/show_bug.cgi?id=1756461", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go"],
+    references: &[
+        "https://bugzilla.redhat.com/show_bug.cgi?id=1756461",
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go",
+    ],
     page: include_str!("../../../rules/CV001-history-completion-rewritten.md"),
 };
 
@@ -38,29 +41,52 @@ impl Rule for HistoryCompletionRewritten {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(cv) = cx.bundle.cluster_version() else { return };
+        let Some(cv) = cx.bundle.cluster_version() else {
+            return;
+        };
         let hist = &cv.status.history;
         let mut cases: Vec<(usize, Case<'_>)> = Vec::new();
         for i in 1..hist.len() {
             let (h, succ) = (&hist[i], &hist[i - 1]);
-            if h.is_completed() && h.completion_time.is_some() && h.completion_time == succ.started_time {
-                cases.push((i, Case { equality: true, ..Case::default() }));
+            if h.is_completed()
+                && h.completion_time.is_some()
+                && h.completion_time == succ.started_time
+            {
+                cases.push((
+                    i,
+                    Case {
+                        equality: true,
+                        ..Case::default()
+                    },
+                ));
             }
         }
         // The install had finished before what history claims (test log, events, conditions).
-        if let (Some(b), Some(rec)) = (cx.timeline.install_finished_before(), cx.timeline.history().first()) {
-            let idx = hist.iter().position(|h| h.started_time == rec.started && h.label() == rec.label());
+        if let (Some(b), Some(rec)) = (
+            cx.timeline.install_finished_before(),
+            cx.timeline.history().first(),
+        ) {
+            let idx = hist
+                .iter()
+                .position(|h| h.started_time == rec.started && h.label() == rec.label());
             if let Some(i) = idx.filter(|_| b.contradicts_claim()) {
                 case_at(&mut cases, i).bound = Some(b);
             }
         }
         // The value moved between two snapshots.
         for rec in cx.timeline.history() {
-            let values: Vec<&String> = rec.completion_rewrites.iter().filter(|v| *v != "null").collect();
+            let values: Vec<&String> = rec
+                .completion_rewrites
+                .iter()
+                .filter(|v| *v != "null")
+                .collect();
             if values.len() < 2 {
                 continue;
             }
-            if let Some(i) = hist.iter().position(|h| h.started_time == rec.started && h.label() == rec.label()) {
+            if let Some(i) = hist
+                .iter()
+                .position(|h| h.started_time == rec.started && h.label() == rec.label())
+            {
                 case_at(&mut cases, i).moved = values.into_iter().cloned().collect();
             }
         }
@@ -86,7 +112,9 @@ fn case_at<'a, 'b>(cases: &'b mut Vec<(usize, Case<'a>)>, i: usize) -> &'b mut C
 fn sources_of<'a>(cx: &Context<'a>, b: &'a Bound) -> Vec<(String, Time, &'a Evidence)> {
     let mut out: Vec<(String, Time, &Evidence)> = Vec::new();
     for ev in &b.evidence {
-        let Some(e) = cx.timeline.events.iter().find(|e| e.evidence.contains(ev)) else { continue };
+        let Some(e) = cx.timeline.events.iter().find(|e| e.evidence.contains(ev)) else {
+            continue;
+        };
         let src = e.source.name().to_string();
         if !out.iter().any(|(s, _, _)| *s == src) {
             out.push((src, e.time, ev));
@@ -101,8 +129,15 @@ fn finding(cx: &Context<'_>, cv: &Sourced<ClusterVersion>, i: usize, case: &Case
     let h = &hist[i];
     let claimed = h.completion_time;
     let claimed_s = claimed.map_or_else(|| "null".to_string(), |t| fmt_utc(&t));
-    let what = if i + 1 == hist.len() { "the install of " } else { "" };
-    let mut msg = format!("history[{i}] ({what}`{}`, Completed) claims completion at {claimed_s}", h.label());
+    let what = if i + 1 == hist.len() {
+        "the install of "
+    } else {
+        ""
+    };
+    let mut msg = format!(
+        "history[{i}] ({what}`{}`, Completed) claims completion at {claimed_s}",
+        h.label()
+    );
     let mut basis = Vec::new();
     let mut f = cx.finding(&META, cv_ref(cv), String::new());
     f.evidence.push(
@@ -110,11 +145,16 @@ fn finding(cx: &Context<'_>, cv: &Sourced<ClusterVersion>, i: usize, case: &Case
     );
     if case.equality {
         let succ = &hist[i - 1];
-        msg.push_str(&format!(", the second at which history[{}] (`{}`) started", i - 1, succ.label()));
+        msg.push_str(&format!(
+            ", the second at which history[{}] (`{}`) started",
+            i - 1,
+            succ.label()
+        ));
         basis.push("snapshot-equality".to_string());
         let started = succ.started_time.map_or_else(String::new, |t| fmt_utc(&t));
         f.evidence.push(
-            history_evidence(cx, cv, i - 1, "startedTime", &started).with_label("the next entry started at the same second"),
+            history_evidence(cx, cv, i - 1, "startedTime", &started)
+                .with_label("the next entry started at the same second"),
         );
     }
     if let Some(b) = case.bound {
@@ -123,18 +163,27 @@ fn finding(cx: &Context<'_>, cv: &Sourced<ClusterVersion>, i: usize, case: &Case
             .iter()
             .map(|(src, t, e)| format!("{src} `{}` at {}", one_line(&e.text, 100), fmt_utc(t)))
             .collect();
-        msg.push_str(&format!("; it had already finished before {}", fmt_utc(&b.before)));
+        msg.push_str(&format!(
+            "; it had already finished before {}",
+            fmt_utc(&b.before)
+        ));
         if !list.is_empty() {
             msg.push_str(&format!(" ({})", list.join("; ")));
         }
         for (src, _, e) in &seen {
             basis.push(src.clone());
-            f.evidence.push(cx.from_timeline(e).with_label(format!("already finished ({src})")));
+            f.evidence.push(
+                cx.from_timeline(e)
+                    .with_label(format!("already finished ({src})")),
+            );
         }
         f.details.insert("finished_before", fmt_utc(&b.before));
     }
     if !case.moved.is_empty() {
-        msg.push_str(&format!("; the value moved between snapshots ({})", case.moved.join(" → ")));
+        msg.push_str(&format!(
+            "; the value moved between snapshots ({})",
+            case.moved.join(" → ")
+        ));
         basis.push("snapshots".to_string());
     }
     msg.push_str("; the completion time was rewritten after the fact (Bug 1756461)");

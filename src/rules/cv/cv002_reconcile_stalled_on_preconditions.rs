@@ -7,7 +7,9 @@ use super::blocked::{legacy_blocked, open_stall};
 use crate::model::Time;
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
 use crate::rules::model::*;
-use crate::rules::util::{cond, cond_evidence, cv_ref, duration, history_evidence, operators_in, precondition_in, ticked};
+use crate::rules::util::{
+    cond, cond_evidence, cv_ref, duration, history_evidence, operators_in, precondition_in, ticked,
+};
 use crate::timeline::{Episode, StallCause};
 
 pub struct ReconcileStalledOnPreconditions;
@@ -20,7 +22,10 @@ pub static META: RuleMeta = RuleMeta {
     summary: "the CVO stopped reconciling the running release while it retried a target that fails preconditions, retrieval or verification",
     needs: &[&[Input::ClusterVersion, Input::CvoLog]],
     help: "fix the failing precondition, or return to the running release (see CV004); until then nothing reconciles the cluster's manifests",
-    references: &["https://bugzilla.redhat.com/show_bug.cgi?id=1822752", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go"],
+    references: &[
+        "https://bugzilla.redhat.com/show_bug.cgi?id=1822752",
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go",
+    ],
     page: include_str!("../../../rules/CV002-reconcile-stalled-on-preconditions.md"),
 };
 
@@ -38,22 +43,66 @@ impl Rule for ReconcileStalledOnPreconditions {
             let mut texts: Vec<String> = Vec::new();
             if let Some((i, c)) = b.failing {
                 texts.push(c.message.clone());
-                f.evidence.push(cond_evidence(cx, b.cv, &b.cv.metadata.name, i, c, "message"));
+                f.evidence.push(cond_evidence(
+                    cx,
+                    b.cv,
+                    &b.cv.metadata.name,
+                    i,
+                    c,
+                    "message",
+                ));
             }
             if let Some((i, c)) = b.progressing {
-                f.evidence.push(cond_evidence(cx, b.cv, &b.cv.metadata.name, i, c, "message"));
+                f.evidence.push(cond_evidence(
+                    cx,
+                    b.cv,
+                    &b.cv.metadata.name,
+                    i,
+                    c,
+                    "message",
+                ));
             }
-            f.evidence.push(history_evidence(cx, b.cv, 0, "state", "Partial").with_label("target never applied"));
-            if let Some((i, c)) = cond(&b.cv.status.conditions, "Available").filter(|(_, c)| c.is_true()) {
-                f.evidence.push(cond_evidence(cx, b.cv, &b.cv.metadata.name, i, c, "message"));
+            f.evidence.push(
+                history_evidence(cx, b.cv, 0, "state", "Partial")
+                    .with_label("target never applied"),
+            );
+            if let Some((i, c)) =
+                cond(&b.cv.status.conditions, "Available").filter(|(_, c)| c.is_true())
+            {
+                f.evidence.push(cond_evidence(
+                    cx,
+                    b.cv,
+                    &b.cv.metadata.name,
+                    i,
+                    c,
+                    "message",
+                ));
             }
             let since = stall.map(|s| s.start).or(b.target.started_time);
             let cause = cause_words(stall, &b.reason);
             let running = b.source.map(|(_, h)| h.label().to_string());
-            describe(cx, &mut f, Parts { target: b.target.label(), running: running.as_deref(), since, cause, stall, texts });
+            describe(
+                cx,
+                &mut f,
+                Parts {
+                    target: b.target.label(),
+                    running: running.as_deref(),
+                    since,
+                    cause,
+                    stall,
+                    texts,
+                },
+            );
             out.push(f);
         } else if let Some(stall) = open_stall(cx, None) {
-            let pod = cx.timeline.passes().iter().rev().find(|p| p.start >= stall.start).map(|p| p.pod.clone()).unwrap_or_default();
+            let pod = cx
+                .timeline
+                .passes()
+                .iter()
+                .rev()
+                .find(|p| p.start >= stall.start)
+                .map(|p| p.pod.clone())
+                .unwrap_or_default();
             let object = ObjectRef::new("Pod", "openshift-cluster-version", &pod);
             let mut f = cx.finding(&META, object, String::new());
             let target = stall.target_release.clone().unwrap_or_default();
@@ -61,7 +110,14 @@ impl Rule for ReconcileStalledOnPreconditions {
             describe(
                 cx,
                 &mut f,
-                Parts { target: &target, running: stall.running_release.as_deref(), since: Some(stall.start), cause, stall: Some(stall), texts: Vec::new() },
+                Parts {
+                    target: &target,
+                    running: stall.running_release.as_deref(),
+                    since: Some(stall.start),
+                    cause,
+                    stall: Some(stall),
+                    texts: Vec::new(),
+                },
             );
             out.push(f);
         }
@@ -84,22 +140,35 @@ fn cause_words(stall: Option<&Episode>, reason: &str) -> &'static str {
         _ => None,
     });
     match (from_stall, reason) {
-        (Some(StallCause::PayloadRetrieval), _) | (_, "UpdatePayloadRetrievalFailed") => "cannot be retrieved",
-        (Some(StallCause::PayloadVerification), _) | (_, "ImageVerificationFailed") => "cannot be verified",
-        (Some(StallCause::PreconditionFailed), _) | (_, "UpgradePreconditionCheckFailed") => "fails preconditions",
+        (Some(StallCause::PayloadRetrieval), _) | (_, "UpdatePayloadRetrievalFailed") => {
+            "cannot be retrieved"
+        }
+        (Some(StallCause::PayloadVerification), _) | (_, "ImageVerificationFailed") => {
+            "cannot be verified"
+        }
+        (Some(StallCause::PreconditionFailed), _) | (_, "UpgradePreconditionCheckFailed") => {
+            "fails preconditions"
+        }
         _ => "fails before any manifest is applied",
     }
 }
 
-/// When the data ends: collection time, else the last CVO log line, else the latest time seen.
-fn data_end(cx: &Context<'_>) -> Option<(Time, &'static str)> {
+/// When the data ends: collection time, else the last CVO log line, else the latest time seen
+/// (then only a lower bound: `true`).
+fn data_end(cx: &Context<'_>) -> Option<(Time, &'static str, bool)> {
     if let Some(t) = cx.bundle.collection_time() {
-        return Some((t, "collection time"));
+        return Some((t, "collection time", false));
     }
-    if let Some(t) = cx.bundle.cvo_logs.iter().filter_map(|l| l.span().map(|s| s.1)).max() {
-        return Some((t, "last CVO log line"));
+    if let Some(t) = cx
+        .bundle
+        .cvo_logs
+        .iter()
+        .filter_map(|l| l.span().map(|s| s.1))
+        .max()
+    {
+        return Some((t, "last CVO log line", false));
     }
-    cx.now().map(|t| (t, "latest time in the data"))
+    cx.now().map(|t| (t, "latest time in the data", true))
 }
 
 fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
@@ -111,24 +180,38 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
             for pf in &pass.precondition_failures {
                 texts.push(pf.message.clone());
                 if log_precondition.is_none() {
-                    log_precondition = Some((pf.name.clone(), pf.reason.clone(), pf.evidence.clone()));
+                    log_precondition =
+                        Some((pf.name.clone(), pf.reason.clone(), pf.evidence.clone()));
                 }
             }
         }
-        for e in &s.evidence {
+        // Log lines only: the conditions are already pointed at.
+        let known: Vec<String> = f.evidence.iter().map(|x| x.path.clone()).collect();
+        for e in s
+            .evidence
+            .iter()
+            .filter(|e| !known.contains(&e.prov.display_path()))
+        {
             f.evidence.push(cx.from_timeline(e));
         }
     }
-    let precondition = texts
-        .iter()
-        .find_map(|t| precondition_in(t))
-        .or_else(|| log_precondition.as_ref().map(|(n, r, _)| (n.clone(), r.clone())));
+    let precondition = texts.iter().find_map(|t| precondition_in(t)).or_else(|| {
+        log_precondition
+            .as_ref()
+            .map(|(n, r, _)| (n.clone(), r.clone()))
+    });
     let mut operators: Vec<String> = texts.iter().flat_map(|t| operators_in(t)).collect();
     operators.sort();
     operators.dedup();
     let mut msg = match p.running {
-        Some(r) => format!("the CVO stopped reconciling `{r}` while it retries `{}`, which {}", p.target, p.cause),
-        None => format!("the CVO reconciles nothing while it retries `{}`, which {}", p.target, p.cause),
+        Some(r) => format!(
+            "the CVO stopped reconciling `{r}` while it retries `{}`, which {}",
+            p.target, p.cause
+        ),
+        None => format!(
+            "the CVO reconciles nothing while it retries `{}`, which {}",
+            p.target, p.cause
+        ),
     };
     if let Some((name, reason)) = &precondition {
         msg.push_str(&format!(": precondition `{name}` failed"));
@@ -139,24 +222,42 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
     }
     let mut blockers = Vec::new();
     for name in &operators {
-        let Some(co) = cx.bundle.cluster_operators.iter().find(|c| &c.metadata.name == name) else { continue };
-        if let Some((i, c)) = cond(&co.status.conditions, "Upgradeable").filter(|(_, c)| c.is_false()) {
+        let Some(co) = cx
+            .bundle
+            .cluster_operators
+            .iter()
+            .find(|c| &c.metadata.name == name)
+        else {
+            continue;
+        };
+        if let Some((i, c)) =
+            cond(&co.status.conditions, "Upgradeable").filter(|(_, c)| c.is_false())
+        {
             blockers.push(format!("`{name}` Upgradeable=False ({})", c.reason));
-            f.evidence.push(cond_evidence(cx, co, &co.metadata.name, i, c, "reason"));
+            f.evidence
+                .push(cond_evidence(cx, co, &co.metadata.name, i, c, "reason"));
         }
     }
     if !blockers.is_empty() {
         msg.push_str(&format!(", blocked by {}", blockers.join(", ")));
     } else if !operators.is_empty() {
-        msg.push_str(&format!(", blocked by ClusterOperator {}", ticked(&operators)));
+        msg.push_str(&format!(
+            ", blocked by ClusterOperator {}",
+            ticked(&operators)
+        ));
     }
     if !operators.is_empty() {
         f.details.insert("blocking_operators", operators.join(","));
     }
     if let Some(since) = p.since {
         msg.push_str(&format!("; stalled since {}", fmt_utc(&since)));
-        if let Some((end, what)) = data_end(cx).filter(|(e, _)| *e >= since) {
-            msg.push_str(&format!(", unmanaged for {} (to the {what}, {})", duration(since, end), fmt_utc(&end)));
+        if let Some((end, what, lower_bound)) = data_end(cx).filter(|(e, _, _)| *e >= since) {
+            let least = if lower_bound { "at least " } else { "" };
+            msg.push_str(&format!(
+                ", unmanaged for {least}{} (to the {what}, {})",
+                duration(since, end),
+                fmt_utc(&end)
+            ));
             f.details.insert("unmanaged_until", fmt_utc(&end));
             f.details.insert("unmanaged_for", duration(since, end));
         }
@@ -169,13 +270,24 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
         }
     }
     let mut basis = Vec::new();
-    if f.evidence.iter().any(|e| e.path.ends_with(".yaml") || e.path.ends_with(".json")) {
+    if f.evidence
+        .iter()
+        .any(|e| e.path.ends_with(".yaml") || e.path.ends_with(".json"))
+    {
         basis.push("conditions".to_string());
     }
-    if p.stall.is_some_and(|s| s.evidence.iter().any(|e| e.text.contains("Running sync") || e.text.contains("apply:"))) {
+    if p.stall.is_some_and(|s| {
+        s.evidence
+            .iter()
+            .any(|e| e.text.contains("Running sync") || e.text.contains("apply:"))
+    }) {
         basis.push("cvo-log".to_string());
     }
-    let level = if basis.len() > 1 { ConfidenceLevel::High } else { ConfidenceLevel::Medium };
+    let level = if basis.len() > 1 {
+        ConfidenceLevel::High
+    } else {
+        ConfidenceLevel::Medium
+    };
     f.confidence = Some(Confidence { level, basis });
     f.details.insert("target", p.target.to_string());
     if let Some(r) = p.running {

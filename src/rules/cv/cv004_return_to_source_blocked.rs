@@ -21,7 +21,10 @@ pub static META: RuleMeta = RuleMeta {
     summary: "an update is blocked before applying and the source release is not an available update, so `oc adm upgrade --to <source>` is refused",
     needs: &[&[Input::ClusterVersion]],
     help: "return with the source image from history (see the message), or fix the blocker and let the update proceed",
-    references: &["https://bugzilla.redhat.com/show_bug.cgi?id=1822752", "https://github.com/openshift/oc/blob/master/pkg/cli/admin/upgrade/upgrade.go"],
+    references: &[
+        "https://bugzilla.redhat.com/show_bug.cgi?id=1822752",
+        "https://github.com/openshift/oc/blob/master/pkg/cli/admin/upgrade/upgrade.go",
+    ],
     page: include_str!("../../../rules/CV004-return-to-source-blocked.md"),
 };
 
@@ -29,8 +32,17 @@ static RE_PAYLOAD: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"version="([^"]*)" image="([^"]*)""#).expect("static regex"));
 
 fn available_list(cv: &ClusterVersion) -> String {
-    let names: Vec<String> = cv.status.available_updates.iter().map(|r| format!("`{}`", r.label())).collect();
-    if names.is_empty() { "none".to_string() } else { names.join(", ") }
+    let names: Vec<String> = cv
+        .status
+        .available_updates
+        .iter()
+        .map(|r| format!("`{}`", r.label()))
+        .collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
 }
 
 impl Rule for ReturnToSourceBlocked {
@@ -42,10 +54,19 @@ impl Rule for ReturnToSourceBlocked {
         if let Some(b) = legacy_blocked(cx) {
             let Some((si, src)) = b.source else { return };
             let cv = b.cv;
-            if cv.status.available_updates.iter().any(|r| same(r, &src.version, &src.image)) || src.image.is_empty() {
+            if cv
+                .status
+                .available_updates
+                .iter()
+                .any(|r| same(r, &src.version, &src.image))
+                || src.image.is_empty()
+            {
                 return;
             }
-            let cmd = format!("oc adm upgrade --to-image {} --allow-explicit-upgrade --allow-upgrade-with-warnings", src.image);
+            let cmd = format!(
+                "oc adm upgrade --to-image {} --allow-explicit-upgrade --allow-upgrade-with-warnings",
+                src.image
+            );
             let mut f = cx.finding(&META, cv_ref(cv), String::new());
             f.message = format!(
                 "the update to `{}` is blocked before it was applied and the source `{}` is not among `availableUpdates` ({}), so `oc adm upgrade --to {}` is refused; return with `{cmd}`",
@@ -54,11 +75,19 @@ impl Rule for ReturnToSourceBlocked {
                 available_list(cv),
                 src.label()
             );
-            f.help = format!("run `{cmd}` (the source image from history[{si}]), or fix the blocker and let the update proceed");
-            f.evidence.push(history_evidence(cx, cv, si, "image", &src.image).with_label("the source release image"));
+            f.help = format!(
+                "run `{cmd}` (the source image from history[{si}]), or fix the blocker and let the update proceed"
+            );
+            f.evidence.push(
+                history_evidence(cx, cv, si, "image", &src.image)
+                    .with_label("the source release image"),
+            );
             push_available(cx, cv, &mut f);
             if let Some((i, c)) = b.progressing {
-                f.evidence.push(cond_evidence(cx, cv, &cv.metadata.name, i, c, "message").with_label("`oc adm upgrade` refuses while Progressing=True"));
+                f.evidence.push(
+                    cond_evidence(cx, cv, &cv.metadata.name, i, c, "message")
+                        .with_label("`oc adm upgrade` refuses while Progressing=True"),
+                );
             }
             f.at = b.target.started_time;
             f.details.insert("source_image", src.image.clone());
@@ -68,19 +97,43 @@ impl Rule for ReturnToSourceBlocked {
             return;
         }
         // Fixed CVO (4.11+): a rejected target leaves history and `status.desired` alone.
-        let Some(cv) = cx.bundle.cluster_version() else { return };
+        let Some(cv) = cx.bundle.cluster_version() else {
+            return;
+        };
         if !fixed_cvo(cv) {
             return;
         }
-        let Some((ri, ra)) = cond(&cv.status.conditions, "ReleaseAccepted").filter(|(_, c)| c.is_false()) else { return };
-        let Some(h0) = cv.status.history.first() else { return };
-        if cv.status.available_updates.iter().any(|r| same(r, &h0.version, &h0.image)) {
+        let Some((ri, ra)) =
+            cond(&cv.status.conditions, "ReleaseAccepted").filter(|(_, c)| c.is_false())
+        else {
+            return;
+        };
+        let Some(h0) = cv.status.history.first() else {
+            return;
+        };
+        if cv
+            .status
+            .available_updates
+            .iter()
+            .any(|r| same(r, &h0.version, &h0.image))
+        {
             return;
         }
         let target = RE_PAYLOAD
             .captures(&ra.message)
-            .map(|c| if c[1].is_empty() { c[2].to_string() } else { c[1].to_string() })
-            .or_else(|| cv.spec.desired_update.as_ref().map(|d| d.label().to_string()))
+            .map(|c| {
+                if c[1].is_empty() {
+                    c[2].to_string()
+                } else {
+                    c[1].to_string()
+                }
+            })
+            .or_else(|| {
+                cv.spec
+                    .desired_update
+                    .as_ref()
+                    .map(|d| d.label().to_string())
+            })
             .unwrap_or_default();
         let cmd = "oc adm upgrade --clear".to_string();
         let mut f = cx.finding(&META, cv_ref(cv), String::new());
@@ -93,8 +146,12 @@ impl Rule for ReturnToSourceBlocked {
             h0.label()
         );
         f.help = format!("run `{cmd}` (or set `spec.desiredUpdate` back to the running release)");
-        f.evidence.push(cond_evidence(cx, cv, &cv.metadata.name, ri, ra, "message"));
-        f.evidence.push(cx.field(cv, Some(&cv.metadata.name), "spec.desiredUpdate", &target).with_label("the request still names the target"));
+        f.evidence
+            .push(cond_evidence(cx, cv, &cv.metadata.name, ri, ra, "message"));
+        f.evidence.push(
+            cx.field(cv, Some(&cv.metadata.name), "spec.desiredUpdate", &target)
+                .with_label("the request still names the target"),
+        );
         push_available(cx, cv, &mut f);
         f.at = ra.last_transition_time;
         f.details.insert("way_back", cmd);
@@ -104,8 +161,18 @@ impl Rule for ReturnToSourceBlocked {
 }
 
 fn push_available(cx: &Context<'_>, cv: &Sourced<ClusterVersion>, f: &mut Finding) {
-    let first = cv.status.available_updates.first().map_or("availableUpdates", |r| r.label());
+    let first = cv
+        .status
+        .available_updates
+        .first()
+        .map_or("availableUpdates", |r| r.label());
     f.evidence.push(
-        cx.field(cv, Some(&cv.metadata.name), "status.availableUpdates", first).with_label("the source is not listed here"),
+        cx.field(
+            cv,
+            Some(&cv.metadata.name),
+            "status.availableUpdates",
+            first,
+        )
+        .with_label("the source is not listed here"),
     );
 }

@@ -15,7 +15,10 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a history entry started before the entry after it (history must be newest first)",
     needs: &[&[Input::ClusterVersion]],
     help: "find who wrote the ClusterVersion status (a restore from backup, a hand edit, another controller); the CVO only prepends",
-    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go", "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go"],
+    references: &[
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go",
+        "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go",
+    ],
     page: include_str!("../../../rules/CV005-history-out-of-order.md"),
 };
 
@@ -28,9 +31,13 @@ impl Rule for HistoryOutOfOrder {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(cv) = cx.bundle.cluster_version() else { return };
+        let Some(cv) = cx.bundle.cluster_version() else {
+            return;
+        };
         for (i, w) in cv.status.history.windows(2).enumerate() {
-            let (Some(newer), Some(older)) = (w[0].started_time, w[1].started_time) else { continue };
+            let (Some(newer), Some(older)) = (w[0].started_time, w[1].started_time) else {
+                continue;
+            };
             if newer + chrono::Duration::seconds(SLACK_SECS) >= older {
                 continue;
             }
@@ -46,8 +53,12 @@ impl Rule for HistoryOutOfOrder {
                     fmt_utc(&older)
                 ),
             );
-            f.evidence.push(history_evidence(cx, cv, i, "startedTime", &fmt_utc(&newer)));
-            f.evidence.push(history_evidence(cx, cv, i + 1, "startedTime", &fmt_utc(&older)).with_label("started later"));
+            f.evidence
+                .push(history_evidence(cx, cv, i, "startedTime", &fmt_utc(&newer)));
+            f.evidence.push(
+                history_evidence(cx, cv, i + 1, "startedTime", &fmt_utc(&older))
+                    .with_label("started later"),
+            );
             f.at = Some(older);
             out.push(f);
         }

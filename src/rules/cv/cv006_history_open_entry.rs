@@ -15,7 +15,10 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a history entry other than the newest has no completionTime",
     needs: &[&[Input::ClusterVersion]],
     help: "find who wrote the ClusterVersion status; the CVO closes the previous entry whenever it pushes a new one",
-    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go", "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go"],
+    references: &[
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go",
+        "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go",
+    ],
     page: include_str!("../../../rules/CV006-history-open-entry.md"),
 };
 
@@ -25,7 +28,9 @@ impl Rule for HistoryOpenEntry {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(cv) = cx.bundle.cluster_version() else { return };
+        let Some(cv) = cx.bundle.cluster_version() else {
+            return;
+        };
         for (i, h) in cv.status.history.iter().enumerate().skip(1) {
             if h.completion_time.is_some() {
                 continue;
@@ -41,7 +46,8 @@ impl Rule for HistoryOpenEntry {
                     cv.status.history[i - 1].label()
                 ),
             );
-            f.evidence.push(history_evidence(cx, cv, i, "completionTime", "null"));
+            f.evidence
+                .push(history_evidence(cx, cv, i, "completionTime", "null"));
             f.at = h.started_time;
             out.push(f);
         }

@@ -15,7 +15,10 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a Completed history entry has no completionTime, or one earlier than its startedTime",
     needs: &[&[Input::ClusterVersion]],
     help: "do not trust this entry's times; find who wrote the status (restore, hand edit, clock jump)",
-    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go", "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go"],
+    references: &[
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go",
+        "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go",
+    ],
     page: include_str!("../../../rules/CV007-history-completion-before-start.md"),
 };
 
@@ -25,13 +28,21 @@ impl Rule for HistoryCompletionBeforeStart {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(cv) = cx.bundle.cluster_version() else { return };
+        let Some(cv) = cx.bundle.cluster_version() else {
+            return;
+        };
         for (i, h) in cv.status.history.iter().enumerate() {
             if !h.is_completed() {
                 continue;
             }
             let (msg, at) = match (h.started_time, h.completion_time) {
-                (_, None) => (format!("history[{i}] (`{}`) is Completed but has no completionTime", h.label()), h.started_time),
+                (_, None) => (
+                    format!(
+                        "history[{i}] (`{}`) is Completed but has no completionTime",
+                        h.label()
+                    ),
+                    h.started_time,
+                ),
                 (Some(s), Some(c)) if c < s => (
                     format!(
                         "history[{i}] (`{}`) completed at {}, {} before it started at {}",
@@ -45,10 +56,14 @@ impl Rule for HistoryCompletionBeforeStart {
                 _ => continue,
             };
             let mut f = cx.finding(&META, cv_ref(cv), msg);
-            let c = h.completion_time.map_or_else(|| "null".to_string(), |t| fmt_utc(&t));
-            f.evidence.push(history_evidence(cx, cv, i, "completionTime", &c));
+            let c = h
+                .completion_time
+                .map_or_else(|| "null".to_string(), |t| fmt_utc(&t));
+            f.evidence
+                .push(history_evidence(cx, cv, i, "completionTime", &c));
             if let Some(s) = h.started_time {
-                f.evidence.push(history_evidence(cx, cv, i, "startedTime", &fmt_utc(&s)));
+                f.evidence
+                    .push(history_evidence(cx, cv, i, "startedTime", &fmt_utc(&s)));
             }
             f.at = at;
             out.push(f);

@@ -16,7 +16,9 @@ pub static META: RuleMeta = RuleMeta {
     summary: "two adjacent history entries have the same version and image",
     needs: &[&[Input::ClusterVersion]],
     help: "find who wrote the ClusterVersion status; the CVO merges a repeated release into the existing entry",
-    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go"],
+    references: &[
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go",
+    ],
     page: include_str!("../../../rules/CV008-history-adjacent-duplicate.md"),
 };
 
@@ -26,7 +28,9 @@ impl Rule for HistoryAdjacentDuplicate {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(cv) = cx.bundle.cluster_version() else { return };
+        let Some(cv) = cx.bundle.cluster_version() else {
+            return;
+        };
         for (i, w) in cv.status.history.windows(2).enumerate() {
             let (a, b) = (&w[0], &w[1]);
             if a.version != b.version || a.image != b.image || a.image.is_empty() {
@@ -35,10 +39,17 @@ impl Rule for HistoryAdjacentDuplicate {
             let mut f = cx.finding(
                 &META,
                 cv_ref(cv),
-                format!("history[{i}] and history[{}] both name `{}` with the same image", i + 1, a.label()),
+                format!(
+                    "history[{i}] and history[{}] both name `{}` with the same image",
+                    i + 1,
+                    a.label()
+                ),
             );
-            f.evidence.push(history_evidence(cx, cv, i, "image", &a.image));
-            f.evidence.push(history_evidence(cx, cv, i + 1, "image", &b.image).with_label("same release again"));
+            f.evidence
+                .push(history_evidence(cx, cv, i, "image", &a.image));
+            f.evidence.push(
+                history_evidence(cx, cv, i + 1, "image", &b.image).with_label("same release again"),
+            );
             f.at = a.started_time;
             out.push(f);
         }

@@ -15,7 +15,9 @@ pub static META: RuleMeta = RuleMeta {
     summary: "status.history is longer than the CVO's pruning limit (100 on 4.12+, 50 before)",
     needs: &[&[Input::ClusterVersion]],
     help: "find who wrote the ClusterVersion status; the CVO prunes one entry per write past the limit",
-    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go"],
+    references: &[
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go",
+    ],
     page: include_str!("../../../rules/CV009-history-too-long.md"),
 };
 
@@ -25,10 +27,16 @@ impl Rule for HistoryTooLong {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(cv) = cx.bundle.cluster_version() else { return };
+        let Some(cv) = cx.bundle.cluster_version() else {
+            return;
+        };
         let hist = &cv.status.history;
         let newest = hist.iter().map(|h| h.version.as_str()).find_map(minor_of);
-        let limit = if newest.is_some_and(|m| m >= (4, 12)) { 100 } else { 50 };
+        let limit = if newest.is_some_and(|m| m >= (4, 12)) {
+            100
+        } else {
+            50
+        };
         if hist.len() <= limit {
             return;
         }
@@ -42,7 +50,10 @@ impl Rule for HistoryTooLong {
             ),
         );
         let last = &hist[limit];
-        f.evidence.push(history_evidence(cx, cv, limit, "version", last.label()).with_label(format!("entry {}", limit + 1)));
+        f.evidence.push(
+            history_evidence(cx, cv, limit, "version", last.label())
+                .with_label(format!("entry {}", limit + 1)),
+        );
         f.at = hist.first().and_then(|h| h.started_time);
         f.details.insert("entries", hist.len().to_string());
         f.details.insert("limit", limit.to_string());

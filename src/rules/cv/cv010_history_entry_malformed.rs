@@ -15,7 +15,10 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a history entry has no image, an unknown state, or is Partial at index 0 with a completionTime",
     needs: &[&[Input::ClusterVersion]],
     help: "find who wrote the ClusterVersion status; the CVO always records the image and uses only Completed and Partial",
-    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go", "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go"],
+    references: &[
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go",
+        "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go",
+    ],
     page: include_str!("../../../rules/CV010-history-entry-malformed.md"),
 };
 
@@ -25,7 +28,9 @@ impl Rule for HistoryEntryMalformed {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(cv) = cx.bundle.cluster_version() else { return };
+        let Some(cv) = cx.bundle.cluster_version() else {
+            return;
+        };
         for (i, h) in cv.status.history.iter().enumerate() {
             let mut problems = Vec::new();
             let mut ev = Vec::new();
@@ -34,7 +39,11 @@ impl Rule for HistoryEntryMalformed {
                 ev.push(history_evidence(cx, cv, i, "version", h.label()));
             }
             if !matches!(h.state.as_str(), "Completed" | "Partial") {
-                problems.push(if h.state.is_empty() { "no state".to_string() } else { format!("state `{}`", h.state) });
+                problems.push(if h.state.is_empty() {
+                    "no state".to_string()
+                } else {
+                    format!("state `{}`", h.state)
+                });
                 ev.push(history_evidence(cx, cv, i, "state", &h.state));
             }
             if i == 0 && h.is_partial() {
@@ -46,7 +55,11 @@ impl Rule for HistoryEntryMalformed {
             if problems.is_empty() {
                 continue;
             }
-            let mut f = cx.finding(&META, cv_ref(cv), format!("history[{i}] (`{}`) has {}", h.label(), problems.join(", ")));
+            let mut f = cx.finding(
+                &META,
+                cv_ref(cv),
+                format!("history[{i}] (`{}`) has {}", h.label(), problems.join(", ")),
+            );
             f.evidence = ev;
             f.at = h.started_time;
             out.push(f);

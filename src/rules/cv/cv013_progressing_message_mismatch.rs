@@ -17,13 +17,23 @@ pub static META: RuleMeta = RuleMeta {
     summary: "the Progressing message disagrees with history[0] or has no known prefix",
     needs: &[&[Input::ClusterVersion]],
     help: "trust history for the release being applied; find who wrote the status or why the CVO has not synced it",
-    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go"],
+    references: &[
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go",
+    ],
     page: include_str!("../../../rules/CV013-progressing-message-mismatch.md"),
 };
 
-const FALSE_PREFIXES: &[&str] = &["Cluster version is ", "Error while reconciling ", "Stopped at "];
-const TRUE_PREFIXES: &[&str] =
-    &["Working towards ", "Unable to apply ", "Reconciling ", "Error ensuring the cluster version is up to date: "];
+const FALSE_PREFIXES: &[&str] = &[
+    "Cluster version is ",
+    "Error while reconciling ",
+    "Stopped at ",
+];
+const TRUE_PREFIXES: &[&str] = &[
+    "Working towards ",
+    "Unable to apply ",
+    "Reconciling ",
+    "Error ensuring the cluster version is up to date: ",
+];
 
 /// The release named after a prefix, up to `:` (versions and digests have no `: `).
 fn named(rest: &str) -> &str {
@@ -36,25 +46,44 @@ impl Rule for ProgressingMessageMismatch {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(cv) = cx.bundle.cluster_version() else { return };
-        let Some((ci, c)) = cond(&cv.status.conditions, "Progressing") else { return };
+        let Some(cv) = cx.bundle.cluster_version() else {
+            return;
+        };
+        let Some((ci, c)) = cond(&cv.status.conditions, "Progressing") else {
+            return;
+        };
         if c.message.is_empty() || !(c.is_true() || c.is_false()) {
             return;
         }
         let h0 = cv.status.history.first();
-        let prefixes = if c.is_true() { TRUE_PREFIXES } else { FALSE_PREFIXES };
+        let prefixes = if c.is_true() {
+            TRUE_PREFIXES
+        } else {
+            FALSE_PREFIXES
+        };
         let Some(prefix) = prefixes.iter().find(|p| c.message.starts_with(**p)) else {
             let mut f = cx.finding(
                 &META,
                 cv_ref(cv),
-                format!("Progressing={} has message `{}`, which starts with none of the CVO's prefixes", c.status, one_line(&c.message, 80)),
+                format!(
+                    "Progressing={} has message `{}`, which starts with none of the CVO's prefixes",
+                    c.status,
+                    one_line(&c.message, 80)
+                ),
             );
-            f.evidence.push(cond_evidence(cx, cv, &cv.metadata.name, ci, c, "message"));
+            f.evidence
+                .push(cond_evidence(cx, cv, &cv.metadata.name, ci, c, "message"));
             f.at = c.last_transition_time;
             out.push(f);
             return;
         };
-        let checks_release = matches!(*prefix, "Cluster version is " | "Error while reconciling " | "Working towards " | "Unable to apply ");
+        let checks_release = matches!(
+            *prefix,
+            "Cluster version is "
+                | "Error while reconciling "
+                | "Working towards "
+                | "Unable to apply "
+        );
         if !checks_release {
             return;
         }
@@ -66,14 +95,21 @@ impl Rule for ProgressingMessageMismatch {
                 format!("Progressing names `{x}` but history[0] is `{}`", h.label())
             }
             Some(h) if c.is_false() && !h.is_completed() => {
-                format!("Progressing=False says `{}` but history[0] (`{}`) is {}", one_line(&c.message, 80), h.label(), h.state)
+                format!(
+                    "Progressing=False says `{}` but history[0] (`{}`) is {}",
+                    one_line(&c.message, 80),
+                    h.label(),
+                    h.state
+                )
             }
             Some(_) => return,
         };
         let mut f = cx.finding(&META, cv_ref(cv), problem);
-        f.evidence.push(cond_evidence(cx, cv, &cv.metadata.name, ci, c, "message"));
+        f.evidence
+            .push(cond_evidence(cx, cv, &cv.metadata.name, ci, c, "message"));
         if let Some(h) = h0 {
-            f.evidence.push(history_evidence(cx, cv, 0, "version", h.label()).with_label("history[0]"));
+            f.evidence
+                .push(history_evidence(cx, cv, 0, "version", h.label()).with_label("history[0]"));
         }
         f.at = c.last_transition_time;
         out.push(f);

@@ -16,7 +16,10 @@ pub static META: RuleMeta = RuleMeta {
     summary: "Failing has a reason the CVO is not known to set",
     needs: &[&[Input::ClusterVersion]],
     help: "check whether something other than the CVO writes ClusterVersion conditions",
-    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/payload/task.go"],
+    references: &[
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go",
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/payload/task.go",
+    ],
     page: include_str!("../../../rules/CV014-failing-reason-unknown.md"),
 };
 
@@ -49,8 +52,12 @@ impl Rule for FailingReasonUnknown {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(cv) = cx.bundle.cluster_version() else { return };
-        let Some((i, c)) = cond(&cv.status.conditions, "Failing") else { return };
+        let Some(cv) = cx.bundle.cluster_version() else {
+            return;
+        };
+        let Some((i, c)) = cond(&cv.status.conditions, "Failing") else {
+            return;
+        };
         let bad = match c.status.as_str() {
             "True" => !known(&c.reason),
             "Unknown" => c.reason != "SlowClusterOperator",
@@ -59,8 +66,16 @@ impl Rule for FailingReasonUnknown {
         if !bad {
             return;
         }
-        let mut f = cx.finding(&META, cv_ref(cv), format!("Failing={} has reason `{}`, which the CVO is not known to set", c.status, c.reason));
-        f.evidence.push(cond_evidence(cx, cv, &cv.metadata.name, i, c, "reason"));
+        let mut f = cx.finding(
+            &META,
+            cv_ref(cv),
+            format!(
+                "Failing={} has reason `{}`, which the CVO is not known to set",
+                c.status, c.reason
+            ),
+        );
+        f.evidence
+            .push(cond_evidence(cx, cv, &cv.metadata.name, i, c, "reason"));
         f.at = c.last_transition_time;
         out.push(f);
     }

@@ -17,7 +17,10 @@ pub static META: RuleMeta = RuleMeta {
     summary: "ClusterVersion Failing=True (or Unknown for slow operators), with its cause",
     needs: &[&[Input::ClusterVersion]],
     help: "fix the cause named in the message; for operators, start from their Degraded and Available conditions",
-    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go", "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go"],
+    references: &[
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go",
+        "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go",
+    ],
     page: include_str!("../../../rules/CV015-cluster-version-failing.md"),
 };
 
@@ -27,8 +30,12 @@ impl Rule for ClusterVersionFailing {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(cv) = cx.bundle.cluster_version() else { return };
-        let Some((i, c)) = cond(&cv.status.conditions, "Failing") else { return };
+        let Some(cv) = cx.bundle.cluster_version() else {
+            return;
+        };
+        let Some((i, c)) = cond(&cv.status.conditions, "Failing") else {
+            return;
+        };
         let severity = match c.status.as_str() {
             "True" => Severity::Error,
             "Unknown" if !c.reason.is_empty() => Severity::Warning,
@@ -42,12 +49,21 @@ impl Rule for ClusterVersionFailing {
             Some(h) => format!(" while reconciling `{}`", h.label()),
             None => String::new(),
         };
-        let reason = if c.reason.is_empty() { String::new() } else { format!(" (`{}`)", c.reason) };
-        let msg = format!("ClusterVersion is Failing={}{what}{reason}: {}", c.status, one_line(&c.message, 200));
+        let reason = if c.reason.is_empty() {
+            String::new()
+        } else {
+            format!(" (`{}`)", c.reason)
+        };
+        let msg = format!(
+            "ClusterVersion is Failing={}{what}{reason}: {}",
+            c.status,
+            one_line(&c.message, 200)
+        );
         let operators = operators_in(&c.message);
         let mut f = cx.finding(&META, cv_ref(cv), String::new());
         f.severity = severity;
-        f.evidence.push(cond_evidence(cx, cv, &cv.metadata.name, i, c, "message"));
+        f.evidence
+            .push(cond_evidence(cx, cv, &cv.metadata.name, i, c, "message"));
         if !operators.is_empty() {
             f.details.insert("operators", operators.join(","));
         }

@@ -17,7 +17,9 @@ pub static META: RuleMeta = RuleMeta {
     summary: "the `N of M done (P% complete)` progress text does not add up",
     needs: &[&[Input::ClusterVersion]],
     help: "do not estimate progress from this message; check who wrote the status",
-    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go"],
+    references: &[
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go",
+    ],
     page: include_str!("../../../rules/CV018-progress-fraction-inconsistent.md"),
 };
 
@@ -30,20 +32,40 @@ impl Rule for ProgressFractionInconsistent {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(cv) = cx.bundle.cluster_version() else { return };
-        let Some((i, c)) = cond(&cv.status.conditions, "Progressing") else { return };
-        let Some(m) = RE.captures(&c.message) else { return };
-        let (Ok(n), Ok(total), Ok(p)) = (m[1].parse::<u64>(), m[2].parse::<u64>(), m[3].parse::<u64>()) else { return };
-        let want = if total == 0 { None } else { Some(100 * n / total) };
+        let Some(cv) = cx.bundle.cluster_version() else {
+            return;
+        };
+        let Some((i, c)) = cond(&cv.status.conditions, "Progressing") else {
+            return;
+        };
+        let Some(m) = RE.captures(&c.message) else {
+            return;
+        };
+        let (Ok(n), Ok(total), Ok(p)) = (
+            m[1].parse::<u64>(),
+            m[2].parse::<u64>(),
+            m[3].parse::<u64>(),
+        ) else {
+            return;
+        };
+        let want = (100 * n).checked_div(total);
         let problem = if n > total {
             format!("{n} of {total} done: more manifests done than exist")
         } else if want != Some(p) {
-            format!("{n} of {total} done is {}% but the message says {p}%", want.unwrap_or(0))
+            format!(
+                "{n} of {total} done is {}% but the message says {p}%",
+                want.unwrap_or(0)
+            )
         } else {
             return;
         };
-        let mut f = cx.finding(&META, cv_ref(cv), format!("Progressing progress text does not add up: {problem}"));
-        f.evidence.push(cond_evidence(cx, cv, &cv.metadata.name, i, c, "message"));
+        let mut f = cx.finding(
+            &META,
+            cv_ref(cv),
+            format!("Progressing progress text does not add up: {problem}"),
+        );
+        f.evidence
+            .push(cond_evidence(cx, cv, &cv.metadata.name, i, c, "message"));
         f.at = c.last_transition_time;
         out.push(f);
     }

@@ -15,7 +15,9 @@ pub static META: RuleMeta = RuleMeta {
     summary: "an update started before the previous one completed",
     needs: &[&[Input::ClusterVersion]],
     help: "expect operators and nodes at three releases until this update completes; compare against the last Completed release",
-    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go"],
+    references: &[
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go",
+    ],
     page: include_str!("../../../rules/CV019-previous-update-incomplete.md"),
 };
 
@@ -25,13 +27,19 @@ impl Rule for PreviousUpdateIncomplete {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(cv) = cx.bundle.cluster_version() else { return };
+        let Some(cv) = cx.bundle.cluster_version() else {
+            return;
+        };
         let hist = &cv.status.history;
-        let (Some(h0), Some(h1)) = (hist.first(), hist.get(1)) else { return };
+        let (Some(h0), Some(h1)) = (hist.first(), hist.get(1)) else {
+            return;
+        };
         if !h0.is_partial() || !h1.is_partial() {
             return;
         }
-        let last = cv.last_completed().map_or_else(|| "none".to_string(), |(_, h)| format!("`{}`", h.label()));
+        let last = cv
+            .last_completed()
+            .map_or_else(|| "none".to_string(), |(_, h)| format!("`{}`", h.label()));
         let mut f = cx.finding(
             &META,
             cv_ref(cv),
@@ -41,7 +49,10 @@ impl Rule for PreviousUpdateIncomplete {
                 h1.label()
             ),
         );
-        f.evidence.push(history_evidence(cx, cv, 1, "state", "Partial").with_label("previous update, never completed"));
+        f.evidence.push(
+            history_evidence(cx, cv, 1, "state", "Partial")
+                .with_label("previous update, never completed"),
+        );
         f.at = h0.started_time;
         out.push(f);
     }

@@ -15,7 +15,10 @@ pub static META: RuleMeta = RuleMeta {
     summary: "the ClusterVersion spec is invalid (Invalid=True) and its invalid fields are ignored",
     needs: &[&[Input::ClusterVersion]],
     help: "correct the field named in the message (e.g. request a version from availableUpdates, or give an image)",
-    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go", "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go"],
+    references: &[
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go",
+        "https://github.com/openshift/api/blob/master/config/v1/types_cluster_version.go",
+    ],
     page: include_str!("../../../rules/CV021-cluster-version-invalid.md"),
 };
 
@@ -25,11 +28,27 @@ impl Rule for ClusterVersionInvalid {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(cv) = cx.bundle.cluster_version() else { return };
-        let Some((i, c)) = cond(&cv.status.conditions, "Invalid").filter(|(_, c)| c.is_true()) else { return };
-        let detail = c.message.lines().map(|l| l.trim().trim_start_matches("* ")).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("; ");
-        let mut f = cx.finding(&META, cv_ref(cv), format!("the ClusterVersion is invalid: {}", one_line(&detail, 240)));
-        f.evidence.push(cond_evidence(cx, cv, &cv.metadata.name, i, c, "message"));
+        let Some(cv) = cx.bundle.cluster_version() else {
+            return;
+        };
+        let Some((i, c)) = cond(&cv.status.conditions, "Invalid").filter(|(_, c)| c.is_true())
+        else {
+            return;
+        };
+        let detail = c
+            .message
+            .lines()
+            .map(|l| l.trim().trim_start_matches("* "))
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join("; ");
+        let mut f = cx.finding(
+            &META,
+            cv_ref(cv),
+            format!("the ClusterVersion is invalid: {}", one_line(&detail, 240)),
+        );
+        f.evidence
+            .push(cond_evidence(cx, cv, &cv.metadata.name, i, c, "message"));
         f.at = c.last_transition_time;
         out.push(f);
     }

@@ -26,7 +26,12 @@ impl Rule for FilePartiallyRead {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        for d in cx.bundle.diagnostics.iter().filter(|d| d.level == DiagLevel::Warning) {
+        for d in cx
+            .bundle
+            .diagnostics
+            .iter()
+            .filter(|d| d.level == DiagLevel::Warning)
+        {
             out.push(diagnostic_finding(cx, &META, d));
         }
     }

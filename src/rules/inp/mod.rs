@@ -8,14 +8,22 @@ use crate::rules::engine::{Context, prov_evidence};
 use crate::rules::model::{Finding, ObjectRef};
 
 /// One finding per diagnostic.
-pub fn diagnostic_finding(cx: &Context<'_>, meta: &'static crate::rules::engine::RuleMeta, d: &Diagnostic) -> Finding {
+pub fn diagnostic_finding(
+    cx: &Context<'_>,
+    meta: &'static crate::rules::engine::RuleMeta,
+    d: &Diagnostic,
+) -> Finding {
     let path = d.prov.display_path();
     let at = match (d.prov.line, d.column) {
         (Some(l), Some(c)) => format!(" at line {l}, column {c}"),
         (Some(l), None) => format!(" at line {l}"),
         _ => String::new(),
     };
-    let mut f = cx.finding(meta, ObjectRef::new("File", "", &path), format!("`{path}`{at}: {}", d.reason));
+    let mut f = cx.finding(
+        meta,
+        ObjectRef::new("File", "", &path),
+        format!("{}{at}", d.reason),
+    );
     f.evidence.push(prov_evidence(&d.prov, &d.reason, None));
     f
 }

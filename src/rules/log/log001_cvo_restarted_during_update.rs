@@ -15,7 +15,9 @@ pub static META: RuleMeta = RuleMeta {
     summary: "the CVO restarted while an update was in progress",
     needs: &[&[Input::CvoLog, Input::CvoPods]],
     help: "read the end of the previous container's log (`previous.log`) for why it stopped (OOM, lease lost, node drain)",
-    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go"],
+    references: &[
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go",
+    ],
     page: include_str!("../../../rules/LOG001-cvo-restarted-during-update.md"),
 };
 
@@ -27,17 +29,37 @@ impl Rule for CvoRestartedDuringUpdate {
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
         let tl = cx.timeline;
         for r in tl.episodes_of(EpisodeTag::CvoRestart) {
-            let Some(update) = tl.episodes_of(EpisodeTag::Update).find(|u| u.contains(r.start)) else { continue };
-            let EpisodeKind::CvoRestart { pod, previous_pod, cause } = &r.kind else { continue };
+            let Some(update) = tl
+                .episodes_of(EpisodeTag::Update)
+                .find(|u| u.contains(r.start))
+            else {
+                continue;
+            };
+            let EpisodeKind::CvoRestart {
+                pod,
+                previous_pod,
+                cause,
+            } = &r.kind
+            else {
+                continue;
+            };
             let to = update.target_release.clone().unwrap_or_default();
             let mut msg = format!("the CVO restarted during the update to `{to}`: {cause}");
             if let Some(p) = previous_pod {
                 msg.push_str(&format!(" (`{p}` → `{pod}`)"));
             }
             if let Some(end) = r.end {
-                msg.push_str(&format!(", down from {} to {}", fmt_utc(&r.start), fmt_utc(&end)));
+                msg.push_str(&format!(
+                    ", down from {} to {}",
+                    fmt_utc(&r.start),
+                    fmt_utc(&end)
+                ));
             }
-            let mut f = cx.finding(&META, ObjectRef::new("Pod", "openshift-cluster-version", pod), msg);
+            let mut f = cx.finding(
+                &META,
+                ObjectRef::new("Pod", "openshift-cluster-version", pod),
+                msg,
+            );
             for e in &r.evidence {
                 f.evidence.push(cx.from_timeline(e));
             }

@@ -17,7 +17,9 @@ pub static META: RuleMeta = RuleMeta {
     summary: "consecutive CVO sync passes failed with the same error",
     needs: &[&[Input::CvoLog]],
     help: "fix the manifest or operator named in the error; the CVO retries it on every pass",
-    references: &["https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go"],
+    references: &[
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go",
+    ],
     page: include_str!("../../../rules/LOG002-sync-failing-repeatedly.md"),
 };
 
@@ -26,7 +28,8 @@ const MIN_RUN_RECONCILING: usize = 3;
 const MIN_RUN_UPDATING: usize = 5;
 
 fn first_error(p: &Pass) -> Option<&str> {
-    (p.ok == Some(false) && p.state != "Initializing").then(|| p.errors.first().map_or("", String::as_str))
+    (p.ok == Some(false) && p.state != "Initializing")
+        .then(|| p.errors.first().map_or("", String::as_str))
 }
 
 impl Rule for SyncFailingRepeatedly {
@@ -52,7 +55,11 @@ impl Rule for SyncFailingRepeatedly {
                 j += 1;
             }
             let run = &passes[i..=j];
-            let min = if passes[i].state == "Reconciling" { MIN_RUN_RECONCILING } else { MIN_RUN_UPDATING };
+            let min = if passes[i].state == "Reconciling" {
+                MIN_RUN_RECONCILING
+            } else {
+                MIN_RUN_UPDATING
+            };
             if run.len() >= min {
                 let (a, b) = (&run[0], &run[run.len() - 1]);
                 let mut f = cx.finding(

@@ -17,7 +17,10 @@ pub static META: RuleMeta = RuleMeta {
     summary: "the CVO log shows a past span in which nothing was reconciled while a target was retried",
     needs: &[&[Input::CvoLog]],
     help: "check for drift that happened while unmanaged (manifests changed by hand are not put back until the next pass)",
-    references: &["https://bugzilla.redhat.com/show_bug.cgi?id=1822752", "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go"],
+    references: &[
+        "https://bugzilla.redhat.com/show_bug.cgi?id=1822752",
+        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go",
+    ],
     page: include_str!("../../../rules/LOG003-past-reconcile-stall.md"),
 };
 
@@ -34,8 +37,16 @@ impl Rule for PastReconcileStall {
                 continue;
             }
             let target = s.target_release.clone().unwrap_or_default();
-            let running = s.running_release.as_deref().map_or_else(String::new, |r| format!(" of `{r}`"));
-            let pod = tl.passes().iter().find(|p| p.start >= s.start).map(|p| p.pod.clone()).unwrap_or_default();
+            let running = s
+                .running_release
+                .as_deref()
+                .map_or_else(String::new, |r| format!(" of `{r}`"));
+            let pod = tl
+                .passes()
+                .iter()
+                .find(|p| p.start >= s.start)
+                .map(|p| p.pod.clone())
+                .unwrap_or_default();
             let mut f = cx.finding(
                 &META,
                 ObjectRef::new("Pod", "openshift-cluster-version", &pod),

@@ -16,7 +16,9 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a MachineConfigPool is Degraded (a node or the rendered config failed)",
     needs: &[&[Input::MachineConfigPools]],
     help: "read the pool's NodeDegraded/RenderDegraded message, then the machine-config-daemon log on the named node",
-    references: &["https://docs.openshift.com/container-platform/latest/post_installation_configuration/machine-configuration-tasks.html"],
+    references: &[
+        "https://docs.openshift.com/container-platform/latest/post_installation_configuration/machine-configuration-tasks.html",
+    ],
     page: include_str!("../../../rules/MC001-pool-degraded.md"),
 };
 
@@ -38,15 +40,29 @@ impl Rule for PoolDegraded {
             }
             let mut msg = format!("pool `{name}` is degraded");
             if degraded_count > 0 {
-                msg.push_str(&format!(" ({degraded_count} of {} machines)", pool.status.machine_count.unwrap_or(0)));
+                msg.push_str(&format!(
+                    " ({degraded_count} of {} machines)",
+                    pool.status.machine_count.unwrap_or(0)
+                ));
             }
             let mut f = cx.finding(&META, pool_ref(name), String::new());
             if let Some((i, c)) = hit {
-                msg.push_str(&format!(": {} `{}`: {}", c.type_, c.reason, one_line(&c.message, 200)));
-                f.evidence.push(cond_evidence(cx, pool, name, i, c, "message"));
+                msg.push_str(&format!(
+                    ": {} `{}`: {}",
+                    c.type_,
+                    c.reason,
+                    one_line(&c.message, 200)
+                ));
+                f.evidence
+                    .push(cond_evidence(cx, pool, name, i, c, "message"));
                 f.at = c.last_transition_time;
             } else {
-                f.evidence.push(cx.field(pool, Some(name), "status.degradedMachineCount", &degraded_count.to_string()));
+                f.evidence.push(cx.field(
+                    pool,
+                    Some(name),
+                    "status.degradedMachineCount",
+                    &degraded_count.to_string(),
+                ));
             }
             f.message = msg;
             out.push(f);

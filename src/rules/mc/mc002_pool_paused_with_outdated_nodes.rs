@@ -15,7 +15,9 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a paused MachineConfigPool holds back outdated nodes",
     needs: &[&[Input::MachineConfigPools]],
     help: "unpause the pool (`oc patch mcp <name> --type merge -p '{\"spec\":{\"paused\":false}}'`) when the maintenance window allows",
-    references: &["https://docs.openshift.com/container-platform/latest/updating/updating_a_cluster/eus-eus-update.html"],
+    references: &[
+        "https://docs.openshift.com/container-platform/latest/updating/updating_a_cluster/eus-eus-update.html",
+    ],
     page: include_str!("../../../rules/MC002-pool-paused-with-outdated-nodes.md"),
 };
 
@@ -39,11 +41,24 @@ impl Rule for PoolPausedWithOutdatedNodes {
             let mut f = cx.finding(
                 &META,
                 pool_ref(name),
-                format!("pool `{name}` is paused with {} of {total} machines not updated", total - updated.min(total)),
+                format!(
+                    "pool `{name}` is paused with {} of {total} machines not updated",
+                    total - updated.min(total)
+                ),
             );
-            f.evidence.push(cx.field(pool, Some(name), "spec.paused", "paused: true").with_label("paused"));
-            f.evidence.push(cx.field(pool, Some(name), "status.updatedMachineCount", &updated.to_string()));
-            f.at = pool.condition("Updated").and_then(|c| c.last_transition_time);
+            f.evidence.push(
+                cx.field(pool, Some(name), "spec.paused", "paused: true")
+                    .with_label("paused"),
+            );
+            f.evidence.push(cx.field(
+                pool,
+                Some(name),
+                "status.updatedMachineCount",
+                &updated.to_string(),
+            ));
+            f.at = pool
+                .condition("Updated")
+                .and_then(|c| c.last_transition_time);
             out.push(f);
         }
     }

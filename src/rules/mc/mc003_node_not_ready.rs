@@ -28,11 +28,15 @@ impl Rule for NodeNotReady {
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
         for node in &cx.bundle.nodes {
             let name = &node.metadata.name;
-            let Some((i, c)) = cond(&node.status.conditions, "Ready") else { continue };
+            let Some((i, c)) = cond(&node.status.conditions, "Ready") else {
+                continue;
+            };
             if c.is_true() {
                 continue;
             }
-            let since = c.last_transition_time.map_or_else(String::new, |t| format!(" since {}", fmt_utc(&t)));
+            let since = c
+                .last_transition_time
+                .map_or_else(String::new, |t| format!(" since {}", fmt_utc(&t)));
             let mut msg = format!("node `{name}` is Ready={}{since}", c.status);
             if !c.reason.is_empty() {
                 msg.push_str(&format!(" (`{}`)", c.reason));
@@ -41,7 +45,8 @@ impl Rule for NodeNotReady {
                 msg.push_str(&format!(": {}", one_line(&c.message, 200)));
             }
             let mut f = cx.finding(&META, node_ref(name), msg);
-            f.evidence.push(cond_evidence(cx, node, name, i, c, "status"));
+            f.evidence
+                .push(cond_evidence(cx, node, name, i, c, "status"));
             f.at = c.last_transition_time;
             out.push(f);
         }

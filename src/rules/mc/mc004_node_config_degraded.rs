@@ -15,7 +15,9 @@ pub static META: RuleMeta = RuleMeta {
     summary: "the machine-config daemon marked a Node Degraded",
     needs: &[&[Input::Nodes]],
     help: "read the `machineconfiguration.openshift.io/reason` annotation and the machine-config-daemon log on that node",
-    references: &["https://github.com/openshift/machine-config-operator/blob/master/docs/MachineConfigDaemon.md"],
+    references: &[
+        "https://github.com/openshift/machine-config-operator/blob/master/docs/MachineConfigDaemon.md",
+    ],
     page: include_str!("../../../rules/MC004-node-config-degraded.md"),
 };
 

@@ -15,7 +15,9 @@ pub static META: RuleMeta = RuleMeta {
     summary: "a Node is cordoned while no machine-config update is draining it",
     needs: &[&[Input::Nodes]],
     help: "uncordon the node (`oc adm uncordon <node>`) if nobody is working on it",
-    references: &["https://github.com/openshift/machine-config-operator/blob/master/docs/MachineConfigDaemon.md"],
+    references: &[
+        "https://github.com/openshift/machine-config-operator/blob/master/docs/MachineConfigDaemon.md",
+    ],
     page: include_str!("../../../rules/MC005-node-cordoned.md"),
 };
 
@@ -30,14 +32,31 @@ impl Rule for NodeCordoned {
                 continue;
             }
             let state = node.mco_annotation("state").unwrap_or("");
-            let draining = node.mco_annotation("desiredDrain").is_some_and(|d| d.starts_with("drain-"));
+            let draining = node
+                .mco_annotation("desiredDrain")
+                .is_some_and(|d| d.starts_with("drain-"));
             if state == "Working" || draining {
                 continue;
             }
             let name = &node.metadata.name;
-            let how = if state.is_empty() { String::new() } else { format!(" (machine-config state `{state}`)") };
-            let mut f = cx.finding(&META, node_ref(name), format!("node `{name}` is cordoned but no machine-config update is draining it{how}"));
-            f.evidence.push(cx.field(node, Some(name), "spec.unschedulable", "unschedulable: true"));
+            let how = if state.is_empty() {
+                String::new()
+            } else {
+                format!(" (machine-config state `{state}`)")
+            };
+            let mut f = cx.finding(
+                &META,
+                node_ref(name),
+                format!(
+                    "node `{name}` is cordoned but no machine-config update is draining it{how}"
+                ),
+            );
+            f.evidence.push(cx.field(
+                node,
+                Some(name),
+                "spec.unschedulable",
+                "unschedulable: true",
+            ));
             f.at = None;
             out.push(f);
         }

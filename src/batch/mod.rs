@@ -1,0 +1,231 @@
+//! `mglint batch`: many inputs (paths and URLs), each analysed as its own bundle, in
+//! parallel on a rayon pool, one JSON Lines row per input (`mglint/batch/v1`, see [`Row`])
+//! written in input order, and a summary. `--shard K/N` keeps the inputs whose stable hash
+//! falls in shard K (see [`Shard::contains`]); `--resume` skips inputs that already have a
+//! row in the output file and appends. One bad input is an error row, never the end of the
+//! batch; a panic while analysing an input is caught and becomes an error row too.
+//!
+//! ```no_run
+//! use mglint::batch::{BatchOptions, run_to};
+//! let inputs = vec!["jobs/1".to_string(), "gs://bucket/logs/job/2".to_string()];
+//! let mut out = Vec::new();
+//! let run = run_to(&inputs, &BatchOptions::default(), &Default::default(), &mut out).unwrap();
+//! eprint!("{}", run.summary.render());
+//! ```
+
+mod list;
+mod row;
+mod sink;
+mod summary;
+
+pub use list::{Shard, fnv1a, parse_list, select};
+pub use row::{Outcome, Row, SCHEMA, SeverityCounts, UpdateRow};
+pub use sink::{Previous, read_previous};
+pub use summary::{BatchSummary, CodeCount, TOP_CODES};
+
+use crate::ingest::{IngestOptions, ingest_named};
+use crate::remote::{FetchOptions, Fetcher, GcsLocation, is_remote};
+use crate::rules::Settings;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sink::Ordered;
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// How to run a batch.
+#[derive(Debug, Clone, Default)]
+pub struct BatchOptions {
+    pub ingest: IngestOptions,
+    pub settings: Settings,
+    /// For URL inputs; one [`Fetcher`] serves the whole batch.
+    pub fetch: FetchOptions,
+    /// Worker threads; 0 means rayon's default (all cores, or `RAYON_NUM_THREADS`).
+    pub threads: usize,
+    pub shard: Option<Shard>,
+    /// Draw a progress bar on standard error (indicatif hides it when that is not a terminal).
+    pub progress: bool,
+}
+
+/// What a batch did.
+#[derive(Debug, Clone)]
+pub struct BatchRun {
+    /// Inputs in this shard (all inputs without `--shard`).
+    pub selected: usize,
+    /// Selected inputs skipped because they already had a row (`--resume`).
+    pub skipped: usize,
+    /// The rows written by this run, in input order.
+    pub rows: Vec<Row>,
+    /// Over the selected inputs: the earlier rows that were kept plus this run's rows.
+    pub summary: BatchSummary,
+    /// Output stopped early because the reader went away (closed pipe).
+    pub truncated: bool,
+}
+
+/// Everything the workers share.
+struct Ctx<'a> {
+    opts: &'a BatchOptions,
+    /// Built on first use; `Err` holds why no client could be made.
+    fetcher: std::sync::OnceLock<Result<Fetcher, String>>,
+    /// One lock per job location, so that repeated URLs are fetched once, not concurrently.
+    fetch_locks: Mutex<HashMap<String, Arc<Mutex<()>>>>,
+}
+
+impl Ctx<'_> {
+    fn fetcher(&self) -> Result<&Fetcher, String> {
+        self.fetcher
+            .get_or_init(|| Fetcher::new(self.opts.fetch.clone()).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    fn lock_for(&self, key: &str) -> Arc<Mutex<()>> {
+        let mut m = self.fetch_locks.lock().unwrap_or_else(PoisonError::into_inner);
+        m.entry(key.to_string()).or_default().clone()
+    }
+
+    /// The local directory of a URL input, fetched into the cache when needed.
+    fn fetch(&self, url: &str) -> Result<String, String> {
+        let key = GcsLocation::parse(url).map_err(|e| e.to_string())?.gs_url();
+        let lock = self.lock_for(&key);
+        let _held = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        let r = self.fetcher()?.fetch(url).map_err(|e| e.to_string())?;
+        Ok(r.local_dir.to_string_lossy().to_string())
+    }
+
+    fn analyse(&self, index: usize, input: &str) -> Row {
+        let local = if is_remote(input) {
+            match self.fetch(input) {
+                Ok(dir) => dir,
+                Err(e) => return Row::error(index, input, vec![e]),
+            }
+        } else {
+            input.to_string()
+        };
+        let bundle = match ingest_named(&[(local, input.to_string())], &self.opts.ingest) {
+            Ok(b) => b,
+            Err(e) => return Row::error(index, input, vec![e.to_string()]),
+        };
+        let timeline = crate::timeline::build(&bundle);
+        let report = crate::rules::analyze(&bundle, &timeline, &self.opts.settings);
+        Row::analysed(index, input, &bundle, &timeline, &report)
+    }
+
+    /// [`Ctx::analyse`], with a panic turned into an error row.
+    fn row(&self, index: usize, input: &str) -> Row {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.analyse(index, input))).unwrap_or_else(|p| {
+            let what = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Row::error(index, input, vec![format!("internal error while analysing the input: {what}")])
+        })
+    }
+}
+
+/// Analyses one input into its row (`index` is its position in the batch list).
+pub fn analyze_one(index: usize, input: &str, opts: &BatchOptions) -> Row {
+    Ctx { opts, fetcher: Default::default(), fetch_locks: Default::default() }.row(index, input)
+}
+
+/// Runs a batch over `inputs`, writing one row per selected input not in `done` to `out`, in
+/// input order. `Err` only when no thread pool could be made or `out` failed (a closed pipe
+/// is not an error: the run stops and says so in [`BatchRun::truncated`]).
+pub fn run_to(
+    inputs: &[String],
+    opts: &BatchOptions,
+    previous: &Previous,
+    out: &mut (dyn Write + Send),
+) -> Result<BatchRun, String> {
+    let selected = select(inputs, opts.shard);
+    let todo: Vec<&(usize, String)> = selected.iter().filter(|(_, i)| !previous.inputs.contains(i)).collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .thread_name(|i| format!("mglint-batch-{i}"))
+        .build()
+        .map_err(|e| format!("cannot start worker threads: {e}"))?;
+    let ctx = Ctx { opts, fetcher: Default::default(), fetch_locks: Default::default() };
+    let bar = progress_bar(opts.progress, todo.len());
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let errors = AtomicUsize::new(0);
+    let rows: Mutex<Vec<Option<Row>>> = Mutex::new(vec![None; todo.len()]);
+    let sink = Mutex::new(Ordered::new(out));
+    pool.scope(|s| {
+        for _ in 0..pool.current_num_threads() {
+            s.spawn(|_| {
+                while !stop.load(Ordering::Relaxed) {
+                    let pos = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((index, input)) = todo.get(pos) else { break };
+                    let row = ctx.row(*index, input);
+                    let line = match serde_json::to_string(&row) {
+                        Ok(l) => l + "\n",
+                        Err(e) => {
+                            let r = Row::error(*index, input, vec![format!("cannot serialize the row: {e}")]);
+                            serde_json::to_string(&r).unwrap_or_default() + "\n"
+                        }
+                    };
+                    if row.outcome == Outcome::Error {
+                        errors.fetch_add(1, Ordering::Relaxed);
+                    }
+                    {
+                        let mut sink = sink.lock().unwrap_or_else(PoisonError::into_inner);
+                        sink.push(pos, line);
+                        if sink.failed.is_some() {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    if let Some(slot) = rows.lock().unwrap_or_else(PoisonError::into_inner).get_mut(pos) {
+                        *slot = Some(row);
+                    }
+                    bar.inc(1);
+                    let n = errors.load(Ordering::Relaxed);
+                    if n > 0 {
+                        bar.set_message(format!("{n} errors"));
+                    }
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let failed = sink.into_inner().unwrap_or_else(PoisonError::into_inner).failed;
+    let truncated = match failed {
+        Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => true,
+        Some(e) => return Err(format!("cannot write rows: {e}")),
+        None => false,
+    };
+    let rows: Vec<Row> = rows.into_inner().unwrap_or_else(PoisonError::into_inner).into_iter().flatten().collect();
+    let wanted: HashSet<&str> = selected.iter().map(|(_, i)| i.as_str()).collect();
+    let kept = previous.rows.iter().filter(|r| wanted.contains(r.input.as_str()));
+    let summary = BatchSummary::of(kept.chain(rows.iter()));
+    Ok(BatchRun { selected: selected.len(), skipped: selected.len() - todo.len(), rows, summary, truncated })
+}
+
+/// Runs a batch into the file `path`: truncated first, or with `resume` kept, with the
+/// selected inputs that already have a row skipped and new rows appended.
+pub fn run_file(inputs: &[String], opts: &BatchOptions, path: &Path, resume: bool) -> Result<BatchRun, String> {
+    let previous = if resume { read_previous(path)? } else { Previous::default() };
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(resume)
+        .write(true)
+        .truncate(!resume)
+        .open(path)
+        .map_err(|e| format!("cannot open `{}`: {e}", path.display()))?;
+    run_to(inputs, opts, &previous, &mut f)
+}
+
+fn progress_bar(show: bool, len: usize) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {pos}/{len} inputs, {per_sec}, eta {eta} {msg}")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}

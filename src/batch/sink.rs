@@ -1,0 +1,125 @@
+//! Where rows go: an ordered writer that receives rows from many workers and writes them in
+//! input order as soon as every earlier row is written (flushed line by line, so a killed run
+//! leaves whole rows), and reading back an earlier output file for `--resume`.
+
+use super::row::Row;
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+use std::path::Path;
+
+/// Writes rows in order of their position in the work list.
+pub(super) struct Ordered<'w> {
+    out: &'w mut (dyn Write + Send),
+    next: usize,
+    pending: BTreeMap<usize, String>,
+    /// Set when a write failed; nothing more is written.
+    pub failed: Option<std::io::Error>,
+}
+
+impl<'w> Ordered<'w> {
+    pub fn new(out: &'w mut (dyn Write + Send)) -> Self {
+        Ordered { out, next: 0, pending: BTreeMap::new(), failed: None }
+    }
+
+    /// Queues the line of work item `pos` and writes every line that is now in order.
+    pub fn push(&mut self, pos: usize, line: String) {
+        self.pending.insert(pos, line);
+        if self.failed.is_some() {
+            return;
+        }
+        let mut wrote = false;
+        while let Some(line) = self.pending.remove(&self.next) {
+            if let Err(e) = self.out.write_all(line.as_bytes()) {
+                self.failed = Some(e);
+                return;
+            }
+            self.next += 1;
+            wrote = true;
+        }
+        if wrote {
+            if let Err(e) = self.out.flush() {
+                self.failed = Some(e);
+            }
+        }
+    }
+}
+
+/// The rows already in an output file.
+#[derive(Debug, Default)]
+pub struct Previous {
+    /// Inputs that have a row.
+    pub inputs: HashSet<String>,
+    /// The rows that parse as `mglint/batch/v1` rows.
+    pub rows: Vec<Row>,
+    /// Lines that are not rows (kept in the file, ignored).
+    pub unparsable: usize,
+    /// Bytes of a torn last line (a killed run) that were cut from the file.
+    pub torn_bytes: u64,
+}
+
+/// Reads the rows of an earlier run from `path` (none when it does not exist). A last line
+/// without its newline is a row cut by a killed run: it is removed from the file, so that
+/// appended rows start on a line of their own and the input is analysed again.
+pub fn read_previous(path: &Path) -> Result<Previous, String> {
+    let shown = path.display();
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Previous::default()),
+        Err(e) => return Err(format!("cannot read `{shown}`: {e}")),
+    };
+    let whole = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+    let mut prev = Previous { torn_bytes: (bytes.len() - whole) as u64, ..Previous::default() };
+    if prev.torn_bytes > 0 {
+        let f = std::fs::OpenOptions::new().write(true).open(path).map_err(|e| format!("cannot open `{shown}`: {e}"))?;
+        f.set_len(whole as u64).map_err(|e| format!("cannot cut the torn last line of `{shown}`: {e}"))?;
+    }
+    for line in String::from_utf8_lossy(&bytes[..whole]).lines() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<serde_json::Value>(line) {
+            Ok(v) => match v.get("input").and_then(|i| i.as_str()) {
+                Some(input) => {
+                    prev.inputs.insert(input.to_string());
+                    match serde_json::from_value::<Row>(v) {
+                        Ok(r) => prev.rows.push(r),
+                        Err(_) => prev.unparsable += 1,
+                    }
+                }
+                None => prev.unparsable += 1,
+            },
+            Err(_) => prev.unparsable += 1,
+        }
+    }
+    Ok(prev)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordered_writes_in_position_order() {
+        let mut buf: Vec<u8> = Vec::new();
+        let mut o = Ordered::new(&mut buf);
+        o.push(2, "c\n".into());
+        o.push(0, "a\n".into());
+        o.push(1, "b\n".into());
+        assert!(o.failed.is_none());
+        assert_eq!(String::from_utf8(buf).unwrap(), "a\nb\nc\n");
+    }
+
+    #[test]
+    fn torn_last_line_is_cut_and_rows_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("rows.jsonl");
+        let row = serde_json::to_string(&Row::error(0, "/a", vec!["gone".into()])).unwrap();
+        std::fs::write(&p, format!("{row}\nnot json\n{{\"schema\":\"mglint/batch/v1\",\"in")).unwrap();
+        let prev = read_previous(&p).unwrap();
+        assert_eq!(prev.rows.len(), 1);
+        assert!(prev.inputs.contains("/a"));
+        assert_eq!(prev.unparsable, 1);
+        assert_eq!(prev.torn_bytes, 31);
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), format!("{row}\nnot json\n"));
+    }
+}
