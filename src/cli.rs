@@ -24,12 +24,18 @@ pub enum Command {
     Timeline(TimelineArgs),
     /// Run a scenario through the reference CVO status model and print the ClusterVersion
     Reconcile(ReconcileArgs),
+    /// Check a dump against the reference CVO model: which flavour and history-fix setting it
+    /// is consistent with, and every field where it deviates
+    Replay(ReplayArgs),
     /// List the rule catalogue
     Rules(RulesArgs),
     /// Print a rule's page
     Explain(ExplainArgs),
     /// Download a CI job's artifacts (only what the analysis needs) into a directory
     Fetch(FetchArgs),
+    /// Analyze many inputs in parallel: one JSON Lines row per input (`mglint/batch/v1`),
+    /// in input order, then a summary
+    Batch(BatchArgs),
 }
 
 /// Options for inputs given as URLs (Prow, gcsweb, gs://, storage.googleapis.com).
@@ -95,6 +101,36 @@ pub struct SummaryArgs {
     pub output: Option<PathBuf>,
 }
 
+/// `analyze --format` values: every report format, plus `html` (which also needs the
+/// timeline, so it is rendered apart from `mglint::output::render`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnalyzeFormat {
+    Report(Format),
+    Html,
+}
+
+impl ValueEnum for AnalyzeFormat {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: std::sync::OnceLock<Vec<AnalyzeFormat>> = std::sync::OnceLock::new();
+        ALL.get_or_init(|| {
+            Format::value_variants()
+                .iter()
+                .map(|f| AnalyzeFormat::Report(*f))
+                .chain([AnalyzeFormat::Html])
+                .collect()
+        })
+    }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        match self {
+            AnalyzeFormat::Report(f) => f.to_possible_value(),
+            AnalyzeFormat::Html => Some(
+                clap::builder::PossibleValue::new("html")
+                    .help("One self-contained HTML page with the upgrade timeline chart"),
+            ),
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
     #[command(flatten)]
@@ -112,10 +148,10 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
     /// Output format for standard output or --output
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = AnalyzeFormat::Report(Format::Human))]
+    pub format: AnalyzeFormat,
     /// Write the report here; repeat as FORMAT=PATH to write several formats in one run
-    /// (e.g. --output junit=junit_mglint.xml --output json=report.json)
+    /// (e.g. --output junit=junit_mglint.xml --output json=report.json --output html=report.html)
     #[arg(long, short = 'o', value_name = "[FORMAT=]PATH")]
     pub output: Vec<String>,
 }
@@ -211,4 +247,67 @@ pub struct FetchArgs {
     pub output: PathBuf,
     #[command(flatten)]
     pub remote: RemoteArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// Must-gathers, CI job artifact directories, archives or URLs; each is analysed on its own
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<String>,
+    /// Read more inputs from this file (`-` for standard input), one a line; blank lines and
+    /// lines starting with `#` are ignored
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+    /// Analyse only shard K of N (0-based): inputs whose FNV-1a hash modulo N is K, so N
+    /// workers given the same list cover it exactly once
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<mglint::batch::Shard>,
+    /// Worker threads (default: all cores)
+    #[arg(long = "jobs", short = 'j', visible_alias = "threads", value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Write the rows to this file instead of standard output
+    #[arg(long, short = 'o', value_name = "PATH")]
+    pub output: Option<PathBuf>,
+    /// Keep the rows already in --output, skip their inputs and append the new rows
+    #[arg(long, requires = "output")]
+    pub resume: bool,
+    /// Print a summary table (to standard output with --output, else to standard error)
+    #[arg(long)]
+    pub summary: bool,
+    /// Never draw the progress bar (it is only drawn when standard error is a terminal)
+    #[arg(long)]
+    pub no_progress: bool,
+    /// Only run rules whose code starts with one of these (comma-separated; e.g. CV,CO002)
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    pub select: Vec<String>,
+    /// Skip rules whose code starts with one of these (comma-separated)
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    pub ignore: Vec<String>,
+    /// A row's outcome is `findings` when a finding at or above this severity exists
+    /// [default: error, or mglint.toml]
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    pub fail_on: Option<Severity>,
+    /// Settings file [default: ./mglint.toml when present]
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Largest single file read into memory, after decompression, in bytes
+    #[arg(long, value_name = "BYTES", default_value_t = 2 << 30)]
+    pub max_file_bytes: u64,
+    /// Largest total decompressed size of one archive, in bytes
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 30)]
+    pub max_archive_bytes: u64,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format of the verdict and deviations
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub format: TextOrJson,
+    /// Write the derived scenario here (re-run it with `mglint reconcile`)
+    #[arg(long, short = 'o', value_name = "SCENARIO.yaml")]
+    pub output: Option<PathBuf>,
 }

@@ -7,7 +7,7 @@ use clap::Parser;
 use cli::*;
 use mglint::bundle::Bundle;
 use mglint::ingest::{IngestOptions, ingest_named};
-use mglint::output::{Format, RenderOptions};
+use mglint::output::RenderOptions;
 use mglint::remote::{self, FetchOptions};
 use mglint::source::SourceOptions;
 use std::io::Write;
@@ -124,7 +124,7 @@ fn parse_time(s: &Option<String>, flag: &str) -> Result<Option<mglint::model::Ti
 }
 
 /// Parses `--output` values: `FORMAT=PATH` or a bare `PATH` in the `--format` format.
-fn outputs(a: &AnalyzeArgs) -> Result<Vec<(Format, Option<PathBuf>)>, String> {
+fn outputs(a: &AnalyzeArgs) -> Result<Vec<(AnalyzeFormat, Option<PathBuf>)>, String> {
     use clap::ValueEnum;
     if a.output.is_empty() {
         return Ok(vec![(a.format, None)]);
@@ -132,12 +132,70 @@ fn outputs(a: &AnalyzeArgs) -> Result<Vec<(Format, Option<PathBuf>)>, String> {
     a.output
         .iter()
         .map(|o| match o.split_once('=') {
-            Some((f, p)) if Format::from_str(f, true).is_ok() => {
-                Ok((Format::from_str(f, true).map_err(|e| e.to_string())?, Some(PathBuf::from(p))))
+            Some((f, p)) if AnalyzeFormat::from_str(f, true).is_ok() => {
+                Ok((AnalyzeFormat::from_str(f, true)?, Some(PathBuf::from(p))))
             }
             _ => Ok((a.format, Some(PathBuf::from(o)))),
         })
         .collect()
+}
+
+/// `mglint batch`: exit 0 when every selected input got a row (whatever its outcome), 2 when
+/// the batch itself could not run (bad list, unwritable output).
+fn run_batch(a: BatchArgs) -> Result<u8, String> {
+    use std::io::IsTerminal;
+    let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
+    let mut settings = mglint::rules::Settings::load(a.config.as_deref(), &cwd)?;
+    if !a.select.is_empty() {
+        settings.select = a.select.clone();
+    }
+    if !a.ignore.is_empty() {
+        settings.ignore = a.ignore.clone();
+    }
+    if let Some(f) = a.fail_on {
+        settings.fail_on = f;
+    }
+    let mut inputs = a.inputs.clone();
+    if let Some(f) = &a.from {
+        let text = if f.as_os_str() == "-" {
+            std::io::read_to_string(std::io::stdin()).map_err(|e| format!("cannot read standard input: {e}"))?
+        } else {
+            std::fs::read_to_string(f).map_err(|e| format!("cannot read `{}`: {e}", f.display()))?
+        };
+        inputs.extend(mglint::batch::parse_list(&text));
+    }
+    if inputs.is_empty() {
+        return Err("no inputs: name them as arguments or in a file with `--from`".to_string());
+    }
+    let opts = mglint::batch::BatchOptions {
+        ingest: IngestOptions {
+            source: SourceOptions {
+                max_file_bytes: a.max_file_bytes,
+                max_archive_bytes: a.max_archive_bytes,
+                ..SourceOptions::default()
+            },
+        },
+        settings,
+        fetch: fetch_opts(&a.remote),
+        threads: a.jobs.unwrap_or(0),
+        shard: a.shard,
+        progress: !a.no_progress && std::io::stderr().is_terminal(),
+    };
+    let run = match &a.output {
+        Some(p) => mglint::batch::run_file(&inputs, &opts, p, a.resume)?,
+        None => mglint::batch::run_to(&inputs, &opts, &Default::default(), &mut std::io::stdout())?,
+    };
+    if run.skipped > 0 {
+        eprintln!("note: {} inputs already had a row; skipped", run.skipped);
+    }
+    if a.summary && !run.truncated {
+        let table = run.summary.render();
+        match a.output {
+            Some(_) => emit(&table, None)?,
+            None => eprint!("{table}"),
+        }
+    }
+    Ok(0)
 }
 
 fn run(cli: Cli) -> Result<u8, String> {
@@ -169,8 +227,16 @@ fn run(cli: Cli) -> Result<u8, String> {
             let timeline = mglint::timeline::build(&bundle);
             let report = mglint::rules::analyze(&bundle, &timeline, &settings);
             for (format, path) in outs {
-                let opts = if path.is_none() { RenderOptions::for_stdout() } else { RenderOptions::default() };
-                let text = mglint::output::render(&report, format, &opts);
+                let text = match format {
+                    AnalyzeFormat::Html => {
+                        let meta = mglint::output::html::HtmlMeta::from_bundle(&bundle);
+                        mglint::output::html::render_html(&report, &timeline, &meta)
+                    }
+                    AnalyzeFormat::Report(format) => {
+                        let opts = if path.is_none() { RenderOptions::for_stdout() } else { RenderOptions::default() };
+                        mglint::output::render(&report, format, &opts)
+                    }
+                };
                 emit(&text, path.as_deref())?;
             }
             Ok(input_errors(&bundle, report.exit_code()))
@@ -227,6 +293,20 @@ fn run(cli: Cli) -> Result<u8, String> {
                 Ok(1)
             }
         }
+        Command::Replay(a) => {
+            let bundle = load(&a.input)?;
+            let timeline = mglint::timeline::build(&bundle);
+            let r = mglint::reconciler::replay(&bundle, &timeline);
+            if let Some(p) = &a.output {
+                emit(&mglint::reconciler::replay::scenario_yaml(&r)?, Some(p))?;
+            }
+            let text = match a.format {
+                TextOrJson::Text => mglint::reconciler::replay::render_text(&r),
+                TextOrJson::Json => mglint::reconciler::replay::render_json(&r),
+            };
+            emit(&text, None)?;
+            Ok(input_errors(&bundle, r.exit_code()))
+        }
         Command::Rules(a) => {
             let cat = mglint::rules::catalogue();
             let text = match a.format {
@@ -258,6 +338,7 @@ fn run(cli: Cli) -> Result<u8, String> {
             }
             None => Err(format!("no rule `{}`; `mglint rules` lists them", a.code)),
         },
+        Command::Batch(a) => run_batch(a),
         Command::Fetch(a) => {
             let r = remote::fetch_to(&a.url, &a.output, &fetch_opts(&a.remote)).map_err(|e| e.to_string())?;
             for s in &r.skipped {

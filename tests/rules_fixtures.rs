@@ -136,3 +136,58 @@ fn select_and_ignore_by_prefix() {
         0
     );
 }
+
+fn copy_tree(from: &Path, to: &Path) {
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+            copy_tree(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+/// Every damaged input of `fixtures/bad` (one broken file laid over a good must-gather): the
+/// rules and every emitter run without panicking, and each file ingestion could not read, or
+/// read only in part, is one IN001 or IN002 finding.
+#[test]
+fn rules_and_emitters_survive_damaged_inputs() {
+    use mglint::output::{Format, RenderOptions, render};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bad");
+    let mut cases: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    cases.sort();
+    let mut ran = 0;
+    for case in cases.iter().filter(|p| p.join("files").is_dir()) {
+        let dir = tempfile::tempdir().unwrap();
+        copy_tree(&root.join("_base"), dir.path());
+        copy_tree(&case.join("files"), dir.path());
+        let b = ingest(
+            &[dir.path().to_string_lossy().to_string()],
+            &IngestOptions::default(),
+        )
+        .unwrap();
+        let r = analyze(&b, &mglint::timeline::build(&b), &Settings::default());
+        for f in [
+            Format::Human,
+            Format::Json,
+            Format::Junit,
+            Format::Markdown,
+            Format::Sarif,
+        ] {
+            assert!(!render(&r, f, &RenderOptions::default()).is_empty());
+        }
+        let reported = r
+            .findings
+            .iter()
+            .filter(|f| f.code == "IN001" || f.code == "IN002")
+            .count();
+        assert_eq!(reported, b.diagnostics.len(), "{}", case.display());
+        ran += 1;
+    }
+    assert!(ran >= 30, "only {ran} damaged inputs were analysed");
+}

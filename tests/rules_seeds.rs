@@ -175,3 +175,49 @@ fn a_normal_modern_update_is_none_of_the_four() {
         assert!(!c.contains(&code), "{code} reported: {c:?}");
     }
 }
+
+#[test]
+fn a_completion_time_that_moved_between_two_snapshots_is_reported_from_both() {
+    // The same cluster seen twice: first as the fixed CVO recorded it, then rewritten.
+    let r = report(&[
+        "fixtures/rules/CV001/pass/clusterversion.yaml",
+        "fixtures/rules/CV001/fail/clusterversion.yaml",
+    ]);
+    let f = one(&r, "CV001");
+    assert!(
+        f.message
+            .contains("moved between snapshots (2019-10-14T03:13:16Z → 2019-10-14T03:42:31Z)"),
+        "{}",
+        f.message
+    );
+    let conf = f.confidence.as_ref().unwrap();
+    assert_eq!(conf.level, ConfidenceLevel::High);
+    assert!(conf.basis.iter().any(|b| b == "snapshots"), "{conf:?}");
+}
+
+#[test]
+fn the_stall_is_found_from_the_cvo_log_alone() {
+    let r = report(&["fixtures/files/cvo-4.3-blocked-raw.log"]);
+    let f = one(&r, "CV002");
+    assert_eq!(f.object.kind, "Pod");
+    assert_eq!(f.details["target"], "4.3.11");
+    assert_eq!(f.details["running"], "4.3.10");
+    assert_eq!(f.details["precondition"], "ClusterVersionUpgradeable");
+    assert!(
+        f.message
+            .contains("(`DefaultSecurityContextConstraints_Mutated`)"),
+        "{}",
+        f.message
+    );
+    assert!(
+        f.message.contains("to the last CVO log line"),
+        "{}",
+        f.message
+    );
+    assert_eq!(f.confidence.as_ref().unwrap().basis, vec!["cvo-log"]);
+    // Without a ClusterVersion the status rules are skipped, not passed.
+    assert_eq!(
+        r.outcome("CV003").unwrap().status,
+        mglint::rules::Status::Skipped
+    );
+}

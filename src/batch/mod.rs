@@ -23,7 +23,7 @@ pub use row::{Outcome, Row, SCHEMA, SeverityCounts, UpdateRow};
 pub use sink::{Previous, read_previous};
 pub use summary::{BatchSummary, CodeCount, TOP_CODES};
 
-use crate::ingest::{IngestOptions, ingest_named};
+use crate::ingest::{IngestError, IngestOptions, ingest_named};
 use crate::remote::{FetchOptions, Fetcher, GcsLocation, is_remote};
 use crate::rules::Settings;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -81,7 +81,10 @@ impl Ctx<'_> {
     }
 
     fn lock_for(&self, key: &str) -> Arc<Mutex<()>> {
-        let mut m = self.fetch_locks.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut m = self
+            .fetch_locks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         m.entry(key.to_string()).or_default().clone()
     }
 
@@ -105,6 +108,11 @@ impl Ctx<'_> {
         };
         let bundle = match ingest_named(&[(local, input.to_string())], &self.opts.ingest) {
             Ok(b) => b,
+            Err(IngestError::NothingFound(reasons)) if !reasons.is_empty() => {
+                let mut errors = vec!["nothing recognisable found".to_string()];
+                errors.extend(reasons);
+                return Row::error(index, input, errors);
+            }
             Err(e) => return Row::error(index, input, vec![e.to_string()]),
         };
         let timeline = crate::timeline::build(&bundle);
@@ -114,20 +122,30 @@ impl Ctx<'_> {
 
     /// [`Ctx::analyse`], with a panic turned into an error row.
     fn row(&self, index: usize, input: &str) -> Row {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.analyse(index, input))).unwrap_or_else(|p| {
-            let what = p
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            Row::error(index, input, vec![format!("internal error while analysing the input: {what}")])
-        })
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.analyse(index, input)))
+            .unwrap_or_else(|p| {
+                let what = p
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                Row::error(
+                    index,
+                    input,
+                    vec![format!("internal error while analysing the input: {what}")],
+                )
+            })
     }
 }
 
 /// Analyses one input into its row (`index` is its position in the batch list).
 pub fn analyze_one(index: usize, input: &str, opts: &BatchOptions) -> Row {
-    Ctx { opts, fetcher: Default::default(), fetch_locks: Default::default() }.row(index, input)
+    Ctx {
+        opts,
+        fetcher: Default::default(),
+        fetch_locks: Default::default(),
+    }
+    .row(index, input)
 }
 
 /// Runs a batch over `inputs`, writing one row per selected input not in `done` to `out`, in
@@ -140,13 +158,20 @@ pub fn run_to(
     out: &mut (dyn Write + Send),
 ) -> Result<BatchRun, String> {
     let selected = select(inputs, opts.shard);
-    let todo: Vec<&(usize, String)> = selected.iter().filter(|(_, i)| !previous.inputs.contains(i)).collect();
+    let todo: Vec<&(usize, String)> = selected
+        .iter()
+        .filter(|(_, i)| !previous.inputs.contains(i))
+        .collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .thread_name(|i| format!("mglint-batch-{i}"))
         .build()
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
-    let ctx = Ctx { opts, fetcher: Default::default(), fetch_locks: Default::default() };
+    let ctx = Ctx {
+        opts,
+        fetcher: Default::default(),
+        fetch_locks: Default::default(),
+    };
     let bar = progress_bar(opts.progress, todo.len());
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -158,12 +183,18 @@ pub fn run_to(
             s.spawn(|_| {
                 while !stop.load(Ordering::Relaxed) {
                     let pos = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((index, input)) = todo.get(pos) else { break };
+                    let Some((index, input)) = todo.get(pos) else {
+                        break;
+                    };
                     let row = ctx.row(*index, input);
                     let line = match serde_json::to_string(&row) {
                         Ok(l) => l + "\n",
                         Err(e) => {
-                            let r = Row::error(*index, input, vec![format!("cannot serialize the row: {e}")]);
+                            let r = Row::error(
+                                *index,
+                                input,
+                                vec![format!("cannot serialize the row: {e}")],
+                            );
                             serde_json::to_string(&r).unwrap_or_default() + "\n"
                         }
                     };
@@ -177,7 +208,11 @@ pub fn run_to(
                             stop.store(true, Ordering::Relaxed);
                         }
                     }
-                    if let Some(slot) = rows.lock().unwrap_or_else(PoisonError::into_inner).get_mut(pos) {
+                    if let Some(slot) = rows
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .get_mut(pos)
+                    {
                         *slot = Some(row);
                     }
                     bar.inc(1);
@@ -190,23 +225,49 @@ pub fn run_to(
         }
     });
     bar.finish_and_clear();
-    let failed = sink.into_inner().unwrap_or_else(PoisonError::into_inner).failed;
+    let failed = sink
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .failed;
     let truncated = match failed {
         Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => true,
         Some(e) => return Err(format!("cannot write rows: {e}")),
         None => false,
     };
-    let rows: Vec<Row> = rows.into_inner().unwrap_or_else(PoisonError::into_inner).into_iter().flatten().collect();
+    let rows: Vec<Row> = rows
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .into_iter()
+        .flatten()
+        .collect();
     let wanted: HashSet<&str> = selected.iter().map(|(_, i)| i.as_str()).collect();
-    let kept = previous.rows.iter().filter(|r| wanted.contains(r.input.as_str()));
+    let kept = previous
+        .rows
+        .iter()
+        .filter(|r| wanted.contains(r.input.as_str()));
     let summary = BatchSummary::of(kept.chain(rows.iter()));
-    Ok(BatchRun { selected: selected.len(), skipped: selected.len() - todo.len(), rows, summary, truncated })
+    Ok(BatchRun {
+        selected: selected.len(),
+        skipped: selected.len() - todo.len(),
+        rows,
+        summary,
+        truncated,
+    })
 }
 
 /// Runs a batch into the file `path`: truncated first, or with `resume` kept, with the
 /// selected inputs that already have a row skipped and new rows appended.
-pub fn run_file(inputs: &[String], opts: &BatchOptions, path: &Path, resume: bool) -> Result<BatchRun, String> {
-    let previous = if resume { read_previous(path)? } else { Previous::default() };
+pub fn run_file(
+    inputs: &[String],
+    opts: &BatchOptions,
+    path: &Path,
+    resume: bool,
+) -> Result<BatchRun, String> {
+    let previous = if resume {
+        read_previous(path)?
+    } else {
+        Previous::default()
+    };
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(resume)
@@ -222,9 +283,9 @@ fn progress_bar(show: bool, len: usize) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) =
-        ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {pos}/{len} inputs, {per_sec}, eta {eta} {msg}")
-    {
+    if let Ok(style) = ProgressStyle::with_template(
+        "{elapsed_precise} [{wide_bar}] {pos}/{len} inputs, {per_sec}, eta {eta} {msg}",
+    ) {
         bar.set_style(style.progress_chars("=> "));
     }
     bar

@@ -123,9 +123,19 @@ impl Row {
     }
 
     /// The row of an analysed input.
-    pub fn analysed(index: usize, input: &str, bundle: &Bundle, timeline: &Timeline, report: &Report) -> Row {
+    pub fn analysed(
+        index: usize,
+        input: &str,
+        bundle: &Bundle,
+        timeline: &Timeline,
+        report: &Report,
+    ) -> Row {
         let mut row = Row::error(index, input, Vec::new());
-        row.outcome = if report.failed() { Outcome::Findings } else { Outcome::Ok };
+        row.outcome = if report.failed() {
+            Outcome::Findings
+        } else {
+            Outcome::Ok
+        };
         row.kind = bundle.inputs.first().map(|i| kind_name(i.kind).to_string());
         row.files_read = bundle.inputs.iter().map(|i| i.files_read).sum();
         let nonempty = |s: &str| Some(s.to_string()).filter(|s| !s.is_empty());
@@ -136,7 +146,9 @@ impl Row {
             row.from = nonempty(&p.from_tag);
             row.to = nonempty(&p.to_tag);
         }
-        row.version = bundle.cluster_version().and_then(|cv| nonempty(&cv.status.desired.version));
+        row.version = bundle
+            .cluster_version()
+            .and_then(|cv| nonempty(&cv.status.desired.version));
         row.collected_at = report.collected_at.as_ref().map(fmt_rfc3339);
         for f in &report.findings {
             *row.codes.entry(f.code.to_string()).or_default() += 1;
@@ -147,7 +159,9 @@ impl Row {
             }
         }
         for e in &timeline.episodes {
-            let tag = serde_json::to_value(e.tag()).ok().and_then(|v| v.as_str().map(str::to_string));
+            let tag = serde_json::to_value(e.tag())
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string));
             *row.episodes.entry(tag.unwrap_or_default()).or_default() += 1;
             if let EpisodeKind::Update { from, to } = &e.kind {
                 let state = if e.milestone(MilestoneKind::Completed).is_some() {
@@ -164,19 +178,33 @@ impl Row {
                     to: to.clone(),
                     start: fmt_rfc3339(&e.start),
                     end: e.end.as_ref().map(fmt_rfc3339),
-                    seconds: e.end.map(|end| (end - e.start).num_milliseconds() as f64 / 1000.0),
+                    seconds: e
+                        .end
+                        .map(|end| (end - e.start).num_milliseconds() as f64 / 1000.0),
                     state: state.to_string(),
                 });
             }
         }
         if row.from.is_none() {
-            row.from = row.updates.first().map(|u| u.from.clone()).filter(|s| !s.is_empty());
+            row.from = row
+                .updates
+                .first()
+                .map(|u| u.from.clone())
+                .filter(|s| !s.is_empty());
         }
         if row.to.is_none() {
-            row.to = row.updates.last().map(|u| u.to.clone()).filter(|s| !s.is_empty());
+            row.to = row
+                .updates
+                .last()
+                .map(|u| u.to.clone())
+                .filter(|s| !s.is_empty());
         }
         row.errors.extend(bundle.input_errors.iter().cloned());
-        for d in bundle.diagnostics.iter().filter(|d| d.level == DiagLevel::Error) {
+        for d in bundle
+            .diagnostics
+            .iter()
+            .filter(|d| d.level == DiagLevel::Error)
+        {
             row.errors.push(format!("{}: {}", d.prov, d.reason));
         }
         if !bundle.input_errors.is_empty() || damaged_archive(bundle) {
@@ -215,9 +243,18 @@ mod tests {
 
     #[test]
     fn error_row_serializes_with_schema_and_nulls() {
-        let r = Row::error(3, "/no/such", vec!["`/no/such`: no such file or directory".into()]);
+        let r = Row::error(
+            3,
+            "/no/such",
+            vec!["`/no/such`: no such file or directory".into()],
+        );
         let line = serde_json::to_string(&r).unwrap();
-        assert!(line.starts_with(r#"{"schema":"mglint/batch/v1","index":3,"input":"/no/such","outcome":"error""#), "{line}");
+        assert!(
+            line.starts_with(
+                r#"{"schema":"mglint/batch/v1","index":3,"input":"/no/such","outcome":"error""#
+            ),
+            "{line}"
+        );
         let back: Row = serde_json::from_str(&line).unwrap();
         assert_eq!(back, r);
     }

@@ -18,7 +18,12 @@ pub(super) struct Ordered<'w> {
 
 impl<'w> Ordered<'w> {
     pub fn new(out: &'w mut (dyn Write + Send)) -> Self {
-        Ordered { out, next: 0, pending: BTreeMap::new(), failed: None }
+        Ordered {
+            out,
+            next: 0,
+            pending: BTreeMap::new(),
+            failed: None,
+        }
     }
 
     /// Queues the line of work item `pos` and writes every line that is now in order.
@@ -68,10 +73,17 @@ pub fn read_previous(path: &Path) -> Result<Previous, String> {
         Err(e) => return Err(format!("cannot read `{shown}`: {e}")),
     };
     let whole = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
-    let mut prev = Previous { torn_bytes: (bytes.len() - whole) as u64, ..Previous::default() };
+    let mut prev = Previous {
+        torn_bytes: (bytes.len() - whole) as u64,
+        ..Previous::default()
+    };
     if prev.torn_bytes > 0 {
-        let f = std::fs::OpenOptions::new().write(true).open(path).map_err(|e| format!("cannot open `{shown}`: {e}"))?;
-        f.set_len(whole as u64).map_err(|e| format!("cannot cut the torn last line of `{shown}`: {e}"))?;
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| format!("cannot open `{shown}`: {e}"))?;
+        f.set_len(whole as u64)
+            .map_err(|e| format!("cannot cut the torn last line of `{shown}`: {e}"))?;
     }
     for line in String::from_utf8_lossy(&bytes[..whole]).lines() {
         if line.trim().is_empty() {
@@ -114,12 +126,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("rows.jsonl");
         let row = serde_json::to_string(&Row::error(0, "/a", vec!["gone".into()])).unwrap();
-        std::fs::write(&p, format!("{row}\nnot json\n{{\"schema\":\"mglint/batch/v1\",\"in")).unwrap();
+        std::fs::write(
+            &p,
+            format!("{row}\nnot json\n{{\"schema\":\"mglint/batch/v1\",\"in"),
+        )
+        .unwrap();
         let prev = read_previous(&p).unwrap();
         assert_eq!(prev.rows.len(), 1);
         assert!(prev.inputs.contains("/a"));
         assert_eq!(prev.unparsable, 1);
         assert_eq!(prev.torn_bytes, 31);
-        assert_eq!(std::fs::read_to_string(&p).unwrap(), format!("{row}\nnot json\n"));
+        assert_eq!(
+            std::fs::read_to_string(&p).unwrap(),
+            format!("{row}\nnot json\n")
+        );
     }
 }

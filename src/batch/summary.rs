@@ -51,13 +51,27 @@ impl BatchSummary {
                 e.0 += 1;
                 e.1 += n;
             }
-            secs.extend(r.updates.iter().filter(|u| u.state == "completed").filter_map(|u| u.seconds));
+            secs.extend(
+                r.updates
+                    .iter()
+                    .filter(|u| u.state == "completed")
+                    .filter_map(|u| u.seconds),
+            );
         }
         s.codes = codes
             .into_iter()
-            .map(|(code, (inputs, findings))| CodeCount { code: code.to_string(), inputs, findings })
+            .map(|(code, (inputs, findings))| CodeCount {
+                code: code.to_string(),
+                inputs,
+                findings,
+            })
             .collect();
-        s.codes.sort_by(|a, b| b.inputs.cmp(&a.inputs).then(b.findings.cmp(&a.findings)).then(a.code.cmp(&b.code)));
+        s.codes.sort_by(|a, b| {
+            b.inputs
+                .cmp(&a.inputs)
+                .then(b.findings.cmp(&a.findings))
+                .then(a.code.cmp(&b.code))
+        });
         secs.sort_by(f64::total_cmp);
         s.updates_completed = secs.len();
         s.update_median_seconds = secs.get(secs.len() / 2).copied();
@@ -113,8 +127,16 @@ mod tests {
         let c = Row::error(2, "c", vec!["gone".into()]);
         let s = BatchSummary::of([&a, &b, &c]);
         assert_eq!((s.inputs, s.ok, s.findings, s.errors), (3, 1, 1, 1));
-        let order: Vec<_> = s.codes.iter().map(|c| (c.code.as_str(), c.inputs, c.findings)).collect();
+        let order: Vec<_> = s
+            .codes
+            .iter()
+            .map(|c| (c.code.as_str(), c.inputs, c.findings))
+            .collect();
         assert_eq!(order, [("CV002", 2, 3), ("LOG001", 1, 5)]);
-        assert!(s.render().contains("CV002                 2         3"), "{}", s.render());
+        assert!(
+            s.render().contains("CV002                 2         3"),
+            "{}",
+            s.render()
+        );
     }
 }

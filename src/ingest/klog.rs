@@ -71,13 +71,37 @@ pub fn parse_header(s: &str) -> Option<KlogHeader<'_>> {
     })
 }
 
+/// Parses the common `YYYY-MM-DDTHH:MM:SS[.fraction]Z` form quickly; anything else (offsets,
+/// odd widths) goes through the general RFC3339 parser.
+fn fast_utc(s: &str) -> Option<crate::model::Time> {
+    let b = s.as_bytes();
+    if b.len() < 20 || b[b.len() - 1] != b'Z' || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' || b[16] != b':' {
+        return parse_rfc3339(s);
+    }
+    let n = |r: std::ops::Range<usize>| digits(&b[r]);
+    let (y, mo, d, h, mi, se) = (n(0..4)?, n(5..7)?, n(8..10)?, n(11..13)?, n(14..16)?, n(17..19)?);
+    let mut nanos = 0u32;
+    if b[19] == b'.' {
+        let frac = &b[20..b.len() - 1];
+        if frac.is_empty() || frac.len() > 9 || !frac.iter().all(u8::is_ascii_digit) {
+            return parse_rfc3339(s);
+        }
+        nanos = digits(frac)? * 10u32.pow(9 - frac.len() as u32);
+    } else if b.len() != 20 {
+        return parse_rfc3339(s);
+    }
+    let date = chrono::NaiveDate::from_ymd_opt(y as i32, mo, d)?;
+    let time = chrono::NaiveTime::from_hms_nano_opt(h, mi, se, nanos)?;
+    Some(chrono::TimeZone::from_utc_datetime(&chrono::Utc, &chrono::NaiveDateTime::new(date, time)))
+}
+
 /// Splits an RFC3339 prefix (`oc logs --timestamps` / CRI) off a line, with an optional
 /// CRI `stdout F ` stream tag after it.
 pub fn split_time_prefix(line: &str) -> (Option<crate::model::Time>, &str) {
     let b = line.as_bytes();
     if b.len() > 20 && b[0].is_ascii_digit() && b[4] == b'-' && b[10] == b'T' {
         if let Some(sp) = line.find(' ') {
-            if let Some(t) = parse_rfc3339(&line[..sp]) {
+            if let Some(t) = fast_utc(&line[..sp]) {
                 let mut rest = &line[sp + 1..];
                 for tag in ["stdout F ", "stderr F ", "stdout P ", "stderr P "] {
                     if let Some(r) = rest.strip_prefix(tag) {
@@ -148,6 +172,8 @@ pub fn parse_cvo_log_stream(r: &mut dyn BufRead, prov: Provenance, pod: String, 
     let mut read_error: Option<String> = None;
     let mut offset = 0u64;
     let mut buf = Vec::with_capacity(512);
+    // Go source file names repeat on every line: share one allocation per name.
+    let mut files: Vec<std::sync::Arc<str>> = Vec::new();
     loop {
         let line_start = offset;
         let n = match read_line_capped(r, &mut buf, MAX_LINE_BYTES) {
@@ -181,7 +207,16 @@ pub fn parse_cvo_log_stream(r: &mut dyn BufRead, prov: Provenance, pod: String, 
                 time: abs,
                 stamp,
                 level: h.level,
-                source_file: h.source_file.into(),
+                source_file: match files.iter().find(|f| &***f == h.source_file) {
+                    Some(f) => f.clone(),
+                    None => {
+                        let f: std::sync::Arc<str> = std::sync::Arc::from(h.source_file);
+                        if files.len() < 256 {
+                            files.push(f.clone());
+                        }
+                        f
+                    }
+                },
                 message: h.message.to_string(),
                 line: lines.min(u32::MAX as u64) as u32,
                 offset: line_start,
@@ -283,6 +318,13 @@ mod tests {
         assert_eq!(crate::model::fmt_time(&t0), "2020-12-31T23:59:59Z");
         assert_eq!(crate::model::fmt_time(&t1), "2021-01-01T00:00:00Z");
         assert!(t0 < t1);
+    }
+
+    #[test]
+    fn fast_utc_agrees_with_rfc3339() {
+        for s in ["2021-08-03T09:31:43.209596123Z", "2021-08-03T09:31:43Z", "2020-04-09T18:26:05.6Z", "2021-08-03T09:31:43+02:00", "2021-02-30T00:00:00Z", "2021-08-03T09:31:43.Z"] {
+            assert_eq!(fast_utc(s), parse_rfc3339(s), "{s}");
+        }
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub struct LogRecord {
     /// `I`, `W`, `E` or `F`.
     pub level: char,
     /// The Go source file named in the header (e.g. `sync_worker.go`); never keyed on.
-    pub source_file: Box<str>,
+    pub source_file: std::sync::Arc<str>,
     /// The message text; continuation lines are joined with `\n`.
     pub message: String,
     /// 1-based line number of the header line.

@@ -61,10 +61,16 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "**Collected:** {}  ", fmt_utc(&t));
     }
     let verdict = if report.failed() { "fails" } else { "passes" };
+    let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
     let _ = writeln!(
         out,
-        "**Result:** {} errors, {} warnings, {} info; {verdict} at `--fail-on {}`; {} rules ran, {} skipped\n",
-        s.errors, s.warnings, s.info, report.fail_on, s.rules_ran, s.rules_skipped
+        "**Result:** {}, {}, {} info; {verdict} at `--fail-on {}`; {} ran, {} skipped\n",
+        n(s.errors, "error", "errors"),
+        n(s.warnings, "warning", "warnings"),
+        s.info,
+        report.fail_on,
+        n(s.rules_ran, "rule", "rules"),
+        s.rules_skipped
     );
     if report.findings.is_empty() {
         out.push_str("No findings.\n\n");

@@ -10,6 +10,8 @@ mod markdown;
 mod sarif;
 mod xml;
 
+pub mod html;
+
 use crate::rules::Report;
 
 /// An output format.

@@ -20,9 +20,21 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-/// Escapes element content, keeping newlines as they are.
+/// Escapes element content (only `&`, `<` and `>` need it), keeping newlines and quotes.
 pub fn escape_text(s: &str) -> String {
-    s.split('\n').map(escape).collect::<Vec<_>>().join("\n")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\n' | '\t' => out.push(c),
+            '\r' => out.push(' '),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -35,6 +47,6 @@ mod tests {
             escape("a<b & \"c\"\u{1b}[31m"),
             "a&lt;b &amp; &quot;c&quot;[31m"
         );
-        assert_eq!(escape_text("x\ny>"), "x\ny&gt;");
+        assert_eq!(escape_text("x\n'y'>\u{1b}"), "x\n'y'&gt;");
     }
 }

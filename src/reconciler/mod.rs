@@ -19,6 +19,7 @@ pub mod errors;
 pub mod expect;
 pub mod history;
 pub mod load;
+pub mod replay;
 pub mod scenario;
 pub mod semantics;
 pub mod status;
@@ -27,6 +28,7 @@ pub mod validation;
 pub mod worker;
 
 pub use expect::{Expect, Mismatch, render_mismatches};
+pub use replay::{ReplayResult, derive_scenario, replay};
 pub use scenario::{Event, Scenario, TimedEvent, load_scenario};
 pub use semantics::{Flavour, PruneVariant, Semantics};
 pub use trace::{Change, TraceStep, render_trace};

@@ -284,6 +284,26 @@ pub fn prov_evidence(prov: &Provenance, text: &str, file: Option<Arc<str>>) -> E
     e
 }
 
+/// Drops evidence that points at a place already cited (same file, line and text), keeping the
+/// first label given.
+fn dedup_evidence(items: &mut Vec<EvidenceItem>) {
+    let mut out: Vec<EvidenceItem> = Vec::with_capacity(items.len());
+    for e in items.drain(..) {
+        match out
+            .iter_mut()
+            .find(|o| o.path == e.path && o.line == e.line && o.text == e.text)
+        {
+            Some(o) => {
+                if o.label.is_none() {
+                    o.label = e.label;
+                }
+            }
+            None => out.push(e),
+        }
+    }
+    *items = out;
+}
+
 /// Runs the rules selected by `settings` and builds the report.
 pub fn run(
     rules: &[&'static dyn Rule],
@@ -314,7 +334,7 @@ pub fn run(
         let mut out = Vec::new();
         rule.check(&cx, &mut out);
         for f in &mut out {
-            f.evidence.dedup();
+            dedup_evidence(&mut f.evidence);
         }
         out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         out.dedup_by(|a, b| a.sort_key() == b.sort_key());

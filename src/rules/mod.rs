@@ -21,6 +21,7 @@ pub mod locate;
 mod log;
 mod mc;
 mod model;
+mod rc;
 mod registry;
 mod settings;
 mod util;

@@ -2,7 +2,7 @@
 //! page in `rules/`, its fixtures, and one line here.
 
 use super::engine::Rule;
-use super::{ci, co, cv, inp, log, mc};
+use super::{ci, co, cv, inp, log, mc, rc};
 
 static RULES: &[&dyn Rule] = &[
     &cv::cv001_history_completion_rewritten::HistoryCompletionRewritten,
@@ -42,6 +42,9 @@ static RULES: &[&dyn Rule] = &[
     &log::log003_past_reconcile_stall::PastReconcileStall,
     &ci::ci001_upgrade_test_failed::UpgradeTestFailed,
     &ci::ci002_update_recorded_late::UpdateRecordedLate,
+    &rc::rc001_completion_time_differs_from_model::CompletionTimeDiffersFromModel,
+    &rc::rc002_consistent_only_with_legacy::ConsistentOnlyWithLegacy,
+    &rc::rc003_deviates_from_every_flavour::DeviatesFromEveryFlavour,
     &inp::in001_file_unreadable::FileUnreadable,
     &inp::in002_file_partially_read::FilePartiallyRead,
 ];

@@ -107,10 +107,8 @@ fn evidence(log: &CvoLog, rec: &LogRecord) -> Evidence {
     let prov = log
         .prov
         .at(rec.line, rec.offset, rec.offset + u64::from(rec.len));
-    Evidence::new(
-        prov,
-        &format!("{}{} {}", rec.level, rec.source_file, rec.message),
-    )
+    // The message as logged (its first line); file and line are in the provenance.
+    Evidence::new(prov, rec.message.lines().next().unwrap_or(""))
 }
 
 fn close_pass(st: &mut State, scan: &mut LogScan) {

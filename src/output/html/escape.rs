@@ -255,7 +255,11 @@ mod tests {
         assert!(!html.contains("code: X"));
         assert!(html.contains("<h4>X <code>slug</code></h4>"));
         assert!(html.contains("<strong>bold</strong>"));
-        assert!(html.contains("<a href=\"https://example.com/a\" rel=\"noreferrer noopener\">a link</a>"));
+        assert!(
+            html.contains(
+                "<a href=\"https://example.com/a\" rel=\"noreferrer noopener\">a link</a>"
+            )
+        );
         assert!(!html.contains("javascript:"));
         assert!(html.contains("<li>one continued</li>"));
         assert!(html.contains("<li>two <code>&lt;x&gt;</code></li>"));

@@ -73,7 +73,11 @@ impl Scale {
         pts.sort_by(f64::total_cmp);
         pts.dedup();
         let mut gaps: Vec<(f64, f64)> = pts.windows(2).map(|w| (w[0], w[1])).collect();
-        gaps.sort_by(|a, b| (b.1 - b.0).total_cmp(&(a.1 - a.0)).then(a.0.total_cmp(&b.0)));
+        gaps.sort_by(|a, b| {
+            (b.1 - b.0)
+                .total_cmp(&(a.1 - a.0))
+                .then(a.0.total_cmp(&b.0))
+        });
         let mut remaining = e - s;
         let mut folded = Vec::new();
         for (a, b) in gaps.into_iter().take(MAX_BREAKS) {
@@ -101,13 +105,31 @@ impl Scale {
         let n_breaks = pieces.iter().filter(|p| p.2).count() as f64;
         let break_px = BREAK_PX.min(width / 4.0 / n_breaks.max(1.0));
         let linear_px = width - n_breaks * break_px;
+        // A linear piece's width blends its share of the time with its share of the activity,
+        // so a busy 10-minute stretch after a fold is not squeezed by a quiet hour before it.
         let linear_secs: f64 = pieces.iter().filter(|p| !p.2).map(|p| p.1 - p.0).sum();
-        let pps = linear_px / linear_secs.max(1e-9);
+        let count = |a: f64, b: f64| pts.iter().filter(|t| **t >= a && **t <= b).count() as f64;
+        let linear_pts: f64 = pieces
+            .iter()
+            .filter(|p| !p.2)
+            .map(|p| count(p.0, p.1))
+            .sum();
+        let share = |a: f64, b: f64| {
+            if n_breaks == 0.0 {
+                1.0
+            } else {
+                0.5 * (b - a) / linear_secs.max(1e-9) + 0.5 * count(a, b) / linear_pts.max(1.0)
+            }
+        };
         let mut x = 0.0;
         let segs = pieces
             .into_iter()
             .map(|(t0, t1, f)| {
-                let w = if f { break_px } else { (t1 - t0) * pps };
+                let w = if f {
+                    break_px
+                } else {
+                    linear_px * share(t0, t1)
+                };
                 let seg = Seg {
                     t0,
                     t1,
@@ -272,10 +294,10 @@ mod tests {
         let folds: Vec<&Seg> = sc.breaks().collect();
         assert_eq!(folds.len(), 1);
         assert!(gap_label(folds[0].t1 - folds[0].t0).starts_with("48d"));
-        // The two active stretches share almost all the width, in proportion.
+        // The two active stretches share the width (by time and by activity).
         let w_update = sc.x(&done) - sc.x(&install);
         let w_ask = sc.x(&end) - sc.x(&ask);
-        assert!(w_update > 700.0 && w_ask > 100.0, "{w_update} {w_ask}");
+        assert!(w_update > 500.0 && w_ask > 250.0, "{w_update} {w_ask}");
         assert!((sc.x(&end) - 1000.0).abs() < 0.01);
         // Monotonic across the fold.
         assert!(sc.x(&ask) > sc.x(&done));

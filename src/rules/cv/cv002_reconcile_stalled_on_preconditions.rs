@@ -177,6 +177,8 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
     let mut log_precondition = None;
     if let Some(s) = p.stall {
         for pass in cx.timeline.passes().iter().filter(|x| s.contains(x.start)) {
+            // `unable to synchronize image …: Precondition "X" failed because of "R": …`
+            texts.extend(pass.sync_error.iter().cloned());
             for pf in &pass.precondition_failures {
                 texts.push(pf.message.clone());
                 if log_precondition.is_none() {

@@ -1,0 +1,218 @@
+//! Unit tests of the page structure on small synthetic timelines and reports.
+
+use super::*;
+use crate::model::{Provenance, parse_rfc3339};
+use crate::rules::{Counts, EvidenceItem, Finding, ObjectRef, SCHEMA, Severity, Tool};
+use crate::timeline::{EventKind, EventSource, Evidence, TimelineEvent};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+fn t(s: &str) -> Time {
+    parse_rfc3339(s).unwrap()
+}
+
+fn ev(time: &str, subject: &str, cond: &str, status: &str, msg: &str) -> TimelineEvent {
+    let prov = Provenance::file(&Arc::from("in"), &Arc::from("co.yaml")).at(3, 0, 1);
+    TimelineEvent::new(
+        t(time),
+        EventSource::ClusterOperator,
+        subject,
+        EventKind::ConditionTransition {
+            condition: cond.into(),
+            status: status.into(),
+            reason: String::new(),
+        },
+        msg,
+        Evidence::new(prov, msg),
+    )
+}
+
+fn timeline(events: Vec<TimelineEvent>, reference: &str) -> Timeline {
+    Timeline {
+        events,
+        episodes: Vec::new(),
+        passes: Vec::new(),
+        instances: Vec::new(),
+        history: Vec::new(),
+        reference: Some(t(reference)),
+    }
+}
+
+fn report(findings: Vec<Finding>) -> Report {
+    Report {
+        schema: SCHEMA,
+        tool: Tool::default(),
+        inputs: Vec::new(),
+        collected_at: None,
+        fail_on: Severity::Error,
+        summary: Counts::default(),
+        findings,
+        rules: Vec::new(),
+    }
+}
+
+fn finding(code: &'static str, msg: &str, at: &str, object: &str) -> Finding {
+    Finding {
+        code,
+        name: "operator-degraded",
+        severity: Severity::Error,
+        category: "cluster-operator",
+        message: msg.into(),
+        object: ObjectRef::new("ClusterOperator", "", object),
+        at: Some(t(at)),
+        evidence: vec![EvidenceItem::new("in/co.yaml", Some(3), msg)],
+        help: "look".into(),
+        references: vec!["https://example.com/x"],
+        confidence: None,
+        details: BTreeMap::new(),
+    }
+}
+
+/// `data-lane` values of the rows drawn, in order.
+fn lanes_of(html: &str) -> Vec<String> {
+    html.split("data-lane=\"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn degraded_operator_gets_a_lane_and_healthy_ones_fold() {
+    let tl = timeline(
+        vec![
+            ev(
+                "2023-11-03T14:00:00Z",
+                "clusteroperator/dns",
+                "Available",
+                "True",
+                "ok",
+            ),
+            ev(
+                "2023-11-03T15:41:09Z",
+                "clusteroperator/authentication",
+                "Degraded",
+                "True",
+                "route broken",
+            ),
+        ],
+        "2023-11-03T16:00:00Z",
+    );
+    let html = render_html(&report(vec![]), &tl, &HtmlMeta::default());
+    let lanes = lanes_of(&html);
+    assert!(
+        lanes.contains(&"co/authentication".to_string()),
+        "{lanes:?}"
+    );
+    assert!(!lanes.contains(&"co/dns".to_string()));
+    assert!(html.contains("data-quiet=\"co/dns\""));
+    // The degraded span runs to the end of the data.
+    assert!(html.contains("data-start=\"2023-11-03T15:41:09Z\" data-end=\"2023-11-03T16:00:00Z\" data-cond=\"Degraded=True\""));
+}
+
+#[test]
+fn hostile_strings_are_escaped_everywhere() {
+    let bad = "<script>alert(1)</script>\"><img src=x onerror=alert(2)>";
+    let subject = format!("clusteroperator/{bad}");
+    let tl = timeline(
+        vec![ev(
+            "2023-11-03T15:41:09Z",
+            &subject,
+            "Degraded",
+            "True",
+            bad,
+        )],
+        "2023-11-03T16:00:00Z",
+    );
+    let rep = report(vec![finding(
+        "CO002",
+        &format!("`{bad}` is degraded: {bad}"),
+        "2023-11-03T15:41:09Z",
+        bad,
+    )]);
+    let meta = HtmlMeta {
+        cluster_id: Some(bad.into()),
+        inputs: vec![HtmlInput {
+            name: bad.into(),
+            kind: "file".into(),
+            files_read: 1,
+        }],
+        ..HtmlMeta::default()
+    };
+    let html = render_html(&rep, &tl, &meta);
+    assert!(!html.contains("<img"), "an element was injected");
+    assert_eq!(
+        html.matches("<script").count(),
+        1,
+        "only the page's own script"
+    );
+    // Every `onerror=` is inside escaped text (`&lt;img src=x onerror=…&gt;`).
+    assert_eq!(
+        html.matches("onerror=").count(),
+        html.matches("&lt;img src=x onerror=alert(2)&gt;").count()
+    );
+    assert!(html.contains(
+        "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;"
+    ));
+}
+
+#[test]
+fn csp_allows_exactly_the_page_script() {
+    let html = render_html(
+        &report(vec![]),
+        &timeline(vec![], "2023-11-03T16:00:00Z"),
+        &HtmlMeta::default(),
+    );
+    let script = html
+        .split("<script>")
+        .nth(1)
+        .and_then(|s| s.split("</script>").next())
+        .unwrap();
+    let hash = sha256::base64(&sha256::sha256(script.as_bytes()));
+    assert!(html.contains(&format!("script-src 'sha256-{hash}'")));
+    assert!(html.contains("default-src 'none'"));
+}
+
+#[test]
+fn finding_marker_links_to_its_card_and_object_lane() {
+    let tl = timeline(
+        vec![ev(
+            "2023-11-03T15:41:09Z",
+            "clusteroperator/authentication",
+            "Degraded",
+            "True",
+            "x",
+        )],
+        "2023-11-03T16:00:00Z",
+    );
+    let rep = report(vec![finding(
+        "CO002",
+        "`authentication` is degraded",
+        "2023-11-03T15:41:09Z",
+        "authentication",
+    )]);
+    let html = render_html(&rep, &tl, &HtmlMeta::default());
+    assert_eq!(
+        html.matches("<a href=\"#f-1\"><path class=\"mark diamond sev-error\"")
+            .count(),
+        2
+    );
+    assert!(html.contains("<article class=\"finding sev-error\" id=\"f-1\""));
+    assert!(html.contains("<code>authentication</code> is degraded"));
+    assert!(html.contains("<a href=\"#rule-CO002\">"));
+}
+
+#[test]
+fn empty_timeline_says_so() {
+    let tl = Timeline {
+        events: Vec::new(),
+        episodes: Vec::new(),
+        passes: Vec::new(),
+        instances: Vec::new(),
+        history: Vec::new(),
+        reference: None,
+    };
+    let html = render_html(&report(vec![]), &tl, &HtmlMeta::default());
+    assert!(html.contains("Nothing in the input could be placed in time."));
+    assert!(html.contains("No findings."));
+}

@@ -1,0 +1,485 @@
+//! Deriving a reconciler scenario from what a dump shows: the install and every update from
+//! `status.history`, completion times checked against independent evidence (Available's
+//! transition, CVO log passes, CI monitor lines), update requests and their load results (log
+//! passes and precondition lines, ReleaseAccepted, a legacy Failing), CVO pod starts, the log's
+//! pass results, Upgradeable and available updates, generations. What was read and what was
+//! inferred is written down in the notes.
+
+use super::completion::Resolved;
+use super::logscan::{self, LogFacts};
+use super::requests::{self, Req};
+use crate::bundle::Bundle;
+use crate::model::{
+    ClusterVersion, Condition, HistoryEntry, Release, Time, find_condition, fmt_time,
+};
+use crate::reconciler::scenario::{
+    AvailableUpdates, Event, PassResult, PodStart, Scenario, SpecChange, TimedEvent,
+    UpgradeableChange,
+};
+use crate::reconciler::semantics::{Flavour, parse_cvo_minor};
+use crate::timeline::{EventKind, EventSource, Evidence, Timeline};
+use chrono::{Duration, DurationRound};
+
+/// A scenario derived from a dump, with what it rests on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Derived {
+    pub scenario: Scenario,
+    /// One line per fact used: `seen: …` (read from the dump), `inferred: …` (concluded from
+    /// other evidence or assumed), `not visible: …` (what the dump cannot tell).
+    pub notes: Vec<String>,
+    /// Times the derivation took from other evidence than the field that should hold them.
+    pub inferences: Vec<Inference>,
+    /// Targets whose payload checks failed.
+    pub rejections: Vec<RejectedTarget>,
+}
+
+/// A time concluded from other evidence than the ClusterVersion field that claims it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inference {
+    /// The field it stands for, e.g. `status.history[1].completionTime`.
+    pub field: String,
+    pub value: Time,
+    /// What the field says.
+    pub claimed: Option<Time>,
+    /// What the value rests on, in a few words.
+    pub basis: String,
+    pub evidence: Vec<Evidence>,
+}
+
+/// A requested target whose payload checks failed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RejectedTarget {
+    pub version: String,
+    pub image: String,
+    /// The first failure seen.
+    pub at: Time,
+    /// What failed, e.g. `precondition ClusterVersionUpgradeable (AdminAckRequired)`.
+    pub what: String,
+    /// The target's index in the dump's history (newest first), if it has an entry.
+    pub history_index: Option<usize>,
+    /// Whether it was accepted later.
+    pub accepted_later: bool,
+    pub evidence: Vec<Evidence>,
+}
+
+impl RejectedTarget {
+    pub fn label(&self) -> &str {
+        if self.version.is_empty() {
+            &self.image
+        } else {
+            &self.version
+        }
+    }
+}
+
+/// Event order within one second: pod starts, inputs, passes, spec changes, load results,
+/// progress, then the final tick.
+pub(super) const POD: u8 = 0;
+pub(super) const INPUT: u8 = 1;
+pub(super) const PASS: u8 = 2;
+pub(super) const SPEC: u8 = 3;
+pub(super) const LOAD: u8 = 4;
+pub(super) const PROGRESS: u8 = 5;
+pub(super) const TICK: u8 = 6;
+
+/// Truncates to whole seconds, as the API server stores times.
+pub(super) fn sec(t: Time) -> Time {
+    t.duration_trunc(Duration::seconds(1)).unwrap_or(t)
+}
+
+/// The derivation's working state.
+pub(super) struct Cx<'a> {
+    pub bundle: &'a Bundle,
+    pub timeline: &'a Timeline,
+    pub cv: Option<&'a ClusterVersion>,
+    /// `status.history`, newest first (as in the dump).
+    pub hist: &'a [HistoryEntry],
+    pub facts: LogFacts,
+    pub events: Vec<(Time, u8, usize, Event)>,
+    pub notes: Vec<String>,
+    pub inferences: Vec<Inference>,
+    pub rejections: Vec<RejectedTarget>,
+    /// Resolved completion time of each Completed history entry, by dump index.
+    pub completions: Vec<(usize, Time)>,
+    /// Where the ClusterVersion was read.
+    pub cv_evidence: Option<crate::model::Provenance>,
+}
+
+impl<'a> Cx<'a> {
+    pub fn push(&mut self, at: Time, prio: u8, event: Event) {
+        let n = self.events.len();
+        self.events.push((sec(at), prio, n, event));
+    }
+
+    pub fn note(&mut self, s: String) {
+        self.notes.push(s);
+    }
+
+    pub fn cond(&self, type_: &str) -> Option<&'a Condition> {
+        self.cv
+            .and_then(|c| find_condition(&c.status.conditions, type_))
+    }
+
+    /// Evidence pointing at the ClusterVersion file with a short text.
+    pub fn cv_ev(&self, text: &str) -> Vec<Evidence> {
+        self.cv_evidence
+            .iter()
+            .map(|p| Evidence::new(p.clone(), text))
+            .collect()
+    }
+
+    pub fn last_event_time(&self) -> Option<Time> {
+        self.events.iter().map(|e| e.0).max()
+    }
+}
+
+/// Derives a scenario from the newest ClusterVersion of the bundle and everything the
+/// timeline knows. Never fails: what cannot be seen is left out and said in the notes.
+pub fn derive_scenario(bundle: &Bundle, timeline: &Timeline) -> Derived {
+    let sourced = bundle.cluster_version();
+    let cv = sourced.map(|s| &s.value);
+    let empty: &[HistoryEntry] = &[];
+    let mut cx = Cx {
+        bundle,
+        timeline,
+        cv,
+        hist: cv.map_or(empty, |c| c.status.history.as_slice()),
+        facts: logscan::scan(bundle),
+        events: Vec::new(),
+        notes: Vec::new(),
+        inferences: Vec::new(),
+        rejections: Vec::new(),
+        completions: Vec::new(),
+        cv_evidence: sourced.map(|s| s.prov.clone()),
+    };
+    if bundle.cluster_versions.len() > 1 {
+        cx.note(format!(
+            "seen: {} ClusterVersion snapshots; the newest is compared, history is read from it",
+            bundle.cluster_versions.len()
+        ));
+    }
+    let install = install(&mut cx);
+    completions(&mut cx);
+    let reqs = requests::build(&mut cx, install.as_ref());
+    super::logevents::pods(&mut cx, install.as_ref(), &reqs);
+    super::logevents::passes(&mut cx, &reqs);
+    inputs(&mut cx);
+    super::state::last_pass(&mut cx, &reqs);
+    idle_pass(&mut cx, &reqs);
+    generation_bump(&mut cx, &reqs);
+    finish(cx, install)
+}
+
+/// The oldest history entry: the install, or the oldest one kept.
+fn install(cx: &mut Cx<'_>) -> Option<(Time, Release)> {
+    let n = cx.hist.len();
+    let Some(e) = cx.hist.last() else {
+        cx.note("not visible: `status.history` is empty; only CVO log events are replayed".into());
+        return None;
+    };
+    let Some(start) = e.started_time else {
+        cx.note(format!(
+            "not visible: `status.history[{}]` has no startedTime; the install is not replayed",
+            n - 1
+        ));
+        return None;
+    };
+    let release = Release {
+        version: e.version.clone(),
+        image: e.image.clone(),
+        ..Default::default()
+    };
+    let mut pod = PodStart {
+        version: e.version.clone(),
+        image: e.image.clone(),
+        ..Default::default()
+    };
+    if let Some(p) = cx.facts.payload(&e.image) {
+        pod.architecture = p.architecture.clone();
+        pod.hash = p.hash.clone();
+    }
+    cx.push(start, POD, Event::PodStart(pod));
+    cx.note(format!(
+        "seen: install of `{}` from {} (`status.history[{}].startedTime`), by the CVO of that release",
+        e.label(),
+        fmt_time(&start),
+        n - 1
+    ));
+    Some((sec(start), release))
+}
+
+/// A completion for every Completed entry, at the time it really completed as far as the
+/// evidence shows (history may have rewritten it: Bug 1756461).
+fn completions(cx: &mut Cx<'_>) {
+    let n = cx.hist.len();
+    for i in (0..n).rev() {
+        let e = &cx.hist[i];
+        if !e.is_completed() {
+            continue;
+        }
+        let Some(claimed) = e.completion_time else {
+            cx.note(format!(
+                "not visible: `status.history[{i}]` is Completed without a completionTime"
+            ));
+            continue;
+        };
+        let (at, resolved) = super::completion::resolve(cx, i, claimed);
+        match resolved {
+            Resolved::Inferred(inf) => {
+                cx.note(format!(
+                    "inferred: `{}` completed at {} ({}); `{}` says {}",
+                    e.label(),
+                    fmt_time(&inf.value),
+                    inf.basis,
+                    inf.field,
+                    fmt_time(&claimed)
+                ));
+                cx.inferences.push(inf);
+            }
+            Resolved::Claimed => cx.note(format!(
+                "seen: `{}` completed at {} (`status.history[{i}].completionTime`)",
+                e.label(),
+                fmt_time(&at)
+            )),
+            Resolved::Unverifiable => cx.note(format!(
+                "not visible: whether `status.history[{i}].completionTime` ({}) of `{}` is its real completion or was overwritten with the next entry's start; it is replayed as written",
+                fmt_time(&at),
+                e.label()
+            )),
+        }
+        cx.completions.push((i, sec(at)));
+        cx.push(
+            at,
+            PASS,
+            Event::PassResult(PassResult {
+                ok: Some(true),
+                ..Default::default()
+            }),
+        );
+    }
+}
+
+/// Upgradeable and the available updates, as inputs at their transition times.
+fn inputs(cx: &mut Cx<'_>) {
+    let Some(cv) = cx.cv else { return };
+    let floor = cx.events.iter().map(|e| e.0).min();
+    let clamp = |t: Option<Time>| match (t, floor) {
+        (Some(t), Some(f)) => Some(t.max(f)),
+        (t, _) => t,
+    };
+    if let Some(u) = cx.cond("Upgradeable")
+        && let Some(at) = clamp(u.last_transition_time)
+    {
+        cx.push(
+            at,
+            INPUT,
+            Event::Upgradeable(Some(UpgradeableChange {
+                status: u.status.clone(),
+                reason: u.reason.clone(),
+                message: u.message.clone(),
+            })),
+        );
+        cx.note(format!(
+            "seen: `Upgradeable={}` since {} (an input to the model, not computed)",
+            u.status,
+            fmt_time(&at)
+        ));
+    }
+    if let Some(r) = cx.cond("RetrievedUpdates").filter(|r| r.is_true())
+        && let Some(at) = clamp(r.last_transition_time)
+    {
+        let updates = cv.status.available_updates.clone();
+        cx.push(
+            at,
+            INPUT,
+            Event::AvailableUpdates(AvailableUpdates { updates }),
+        );
+        cx.note(format!(
+            "seen: `RetrievedUpdates=True` since {}; `status.availableUpdates` as of the dump",
+            fmt_time(&at)
+        ));
+    }
+}
+
+/// Spec generations beyond the requests (channel or upstream edits, overrides…): the one
+/// the CVO observed before its last report, then one it had not observed yet.
+fn generation_bump(cx: &mut Cx<'_>, reqs: &[Req]) {
+    let Some(g) = cx.cv.and_then(|c| c.metadata.generation) else {
+        return;
+    };
+    let observed = cx
+        .cv
+        .and_then(|c| c.status.observed_generation)
+        .unwrap_or(g)
+        .min(g);
+    let modelled = reqs
+        .iter()
+        .fold(1i64, |acc, r| r.generation.unwrap_or(acc + 1));
+    let channel = cx
+        .cv
+        .map(|c| c.spec.channel.clone())
+        .filter(|c| !c.is_empty());
+    let bump = |generation: i64| {
+        Event::SpecChange(SpecChange {
+            generation: Some(generation),
+            channel: channel.clone(),
+            ..Default::default()
+        })
+    };
+    if observed > modelled {
+        let after = reqs.last().map(|r| r.at);
+        let seen = cx
+            .timeline
+            .passes
+            .iter()
+            .find(|p| p.generation == Some(observed) && after.is_none_or(|a| p.start >= a))
+            .map(|p| p.start);
+        let before_last_pass = cx
+            .events
+            .iter()
+            .filter(|e| e.1 == PASS && after.is_none_or(|a| e.0 > a))
+            .map(|e| e.0 - Duration::seconds(1))
+            .max();
+        match (seen, before_last_pass) {
+            (Some(t), _) => {
+                cx.push(t, SPEC, bump(observed));
+                cx.note(format!(
+                    "seen: generation {observed} first in the CVO log at {} (a spec change other than the target)",
+                    fmt_time(&t)
+                ));
+            }
+            (None, Some(t)) => {
+                cx.push(t, SPEC, bump(observed));
+                cx.note(format!(
+                    "inferred: generation {observed} from a spec change not otherwise visible, placed at {} (before the last pass, which observed it)",
+                    fmt_time(&t)
+                ));
+            }
+            (None, None) => cx.note(format!(
+                "not visible: when `metadata.generation` became {observed} (no pass after the last request)"
+            )),
+        }
+    }
+    if g > observed.max(modelled)
+        && let Some(at) = cx.last_event_time()
+    {
+        cx.push(at, SPEC, bump(g));
+        cx.note(format!(
+            "inferred: `metadata.generation` {g} from a spec change after the CVO's last report (observedGeneration {observed})"
+        ));
+    }
+}
+
+/// After a rejected last target with no later pass, one more pass before the dump: a CVO
+/// wakes up at least once per reconcile period (2-4 minutes).
+fn idle_pass(cx: &mut Cx<'_>, reqs: &[Req]) {
+    let Some(last) = reqs.last() else { return };
+    let Some(fail) = last.first_failure.filter(|_| !last.accepted_later) else {
+        return;
+    };
+    if cx.events.iter().any(|e| e.1 == PASS && e.0 > fail) {
+        return;
+    }
+    let reference = cx.bundle.collection_time().or(cx.timeline.reference);
+    let at = reference
+        .filter(|r| sec(*r) > fail)
+        .unwrap_or(fail + Duration::seconds(1));
+    cx.push(
+        at,
+        PASS,
+        Event::PassResult(PassResult {
+            ok: Some(true),
+            ..Default::default()
+        }),
+    );
+    cx.note(format!(
+        "inferred: the apply loop woke up once more at {} after the last failed check (no log covers it)",
+        fmt_time(&at)
+    ));
+}
+
+fn finish(mut cx: Cx<'_>, install: Option<(Time, Release)>) -> Derived {
+    let reference = cx.bundle.collection_time().or(cx.timeline.reference);
+    if let (Some(r), Some(last)) = (reference, cx.last_event_time())
+        && sec(r) > last
+    {
+        cx.push(r, TICK, Event::Tick);
+        cx.note(format!(
+            "seen: the dump describes {} (a final `tick`)",
+            fmt_time(&sec(r))
+        ));
+    }
+    cx.events
+        .sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    let operator_release = install.map(|(_, r)| r).unwrap_or_default();
+    let running = cx
+        .events
+        .iter()
+        .rev()
+        .find_map(|e| match &e.3 {
+            Event::PodStart(p) => Some(p.version.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let minor = parse_cvo_minor(&running).or_else(|| {
+        cx.hist
+            .iter()
+            .find(|h| h.is_completed())
+            .and_then(|h| parse_cvo_minor(&h.version))
+    });
+    if let Some(m) = minor {
+        cx.note(format!(
+            "inferred: the CVO that wrote the dump is 4.{m} (the release its last pod ran); its wording is modelled"
+        ));
+    }
+    let cv = cx.cv;
+    let mut initial_spec = crate::model::ClusterVersionSpec::default();
+    if let Some(cv) = cv {
+        initial_spec.channel = cv.spec.channel.clone();
+        initial_spec.upstream = cv.spec.upstream.clone();
+    }
+    let inputs: Vec<&str> = cx.bundle.inputs.iter().map(|i| i.name.as_str()).collect();
+    let scenario = Scenario {
+        description: format!(
+            "derived by `mglint replay` from {}; edit it and re-run it with `mglint reconcile`",
+            if inputs.is_empty() {
+                "the inputs".to_string()
+            } else {
+                inputs.join(", ")
+            }
+        ),
+        flavour: Flavour::Fixed,
+        cvo_version: minor.map(|m| format!("4.{m}")),
+        history_fix: Some(true),
+        operator_release,
+        initial_spec,
+        events: cx
+            .events
+            .into_iter()
+            .map(|(at, _, _, event)| TimedEvent { at, event })
+            .collect(),
+        ..Scenario::default()
+    };
+    Derived {
+        scenario,
+        notes: cx.notes,
+        inferences: cx.inferences,
+        rejections: cx.rejections,
+    }
+}
+
+/// `DesiredUpdate` sightings in the CVO log (`Desired version from spec is …`), by time.
+pub(super) fn log_sightings(tl: &Timeline) -> Vec<(Time, String, String, bool)> {
+    tl.events
+        .iter()
+        .filter(|e| e.source == EventSource::CvoLog)
+        .filter_map(|e| match &e.kind {
+            EventKind::DesiredUpdateSeen {
+                version,
+                image,
+                force,
+            } => Some((e.time, version.clone(), image.clone(), *force)),
+            _ => None,
+        })
+        .collect()
+}

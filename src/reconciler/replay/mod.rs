@@ -1,0 +1,83 @@
+//! Checking a dump against the reference model: derive a scenario from what a bundle shows
+//! ([`derive_scenario`]), run it in the fixed and legacy flavours with the Bug 1756461 history
+//! fix on and off, compare each result with the dump's ClusterVersion, and say which setting
+//! the dump is consistent with and every field where it deviates ([`replay`]). The derived
+//! scenario is an ordinary scenario: written out, edited and re-run with `mglint reconcile`
+//! (for example with `--flavour fixed`: "what would a fixed CVO have done here"), and
+//! [`check`] reproduces the verdict from it.
+//!
+//! ```no_run
+//! # let bundle = mglint::bundle::Bundle::default();
+//! let tl = mglint::timeline::build(&bundle);
+//! let r = mglint::reconciler::replay::replay(&bundle, &tl);
+//! print!("{}", mglint::reconciler::replay::render_text(&r));
+//! ```
+
+mod compare;
+mod completion;
+mod derive;
+mod logevents;
+mod logscan;
+mod parse;
+mod render;
+mod requests;
+mod state;
+
+pub use compare::{
+    COMPARED_CONDITIONS, Comparison, Deviation, Variant, VariantRun, Verdict, check, compare,
+};
+pub use derive::{Derived, Inference, RejectedTarget, derive_scenario};
+pub use render::{render_json, render_text, scenario_yaml};
+
+use crate::bundle::Bundle;
+use crate::timeline::Timeline;
+
+/// What replaying a bundle found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplayResult {
+    /// The derived scenario (its flavour and history fix set to the verdict's, or the
+    /// closest setting's) and what it rests on.
+    pub derived: Derived,
+    /// `None` when the bundle has no ClusterVersion to compare with.
+    pub comparison: Option<Comparison>,
+    /// The inputs, as named.
+    pub inputs: Vec<String>,
+}
+
+impl ReplayResult {
+    pub fn verdict(&self) -> Option<&Verdict> {
+        self.comparison.as_ref().map(|c| &c.verdict)
+    }
+
+    /// The run of one setting.
+    pub fn run_of(&self, v: Variant) -> Option<&VariantRun> {
+        self.comparison.as_ref().and_then(|c| c.run_of(v))
+    }
+
+    /// 0: consistent with some setting; 1: with none; 2: nothing to compare.
+    pub fn exit_code(&self) -> u8 {
+        match self.verdict() {
+            Some(v) if !v.consistent.is_empty() => 0,
+            Some(_) => 1,
+            None => 2,
+        }
+    }
+}
+
+/// Derives a scenario from the bundle and checks the newest ClusterVersion against it.
+pub fn replay(bundle: &Bundle, timeline: &Timeline) -> ReplayResult {
+    let mut derived = derive_scenario(bundle, timeline);
+    let comparison = bundle
+        .cluster_version()
+        .map(|cv| check(&derived.scenario, &cv.value));
+    if let Some(c) = &comparison {
+        let v = &c.verdict;
+        derived.scenario.flavour = v.flavour.unwrap_or(v.closest.flavour);
+        derived.scenario.history_fix = Some(v.history_fix.unwrap_or(v.closest.history_fix));
+    }
+    ReplayResult {
+        derived,
+        comparison,
+        inputs: bundle.inputs.iter().map(|i| i.name.clone()).collect(),
+    }
+}
