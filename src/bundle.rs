@@ -34,6 +34,10 @@ pub struct InputInfo {
     pub files_seen: u64,
     pub files_read: u64,
     pub bytes_read: u64,
+    /// Modification time of the input itself: the last resort for the year of year-less
+    /// log lines when nothing inside the input has an absolute time.
+    #[serde(skip)]
+    pub modified: Option<Time>,
 }
 
 /// The parsed content of one or more inputs.

@@ -79,6 +79,10 @@ pub struct InputArgs {
     /// Largest total decompressed size of one archive, in bytes
     #[arg(long, value_name = "BYTES", default_value_t = 64 << 30)]
     pub max_archive_bytes: u64,
+    /// Replace cluster IDs, domains, IP addresses, node names and image registries in the
+    /// output with stable placeholders, for output that will be shared
+    #[arg(long)]
+    pub redact: bool,
     #[command(flatten)]
     pub remote: RemoteArgs,
 }

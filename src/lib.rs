@@ -11,6 +11,7 @@ pub mod ingest;
 pub mod model;
 pub mod output;
 pub mod reconciler;
+pub mod redact;
 pub mod remote;
 pub mod rules;
 pub mod source;

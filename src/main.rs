@@ -88,11 +88,29 @@ fn load(args: &InputArgs) -> Result<Bundle, String> {
         s
     })?;
     b.input_errors.extend(fetch_errors);
+    if args.redact
+        && let Ok(mut guard) = REDACTOR.lock()
+    {
+        let names = b.nodes.iter().map(|n| n.metadata.name.clone()).collect();
+        *guard = Some(mglint::redact::Redactor::new(names));
+    }
     Ok(b)
 }
 
-/// Writes `text` to the file or to stdout; a closed pipe is not an error.
+/// The run's redactor, set by `load` when `--redact` is given: one mapping for every output
+/// of the run, so the same value gets the same placeholder in each format.
+static REDACTOR: std::sync::Mutex<Option<mglint::redact::Redactor>> = std::sync::Mutex::new(None);
+
+/// Writes `text` to the file or to stdout; a closed pipe is not an error. Secret-looking
+/// values are always masked; with `--redact`, identifying values are replaced too.
 fn emit(text: &str, output: Option<&Path>) -> Result<(), String> {
+    let mut text = mglint::redact::scrub_secrets(text);
+    if let Ok(mut guard) = REDACTOR.lock()
+        && let Some(r) = guard.as_mut()
+    {
+        text = r.apply(&text);
+    }
+    let text = text.as_str();
     match output {
         Some(p) => std::fs::write(p, text).map_err(|e| format!("cannot write `{}`: {e}", p.display())),
         None => {

@@ -284,9 +284,12 @@ fn progress_bar(show: bool, len: usize) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template(
-        "{elapsed_precise} [{wide_bar}] {pos}/{len} inputs, {per_sec}, eta {eta} {msg}",
+        "{elapsed_precise} [{wide_bar}] {pos}/{len} inputs, {rate}, eta {eta} {msg}",
     ) {
-        bar.set_style(style.progress_chars("=> "));
+        let rate = |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.1}/s", s.per_sec());
+        };
+        bar.set_style(style.with_key("rate", rate).progress_chars("=> "));
     }
     bar
 }

@@ -346,8 +346,26 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
         |e| e.last_seen(),
     );
     bundle.cvo_pods = dedup_by(pods, |p| p.metadata.name.clone(), |p| p.status.start_time);
-    // Years missing from klog and test-log lines are inferred here, once.
-    let yi = YearInference::new(bundle.reference_time());
+    // Years missing from klog and test-log lines are inferred here, once: from the collection
+    // time or the latest absolute time inside the inputs, else from the inputs' modification
+    // time (a raw `oc logs` file has nothing else).
+    let has_partial = bundle.cvo_logs.iter().any(|l| l.records.iter().any(|r| r.time.is_none()))
+        || bundle.text_lines.iter().any(|l| l.time.is_none());
+    let reference = bundle.reference_time().or_else(|| {
+        let m = bundle.inputs.iter().filter_map(|i| i.modified).max();
+        if has_partial && m.is_some() {
+            for i in &bundle.inputs {
+                bundle.diagnostics.push(Diagnostic {
+                    level: DiagLevel::Warning,
+                    prov: Provenance::file(&Arc::from(i.name.as_str()), &Arc::from("")),
+                    column: None,
+                    reason: "log lines have no year and nothing in the input has one; the year is taken from the file's modification time".to_string(),
+                });
+            }
+        }
+        m
+    });
+    let yi = YearInference::new(reference);
     for log in &mut bundle.cvo_logs {
         klog::resolve_times(log, &yi);
     }

@@ -116,6 +116,7 @@ impl Collected {
                 files_seen: 0,
                 files_read: 0,
                 bytes_read: 0,
+                modified: None,
             },
             files: Vec::new(),
             diagnostics: Vec::new(),

@@ -66,6 +66,7 @@ pub fn collect_as(input: &str, display: &str, opts: &SourceOptions) -> Result<Co
     }
     out.info.must_gather_roots = seen.roots.into_iter().collect();
     out.info.ci_job = seen.ci;
+    out.info.modified = meta.modified().ok().map(crate::model::Time::from);
     if out.info.kind == InputKind::Directory {
         if seen.ci {
             out.info.kind = InputKind::CiJob;

@@ -363,13 +363,10 @@ pub fn build(tl: &Timeline, report: &Report, ivs: &[CiInterval]) -> Option<Chart
                 .chain(l.marks.iter().map(|m| m.time))
         })
         .min()?;
-    // A little room on both sides, so marks at the edges stay whole.
-    let start = start.min(end);
-    let pad = ((end - start) / 60).max(chrono::Duration::seconds(2));
     Some(Chart {
         lanes,
-        start: start - pad,
-        end: end + pad,
+        start: start.min(end),
+        end,
         reference: tl.reference,
     })
 }

@@ -10,6 +10,8 @@ use chrono::{DateTime, Utc};
 pub const ZOOMS: [u32; 6] = [1, 2, 4, 8, 16, 32];
 /// Width of a folded gap, in pixels.
 const BREAK_PX: f64 = 26.0;
+/// Empty room at each end of the axis, in pixels.
+const EDGE_PX: f64 = 10.0;
 /// Gaps shorter than this are never folded.
 const MIN_GAP_SECS: f64 = 3600.0;
 /// A gap is folded when it is longer than this share of the rest of the (unfolded) time.
@@ -104,7 +106,8 @@ impl Scale {
         pieces.push((cur, e, false));
         let n_breaks = pieces.iter().filter(|p| p.2).count() as f64;
         let break_px = BREAK_PX.min(width / 4.0 / n_breaks.max(1.0));
-        let linear_px = width - n_breaks * break_px;
+        // Room on both sides so marks at the edges stay whole.
+        let linear_px = width - 2.0 * EDGE_PX - n_breaks * break_px;
         // A linear piece's width blends its share of the time with its share of the activity,
         // so a busy 10-minute stretch after a fold is not squeezed by a quiet hour before it.
         let linear_secs: f64 = pieces.iter().filter(|p| !p.2).map(|p| p.1 - p.0).sum();
@@ -121,7 +124,7 @@ impl Scale {
                 0.5 * (b - a) / linear_secs.max(1e-9) + 0.5 * count(a, b) / linear_pts.max(1.0)
             }
         };
-        let mut x = 0.0;
+        let mut x = EDGE_PX;
         let segs = pieces
             .into_iter()
             .map(|(t0, t1, f)| {
@@ -162,7 +165,7 @@ impl Scale {
                 return s.x0 + (t - s.t0) / span * (s.x1 - s.x0);
             }
         }
-        self.width
+        self.segs.last().map_or(self.width, |s| s.x1)
     }
 
     /// The folded gaps.
@@ -263,6 +266,7 @@ mod tests {
         assert_eq!(ticks[0].label, "11-03 14:30");
         assert_eq!(ticks[1].label, "14:31");
         assert!((sc.x(&t("2023-11-03T14:32:30Z")) - 550.0).abs() < 0.01);
+        assert!((sc.x(&a) - 10.0).abs() < 0.01 && (sc.x(&b) - 1090.0).abs() < 0.01);
         // Zooming in gives finer ticks.
         assert_eq!(sc.ticks(8)[1].label, "14:30:05");
     }
@@ -298,7 +302,7 @@ mod tests {
         let w_update = sc.x(&done) - sc.x(&install);
         let w_ask = sc.x(&end) - sc.x(&ask);
         assert!(w_update > 500.0 && w_ask > 250.0, "{w_update} {w_ask}");
-        assert!((sc.x(&end) - 1000.0).abs() < 0.01);
+        assert!((sc.x(&end) - 990.0).abs() < 0.01);
         // Monotonic across the fold.
         assert!(sc.x(&ask) > sc.x(&done));
     }

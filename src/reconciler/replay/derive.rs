@@ -409,8 +409,7 @@ fn finish(mut cx: Cx<'_>, install: Option<(Time, Release)>) -> Derived {
             fmt_time(&sec(r))
         ));
     }
-    cx.events
-        .sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    cx.events.sort_by_key(|a| (a.0, a.1, a.2));
     let operator_release = install.map(|(_, r)| r).unwrap_or_default();
     let running = cx
         .events

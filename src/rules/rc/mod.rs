@@ -11,6 +11,7 @@ use crate::model::{ClusterVersion, Sourced};
 use crate::rules::engine::Context;
 use crate::rules::model::EvidenceItem;
 use crate::rules::util::anchor;
+use crate::timeline::Evidence;
 
 /// Evidence at a field named as the replay names it (relative to `status`:
 /// `history[1].completionTime`, `conditions[Failing].reason`, `desired.version`).
@@ -31,4 +32,24 @@ pub(crate) fn status_evidence(
         None => format!("status.{field}"),
     };
     cx.field(cv, anchor(&cv.metadata.name), &path, fallback)
+}
+
+/// Evidence from the replay: a log or CI line as read, or, for what the replay read from the
+/// ClusterVersion's conditions, the condition's field in the file.
+pub(crate) fn replay_evidence(
+    cx: &Context<'_>,
+    cv: &Sourced<ClusterVersion>,
+    ev: &Evidence,
+) -> EvidenceItem {
+    let same_file = ev.prov.input == cv.prov.input && ev.prov.path == cv.prov.path;
+    if !same_file || ev.prov.line.is_some() {
+        return cx.from_timeline(ev);
+    }
+    let field = match ev.text.split_whitespace().next() {
+        Some("Available") => "conditions[Available].lastTransitionTime",
+        Some("Failing") => "conditions[Failing].message",
+        Some("ReleaseAccepted") => "conditions[ReleaseAccepted].message",
+        _ => return cx.from_timeline(ev),
+    };
+    status_evidence(cx, cv, field, &ev.text)
 }

@@ -2,7 +2,7 @@
 //! not what a correct CVO (fixed flavour, history fix on) would have written, given when the
 //! release really completed by other evidence (Available's transition, the CVO log, CI).
 
-use super::status_evidence;
+use super::{replay_evidence, status_evidence};
 use crate::model::fmt_time;
 use crate::reconciler::replay::{Variant, replay};
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
@@ -69,7 +69,7 @@ impl Rule for CompletionTimeDiffersFromModel {
                 .push(status_evidence(cx, cv, &d.field, dump).with_label("completion as written"));
             for ev in &inf.evidence {
                 f.evidence
-                    .push(cx.from_timeline(ev).with_label("when it really completed"));
+                    .push(replay_evidence(cx, cv, ev).with_label("when it really completed"));
             }
             if let Some(s) = i.checked_sub(1).and_then(|j| cv.status.history.get(j)) {
                 let started = s.started_time.map(|t| fmt_time(&t)).unwrap_or_default();

@@ -2,7 +2,7 @@
 //! CVO model, and shows its stall on a rejected target: a target whose checks failed was
 //! pushed to history (and made `status.desired`), which a fixed CVO never does.
 
-use super::status_evidence;
+use super::{replay_evidence, status_evidence};
 use crate::model::fmt_time;
 use crate::reconciler::Flavour;
 use crate::reconciler::replay::replay;
@@ -82,7 +82,7 @@ impl Rule for ConsistentOnlyWithLegacy {
             }
             for ev in rej.evidence.iter().take(2) {
                 f.evidence
-                    .push(cx.from_timeline(ev).with_label("the checks failed"));
+                    .push(replay_evidence(cx, cv, ev).with_label("the checks failed"));
             }
             f.confidence = Some(Confidence {
                 level: ConfidenceLevel::High,

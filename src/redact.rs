@@ -1,0 +1,162 @@
+//! Redaction of rendered output for sharing: cluster IDs, IP addresses, domains, node names
+//! and image registries become stable placeholders (the same value maps to the same
+//! placeholder within a run), and secret-looking values (bearer tokens, JWTs, pull-secret
+//! `auth` fields, passwords) are masked in every output, with or without `--redact`.
+//!
+//! It works on the rendered text of any format: placeholders are plain ASCII, so JSON, XML,
+//! SARIF, Markdown and HTML stay valid.
+
+use regex::Regex;
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+static UUID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b").expect("static regex")
+});
+static IPV4: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b").expect("static regex")
+});
+static IPV6: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:[0-9a-fA-F]{1,4}:){1,7}:(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,6})?|\b(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}\b")
+        .expect("static regex")
+});
+/// An image pull spec's registry host (`host[:port]/`), when the host has a dot or a port.
+static REGISTRY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b([a-zA-Z0-9][a-zA-Z0-9-]*(?:\.[a-zA-Z0-9][a-zA-Z0-9-]*)+(?::\d+)?)/[a-z0-9][a-z0-9._/-]*(?:@sha256:[0-9a-f]{64}|:[A-Za-z0-9._-]+)")
+        .expect("static regex")
+});
+/// Host names with a common top-level domain (API group names are kept, see `KEEP`).
+static DOMAIN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+(?:com|net|org|io|internal|local|cloud|dev|info|biz|us|uk|de|fr|cn|jp|in|br|ca|au|eu|gov|edu|mil|xyz|app|ai|tech|online|site|corp|lan|intranet|example)\b")
+        .expect("static regex")
+});
+/// Kubernetes/OpenShift API groups and project hosts that name types, not a customer.
+const KEEP: &[&str] = &["openshift.io", "k8s.io", "kubernetes.io", "coreos.com", "x-k8s.io", "metal3.io"];
+
+static SECRETS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
+    vec![
+        (Regex::new(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}").expect("static regex"), "$1 <secret>"),
+        (Regex::new(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}").expect("static regex"), "<secret>"),
+        (Regex::new(r#"(?i)("?(?:auth|password|passwd|token|secret|client_secret|access_key|secret_key)"?\s*[:=]\s*"?)([^"\s,}]{4,})"#).expect("static regex"), "$1<secret>"),
+        (Regex::new(r"(?i)(://[^/\s:@]+:)[^@\s/]+@").expect("static regex"), "$1<secret>@"),
+    ]
+});
+
+/// Masks secret-looking values. Applied to every output.
+pub fn scrub_secrets(text: &str) -> String {
+    let mut out = text.to_string();
+    for (re, rep) in SECRETS.iter() {
+        if re.is_match(&out) {
+            out = re.replace_all(&out, *rep).into_owned();
+        }
+    }
+    out
+}
+
+/// Stable placeholder mapping for one run.
+#[derive(Debug, Default)]
+pub struct Redactor {
+    map: BTreeMap<(&'static str, String), String>,
+    counters: BTreeMap<&'static str, usize>,
+    /// Exact strings known to be node names (from the bundle).
+    node_names: Vec<String>,
+}
+
+impl Redactor {
+    /// A redactor that also knows the node names of the bundle (they are redacted wherever
+    /// they appear, even without a domain).
+    pub fn new(mut node_names: Vec<String>) -> Self {
+        node_names.retain(|n| n.len() >= 3);
+        // Longest first, so `a.b.c` is replaced before `a`.
+        node_names.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        node_names.dedup();
+        Redactor { node_names, ..Default::default() }
+    }
+
+    fn placeholder(&mut self, kind: &'static str, value: &str) -> String {
+        if let Some(p) = self.map.get(&(kind, value.to_string())) {
+            return p.clone();
+        }
+        let n = self.counters.entry(kind).or_insert(0);
+        *n += 1;
+        let p = match kind {
+            "domain" => format!("domain-{n}.example"),
+            "registry" => format!("registry-{n}.example"),
+            _ => format!("{kind}-{n}"),
+        };
+        self.map.insert((kind, value.to_string()), p.clone());
+        p
+    }
+
+    fn replace(&mut self, text: &str, re: &Regex, kind: &'static str, group: usize, keep: impl Fn(&str, Option<char>) -> bool) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for c in re.captures_iter(text) {
+            let Some(m) = c.get(group) else { continue };
+            if keep(m.as_str(), text[m.end()..].chars().next()) {
+                continue;
+            }
+            out.push_str(&text[last..m.start()]);
+            let p = self.placeholder(kind, m.as_str());
+            out.push_str(&p);
+            last = m.end();
+        }
+        out.push_str(&text[last..]);
+        out
+    }
+
+    /// Redacts one rendered output (and masks secrets).
+    pub fn apply(&mut self, text: &str) -> String {
+        let mut t = scrub_secrets(text);
+        let nodes = self.node_names.clone();
+        for n in &nodes {
+            if t.contains(n.as_str()) {
+                let p = self.placeholder("node", n);
+                t = t.replace(n.as_str(), &p);
+            }
+        }
+        t = self.replace(&t, &REGISTRY, "registry", 1, |h, _| h.ends_with(".example"));
+        t = self.replace(&t, &UUID, "cluster-id", 0, |_, _| false);
+        t = self.replace(&t, &IPV4, "ip", 0, |_, _| false);
+        t = self.replace(&t, &IPV6, "ip", 0, |s, _| !s.contains("::") && s.matches(':').count() < 7);
+        t = self.replace(&t, &DOMAIN, "domain", 0, |d, next| {
+            let d = d.to_ascii_lowercase();
+            // `must-gather.local.123`, `file.local-x`: a name goes on, so this is no host.
+            matches!(next, Some('.' | '-' | '_'))
+                || d.starts_with("must-gather.")
+                || d.ends_with(".example")
+                || KEEP.iter().any(|k| d == *k || d.ends_with(&format!(".{k}")))
+        });
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stable_placeholders_across_formats() {
+        let mut r = Redactor::new(vec!["ip-10-0-135-16.ec2.internal".into()]);
+        let a = r.apply("clusterID c42dd7e1-8f3b-4c9e-b2a6-5d71e0f4a913 node ip-10-0-135-16.ec2.internal at 10.0.135.16 image quay.io/openshift-release-dev/ocp-release@sha256:ec07f30d2659d3e279b16055331fc9c3c0ba99f313e5026fddb5a7b2d54c6eb6");
+        assert!(!a.contains("c42dd7e1") && !a.contains("10.0.135.16") && !a.contains("quay.io") && !a.contains("ec2.internal"), "{a}");
+        assert!(a.contains("cluster-id-1") && a.contains("node-1") && a.contains("ip-1") && a.contains("registry-1.example/openshift-release-dev"), "{a}");
+        let b = r.apply(r#"{"cluster":"c42dd7e1-8f3b-4c9e-b2a6-5d71e0f4a913","api":"api.ci-op-x.origin-ci-int-aws.dev.rhcloud.com"}"#);
+        assert!(b.contains("\"cluster-id-1\""), "{b}");
+        assert!(b.contains("domain-1.example"), "{b}");
+        assert!(serde_json::from_str::<serde_json::Value>(&b).is_ok());
+    }
+
+    #[test]
+    fn api_groups_versions_and_times_are_kept() {
+        let mut r = Redactor::new(Vec::new());
+        let s = "must-gather.local.5682391746210987345/config.openshift.io/clusterversions/version.yaml 4.3.10 18:27:49 machineconfiguration.openshift.io sync_worker.go";
+        assert_eq!(r.apply(s), s);
+    }
+
+    #[test]
+    fn secrets_are_masked_always() {
+        let s = scrub_secrets(r#"Authorization: Bearer sha256~abcdefghijklmnop {"auths":{"quay.io":{"auth":"dXNlcjpwYXNzd29yZA==","email":"a@b"}}} token=eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlMTIz https://user:hunter2@mirror.example.com/x"#);
+        assert!(!s.contains("abcdefghijklmnop") && !s.contains("dXNlcjpwYXNzd29yZA") && !s.contains("eyJzdWIi") && !s.contains("hunter2"), "{s}");
+    }
+}
