@@ -71,7 +71,9 @@ impl Http {
         let mut b = Client::builder()
             .user_agent(concat!("mglint/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(s.connect_timeout)
-            .timeout(s.timeout);
+            .timeout(s.timeout)
+            // Redirects are bounded; reqwest follows only http and https ones.
+            .redirect(reqwest::redirect::Policy::limited(5));
         if loopback {
             b = b.no_proxy();
         }
