@@ -119,7 +119,7 @@ fn cvo_log(path: &Path, budget: u64, base: i64) -> (f64, f64, f64) {
         log.line('I', "sync_worker.go:552", "Loading payload");
         log.line('I', "payload.go:210", "Loading updatepayload from \"/etc/cvo/updatepayloads/Yx9v1mW0hY1z7gRGXtJ0rA\"");
         log.line('E', "precondition.go:49", "Precondition \"ClusterVersionUpgradeable\" failed: Cluster operator machine-config should not be upgraded between minor versions: PoolUpdating: One or more machine config pools are updating, please see `oc get mcp` for further details");
-        log.line('E', "sync_worker.go:358", &format!("unable to synchronize image (waiting 3m2.5s): Precondition \"ClusterVersionUpgradeable\" failed because of \"PoolUpdating\": Cluster operator machine-config should not be upgraded between minor versions"));
+        log.line('E', "sync_worker.go:358", "unable to synchronize image (waiting 3m2.5s): Precondition \"ClusterVersionUpgradeable\" failed because of \"PoolUpdating\": Cluster operator machine-config should not be upgraded between minor versions");
         log.t += 182.5;
     }
     let stall_end = log.t;

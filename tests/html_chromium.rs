@@ -43,7 +43,7 @@ fn html(input: &str) -> String {
 }
 
 /// Runs Chromium with the given extra arguments on a file and returns its standard output.
-fn run_chromium(bin: &Path, page: &Path, extra: &[String]) -> Vec<u8> {
+fn run_chromium(bin: &Path, url: &str, extra: &[String]) -> Vec<u8> {
     let profile = tempfile::tempdir().unwrap();
     let mut cmd = Command::new(bin);
     cmd.args([
@@ -60,7 +60,7 @@ fn run_chromium(bin: &Path, page: &Path, extra: &[String]) -> Vec<u8> {
     ])
     .arg(format!("--user-data-dir={}", profile.path().display()))
     .args(extra)
-    .arg(format!("file://{}", page.display()))
+    .arg(url)
     .stdout(Stdio::piped())
     .stderr(Stdio::null());
     let mut child = cmd.spawn().unwrap();
@@ -78,7 +78,7 @@ fn run_chromium(bin: &Path, page: &Path, extra: &[String]) -> Vec<u8> {
         if start.elapsed() > Duration::from_secs(120) {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("chromium did not finish within 120 s on {}", page.display());
+            panic!("chromium did not finish within 120 s on {url}");
         }
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -93,28 +93,37 @@ struct Rendered {
     page_requests: Vec<String>,
 }
 
+/// Opens a page; with `js` false the page's own script is blocked by turning its CSP's
+/// `script-src` to `'none'` (Chromium's `--dump-dom` needs JavaScript in the browser itself,
+/// so switching it off globally would leave nothing to inspect).
 fn render_in_chromium(bin: &Path, name: &str, page_html: &str, js: bool) -> Rendered {
+    render_at(bin, name, page_html, js, "")
+}
+
+/// As [`render_in_chromium`], opening the page at `fragment` (e.g. `#zoom=8`).
+fn render_at(bin: &Path, name: &str, page_html: &str, js: bool, fragment: &str) -> Rendered {
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join(format!("{name}.html"));
+    let page_html = if js {
+        page_html.to_string()
+    } else {
+        let csp = Regex::new(r"script-src 'sha256-[A-Za-z0-9+/=]+'").unwrap();
+        assert!(csp.is_match(page_html), "no script hash in the CSP");
+        csp.replace(page_html, "script-src 'none'").to_string()
+    };
     std::fs::write(&page, page_html).unwrap();
+    let url = format!("file://{}{fragment}", page.display());
     let netlog = dir.path().join("net.json");
-    let mut extra = vec![
+    let extra = vec![
         "--dump-dom".to_string(),
         format!("--log-net-log={}", netlog.display()),
     ];
-    if !js {
-        extra.push("--blink-settings=scriptEnabled=false".into());
-    }
-    let dom = String::from_utf8_lossy(&run_chromium(bin, &page, &extra)).to_string();
+    let dom = String::from_utf8_lossy(&run_chromium(bin, &url, &extra)).to_string();
     let shot = dir.path().join("shot.png");
-    let mut extra = vec![format!("--screenshot={}", shot.display())];
-    if !js {
-        extra.push("--blink-settings=scriptEnabled=false".into());
-    }
-    run_chromium(bin, &page, &extra);
+    run_chromium(bin, &url, &[format!("--screenshot={}", shot.display())]);
     let png = std::fs::read(&shot).unwrap_or_default();
-    let keep = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("html-{name}{}.png", if js { "" } else { "-nojs" }));
+    let suffix = if js { "" } else { "-nojs" };
+    let keep = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("html-{name}{suffix}.png"));
     if std::fs::write(&keep, &png).is_ok() {
         eprintln!("screenshot: {}", keep.display());
     }
@@ -129,15 +138,20 @@ fn render_in_chromium(bin: &Path, name: &str, page_html: &str, js: bool) -> Rend
 /// URL requests in a Chromium net log started by a page (an origin or `null` initiator);
 /// Chromium's own requests (update checks and the like) have `not an origin`.
 fn page_requests(netlog: &str) -> Vec<String> {
-    assert!(
-        netlog.contains("\"events\""),
-        "the net log was not written: {netlog:.200}"
-    );
-    let re = Regex::new(r#""initiator":"([^"]*)"[^{}]*?"url":"([^"]+)""#).unwrap();
-    re.captures_iter(netlog)
-        .filter(|c| &c[1] != "not an origin")
-        .map(|c| c[2].to_string())
-        .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
+    let log: serde_json::Value = serde_json::from_str(netlog)
+        .unwrap_or_else(|e| panic!("the net log is not JSON ({e}): {netlog:.200}"));
+    let events = log["events"].as_array().expect("net log events");
+    assert!(!events.is_empty());
+    events
+        .iter()
+        .filter_map(|e| {
+            let p = &e["params"];
+            let initiator = p["initiator"].as_str()?;
+            let url = p["url"].as_str()?;
+            (initiator != "not an origin"
+                && (url.starts_with("http://") || url.starts_with("https://")))
+            .then(|| url.to_string())
+        })
         .collect()
 }
 
@@ -218,24 +232,47 @@ fn assert_not_blank(png: &[u8], what: &str) {
     let (w, h, px) = decode_png(png);
     assert!(w >= 1000 && h >= 1000, "{what}: {w}x{h}");
     let non_white = px.iter().filter(|p| p.iter().any(|c| *c < 235)).count();
-    let mut colours: Vec<[u8; 3]> = px.iter().map(|p| [p[0] & 0xf0, p[1] & 0xf0, p[2] & 0xf0]).collect();
+    let mut colours: Vec<[u8; 3]> = px
+        .iter()
+        .map(|p| [p[0] & 0xf0, p[1] & 0xf0, p[2] & 0xf0])
+        .collect();
     colours.sort_unstable();
     colours.dedup();
     let share = non_white as f64 / px.len() as f64;
     assert!(share > 0.03, "{what}: only {:.1}% non-white", share * 100.0);
-    assert!(colours.len() >= 12, "{what}: only {} colours", colours.len());
+    assert!(
+        colours.len() >= 12,
+        "{what}: only {} colours",
+        colours.len()
+    );
     // The chart's colours are there: some clearly red and some clearly green pixels.
-    let red = px.iter().filter(|p| p[0] > 180 && p[1] < 110 && p[2] < 110).count();
-    let green = px.iter().filter(|p| p[1] > 120 && p[0] < 90 && p[2] < 140).count();
+    let red = px
+        .iter()
+        .filter(|p| p[0] > 180 && p[1] < 110 && p[2] < 110)
+        .count();
+    let green = px
+        .iter()
+        .filter(|p| p[1] > 120 && p[0] < 90 && p[2] < 140)
+        .count();
     assert!(red > 50 && green > 50, "{what}: red {red}, green {green}");
 }
 
 /// The common checks: the script ran, nothing was fetched, the screenshot has content.
 fn common(r: &Rendered, what: &str) {
-    assert!(r.dom.contains("data-js=\"on\""), "{what}: the page script did not run");
-    assert!(r.page_requests.is_empty(), "{what}: requests {:?}", r.page_requests);
+    assert!(
+        r.dom.contains("data-js=\"on\""),
+        "{what}: the page script did not run"
+    );
+    assert!(
+        r.page_requests.is_empty(),
+        "{what}: requests {:?}",
+        r.page_requests
+    );
     let loaded = Regex::new(r#"<(img|script|link|iframe|embed|object|source|video|audio|image|use)\b[^>]*\s(?:src|href|data|xlink:href)="(https?://[^"]*)""#).unwrap();
-    assert!(!loaded.is_match(&r.dom), "{what}: a remote resource in the DOM");
+    assert!(
+        !loaded.is_match(&r.dom),
+        "{what}: a remote resource in the DOM"
+    );
     assert_not_blank(&r.png, what);
 }
 
@@ -251,16 +288,29 @@ fn seed1_returned_shows_the_stall_and_the_failing_precondition() {
     let r = render_in_chromium(&bin, "seed1-returned", &page, true);
     common(&r, "seed1-returned");
     let l = lanes(&r.dom);
-    for want in ["cv/history", "cv/episodes", "cvo/reconciliation", "cvo/passes", "cvo/preconditions", "co/kube-apiserver"] {
+    for want in [
+        "cv/history",
+        "cv/episodes",
+        "cvo/reconciliation",
+        "cvo/passes",
+        "cvo/preconditions",
+        "co/kube-apiserver",
+    ] {
         assert!(l.iter().any(|x| x == want), "lane {want} missing: {l:?}");
     }
     let stall = Regex::new(r#"class="bar stall"[^>]*data-start="(2020-04-09T18:27:4[7-9][^"]*)" data-end="(2020-04-09T18:55:16[^"]*)""#).unwrap();
     assert!(stall.is_match(&r.dom), "no stall bar 18:27:4x → 18:55:16");
     assert!(r.dom.contains("4.3.10 not reconciled 18:27:47 → 18:55:16"));
-    assert!(r.dom.contains(r#"data-what="precondition-failed ClusterVersionUpgradeable""#));
+    assert!(
+        r.dom
+            .contains(r#"data-what="precondition-failed ClusterVersionUpgradeable""#)
+    );
     assert!(r.dom.contains(r#"data-code="LOG003""#));
     // The script moved every `<title>` into data-tip for its own tooltip.
-    assert!(r.dom.contains("data-tip=\"stall (precondition-failed): 4.3.10 not reconciled"));
+    assert!(
+        r.dom
+            .contains("data-tip=\"stall (precondition-failed): 4.3.10 not reconciled")
+    );
 }
 
 #[test]
@@ -271,7 +321,10 @@ fn seed1_blocked_shows_the_open_stall_and_cv002() {
     common(&r, "seed1-blocked");
     assert!(r.dom.contains(r#"class="bar stall open""#));
     assert!(r.dom.contains(r#"data-cond="Failing=True""#));
-    assert!(r.dom.contains(r#"<article class="finding sev-error" id="f-1" data-code="CV002""#));
+    assert!(
+        r.dom
+            .contains(r#"<article class="finding sev-error" id="f-1" data-code="CV002""#)
+    );
     assert!(r.dom.contains(r#"<details class="rule" id="rule-CV002">"#));
 }
 
@@ -282,7 +335,10 @@ fn seed2_shows_recorded_versus_actual_install_completion() {
     let r = render_in_chromium(&bin, "seed2-rollback-4.3", &page, true);
     common(&r, "seed2");
     assert!(r.dom.contains(r#"class="bar claimed""#));
-    assert!(r.dom.contains(r#"data-actual="2019-09-27T21:41:05Z" data-recorded="2019-09-27T21:45:59Z""#));
+    assert!(
+        r.dom
+            .contains(r#"data-actual="2019-09-27T21:41:05Z" data-recorded="2019-09-27T21:45:59Z""#)
+    );
     assert!(r.dom.contains("actual ≤ 21:41:05") && r.dom.contains("recorded 21:45:59"));
     let l = lanes(&r.dom);
     assert!(l.iter().any(|x| x.starts_with("node/")), "{l:?}");
@@ -302,10 +358,16 @@ fn real_must_gather_renders() {
     let r = render_in_chromium(&bin, "must-gather-aws", &page, true);
     common(&r, "must-gather-aws");
     let l = lanes(&r.dom);
-    for want in ["cv/history", "cv/episodes", "cvo/passes", "cvo/reconciliation"] {
+    for want in [
+        "cv/history",
+        "cv/episodes",
+        "cvo/passes",
+        "cvo/reconciliation",
+    ] {
         assert!(l.iter().any(|x| x == want), "lane {want} missing: {l:?}");
     }
-    assert!(l.iter().any(|x| x.starts_with("co/")), "{l:?}");
+    // A healthy install: every operator settled, so their lanes are folded.
+    assert!(r.dom.contains("data-quiet=\"co/etcd\""));
     assert!(r.dom.contains("data-episode=\"install\""));
 }
 
@@ -323,7 +385,10 @@ fn hostile_fixture_shows_text_and_runs_no_injected_script() {
     assert_eq!(r.dom.matches("<script").count(), 1);
     assert!(r.dom.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     let title = Regex::new(r"<title>([^<]*)</title>").unwrap();
-    assert_eq!(title.captures(&r.dom).map(|c| c[1].to_string()).as_deref(), Some("mglint report: fixtures/files/co-hostile-message.yaml"));
+    assert_eq!(
+        title.captures(&r.dom).map(|c| c[1].to_string()).as_deref(),
+        Some("mglint report: fixtures/files/co-hostile-message.yaml")
+    );
 }
 
 #[test]
@@ -331,14 +396,59 @@ fn without_javascript_the_chart_and_findings_are_there() {
     let Some(bin) = chromium() else { return };
     let page = html("fixtures/must-gather/seed1-returned");
     let r = render_in_chromium(&bin, "seed1-returned", &page, false);
-    assert!(!r.dom.contains("data-js=\"on\""), "JavaScript was not disabled");
+    assert!(
+        !r.dom.contains("data-js=\"on\""),
+        "JavaScript was not disabled"
+    );
     assert!(r.page_requests.is_empty());
     assert!(lanes(&r.dom).len() >= 10);
     assert!(r.dom.contains(r#"class="bar stall""#));
-    assert!(r.dom.contains(r#"<article class="finding sev-warning" id="f-1""#));
+    assert!(
+        r.dom
+            .contains(r#"<article class="finding sev-warning" id="f-1""#)
+    );
     // The controls need the script; they stay hidden without it.
-    assert!(r.dom.contains(r#"<div id="controls" class="controls" hidden="">"#));
+    assert!(
+        r.dom
+            .contains(r#"<div id="controls" class="controls" hidden="">"#)
+    );
     assert_not_blank(&r.png, "seed1-returned without JavaScript");
+}
+
+#[test]
+fn deep_link_zooms_the_chart() {
+    let Some(bin) = chromium() else { return };
+    let page = html("fixtures/must-gather/seed1-returned");
+    let r = render_at(
+        &bin,
+        "seed1-returned-zoom8",
+        &page,
+        true,
+        "#zoom=8&at=2020-04-09T18:27:47Z",
+    );
+    common(&r, "seed1-returned zoomed");
+    assert!(r.dom.contains(r#"<span id="zoomlevel">8×</span>"#));
+    assert!(
+        r.dom.contains(r#"class="plot" width="8640.0""#),
+        "plots not widened"
+    );
+    assert!(
+        r.dom
+            .contains(r#"<g class="z" data-z="1" style="display: none;">"#)
+    );
+    assert!(
+        r.dom.contains(r#"<g class="z" data-z="4" style="">"#),
+        "the zoom-4 ticks serve zoom 8"
+    );
+    // Every bar moved to eight times its zoom-1 position.
+    let rect = Regex::new(r#"<rect class="bar stall" x="([0-9.]+)" width="([0-9.]+)"[^>]*data-x="([0-9.]+)" data-w="([0-9.]+)""#).unwrap();
+    let c = rect.captures(&r.dom).expect("stall bar");
+    let f = |i: usize| c[i].parse::<f64>().unwrap();
+    assert!(
+        (f(1) - 8.0 * f(3)).abs() < 0.2 && (f(2) - 8.0 * f(4)).abs() < 0.2,
+        "{:?}",
+        &c[0]
+    );
 }
 
 #[test]
@@ -350,7 +460,18 @@ fn the_network_check_sees_a_page_request() {
     let path = dir.path().join("probe.html");
     std::fs::write(&path, page).unwrap();
     let netlog = dir.path().join("net.json");
-    run_chromium(&bin, &path, &["--dump-dom".into(), format!("--log-net-log={}", netlog.display())]);
+    let url = format!("file://{}", path.display());
+    run_chromium(
+        &bin,
+        &url,
+        &[
+            "--dump-dom".into(),
+            format!("--log-net-log={}", netlog.display()),
+        ],
+    );
     let reqs = page_requests(&std::fs::read_to_string(&netlog).unwrap());
-    assert!(reqs.iter().any(|u| u.contains("127.0.0.1:9/probe.png")), "{reqs:?}");
+    assert!(
+        reqs.iter().any(|u| u.contains("127.0.0.1:9/probe.png")),
+        "{reqs:?}"
+    );
 }

@@ -32,16 +32,24 @@ fn outline(html: &str) -> String {
     let mut out = Vec::new();
     let row = Regex::new(r#"<div class="row lane" data-group="([^"]+)" data-lane="([^"]+)" data-bars="(\d+)" data-marks="(\d+)">"#).unwrap();
     for c in row.captures_iter(html) {
-        out.push(format!("lane {} ({}) bars={} marks={}", &c[2], &c[1], &c[3], &c[4]));
+        out.push(format!(
+            "lane {} ({}) bars={} marks={}",
+            &c[2], &c[1], &c[3], &c[4]
+        ));
     }
     let quiet = Regex::new(r#"data-quiet="([^"]+)""#).unwrap();
-    let q: Vec<&str> = quiet.captures_iter(html).map(|c| c.get(1).unwrap().as_str()).collect();
+    let q: Vec<&str> = quiet
+        .captures_iter(html)
+        .map(|c| c.get(1).unwrap().as_str())
+        .collect();
     out.push(format!("quiet {}", q.join(" ")));
-    let ep = Regex::new(r#"<tr data-episode="([^"]+)" data-start="([^"]*)" data-end="([^"]*)""#).unwrap();
+    let ep = Regex::new(r#"<tr data-episode="([^"]+)" data-start="([^"]*)" data-end="([^"]*)""#)
+        .unwrap();
     for c in ep.captures_iter(html) {
         out.push(format!("episode {} {} -> {}", &c[1], &c[2], &c[3]));
     }
-    let f = Regex::new(r#"<article class="finding sev-(\w+)" id="(f-\d+)" data-code="(\w+)""#).unwrap();
+    let f =
+        Regex::new(r#"<article class="finding sev-(\w+)" id="(f-\d+)" data-code="(\w+)""#).unwrap();
     for c in f.captures_iter(html) {
         out.push(format!("finding {} {} {}", &c[2], &c[3], &c[1]));
     }
@@ -73,7 +81,9 @@ fn bars(html: &str, class: &str) -> Vec<(String, String)> {
         r#"<rect class="bar {class}( open)?"[^>]*? data-start="([^"]+)" data-end="([^"]+)""#
     ))
     .unwrap();
-    re.captures_iter(html).map(|c| (c[2].to_string(), c[3].to_string())).collect()
+    re.captures_iter(html)
+        .map(|c| (c[2].to_string(), c[3].to_string()))
+        .collect()
 }
 
 #[test]
@@ -114,11 +124,15 @@ fn seed2_shows_recorded_versus_actual_install_completion() {
 
 /// Every start tag and its attribute names.
 fn tags(html: &str) -> Vec<(String, Vec<String>)> {
-    let tag = Regex::new(r#"<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s=>/]+(?:="[^"]*")?)*)\s*/?>"#).unwrap();
+    let tag =
+        Regex::new(r#"<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s=>/]+(?:="[^"]*")?)*)\s*/?>"#).unwrap();
     let attr = Regex::new(r#"\s+([^\s=>/]+)(?:="[^"]*")?"#).unwrap();
     tag.captures_iter(html)
         .map(|c| {
-            let names = attr.captures_iter(&c[2]).map(|a| a[1].to_ascii_lowercase()).collect();
+            let names = attr
+                .captures_iter(&c[2])
+                .map(|a| a[1].to_ascii_lowercase())
+                .collect();
             (c[1].to_ascii_lowercase(), names)
         })
         .collect()
@@ -127,9 +141,9 @@ fn tags(html: &str) -> Vec<(String, Vec<String>)> {
 const ALLOWED_TAGS: &[&str] = &[
     "html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "h4", "h5", "h6",
     "p", "table", "thead", "tbody", "tr", "th", "td", "ul", "ol", "li", "code", "pre", "nav", "a",
-    "main", "section", "div", "span", "svg", "defs", "pattern", "rect", "g", "text", "line", "path",
-    "details", "summary", "article", "dl", "dt", "dd", "label", "input", "button", "br", "b",
-    "strong", "footer", "script",
+    "main", "section", "div", "span", "svg", "defs", "pattern", "rect", "g", "text", "line",
+    "path", "details", "summary", "article", "dl", "dt", "dd", "label", "input", "button", "br",
+    "b", "strong", "footer", "script",
 ];
 
 #[test]
@@ -139,7 +153,9 @@ fn hostile_messages_appear_as_text_only() {
     assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt; &quot;&gt;&lt;img src=x onerror=alert(document.domain)&gt;"));
     assert!(page.contains("evil&quot;&gt;&lt;img src=x onerror=alert(4)&gt;"));
     assert!(page.contains("&lt;/title&gt;&lt;/svg&gt;&lt;script&gt;alert(2)&lt;/script&gt;"));
-    assert!(page.contains("&lt;iframe src=&quot;https://attacker.example/x&quot;&gt;&lt;/iframe&gt;"));
+    assert!(
+        page.contains("&lt;iframe src=&quot;https://attacker.example/x&quot;&gt;&lt;/iframe&gt;")
+    );
     // No element or attribute came from the input.
     let all = tags(&page);
     assert!(all.len() > 100);
@@ -150,7 +166,10 @@ fn hostile_messages_appear_as_text_only() {
         }
     }
     assert_eq!(page.matches("<script").count(), 1);
-    assert!(!page.contains("attacker.example/\""), "no live link to the attacker");
+    assert!(
+        !page.contains("attacker.example/\""),
+        "no live link to the attacker"
+    );
 }
 
 #[test]
@@ -178,9 +197,15 @@ fn pages_reference_nothing_outside_themselves() {
 #[test]
 fn same_input_gives_the_same_bytes_on_one_thread_or_many() {
     let many = html(RETURNED);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
     let one = pool.install(|| html(RETURNED));
-    assert!(many == one, "output differs between 1 thread and the default pool");
+    assert!(
+        many == one,
+        "output differs between 1 thread and the default pool"
+    );
     assert_eq!(many, html(RETURNED));
 }
 
@@ -197,8 +222,20 @@ fn cli_writes_html_with_format_and_with_output_prefix() {
             .output()
             .unwrap()
     };
-    let out = run(&["analyze", BLOCKED, "--format", "html", "-o", a.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(&[
+        "analyze",
+        BLOCKED,
+        "--format",
+        "html",
+        "-o",
+        a.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = run(&[
         "analyze",
         BLOCKED,
@@ -207,13 +244,22 @@ fn cli_writes_html_with_format_and_with_output_prefix() {
         "--output",
         &format!("json={}", j.display()),
     ]);
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let page_a = std::fs::read_to_string(&a).unwrap();
     let page_b = std::fs::read_to_string(&b).unwrap();
     assert!(page_a.starts_with("<!DOCTYPE html>") && page_a.ends_with("</html>\n"));
     assert_eq!(page_a, page_b);
     assert_eq!(page_a, html(BLOCKED));
-    assert!(std::fs::read_to_string(&j).unwrap().contains("\"schema\": \"mglint/v1\""));
+    assert!(
+        std::fs::read_to_string(&j)
+            .unwrap()
+            .contains("\"schema\": \"mglint/v1\"")
+    );
     // An unknown format is a usage error.
     let out = run(&["analyze", BLOCKED, "--format", "pdf"]);
     assert_eq!(out.status.code(), Some(2));

@@ -97,7 +97,8 @@ fn aws_previous_log_is_the_container_before_the_restart() {
 #[test]
 fn corpus_single_files_in_every_shape() {
     let Some(c) = common::corpus() else { return };
-    let cases: &[(&str, fn(&mglint::bundle::Bundle) -> bool)] = &[
+    type Check = fn(&mglint::bundle::Bundle) -> bool;
+    let cases: &[(&str, Check)] = &[
         ("cv_4.7.16_insights-archive_json_upgradeable-false.json", |b| b.cluster_versions.len() == 1),
         ("cv_4.14.1_conditionalUpdates-all-recommended_list.yaml", |b| b.cluster_versions.len() == 1),
         ("co-list_4.8-nightly_must-gather-aggregate_leading-doc-separator.yaml", |b| b.cluster_operators.len() == 31),

@@ -337,3 +337,62 @@ fn analyze_reports_the_replay_as_rc_findings() {
         assert_eq!(f.len(), expected, "{rel}: {f:?}");
     }
 }
+
+#[test]
+fn without_a_cluster_version_the_log_is_still_derived_but_nothing_is_compared() {
+    let r = replayed("files/cvo-4.3-blocked-raw.log");
+    assert!(r.comparison.is_none());
+    assert_eq!(r.exit_code(), 2);
+    assert!(
+        mglint::reconciler::replay::render_text(&r)
+            .contains("verdict: no ClusterVersion to compare with")
+    );
+    let rej = &r.derived.rejections;
+    assert_eq!(
+        (rej.len(), rej.first().map(|r| r.label())),
+        (1, Some("4.3.11"))
+    );
+    // The scenario still loads and runs.
+    let yaml = mglint::reconciler::replay::scenario_yaml(&r).unwrap();
+    let s = mglint::reconciler::load_scenario(&yaml).unwrap();
+    let _ = mglint::reconciler::run(&s, &Default::default());
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+            copy_tree(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+/// Every damaged input of fixtures/bad (a bad file laid over a good must-gather) replays
+/// without a panic, and the good ClusterVersion still gets a verdict.
+#[test]
+fn damaged_inputs_never_panic_the_replay() {
+    let bad = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bad");
+    let mut n = 0;
+    for e in std::fs::read_dir(&bad).unwrap().flatten() {
+        let case = e.path();
+        if !case.is_dir() || e.file_name().to_string_lossy().starts_with('_') {
+            continue;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        copy_tree(&bad.join("_base"), dir.path());
+        copy_tree(&case.join("files"), dir.path());
+        let b = mglint::ingest::ingest(&[dir.path().display().to_string()], &Default::default())
+            .unwrap();
+        let r = replay(&b, &mglint::timeline::build(&b));
+        let _ = mglint::reconciler::replay::render_text(&r);
+        let _ = mglint::reconciler::replay::render_json(&r);
+        if b.cluster_version().is_some() {
+            assert!(r.verdict().is_some(), "{}", case.display());
+        }
+        n += 1;
+    }
+    assert!(n >= 30, "only {n} damaged inputs");
+}

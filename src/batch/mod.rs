@@ -178,50 +178,49 @@ pub fn run_to(
     let errors = AtomicUsize::new(0);
     let rows: Mutex<Vec<Option<Row>>> = Mutex::new(vec![None; todo.len()]);
     let sink = Mutex::new(Ordered::new(out));
-    pool.scope(|s| {
-        for _ in 0..pool.current_num_threads() {
-            s.spawn(|_| {
-                while !stop.load(Ordering::Relaxed) {
-                    let pos = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((index, input)) = todo.get(pos) else {
-                        break;
-                    };
-                    let row = ctx.row(*index, input);
-                    let line = match serde_json::to_string(&row) {
-                        Ok(l) => l + "\n",
-                        Err(e) => {
-                            let r = Row::error(
-                                *index,
-                                input,
-                                vec![format!("cannot serialize the row: {e}")],
-                            );
-                            serde_json::to_string(&r).unwrap_or_default() + "\n"
-                        }
-                    };
-                    if row.outcome == Outcome::Error {
-                        errors.fetch_add(1, Ordering::Relaxed);
-                    }
-                    {
-                        let mut sink = sink.lock().unwrap_or_else(PoisonError::into_inner);
-                        sink.push(pos, line);
-                        if sink.failed.is_some() {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    }
-                    if let Some(slot) = rows
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .get_mut(pos)
-                    {
-                        *slot = Some(row);
-                    }
-                    bar.inc(1);
-                    let n = errors.load(Ordering::Relaxed);
-                    if n > 0 {
-                        bar.set_message(format!("{n} errors"));
-                    }
+    // One worker loop per pool thread, taking inputs in list order, so rows complete roughly
+    // in order and the sink holds few. `broadcast` (not `spawn`) so that no thread can pick
+    // up a second worker loop while it waits inside an input's nested parallel work.
+    pool.broadcast(|_| {
+        while !stop.load(Ordering::Relaxed) {
+            let pos = next.fetch_add(1, Ordering::Relaxed);
+            let Some((index, input)) = todo.get(pos) else {
+                break;
+            };
+            let row = ctx.row(*index, input);
+            let line = match serde_json::to_string(&row) {
+                Ok(l) => l + "\n",
+                Err(e) => {
+                    let r = Row::error(
+                        *index,
+                        input,
+                        vec![format!("cannot serialize the row: {e}")],
+                    );
+                    serde_json::to_string(&r).unwrap_or_default() + "\n"
                 }
-            });
+            };
+            if row.outcome == Outcome::Error {
+                errors.fetch_add(1, Ordering::Relaxed);
+            }
+            {
+                let mut sink = sink.lock().unwrap_or_else(PoisonError::into_inner);
+                sink.push(pos, line);
+                if sink.failed.is_some() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            if let Some(slot) = rows
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get_mut(pos)
+            {
+                *slot = Some(row);
+            }
+            bar.inc(1);
+            let n = errors.load(Ordering::Relaxed);
+            if n > 0 {
+                bar.set_message(format!("{n} errors"));
+            }
         }
     });
     bar.finish_and_clear();

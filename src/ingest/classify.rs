@@ -129,10 +129,10 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
     {
         return Some(FileKind::Intervals);
     }
-    if bare.ends_with(".xml") && (bare.starts_with("junit") || parts.iter().any(|p| *p == "junit")) {
+    if bare.ends_with(".xml") && (bare.starts_with("junit") || parts.contains(&"junit")) {
         return Some(FileKind::Junit);
     }
-    if (name == "test.log" && parts.iter().any(|p| *p == "container-logs"))
+    if (name == "test.log" && parts.contains(&"container-logs"))
         || (name == "build-log.txt" && parts.len() >= 2)
     {
         return Some(FileKind::TestLog);

@@ -131,15 +131,13 @@ pub fn parse_junit(data: &[u8], prov: &Provenance) -> Result<Vec<JunitCase>, Str
                         cases.push(c);
                     }
                 }
-                b"failure" | b"error" | b"skipped" => {
-                    if in_outcome {
-                        if let Some(c) = current.as_mut() {
-                            if c.message.is_empty() {
-                                c.message = body.trim().to_string();
-                            }
-                        }
-                        in_outcome = false;
+                b"failure" | b"error" | b"skipped" if in_outcome => {
+                    if let Some(c) = current.as_mut()
+                        && c.message.is_empty()
+                    {
+                        c.message = body.trim().to_string();
                     }
+                    in_outcome = false;
                 }
                 _ => {}
             },

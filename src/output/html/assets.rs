@@ -1,5 +1,6 @@
 //! The page's inline stylesheet, SVG patterns and script. The script only adds interaction
-//! (zoom, lane filtering, hover details, a time read-out, opening a linked rule page); the
+//! (zoom, lane filtering, hover details, a time read-out, opening a linked rule page, deep
+//! links such as `#zoom=8&at=2020-04-09T18:27:47Z`); the
 //! page reads the same without it. It reads no input data except `data-*` attributes, and
 //! the page's Content-Security-Policy allows exactly this script (by hash).
 
@@ -46,6 +47,7 @@ ul.ev li{margin:2px 0}
 details.rule{border:1px solid var(--line);border-radius:4px;padding:4px 10px;margin:8px 0}
 details.rule summary{cursor:pointer;font-weight:600}
 details.quiet{margin:6px 0;font-size:13px}
+.controls[hidden]{display:none}
 .controls{display:flex;flex-wrap:wrap;gap:6px 16px;align-items:center;margin:6px 0;font-size:13px}
 .controls button{min-width:28px}
 .controls .groups label{margin-right:10px}
@@ -197,7 +199,9 @@ pub const JS: &str = r#"
         el.setAttribute('transform', 'translate(' + x.toFixed(1) + ' ' + el.getAttribute('data-y') + ')');
       }
     });
-    levels.forEach(function (g) { g.style.display = Number(g.getAttribute('data-z')) === z ? '' : 'none'; });
+    var best = 1;
+    levels.forEach(function (g) { var gz = Number(g.getAttribute('data-z')); if (gz <= z && gz > best) { best = gz; } });
+    levels.forEach(function (g) { g.style.display = Number(g.getAttribute('data-z')) === best ? '' : 'none'; });
     d.getElementById('zoomlevel').textContent = z + '\u00d7';
   }
   function zoomTo(nzi, baseX) {
@@ -262,6 +266,21 @@ pub const JS: &str = r#"
     }
   });
   chart.addEventListener('mouseleave', function () { tip.style.display = 'none'; line.style.display = 'none'; });
+
+  // Deep links: `#zoom=8&at=2020-04-09T18:27:47Z` opens the chart zoomed at that moment.
+  function fromHash() {
+    var z = /(?:^#|&)zoom=(\d+)/.exec(location.hash);
+    var at = /(?:^#|&)at=([^&]+)/.exec(location.hash);
+    if (!z && !at) { return; }
+    if (z) { zi = Math.max(zooms.indexOf(Number(z[1])), 0); apply(); }
+    var t = at ? Date.parse(decodeURIComponent(at[1])) : NaN;
+    if (!isNaN(t)) {
+      chart.scrollLeft = Math.max(tToX(t) * zooms[zi] - viewW() / 2, 0);
+      chart.scrollIntoView({ block: 'start' });
+    }
+  }
+  window.addEventListener('hashchange', fromHash);
+  fromHash();
 
   d.querySelectorAll('button[data-show-start]').forEach(function (b) {
     b.addEventListener('click', function () {

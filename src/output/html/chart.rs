@@ -6,7 +6,7 @@
 
 use super::escape::esc;
 use super::lanes::{Bar, Chart, Glyph, Group, Lane, Mark};
-use super::scale::{Scale, ZOOMS, gap_label};
+use super::scale::{Scale, TICK_ZOOMS, ZOOMS, gap_label};
 use crate::model::Time;
 use crate::timeline::fmt_short;
 use std::fmt::Write;
@@ -155,7 +155,7 @@ fn axis_row(out: &mut String, sc: &Scale, class: &str) {
         "<div class=\"row axis {class}\"><div class=\"lbl\">UTC</div><svg class=\"plot\" width=\"{}\" height=\"22\">",
         n(sc.width)
     );
-    for z in ZOOMS {
+    for z in TICK_ZOOMS {
         let hide = if z == 1 {
             ""
         } else {
@@ -191,7 +191,7 @@ fn grid(out: &mut String, sc: &Scale, reference: Option<&Time>) {
         "<div class=\"grid\" aria-hidden=\"true\"><svg class=\"gridsvg\" width=\"{}\" height=\"100%\">",
         n(sc.width)
     );
-    for z in ZOOMS {
+    for z in TICK_ZOOMS {
         let hide = if z == 1 {
             ""
         } else {
@@ -252,6 +252,7 @@ const LEGEND: &[(&str, &str)] = &[
     ("hist-partial", "history Partial"),
     ("claimed", "recorded completion later than the evidence"),
     ("stall", "running release not reconciled"),
+    ("unmanaged", "no CVO leading"),
     ("pass-init", "pass Initializing"),
     ("pass-upd", "pass Updating"),
     ("pass-rec", "pass Reconciling"),
@@ -308,9 +309,9 @@ pub fn render(out: &mut String, chart: &Chart) {
         }
     }
     out.push_str("</span><input type=\"search\" id=\"lanefilter\" placeholder=\"filter lanes\" aria-label=\"filter lanes\"><span id=\"cursor\" class=\"cursor\"></span></div>\n");
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<div class=\"chart\" id=\"chart\" data-w=\"{}\" data-segs=\"{}\" data-zooms=\"{}\" data-start=\"{}\" data-end=\"{}\">\n",
+        "<div class=\"chart\" id=\"chart\" data-w=\"{}\" data-segs=\"{}\" data-zooms=\"{}\" data-start=\"{}\" data-end=\"{}\">",
         n(sc.width),
         sc.encode(),
         ZOOMS.map(|z| z.to_string()).join(" "),
@@ -334,9 +335,9 @@ pub fn render(out: &mut String, chart: &Chart) {
         } else {
             String::new()
         };
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<div class=\"row ghead\" data-group=\"{}\"><div class=\"lbl\">{}{note}</div></div>\n",
+            "<div class=\"row ghead\" data-group=\"{}\"><div class=\"lbl\">{}{note}</div></div>",
             g.key(),
             g.title()
         );

@@ -193,7 +193,7 @@ pub fn se(start: &Time, end: &Time) -> Vec<(&'static str, String)> {
 /// Assigns bars to at most `max` tracks so overlapping bars do not cover each other; returns
 /// the number of tracks used.
 pub fn pack(bars: &mut [Bar], max: usize) -> usize {
-    bars.sort_by(|a, b| (a.start, a.end).cmp(&(b.start, b.end)));
+    bars.sort_by_key(|b| (b.start, b.end));
     let mut ends: Vec<Time> = Vec::new();
     for b in bars.iter_mut() {
         let free = ends.iter().position(|e| *e <= b.start);

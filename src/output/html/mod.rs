@@ -222,9 +222,9 @@ fn header(out: &mut String, report: &Report, tl: &Timeline, meta: &HtmlMeta) {
             meta.unreadable_files
         );
     }
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "</table><nav><a href=\"#timeline\">Timeline</a><a href=\"#findings\">Findings ({})</a><a href=\"#episodes\">Episodes ({})</a><a href=\"#rules\">Rules</a></nav></header>\n",
+        "</table><nav><a href=\"#timeline\">Timeline</a><a href=\"#findings\">Findings ({})</a><a href=\"#episodes\">Episodes ({})</a><a href=\"#rules\">Rules</a></nav></header>",
         report.findings.len(),
         tl.episodes.len()
     );
@@ -241,9 +241,9 @@ pub fn render_html(report: &Report, timeline: &Timeline, bundle_meta: &HtmlMeta)
         .or_else(|| bundle_meta.inputs.first().map(|i| i.name.clone()))
         .or_else(|| report.inputs.first().map(|i| i.name.clone()))
         .unwrap_or_else(|| "no input".into());
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"{} {}\">\n<title>mglint report: {}</title>\n<style>{}</style>\n</head>\n<body>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"{} {}\">\n<title>mglint report: {}</title>\n<style>{}</style>\n</head>\n<body>",
         csp(),
         report.tool.name,
         report.tool.version,
@@ -264,9 +264,9 @@ pub fn render_html(report: &Report, timeline: &Timeline, bundle_meta: &HtmlMeta)
     sections::findings(&mut out, report);
     sections::episodes(&mut out, timeline);
     sections::rules(&mut out, report);
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "</main>\n<footer>{} {} · schema {} · a self-contained page: no external resources</footer>\n<div id=\"tip\" role=\"tooltip\"></div>\n<script>{}</script>\n</body>\n</html>\n",
+        "</main>\n<footer>{} {} · schema {} · a self-contained page: no external resources</footer>\n<div id=\"tip\" role=\"tooltip\"></div>\n<script>{}</script>\n</body>\n</html>",
         report.tool.name,
         report.tool.version,
         report.schema,

@@ -8,6 +8,9 @@ use chrono::{DateTime, Utc};
 
 /// The zoom levels the page offers (the page without JavaScript shows level 1).
 pub const ZOOMS: [u32; 6] = [1, 2, 4, 8, 16, 32];
+/// Zoom levels with their own tick set; a zoom level uses the set of the largest of these
+/// not above it (ticks then stand 1 to 2 times further apart than at their own level).
+pub const TICK_ZOOMS: [u32; 3] = [1, 4, 16];
 /// Width of a folded gap, in pixels.
 const BREAK_PX: f64 = 26.0;
 /// Empty room at each end of the axis, in pixels.

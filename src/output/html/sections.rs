@@ -88,18 +88,18 @@ fn card(out: &mut String, n: usize, f: &Finding) {
         let refs: Vec<String> = f.references.iter().map(|r| link(r)).collect();
         let _ = write!(out, "<dt>References</dt><dd>{}</dd>", refs.join("<br>"));
     }
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<dt>Rule</dt><dd><a href=\"#rule-{}\">what {} means and how to fix it</a></dd></dl></article>\n",
+        "<dt>Rule</dt><dd><a href=\"#rule-{}\">what {} means and how to fix it</a></dd></dl></article>",
         esc(f.code),
         esc(f.code)
     );
 }
 
 pub fn findings(out: &mut String, report: &Report) {
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<section id=\"findings\"><h2>Findings <span class=\"muted\">({})</span></h2>\n",
+        "<section id=\"findings\"><h2>Findings <span class=\"muted\">({})</span></h2>",
         report.findings.len()
     );
     if report.findings.is_empty() {
@@ -147,9 +147,9 @@ fn episode_what(e: &Episode) -> (String, String) {
 }
 
 pub fn episodes(out: &mut String, tl: &Timeline) {
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<section id=\"episodes\"><h2>Episodes <span class=\"muted\">({})</span></h2>\n",
+        "<section id=\"episodes\"><h2>Episodes <span class=\"muted\">({})</span></h2>",
         tl.episodes.len()
     );
     if tl.episodes.is_empty() {
@@ -235,9 +235,9 @@ pub fn episodes(out: &mut String, tl: &Timeline) {
 
 pub fn rules(out: &mut String, report: &Report) {
     let s = &report.summary;
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<section id=\"rules\"><h2>Rules</h2><p>{} rules ran, {} skipped.</p>\n",
+        "<section id=\"rules\"><h2>Rules</h2><p>{} rules ran, {} skipped.</p>",
         s.rules_ran, s.rules_skipped
     );
     let skipped: Vec<_> = report
@@ -273,9 +273,9 @@ pub fn rules(out: &mut String, report: &Report) {
             .iter()
             .find(|f| f.code == code)
             .map_or("", |f| f.name);
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<details class=\"rule\" id=\"rule-{}\"><summary><code>{}</code> {}</summary>\n{}</details>\n",
+            "<details class=\"rule\" id=\"rule-{}\"><summary><code>{}</code> {}</summary>\n{}</details>",
             esc(code),
             esc(code),
             esc(name),

@@ -364,3 +364,98 @@ pub fn compare(dump: &ClusterVersion, model: &ClusterVersion) -> Vec<Deviation> 
     }
     out.0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{HistoryEntry, parse_rfc3339};
+
+    fn entry(state: &str, version: &str, start: &str, end: Option<&str>) -> HistoryEntry {
+        HistoryEntry {
+            state: state.into(),
+            version: version.into(),
+            image: format!("quay.io/x:{version}"),
+            started_time: parse_rfc3339(start),
+            completion_time: end.and_then(parse_rfc3339),
+            ..Default::default()
+        }
+    }
+
+    fn cv(history: Vec<HistoryEntry>) -> ClusterVersion {
+        let mut c = ClusterVersion::default();
+        c.status.history = history;
+        c
+    }
+
+    #[test]
+    fn history_is_aligned_from_the_oldest_entry() {
+        let install = entry(
+            "Completed",
+            "4.3.10",
+            "2020-04-09T17:35:48Z",
+            Some("2020-04-09T18:00:34Z"),
+        );
+        let target = entry("Partial", "4.3.11", "2020-04-09T18:27:49Z", None);
+        let dump = cv(vec![target, install.clone()]);
+        let model = cv(vec![install]);
+        let d = compare(&dump, &model);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(d[0].field, "history[0]");
+        assert_eq!(d[0].model, None);
+        assert!(
+            d[0].dump
+                .as_deref()
+                .is_some_and(|s| s.starts_with("Partial `4.3.11` 2020-04-09T18:27:49Z"))
+        );
+        // The other way round: the model writes an entry the dump lacks.
+        let d = compare(&model, &dump);
+        assert_eq!(
+            (d[0].field.as_str(), d[0].dump.as_deref()),
+            ("history", None)
+        );
+        assert!(
+            d[0].model
+                .as_deref()
+                .is_some_and(|s| s.starts_with("history[0] = Partial"))
+        );
+    }
+
+    #[test]
+    fn transition_times_do_not_decide_the_verdict() {
+        let mut dump = cv(Vec::new());
+        let c = |t: &str| Condition {
+            type_: "Available".into(),
+            status: "True".into(),
+            message: "Done applying 4.14.8".into(),
+            last_transition_time: parse_rfc3339(t),
+            ..Default::default()
+        };
+        dump.status.conditions.push(c("2024-01-02T09:41:20Z"));
+        let mut model = dump.clone();
+        model.status.conditions[0] = c("2024-01-16T11:05:41Z");
+        let d = compare(&dump, &model);
+        assert_eq!(d.len(), 1);
+        assert!(d[0].timing);
+        let run = VariantRun {
+            variant: Variant::ALL[0],
+            cvo_version: None,
+            deviations: d,
+            cluster_version: model,
+            notes: Vec::new(),
+        };
+        assert!(run.consistent());
+        let v = verdict(&[run]);
+        assert_eq!(
+            (v.flavour, v.history_fix),
+            (Some(Flavour::Fixed), Some(true))
+        );
+    }
+
+    #[test]
+    fn modelled_versions_stay_within_what_a_flavour_can_be() {
+        assert_eq!(modelled_minor(Flavour::Fixed, 3), 11);
+        assert_eq!(modelled_minor(Flavour::Fixed, 14), 14);
+        assert_eq!(modelled_minor(Flavour::Legacy, 14), 10);
+        assert_eq!(modelled_minor(Flavour::Legacy, 3), 3);
+    }
+}

@@ -162,6 +162,9 @@ pub fn derive_scenario(bundle: &Bundle, timeline: &Timeline) -> Derived {
     completions(&mut cx);
     let reqs = requests::build(&mut cx, install.as_ref());
     super::logevents::pods(&mut cx, install.as_ref(), &reqs);
+    if install.is_none() && !cx.events.iter().any(|e| matches!(e.3, Event::PodStart(_))) {
+        cx.note("not visible: the release the CVO runs (no history, no CVO Pod object); `operator_release` is empty".into());
+    }
     super::logevents::passes(&mut cx, &reqs);
     inputs(&mut cx);
     super::state::last_pass(&mut cx, &reqs);
