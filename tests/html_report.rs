@@ -264,3 +264,46 @@ fn cli_writes_html_with_format_and_with_output_prefix() {
     let out = run(&["analyze", BLOCKED, "--format", "pdf"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+            copy_tree(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+/// Each corrupted-input case (a bad file laid over the good `_base` must-gather) still gives
+/// a whole page with only the page's own script.
+#[test]
+fn every_bad_input_still_renders_a_whole_page() {
+    let bad = root().join("fixtures/bad");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&bad).unwrap().flatten() {
+        let case = entry.path();
+        if !case.is_dir() || entry.file_name().to_string_lossy().starts_with('_') {
+            continue;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        copy_tree(&bad.join("_base"), dir.path());
+        copy_tree(&case.join("files"), dir.path());
+        let input = dir.path().to_string_lossy().to_string();
+        let b = ingest(&[input], &IngestOptions::default()).unwrap();
+        let tl = mglint::timeline::build(&b);
+        let report = analyze(&b, &tl, &Settings::default());
+        let page = render_html(&report, &tl, &HtmlMeta::from_bundle(&b));
+        let name = case.display();
+        assert!(
+            page.starts_with("<!DOCTYPE html>") && page.ends_with("</html>\n"),
+            "{name}"
+        );
+        assert_eq!(page.matches("<script").count(), 1, "{name}");
+        assert!(page.contains("class=\"row lane\""), "{name}: no chart");
+        n += 1;
+    }
+    assert!(n >= 30, "only {n} bad inputs rendered");
+}

@@ -317,7 +317,7 @@ fn generation_bump(cx: &mut Cx<'_>, reqs: &[Req]) {
         .min(g);
     let modelled = reqs
         .iter()
-        .fold(1i64, |acc, r| r.generation.unwrap_or(acc + 1));
+        .fold(1i64, |acc, r| r.generation.unwrap_or(acc.saturating_add(1)));
     let channel = cx
         .cv
         .map(|c| c.spec.channel.clone())

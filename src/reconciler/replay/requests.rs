@@ -261,7 +261,7 @@ fn generations(cx: &Cx<'_>, reqs: &mut [Req]) {
             .and_then(|p| p.generation);
         let g = reqs[k].generation.or(seen).filter(|g| *g > prev);
         reqs[k].generation = g;
-        prev = g.unwrap_or(prev + 1);
+        prev = g.unwrap_or(prev.saturating_add(1));
     }
 }
 
