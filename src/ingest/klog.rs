@@ -164,13 +164,79 @@ pub fn parse_cvo_log(data: &[u8], prov: Provenance, pod: String, previous: bool)
 /// Parses a CVO log from a stream, line by line. Returns the log and a note about problems
 /// (invalid UTF-8 replaced, over-long lines cut, a read error that ended the file early).
 pub fn parse_cvo_log_stream(r: &mut dyn BufRead, prov: Provenance, pod: String, previous: bool) -> (CvoLog, Option<String>) {
-    let mut records: Vec<LogRecord> = Vec::new();
-    let mut unparsed = 0u64;
-    let mut lines = 0u64;
-    let mut invalid_utf8_line: Option<u64> = None;
-    let mut long_line: Option<u64> = None;
-    let mut read_error: Option<String> = None;
-    let mut offset = 0u64;
+    let c = parse_chunk(r, 0, 0, false);
+    finish(vec![c], prov, pod, previous)
+}
+
+/// Files at least this big (already in memory) are parsed in parallel chunks.
+pub const PARALLEL_MIN_BYTES: usize = 16 << 20;
+
+/// Parses a CVO log held in memory in parallel: split at line boundaries into chunks, parse
+/// each on its own thread, then stitch (continuation lines at the top of a chunk belong to
+/// the last record of the chunk before). Same result as [`parse_cvo_log`].
+pub fn parse_cvo_log_parallel(data: &[u8], prov: Provenance, pod: String, previous: bool) -> (CvoLog, Option<String>) {
+    use rayon::prelude::*;
+    let parts = (rayon::current_num_threads() * 4).max(1);
+    let target = data.len() / parts + 1;
+    let mut bounds = vec![0usize];
+    while let Some(&last) = bounds.last() {
+        let want = last + target;
+        if want >= data.len() {
+            break;
+        }
+        match memchr::memchr(b'\n', &data[want..]) {
+            Some(i) => bounds.push(want + i + 1),
+            None => break,
+        }
+    }
+    bounds.push(data.len());
+    bounds.dedup();
+    // Line numbers of each chunk start.
+    let starts: Vec<(usize, usize)> = bounds.windows(2).map(|w| (w[0], w[1])).collect();
+    let line_counts: Vec<u64> = starts.par_iter().map(|(a, b)| memchr::memchr_iter(b'\n', &data[*a..*b]).count() as u64).collect();
+    let mut line_base = Vec::with_capacity(starts.len());
+    let mut acc = 0u64;
+    for c in &line_counts {
+        line_base.push(acc);
+        acc += c;
+    }
+    let chunks: Vec<Chunk> = starts
+        .par_iter()
+        .zip(line_base.par_iter())
+        .enumerate()
+        .map(|(i, ((a, b), base))| {
+            let mut cur = std::io::Cursor::new(&data[*a..*b]);
+            parse_chunk(&mut cur, *base, *a as u64, i > 0)
+        })
+        .collect();
+    finish(chunks, prov, pod, previous)
+}
+
+/// What parsing one stretch of lines gave.
+struct Chunk {
+    records: Vec<LogRecord>,
+    /// Continuation lines before the first header (only collected for chunks after the first).
+    leading: Vec<String>,
+    unparsed: u64,
+    lines: u64,
+    end_offset: u64,
+    invalid_utf8_line: Option<u64>,
+    long_line: Option<u64>,
+    read_error: Option<String>,
+}
+
+fn parse_chunk(r: &mut dyn BufRead, line_base: u64, offset_base: u64, collect_leading: bool) -> Chunk {
+    let mut c = Chunk {
+        records: Vec::new(),
+        leading: Vec::new(),
+        unparsed: 0,
+        lines: 0,
+        end_offset: offset_base,
+        invalid_utf8_line: None,
+        long_line: None,
+        read_error: None,
+    };
+    let mut offset = offset_base;
     let mut buf = Vec::with_capacity(512);
     // Go source file names repeat on every line: share one allocation per name.
     let mut files: Vec<std::sync::Arc<str>> = Vec::new();
@@ -180,20 +246,21 @@ pub fn parse_cvo_log_stream(r: &mut dyn BufRead, prov: Provenance, pod: String, 
             Ok(0) => break,
             Ok(n) => n,
             Err(e) => {
-                read_error = Some(crate::source::sniff::describe_io(&e));
+                c.read_error = Some(crate::source::sniff::describe_io(&e));
                 break;
             }
         };
         offset += n as u64;
-        lines += 1;
+        c.lines += 1;
+        let lineno = line_base + c.lines;
         if n > MAX_LINE_BYTES + 1 {
-            long_line.get_or_insert(lines);
+            c.long_line.get_or_insert(lineno);
         }
         let raw = buf.strip_suffix(b"\r").unwrap_or(&buf);
         let text = match std::str::from_utf8(raw) {
             Ok(t) => std::borrow::Cow::Borrowed(t),
             Err(_) => {
-                invalid_utf8_line.get_or_insert(lines);
+                c.invalid_utf8_line.get_or_insert(lineno);
                 String::from_utf8_lossy(raw)
             }
         };
@@ -203,35 +270,73 @@ pub fn parse_cvo_log_stream(r: &mut dyn BufRead, prov: Provenance, pod: String, 
                 Some(t) => Stamp::Absolute(t),
                 None => Stamp::Partial(h.stamp),
             };
-            records.push(LogRecord {
+            let source_file = match files.iter().find(|f| &***f == h.source_file) {
+                Some(f) => f.clone(),
+                None => {
+                    let f: std::sync::Arc<str> = std::sync::Arc::from(h.source_file);
+                    if files.len() < 256 {
+                        files.push(f.clone());
+                    }
+                    f
+                }
+            };
+            c.records.push(LogRecord {
                 time: abs,
                 stamp,
                 level: h.level,
-                source_file: match files.iter().find(|f| &***f == h.source_file) {
-                    Some(f) => f.clone(),
-                    None => {
-                        let f: std::sync::Arc<str> = std::sync::Arc::from(h.source_file);
-                        if files.len() < 256 {
-                            files.push(f.clone());
-                        }
-                        f
-                    }
-                },
+                source_file,
                 message: h.message.to_string(),
-                line: lines.min(u32::MAX as u64) as u32,
+                line: lineno.min(u32::MAX as u64) as u32,
                 offset: line_start,
                 len: n.min(u32::MAX as usize) as u32,
             });
-        } else if let Some(last) = records.last_mut() {
+        } else if let Some(last) = c.records.last_mut() {
             // Continuations of one record are bounded too.
             if !rest.is_empty() && last.message.len() < MAX_LINE_BYTES {
                 last.message.push('\n');
                 last.message.push_str(rest);
             }
             last.len = (offset - last.offset).min(u32::MAX as u64) as u32;
+        } else if collect_leading {
+            c.leading.push(rest.to_string());
         } else if !rest.trim().is_empty() {
-            unparsed += 1;
+            c.unparsed += 1;
         }
+    }
+    c.end_offset = offset;
+    c
+}
+
+fn finish(chunks: Vec<Chunk>, prov: Provenance, pod: String, previous: bool) -> (CvoLog, Option<String>) {
+    let mut records: Vec<LogRecord> = Vec::with_capacity(chunks.iter().map(|c| c.records.len()).sum());
+    let (mut unparsed, mut lines, mut bytes) = (0u64, 0u64, 0u64);
+    let (mut invalid_utf8_line, mut long_line, mut read_error) = (None, None, None);
+    for c in chunks {
+        for rest in c.leading {
+            match records.last_mut() {
+                Some(last) => {
+                    if !rest.is_empty() && last.message.len() < MAX_LINE_BYTES {
+                        last.message.push('\n');
+                        last.message.push_str(&rest);
+                    }
+                }
+                None if !rest.trim().is_empty() => unparsed += 1,
+                None => {}
+            }
+        }
+        if let (Some(last), Some(first)) = (records.last_mut(), c.records.first()) {
+            last.len = (first.offset - last.offset).min(u32::MAX as u64) as u32;
+        }
+        records.extend(c.records);
+        unparsed += c.unparsed;
+        lines += c.lines;
+        bytes = bytes.max(c.end_offset);
+        invalid_utf8_line = invalid_utf8_line.or(c.invalid_utf8_line);
+        long_line = long_line.or(c.long_line);
+        read_error = read_error.or(c.read_error);
+    }
+    if let Some(last) = records.last_mut() {
+        last.len = (bytes - last.offset).min(u32::MAX as u64) as u32;
     }
     let mut notes = Vec::new();
     if let Some(l) = invalid_utf8_line {
@@ -244,10 +349,7 @@ pub fn parse_cvo_log_stream(r: &mut dyn BufRead, prov: Provenance, pod: String, 
         notes.push(format!("read stopped after line {lines}: {e}"));
     }
     let note = (!notes.is_empty()).then(|| notes.join("; "));
-    (
-        CvoLog { prov, pod, previous, records, lines, bytes: offset, unparsed_lines: unparsed },
-        note,
-    )
+    (CvoLog { prov, pod, previous, records, lines, bytes, unparsed_lines: unparsed }, note)
 }
 
 /// Resolves partial stamps of klog headers using the CRI prefix of the same line when
@@ -337,6 +439,24 @@ mod tests {
         assert!(l.records[0].message.len() < MAX_LINE_BYTES);
         assert_eq!(l.records[1].message, "next");
         assert!(note.unwrap().contains("line 1 is longer than"));
+    }
+
+    #[test]
+    fn parallel_parse_matches_sequential() {
+        let mut data = Vec::new();
+        for i in 0..20_000u32 {
+            data.extend_from_slice(format!("2021-08-03T09:31:{:02}.{:09}Z I0803 09:31:{:02}.000000       1 sync_worker.go:541] Running sync for configmap \"ns/cm-{i}\" ({i} of 20000)\n", i % 60, i, i % 60).as_bytes());
+            if i % 7 == 0 {
+                data.extend_from_slice(format!("2021-08-03T09:31:{:02}.{:09}Z * continuation {i}\n", i % 60, i).as_bytes());
+            }
+        }
+        let seq = parse_cvo_log(&data, prov(), "cvo".into(), false).0;
+        let par = parse_cvo_log_parallel(&data, prov(), "cvo".into(), false).0;
+        assert_eq!(seq.records.len(), par.records.len());
+        assert_eq!((seq.lines, seq.bytes, seq.unparsed_lines), (par.lines, par.bytes, par.unparsed_lines));
+        for (a, b) in seq.records.iter().zip(&par.records) {
+            assert_eq!((a.line, a.offset, a.len, &a.message, a.time), (b.line, b.offset, b.len, &b.message, b.time));
+        }
     }
 
     #[test]

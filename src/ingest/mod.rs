@@ -155,6 +155,10 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
     let name_for_id = if path.is_empty() { input.to_string() } else { path.clone() };
     // Logs are parsed as streams, line by line; everything else is small and read whole.
     if matches!(kind, FileKind::CvoLog | FileKind::TestLog) {
+        let size = match &f.content {
+            source::Content::Disk(p) => std::fs::metadata(p).map(|m| m.len()).unwrap_or(0),
+            source::Content::Mem(b) => b.len() as u64,
+        };
         let mut r = match f.open(opts) {
             Ok(r) => r,
             Err(e) => {
@@ -162,9 +166,23 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
                 return FileResult { kind, prov, bytes: 0, parsed: Parsed::Nothing, diags };
             }
         };
+        let mut big = None;
+        if kind == FileKind::CvoLog && size >= klog::PARALLEL_MIN_BYTES as u64 && rayon::current_num_threads() > 1 {
+            match source::sniff::read_capped(&mut r, opts.max_file_bytes) {
+                Ok(d) => big = Some(d),
+                Err(e) => {
+                    diags.push(diag(&prov, DiagLevel::Error, None, None, e));
+                    return FileResult { kind, prov, bytes: 0, parsed: Parsed::Nothing, diags };
+                }
+            }
+        }
         return if kind == FileKind::CvoLog {
             let (pod, previous) = cvo_log_identity(&name_for_id);
-            let (log, note) = klog::parse_cvo_log_stream(&mut r, prov.clone(), pod, previous);
+            // Large logs are read whole and parsed in parallel chunks; the rest streams.
+            let (log, note) = match big {
+                Some(data) => klog::parse_cvo_log_parallel(&data, prov.clone(), pod, previous),
+                None => klog::parse_cvo_log_stream(&mut r, prov.clone(), pod, previous),
+            };
             if let Some(n) = note {
                 diags.push(diag(&prov, DiagLevel::Warning, None, None, n));
             }
