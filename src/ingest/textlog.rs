@@ -24,9 +24,14 @@ pub fn parse_stamp(line: &str) -> Option<(PartialTime, &str)> {
     if tb.len() < 8 || tb[2] != b':' || tb[5] != b':' {
         return None;
     }
-    let h: u32 = rest[0..2].parse().ok()?;
-    let m: u32 = rest[3..5].parse().ok()?;
-    let s: u32 = rest[6..8].parse().ok()?;
+    // Bytes, not str slices: the line may hold multi-byte characters anywhere.
+    let two = |i: usize| -> Option<u32> {
+        let (a, b) = (tb[i], tb[i + 1]);
+        (a.is_ascii_digit() && b.is_ascii_digit()).then(|| u32::from(a - b'0') * 10 + u32::from(b - b'0'))
+    };
+    let h = two(0)?;
+    let m = two(3)?;
+    let s = two(6)?;
     let mut i = 8;
     let mut nanos = 0u32;
     if tb.get(8) == Some(&b'.') {

@@ -93,9 +93,10 @@ svg.plot{display:block;flex:none;position:relative;z-index:1;overflow:visible}
 .bar.pass-failed{fill:#e79b98;stroke:var(--bad);stroke-width:1}
 .bar.pass-stuck{fill:var(--bad)}
 .bar.pod-life{fill:#9aa7b8}
+.bar.pre-run{fill:#f6d3d2;stroke:var(--bad);stroke-width:1}
 .bar.ci-upgrade{fill:#3d6fb6}
 .bl{font-size:10.5px;fill:#fff;pointer-events:none}
-.bar.neutral+.bl,.bar.unknown+.bl,.bar.claimed+.bl,.bar.stall+.bl,.bar.unmanaged+.bl,.bar.pod-life+.bl{fill:#1d2430}
+.bar.neutral+.bl,.bar.unknown+.bl,.bar.claimed+.bl,.bar.stall+.bl,.bar.unmanaged+.bl,.bar.pod-life+.bl,.bar.pre-run+.bl{fill:#1d2430}
 .bar.stall+.bl,.bar.claimed+.bl{font-weight:700;fill:#8a1f1c}
 .hid{display:none}
 .note{font-size:10.5px;fill:#1d2430;font-weight:600}

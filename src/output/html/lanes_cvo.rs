@@ -1,10 +1,12 @@
 //! The Cluster Version Operator's lanes: reconciliation (stalls, spans with no leading CVO,
-//! restarts), sync passes coloured by state and outcome, precondition and payload events,
-//! and one lane per CVO container instance (log span, leader lease, shutdown).
+//! restarts), sync passes coloured by state and outcome, precondition and payload events
+//! (runs of failures of one precondition drawn as one bar), and one lane per CVO container
+//! instance (log span, leader lease, shutdown).
 
 use super::lanes::{Bar, Glyph, Group, Lane, Mark, hms, pack, se, span_text, where_};
 use crate::model::Time;
-use crate::timeline::{EpisodeKind, EventKind, Timeline, fmt_short};
+use crate::timeline::{EpisodeKind, EventKind, Timeline, TimelineEvent, fmt_short, short};
+use chrono::Duration;
 
 fn pass_class(p: &crate::timeline::Pass) -> &'static str {
     if p.stuck_before_manifests() {
@@ -129,28 +131,7 @@ pub fn cvo(tl: &Timeline, end: Time, lanes: &mut Vec<Lane>) {
     passes.tracks = pack(&mut passes.bars, 2);
     lanes.push(passes);
 
-    let mut pre = Lane::new(Group::Cvo, "cvo/preconditions", "preconditions & payload");
-    for e in &tl.events {
-        let (class, glyph, what) = match &e.kind {
-            EventKind::PreconditionFailed { name, .. } => {
-                ("m-bad", Glyph::Cross, format!("precondition-failed {name}"))
-            }
-            EventKind::PreconditionWarning { .. } => ("m-warn", Glyph::Cross, "warning".into()),
-            EventKind::PreconditionsPassed => ("m-good", Glyph::Dot, "passed".into()),
-            EventKind::PayloadLoaded { .. } => ("m-good", Glyph::Tick, "payload-loaded".into()),
-            EventKind::PayloadRejected { .. } => ("m-bad", Glyph::Tick, "payload-rejected".into()),
-            _ => continue,
-        };
-        let tip = format!(
-            "{}\n{}\n{}",
-            fmt_short(&e.time),
-            e.message,
-            where_(&e.evidence)
-        );
-        pre.marks
-            .push(Mark::new(e.time, class, glyph, tip).what(what));
-    }
-    lanes.push(pre);
+    lanes.push(preconditions(tl));
 
     for i in &tl.instances {
         let key = if i.previous_log {
@@ -197,4 +178,66 @@ pub fn cvo(tl: &Timeline, end: Time, lanes: &mut Vec<Lane>) {
         }
         lanes.push(lane);
     }
+}
+
+/// Failures of one precondition closer together than this form one run.
+const RUN_GAP: Duration = Duration::minutes(15);
+
+/// Precondition and payload events as marks (with short tips: there can be thousands), and
+/// each run of three or more failures of one precondition as a bar carrying the message once.
+fn preconditions(tl: &Timeline) -> Lane {
+    let mut pre = Lane::new(Group::Cvo, "cvo/preconditions", "preconditions & payload");
+    let mut runs: Vec<(&str, Vec<&TimelineEvent>)> = Vec::new();
+    for e in &tl.events {
+        let (class, glyph, what) = match &e.kind {
+            EventKind::PreconditionFailed { name, .. } => {
+                match runs.iter_mut().rev().find(|(n, _)| *n == name.as_str()) {
+                    Some((_, run)) if run.last().is_some_and(|l| e.time - l.time <= RUN_GAP) => {
+                        run.push(e)
+                    }
+                    _ => runs.push((name.as_str(), vec![e])),
+                }
+                ("m-bad", Glyph::Cross, format!("precondition-failed {name}"))
+            }
+            EventKind::PreconditionWarning { .. } => ("m-warn", Glyph::Cross, "warning".into()),
+            EventKind::PreconditionsPassed => ("m-good", Glyph::Dot, "passed".into()),
+            EventKind::PayloadLoaded { .. } => ("m-good", Glyph::Tick, "payload-loaded".into()),
+            EventKind::PayloadRejected { .. } => ("m-bad", Glyph::Tick, "payload-rejected".into()),
+            _ => continue,
+        };
+        let tip = format!(
+            "{}\n{}\n{}",
+            fmt_short(&e.time),
+            short(&e.message, 160),
+            where_(&e.evidence)
+        );
+        pre.marks
+            .push(Mark::new(e.time, class, glyph, tip).what(what));
+    }
+    for (name, run) in runs.into_iter().filter(|(_, r)| r.len() >= 3) {
+        let (Some(first), Some(last)) = (run.first(), run.last()) else {
+            continue;
+        };
+        let mut data = se(&first.time, &last.time);
+        data.push(("what", format!("precondition-run {name}")));
+        data.push(("count", run.len().to_string()));
+        pre.bars.push(Bar {
+            start: first.time,
+            end: last.time,
+            open: false,
+            class: "pre-run",
+            track: 0,
+            label: format!("{name} failed {}×", run.len()),
+            tip: format!(
+                "precondition {name} failed {} times\n{}\n{}\nfirst: {}\nlast: {}",
+                run.len(),
+                span_text(&first.time, &last.time, false),
+                first.message,
+                where_(&first.evidence),
+                where_(&last.evidence)
+            ),
+            data,
+        });
+    }
+    pre
 }
