@@ -7,10 +7,12 @@ use super::xml::{escape, escape_text};
 use crate::rules::{Finding, Report, Status};
 use std::fmt::Write;
 
+/// `[mglint] CODE slug[: object]`: the prefix attributes the case to mglint in Spyglass,
+/// Sippy and CI search.
 fn case_name(code: &str, name: &str, object: Option<&str>) -> String {
     match object {
-        Some(o) => format!("{code} {name}: {o}"),
-        None => format!("{code} {name}"),
+        Some(o) => format!("[mglint] {code} {name}: {o}"),
+        None => format!("[mglint] {code} {name}"),
     }
 }
 
