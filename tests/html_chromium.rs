@@ -451,6 +451,61 @@ fn deep_link_zooms_the_chart() {
     );
 }
 
+/// Drives the page script the way a user would (zoom in twice, hover the stall, filter the
+/// lanes) from a second script appended for the test, and checks what it did to the DOM.
+#[test]
+fn page_script_zooms_hovers_and_filters() {
+    let Some(bin) = chromium() else { return };
+    let page = html("fixtures/must-gather/seed1-blocked");
+    let csp = Regex::new(r"script-src 'sha256-[A-Za-z0-9+/=]+'").unwrap();
+    let driver = r#"<script>
+      document.querySelector('button[data-zoom="1"]').click();
+      document.querySelector('button[data-zoom="1"]').click();
+      var bar = document.querySelector('rect.bar.stall');
+      var r = bar.getBoundingClientRect();
+      bar.dispatchEvent(new MouseEvent('mousemove', {bubbles: true, clientX: r.left + 5, clientY: r.top + 5}));
+      var f = document.getElementById('lanefilter');
+      f.value = 'kube';
+      f.dispatchEvent(new Event('input'));
+      document.querySelector('input[data-group="cvo"]').click();
+    </script>"#;
+    let page = csp
+        .replace(&page, "script-src 'unsafe-inline'")
+        .replace("</body>", &format!("{driver}</body>"));
+    let r = render_in_chromium(&bin, "seed1-blocked-driven", &page, true);
+    assert!(
+        r.dom.contains(r#"<span id="zoomlevel">4×</span>"#),
+        "zoom buttons"
+    );
+    assert!(r.dom.contains(r#"class="plot" width="4320.0""#));
+    let tip = Regex::new(r#"<div id="tip" role="tooltip" style="display: block;[^"]*">stall \(precondition-failed\): 4.3.10 not reconciled"#).unwrap();
+    assert!(tip.is_match(&r.dom), "hover tooltip");
+    let cursor =
+        Regex::new(r#"id="cursor" class="cursor">2020-04-09 18:\d\d:\d\d(\.\d+)?Z? UTC<"#).unwrap();
+    assert!(cursor.is_match(&r.dom), "cursor read-out");
+    let shown = |lane: &str| {
+        let re = Regex::new(&format!(
+            r#"data-lane="{}"[^>]*?(style="display: none;")?>"#,
+            regex::escape(lane)
+        ))
+        .unwrap();
+        re.captures(&r.dom).map(|c| c.get(1).is_none())
+    };
+    assert_eq!(
+        shown("co/kube-apiserver"),
+        Some(true),
+        "matching lane stays"
+    );
+    assert_eq!(shown("cv/history"), Some(false), "filtered out");
+    assert_eq!(shown("cvo/passes"), Some(false), "group switched off");
+    let head =
+        Regex::new(r#"<div class="row ghead" data-group="cv" style="display: none;">"#).unwrap();
+    assert!(
+        head.is_match(&r.dom),
+        "the head of a group with no lane left is hidden"
+    );
+}
+
 #[test]
 fn the_network_check_sees_a_page_request() {
     // The check above must be able to fail: a page that loads an image is caught.

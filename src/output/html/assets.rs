@@ -97,7 +97,7 @@ svg.plot{display:block;flex:none;position:relative;z-index:1;overflow:visible}
 .bar.ci-upgrade{fill:#3d6fb6}
 .bl{font-size:10.5px;fill:#fff;pointer-events:none}
 .bar.neutral+.bl,.bar.unknown+.bl,.bar.claimed+.bl,.bar.stall+.bl,.bar.unmanaged+.bl,.bar.pod-life+.bl,.bar.pre-run+.bl{fill:#1d2430}
-.bar.stall+.bl,.bar.claimed+.bl{font-weight:700;fill:#8a1f1c}
+.bar.stall+.bl,.bar.claimed+.bl,.bl.out{font-weight:700;fill:#8a1f1c}
 .hid{display:none}
 .note{font-size:10.5px;fill:#1d2430;font-weight:600}
 .mark{stroke-width:2}
@@ -190,7 +190,7 @@ pub const JS: &str = r#"
         el.setAttribute('x', x.toFixed(1));
         el.setAttribute('width', Math.max(w, el.classList.contains('bar') ? 1.5 : 0).toFixed(1));
       } else if (tag === 'text') {
-        el.setAttribute('x', x.toFixed(1));
+        el.setAttribute('x', (x + parseFloat(el.getAttribute('data-dx') || '0')).toFixed(1));
         var need = el.getAttribute('data-need');
         if (need !== null) { el.classList.toggle('hid', parseFloat(el.getAttribute('data-w')) * z < parseFloat(need)); }
       } else if (tag === 'line') {
@@ -229,13 +229,18 @@ pub const JS: &str = r#"
   var filterBox = d.getElementById('lanefilter');
   function refilter() {
     var q = filterBox.value.trim().toLowerCase();
-    chart.querySelectorAll('.row.lane, .row.ghead').forEach(function (row) {
+    var seen = {};
+    chart.querySelectorAll('.row.lane').forEach(function (row) {
       var g = row.getAttribute('data-group');
       var on = groupsOn[g] !== false;
-      if (on && q && row.classList.contains('lane')) {
+      if (on && q) {
         on = (row.getAttribute('data-lane') + ' ' + row.textContent).toLowerCase().indexOf(q) >= 0;
       }
       row.style.display = on ? '' : 'none';
+      if (on) { seen[g] = true; }
+    });
+    chart.querySelectorAll('.row.ghead').forEach(function (row) {
+      row.style.display = seen[row.getAttribute('data-group')] ? '' : 'none';
     });
   }
   controls.querySelectorAll('input[type=checkbox][data-group]').forEach(function (c) {

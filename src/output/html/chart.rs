@@ -49,17 +49,45 @@ fn bar_svg(out: &mut String, b: &Bar, sc: &Scale, l: &Lane) {
         data_attrs(&b.data),
         esc(&b.tip)
     );
-    if !b.label.is_empty() && l.track_h >= 12.0 {
-        let need = 8.0 + 6.2 * b.label.chars().count() as f64;
+    if b.label.is_empty() || l.track_h < 12.0 {
+        return;
+    }
+    let width_of = |s: &str| 8.0 + 6.2 * s.chars().count() as f64;
+    // A label that does not fit may drop its parenthesis (`Progressing=True (Reason)`).
+    let mut label = b.label.as_str();
+    if width_of(label) > w
+        && let Some((head, _)) = label.split_once(" (")
+        && width_of(head) <= w
+    {
+        label = head;
+    }
+    let need = width_of(label);
+    let ty = n(y + l.track_h - 3.5);
+    if w >= need || !l.outside_labels {
         let hid = if w >= need { "" } else { " hid" };
         let _ = write!(
             out,
-            "<text class=\"bl{hid}\" x=\"{}\" y=\"{}\" data-x=\"{}\" data-w=\"{}\" data-need=\"{}\">{}</text>",
+            "<text class=\"bl{hid}\" x=\"{}\" y=\"{ty}\" data-x=\"{}\" data-dx=\"4\" data-w=\"{}\" data-need=\"{}\">{}</text>",
             n(x0 + 4.0),
-            n(y + l.track_h - 3.5),
-            n(x0 + 4.0),
+            n(x0),
             n(w),
             n(need),
+            esc(label)
+        );
+    } else if x0 + w + width_of(&b.label) <= sc.width {
+        let _ = write!(
+            out,
+            "<text class=\"bl out\" x=\"{}\" y=\"{ty}\" data-x=\"{}\" data-dx=\"4\">{}</text>",
+            n(x0 + w + 4.0),
+            n(x0 + w),
+            esc(&b.label)
+        );
+    } else {
+        let _ = write!(
+            out,
+            "<text class=\"bl out\" text-anchor=\"end\" x=\"{}\" y=\"{ty}\" data-x=\"{}\" data-dx=\"-4\">{}</text>",
+            n(x0 - 4.0),
+            n(x0),
             esc(&b.label)
         );
     }
@@ -85,10 +113,10 @@ fn mark_svg(out: &mut String, m: &Mark, sc: &Scale, y: f64, note_y: f64) {
         };
         let _ = write!(
             out,
-            "<text class=\"note\" x=\"{}\" y=\"{}\" text-anchor=\"{anchor}\" data-x=\"{}\">{}</text>",
+            "<text class=\"note\" x=\"{}\" y=\"{}\" text-anchor=\"{anchor}\" data-x=\"{}\" data-dx=\"{dx}\">{}</text>",
             n(x + dx),
             n(note_y),
-            n(x + dx),
+            n(x),
             esc(&m.note)
         );
     }
@@ -137,10 +165,10 @@ fn lane_row(out: &mut String, l: &Lane, sc: &Scale) {
         bar_svg(out, b, sc, l);
     }
     let with_notes = l.marks.iter().any(|m| !m.note.is_empty());
-    let y = if with_notes {
-        3.0 + l.track_h / 2.0
-    } else {
-        h / 2.0
+    let y = match l.marks_track {
+        Some(t) => 3.0 + t as f64 * (l.track_h + 1.0) + l.track_h / 2.0,
+        None if with_notes => 3.0 + l.track_h / 2.0,
+        None => h / 2.0,
     };
     let note_y = 3.0 + 2.0 * l.track_h - 2.5;
     for m in &l.marks {
@@ -165,9 +193,9 @@ fn axis_row(out: &mut String, sc: &Scale, class: &str) {
         for t in sc.ticks(z) {
             let _ = write!(
                 out,
-                "<text class=\"tick\" x=\"{}\" y=\"15\" data-x=\"{}\">{}</text>",
+                "<text class=\"tick\" x=\"{}\" y=\"15\" data-x=\"{}\" data-dx=\"3\">{}</text>",
                 n(t.x + 3.0),
-                n(t.x + 3.0),
+                n(t.x),
                 esc(&t.label)
             );
         }
@@ -176,9 +204,9 @@ fn axis_row(out: &mut String, sc: &Scale, class: &str) {
     for b in sc.breaks() {
         let _ = write!(
             out,
-            "<text class=\"brk-l\" x=\"{}\" y=\"15\" data-x=\"{}\"><title>{} of nothing folded</title>≈</text>",
+            "<text class=\"brk-l\" x=\"{}\" y=\"15\" data-x=\"{}\" data-dx=\"-3\"><title>{} of nothing folded</title>≈</text>",
             n((b.x0 + b.x1) / 2.0 - 3.0),
-            n((b.x0 + b.x1) / 2.0 - 3.0),
+            n((b.x0 + b.x1) / 2.0),
             gap_label(b.t1 - b.t0)
         );
     }

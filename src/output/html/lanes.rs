@@ -1,17 +1,18 @@
 //! The chart's lane model, built from the timeline and the report: one lane per thing that
 //! changes over time (ClusterVersion history, episodes and conditions; the CVO's pods, sync
 //! passes, preconditions and reconciliation; each ClusterOperator, pool and node; CI), each
-//! with bars (spans) and marks (instants). ClusterVersion lanes are built here, the CVO's in
-//! `lanes_cvo`, the others in `lanes_more` and `intervals`. Nothing here knows about pixels.
+//! with bars (spans) and marks (instants). This file holds the model and the helpers; the
+//! lanes are built in `lanes_cv` (ClusterVersion), `lanes_cvo` (the CVO), `lanes_more`
+//! (operators, pools, nodes, CI, findings) and `intervals`. Nothing here knows about pixels.
 
 use super::intervals::{self, CiInterval};
+use super::lanes_cv;
 use super::lanes_cvo;
 use super::lanes_more;
 use crate::model::Time;
 use crate::rules::Report;
 use crate::timeline::{
-    EpisodeKind, EpisodeTag, EventKind, EventSource, Evidence, MilestoneKind, Timeline,
-    TimelineEvent, fmt_short, human_duration,
+    EventKind, EventSource, Evidence, Timeline, TimelineEvent, fmt_short, human_duration,
 };
 use std::collections::BTreeMap;
 
@@ -131,6 +132,10 @@ pub struct Lane {
     pub track_h: f64,
     pub bars: Vec<Bar>,
     pub marks: Vec<Mark>,
+    /// The track the marks sit on (default: the middle of the lane).
+    pub marks_track: Option<usize>,
+    /// A label that does not fit its bar is written beside it (lanes with few bars).
+    pub outside_labels: bool,
 }
 
 impl Lane {
@@ -143,6 +148,8 @@ impl Lane {
             track_h: 14.0,
             bars: Vec::new(),
             marks: Vec::new(),
+            marks_track: None,
+            outside_labels: false,
         }
     }
     /// Nothing happens on it: folded away.
@@ -180,9 +187,31 @@ pub fn span_text(start: &Time, end: &Time, open: bool) -> String {
     )
 }
 
-/// `path:line` of the first piece of evidence.
+/// `path:line` of the first piece of evidence, for hover text: long paths keep their last
+/// segments (`…/logs/current.log:8399`); the findings section shows them whole.
 pub fn where_(ev: &[Evidence]) -> String {
-    ev.first().map_or_else(String::new, |e| e.prov.to_string())
+    ev.first()
+        .map_or_else(String::new, |e| tail_path(&e.prov.to_string(), 90))
+}
+
+/// The end of a `/`-separated path, whole segments only, about `max` bytes.
+pub fn tail_path(path: &str, max: usize) -> String {
+    if path.len() <= max {
+        return path.to_string();
+    }
+    let mut start = path.len();
+    for (i, _) in path
+        .match_indices('/')
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+    {
+        if path.len() - i > max && start < path.len() {
+            break;
+        }
+        start = i;
+    }
+    format!("…{}", &path[start..])
 }
 
 /// The standard `data-start`/`data-end` pair.
@@ -338,7 +367,7 @@ pub fn build(tl: &Timeline, report: &Report, ivs: &[CiInterval]) -> Option<Chart
     let end = window_end(tl, report, ivs)?;
     let idx = cond_index(tl, !ivs.is_empty());
     let mut lanes = vec![Lane::new(Group::Findings, "findings", "findings")];
-    cluster_version(tl, &idx, end, &mut lanes);
+    lanes_cv::cluster_version(tl, &idx, end, &mut lanes);
     lanes_cvo::cvo(tl, end, &mut lanes);
     lanes_more::operators(&idx, end, &mut lanes);
     lanes_more::machines(tl, &idx, end, &mut lanes);
@@ -369,218 +398,4 @@ pub fn build(tl: &Timeline, report: &Report, ivs: &[CiInterval]) -> Option<Chart
         end,
         reference: tl.reference,
     })
-}
-
-fn history_lane(tl: &Timeline, end: Time) -> Lane {
-    let mut lane = Lane::new(Group::ClusterVersion, "cv/history", "history");
-    // Installs whose recorded completion is later than the evidence allows.
-    let bounds: Vec<(String, Time, Time, &[Evidence])> = tl
-        .episodes_of(EpisodeTag::Install)
-        .filter_map(|e| {
-            let b = e.finished_before.as_ref()?;
-            let claimed = b.claimed.filter(|_| b.contradicts_claim())?;
-            let EpisodeKind::Install { version } = &e.kind else {
-                return None;
-            };
-            Some((version.clone(), b.before, claimed, b.evidence.as_slice()))
-        })
-        .collect();
-    for h in &tl.history {
-        let Some(start) = h.started.or(h.completion) else {
-            continue;
-        };
-        let open = h.completion.is_none();
-        let stop = h.completion.unwrap_or(end).max(start);
-        let class = match h.state.as_str() {
-            "Completed" => "hist-completed",
-            "Partial" => "hist-partial",
-            _ => "neutral",
-        };
-        let mut tip = format!(
-            "{} {} ({}verified)\n{}\nimage {}",
-            h.label(),
-            h.state,
-            if h.verified { "" } else { "not " },
-            span_text(&start, &stop, open),
-            h.image
-        );
-        if h.completion_rewrites.len() > 1 {
-            tip.push_str(&format!(
-                "\ncompletionTime rewritten across snapshots: {}",
-                h.completion_rewrites.join(" → ")
-            ));
-        }
-        tip.push('\n');
-        tip.push_str(&where_(&h.evidence));
-        let bound = bounds
-            .iter()
-            .find(|(v, _, claimed, _)| v == h.label() && h.completion == Some(*claimed));
-        let mut data = se(&start, &stop);
-        data.push(("version", h.label().to_string()));
-        data.push(("state", h.state.clone()));
-        match bound {
-            Some((_, actual, claimed, ev)) if *actual > start && actual < claimed => {
-                tip.push_str(&format!(
-                    "\nactually finished before {} ({}); the recorded completion {} is {} later",
-                    fmt_short(actual),
-                    where_(ev),
-                    fmt_short(claimed),
-                    human_duration(*claimed - *actual)
-                ));
-                lane.bars.push(Bar {
-                    start,
-                    end: *actual,
-                    open: false,
-                    class,
-                    track: 0,
-                    label: format!("{} {}", h.label(), h.state),
-                    tip: tip.clone(),
-                    data,
-                });
-                lane.bars.push(Bar {
-                    start: *actual,
-                    end: *claimed,
-                    open: false,
-                    class: "claimed",
-                    track: 0,
-                    label: "recorded".into(),
-                    tip: format!(
-                        "history records completion at {}, but {} was already done before {}\n{}",
-                        fmt_short(claimed),
-                        h.label(),
-                        fmt_short(actual),
-                        where_(ev)
-                    ),
-                    data: vec![
-                        ("actual", fmt_short(actual)),
-                        ("recorded", fmt_short(claimed)),
-                        ("version", h.label().to_string()),
-                    ],
-                });
-                let tip = format!(
-                    "actual completion of {}: before {}\n{}",
-                    h.label(),
-                    fmt_short(actual),
-                    where_(ev)
-                );
-                let mut m = Mark::new(*actual, "m-good", Glyph::Dot, tip).what("actual-completion");
-                m.note = format!("actual ≤ {}", hms(actual));
-                m.note_left = true;
-                lane.marks.push(m);
-                let tip = format!(
-                    "recorded completion of {}: {} (rewritten)",
-                    h.label(),
-                    fmt_short(claimed)
-                );
-                let mut m =
-                    Mark::new(*claimed, "m-bad", Glyph::Cross, tip).what("recorded-completion");
-                m.note = format!("recorded {}", hms(claimed));
-                lane.marks.push(m);
-                lane.tracks = 2;
-            }
-            _ => lane.bars.push(Bar {
-                start,
-                end: stop,
-                open,
-                class,
-                track: 0,
-                label: format!("{} {}", h.label(), h.state),
-                tip,
-                data,
-            }),
-        }
-    }
-    lane
-}
-
-fn episode_lane(tl: &Timeline, end: Time) -> Lane {
-    let mut lane = Lane::new(Group::ClusterVersion, "cv/episodes", "episodes");
-    for e in &tl.episodes {
-        let (class, label) = match &e.kind {
-            EpisodeKind::Install { version } => ("ep-install", format!("install {version}")),
-            EpisodeKind::Update { from, to } => ("ep-update", format!("update {from} → {to}")),
-            EpisodeKind::Cancel { from, to } => {
-                ("ep-cancel", format!("cancel {from} → {to} → {from}"))
-            }
-            EpisodeKind::Rollback { from, to } => {
-                ("ep-rollback", format!("rollback {from} → {to} → {from}"))
-            }
-            _ => continue,
-        };
-        let stop = e.end.unwrap_or(end).max(e.start);
-        let mut tip = format!(
-            "{label}\n{}\n{}",
-            span_text(&e.start, &stop, e.end.is_none()),
-            e.summary
-        );
-        for m in &e.milestones {
-            tip.push_str(&format!("\n{:?}: {}", m.kind, fmt_short(&m.time)));
-        }
-        let mut data = se(&e.start, &stop);
-        data.push(("episode", format!("{:?}", e.tag()).to_ascii_lowercase()));
-        lane.bars.push(Bar {
-            start: e.start,
-            end: stop,
-            open: e.end.is_none(),
-            class,
-            track: 0,
-            label,
-            tip,
-            data,
-        });
-        for m in &e.milestones {
-            if matches!(m.kind, MilestoneKind::Requested | MilestoneKind::Completed) {
-                continue;
-            }
-            let tip = format!(
-                "{:?} ({})\n{}\n{}",
-                m.kind,
-                e.summary.split(';').next().unwrap_or(""),
-                fmt_short(&m.time),
-                where_(&m.evidence)
-            );
-            lane.marks
-                .push(Mark::new(m.time, "m-milestone", Glyph::Tick, tip));
-        }
-    }
-    lane.tracks = pack(&mut lane.bars, 3);
-    lane
-}
-
-/// Colour of a ClusterVersion condition's status.
-fn cv_class(cond: &str, status: &str) -> &'static str {
-    match (cond, status) {
-        ("Available", "True") | ("ReleaseAccepted", "True") => "good",
-        ("Available", "False") | ("ReleaseAccepted", "False") | ("Failing", "True") => "bad",
-        ("Progressing", "True") => "prog",
-        ("Upgradeable", "False") => "warn",
-        (_, "True") | (_, "False") => "neutral",
-        _ => "unknown",
-    }
-}
-
-fn cluster_version(tl: &Timeline, idx: &CondIndex<'_>, end: Time, lanes: &mut Vec<Lane>) {
-    lanes.push(history_lane(tl, end));
-    lanes.push(episode_lane(tl, end));
-    for cond in [
-        "Available",
-        "Progressing",
-        "Failing",
-        "ReleaseAccepted",
-        "Upgradeable",
-    ] {
-        let mut lane = Lane::new(
-            Group::ClusterVersion,
-            format!("cv/{cond}"),
-            cond.to_string(),
-        );
-        if let Some(evs) = idx.get(&("clusterversion/version", cond)) {
-            for s in cond_spans(evs, end) {
-                let class = cv_class(cond, s.status);
-                lane.bars
-                    .push(cond_bar("clusterversion", cond, &s, class, 0));
-            }
-        }
-        lanes.push(lane);
-    }
 }

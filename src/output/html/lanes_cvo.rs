@@ -24,6 +24,7 @@ fn pass_class(p: &crate::timeline::Pass) -> &'static str {
 pub fn cvo(tl: &Timeline, end: Time, lanes: &mut Vec<Lane>) {
     // Reconciliation: stalls and spans without a leading CVO, restarts as marks.
     let mut rec = Lane::new(Group::Cvo, "cvo/reconciliation", "reconciliation");
+    rec.outside_labels = true;
     for e in &tl.episodes {
         let stop = e.end.unwrap_or(end).max(e.start);
         let open = e.end.is_none();
@@ -42,12 +43,15 @@ pub fn cvo(tl: &Timeline, end: Time, lanes: &mut Vec<Lane>) {
                     open,
                     class: "stall",
                     track: 0,
-                    label: format!(
-                        "{running} not reconciled {} → {}{}",
-                        hms(&e.start),
-                        hms(&stop),
-                        if open { " (still)" } else { "" }
-                    ),
+                    label: if open {
+                        format!("{running} not reconciled since {}", hms(&e.start))
+                    } else {
+                        format!(
+                            "{running} not reconciled {} → {}",
+                            hms(&e.start),
+                            hms(&stop)
+                        )
+                    },
                     tip: format!(
                         "stall ({}): {running} not reconciled\n{}\n{}\n{detail}",
                         serde_json::to_value(cause)
@@ -187,6 +191,7 @@ const RUN_GAP: Duration = Duration::minutes(15);
 /// each run of three or more failures of one precondition as a bar carrying the message once.
 fn preconditions(tl: &Timeline) -> Lane {
     let mut pre = Lane::new(Group::Cvo, "cvo/preconditions", "preconditions & payload");
+    pre.outside_labels = true;
     let mut runs: Vec<(&str, Vec<&TimelineEvent>)> = Vec::new();
     for e in &tl.events {
         let (class, glyph, what) = match &e.kind {
@@ -238,6 +243,10 @@ fn preconditions(tl: &Timeline) -> Lane {
             ),
             data,
         });
+    }
+    if !pre.bars.is_empty() {
+        pre.tracks = 2;
+        pre.marks_track = Some(1);
     }
     pre
 }

@@ -19,6 +19,7 @@ mod chart;
 mod escape;
 mod intervals;
 mod lanes;
+mod lanes_cv;
 mod lanes_cvo;
 mod lanes_more;
 mod scale;

@@ -216,3 +216,75 @@ fn empty_timeline_says_so() {
     assert!(html.contains("Nothing in the input could be placed in time."));
     assert!(html.contains("No findings."));
 }
+
+#[test]
+fn tail_path_keeps_whole_last_segments() {
+    use super::lanes::tail_path;
+    assert_eq!(tail_path("a/b.log:3", 90), "a/b.log:3");
+    let long = "fixtures/must-gather/seed1-returned/must-gather.local.8127465039218475610/quay-io-x/namespaces/openshift-cluster-version/pods/cvo-7bbc/cluster-version-operator/cluster-version-operator/logs/current.log:8399";
+    let t = tail_path(long, 90);
+    assert!(
+        t.starts_with("…/") && t.ends_with("/logs/current.log:8399"),
+        "{t}"
+    );
+    assert!(t.len() <= 95, "{t}");
+    // One segment longer than the limit is kept whole.
+    assert_eq!(
+        tail_path(&format!("a/{}", "x".repeat(120)), 90),
+        format!("…/{}", "x".repeat(120))
+    );
+}
+
+#[test]
+fn axis_adapts_from_a_five_minute_upgrade_to_a_three_day_history() {
+    let short = timeline(
+        vec![
+            ev(
+                "2023-11-03T14:30:00Z",
+                "clusteroperator/etcd",
+                "Progressing",
+                "True",
+                "a",
+            ),
+            ev(
+                "2023-11-03T14:35:00Z",
+                "clusteroperator/etcd",
+                "Progressing",
+                "False",
+                "b",
+            ),
+        ],
+        "2023-11-03T14:35:00Z",
+    );
+    let html = render_html(&report(vec![]), &short, &HtmlMeta::default());
+    let ticks: Vec<&str> = html
+        .split("<text class=\"tick\"")
+        .skip(1)
+        .filter_map(|s| s.split('>').nth(1))
+        .filter_map(|s| s.split('<').next())
+        .collect();
+    assert!(
+        ticks.contains(&"11-03 14:30") && ticks.contains(&"14:31"),
+        "{ticks:?}"
+    );
+    let mut events = Vec::new();
+    for h in 0..72 {
+        let at = t("2024-03-01T00:00:00Z") + chrono::Duration::hours(h);
+        let s = if h % 2 == 0 { "True" } else { "False" };
+        events.push(ev(
+            &crate::timeline::fmt_short(&at),
+            "clusteroperator/dns",
+            "Progressing",
+            s,
+            "x",
+        ));
+    }
+    let long = timeline(events, "2024-03-04T00:00:00Z");
+    let html = render_html(&report(vec![]), &long, &HtmlMeta::default());
+    assert!(html.contains(">03-02 00:00<") && html.contains(">12:00<"));
+    assert!(
+        !html.contains("class=\"brk\""),
+        "nothing to fold in a busy history"
+    );
+    assert_eq!(html.matches("data-cond=\"Progressing=True\"").count(), 36);
+}
