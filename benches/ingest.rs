@@ -68,7 +68,11 @@ fn main() {
             du(tmp.path()) as f64 / 1e6,
             std::fs::metadata(&archive).map(|m| m.len()).unwrap_or(0) as f64 / 1e6
         );
-        measure(&format!("{name} (directory)"), tmp.path().to_str().unwrap(), 15);
+        measure(
+            &format!("{name} (directory)"),
+            tmp.path().to_str().unwrap(),
+            15,
+        );
         measure(&format!("{name} (.tar.xz)"), archive.to_str().unwrap(), 5);
     }
 }

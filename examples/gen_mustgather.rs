@@ -34,13 +34,50 @@ const TO: &str = "4.7.13";
 const FROM_IMG: &str = "quay.io/openshift-release-dev/ocp-release@sha256:59e2e85f5d1bcb4440765c310b6261387ffc3f16ed55ca0a79012367e15b558b";
 const TO_IMG: &str = "quay.io/openshift-release-dev/ocp-release@sha256:783a2c963f35ccab38e82e6a8c7fa954c3a4551e07d2f43c06098828dd986ed4";
 const OPERATORS: &[&str] = &[
-    "authentication", "baremetal", "cloud-credential", "cluster-autoscaler", "config-operator", "console", "csi-snapshot-controller",
-    "dns", "etcd", "image-registry", "ingress", "insights", "kube-apiserver", "kube-controller-manager", "kube-scheduler",
-    "kube-storage-version-migrator", "machine-api", "machine-approver", "machine-config", "marketplace", "monitoring", "network",
-    "node-tuning", "openshift-apiserver", "openshift-controller-manager", "openshift-samples", "operator-lifecycle-manager",
-    "operator-lifecycle-manager-catalog", "operator-lifecycle-manager-packageserver", "service-ca", "storage",
+    "authentication",
+    "baremetal",
+    "cloud-credential",
+    "cluster-autoscaler",
+    "config-operator",
+    "console",
+    "csi-snapshot-controller",
+    "dns",
+    "etcd",
+    "image-registry",
+    "ingress",
+    "insights",
+    "kube-apiserver",
+    "kube-controller-manager",
+    "kube-scheduler",
+    "kube-storage-version-migrator",
+    "machine-api",
+    "machine-approver",
+    "machine-config",
+    "marketplace",
+    "monitoring",
+    "network",
+    "node-tuning",
+    "openshift-apiserver",
+    "openshift-controller-manager",
+    "openshift-samples",
+    "operator-lifecycle-manager",
+    "operator-lifecycle-manager-catalog",
+    "operator-lifecycle-manager-packageserver",
+    "service-ca",
+    "storage",
 ];
-const KINDS: &[&str] = &["deployment", "configmap", "service", "serviceaccount", "clusterrole", "clusterrolebinding", "customresourcedefinition", "role", "rolebinding", "namespace"];
+const KINDS: &[&str] = &[
+    "deployment",
+    "configmap",
+    "service",
+    "serviceaccount",
+    "clusterrole",
+    "clusterrolebinding",
+    "customresourcedefinition",
+    "role",
+    "rolebinding",
+    "namespace",
+];
 
 fn parse_size(s: &str) -> u64 {
     let s = s.trim();
@@ -60,8 +97,12 @@ fn write(path: &Path, data: &str) {
 
 /// Seconds since the start of the scenario → CRI + klog prefix.
 fn stamp(base: i64, secs: f64) -> (String, String) {
-    let t = chrono::DateTime::from_timestamp(base + secs as i64, ((secs.fract()) * 1e9) as u32).unwrap();
-    (t.format("%Y-%m-%dT%H:%M:%S%.9fZ").to_string(), t.format("%m%d %H:%M:%S%.6f").to_string())
+    let t = chrono::DateTime::from_timestamp(base + secs as i64, ((secs.fract()) * 1e9) as u32)
+        .unwrap();
+    (
+        t.format("%Y-%m-%dT%H:%M:%S%.9fZ").to_string(),
+        t.format("%m%d %H:%M:%S%.6f").to_string(),
+    )
 }
 
 struct Log {
@@ -78,15 +119,35 @@ impl Log {
         self.bytes += s.len() as u64;
         self.w.write_all(s.as_bytes()).unwrap();
     }
-    fn pass(&mut self, rng: &mut Rng, target: &str, generation: u32, state: &str, attempt: u32, manifests: u32) {
+    fn pass(
+        &mut self,
+        rng: &mut Rng,
+        target: &str,
+        generation: u32,
+        state: &str,
+        attempt: u32,
+        manifests: u32,
+    ) {
         self.line('I', "sync_worker.go:515", &format!("Running sync {target} (force=false) on generation {generation} in state {state} at attempt {attempt}"));
         for i in 1..=manifests {
             let kind = KINDS[rng.below(KINDS.len() as u64) as usize];
             let ns = OPERATORS[rng.below(OPERATORS.len() as u64) as usize];
             self.t += 0.004;
-            self.line('I', "sync_worker.go:752", &format!("Running sync for {kind} \"openshift-{ns}/{ns}-{i}\" ({i} of {manifests})"));
+            self.line(
+                'I',
+                "sync_worker.go:752",
+                &format!(
+                    "Running sync for {kind} \"openshift-{ns}/{ns}-{i}\" ({i} of {manifests})"
+                ),
+            );
             self.t += 0.002;
-            self.line('I', "sync_worker.go:764", &format!("Done syncing for {kind} \"openshift-{ns}/{ns}-{i}\" ({i} of {manifests})"));
+            self.line(
+                'I',
+                "sync_worker.go:764",
+                &format!(
+                    "Done syncing for {kind} \"openshift-{ns}/{ns}-{i}\" ({i} of {manifests})"
+                ),
+            );
         }
         self.line('I', "task_graph.go:555", "Result of work: []");
         self.line('I', "status.go:167", &format!("Synchronizing errs=field.ErrorList{{}} status=&cvo.SyncWorkerStatus{{Generation:{generation}, Step:\"\", Failure:error(nil), Fraction:1, Completed:1, Reconciling:true, Initial:false, VersionHash:\"h4Xz0-cQ1bM=\", LastProgress:time.Time{{}}, Actual:v1.Release{{Version:\"{target}\", Image:\"{FROM_IMG}\"}}, Verified:false}}"));
@@ -96,12 +157,33 @@ impl Log {
 fn cvo_log(path: &Path, budget: u64, base: i64) -> (f64, f64, f64) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let mut rng = Rng(7);
-    let mut log = Log { w: BufWriter::with_capacity(1 << 20, std::fs::File::create(path).unwrap()), base, t: 0.0, bytes: 0 };
-    log.line('I', "start.go:21", &format!("ClusterVersionOperator v1.0.0-{FROM}"));
+    let mut log = Log {
+        w: BufWriter::with_capacity(1 << 20, std::fs::File::create(path).unwrap()),
+        base,
+        t: 0.0,
+        bytes: 0,
+    };
+    log.line(
+        'I',
+        "start.go:21",
+        &format!("ClusterVersionOperator v1.0.0-{FROM}"),
+    );
     log.t += 1.0;
-    log.line('I', "leaderelection.go:243", "attempting to acquire leader lease openshift-cluster-version/version...");
-    log.line('I', "leaderelection.go:253", "successfully acquired lease openshift-cluster-version/version");
-    log.line('I', "cvo.go:413", "Starting ClusterVersionOperator with minimum reconcile period 3m2.5s");
+    log.line(
+        'I',
+        "leaderelection.go:243",
+        "attempting to acquire leader lease openshift-cluster-version/version...",
+    );
+    log.line(
+        'I',
+        "leaderelection.go:253",
+        "successfully acquired lease openshift-cluster-version/version",
+    );
+    log.line(
+        'I',
+        "cvo.go:413",
+        "Starting ClusterVersionOperator with minimum reconcile period 3m2.5s",
+    );
     let manifests = 680;
     // Install, then steady passes until 40% of the budget, the stalled update, the update, and
     // steady passes again.
@@ -117,22 +199,54 @@ fn cvo_log(path: &Path, budget: u64, base: i64) -> (f64, f64, f64) {
     for attempt in 0..40 {
         log.line('I', "sync_worker.go:515", &format!("Running sync {TO} (force=false) on generation {gen_} in state Updating at attempt {attempt}"));
         log.line('I', "sync_worker.go:552", "Loading payload");
-        log.line('I', "payload.go:210", "Loading updatepayload from \"/etc/cvo/updatepayloads/Yx9v1mW0hY1z7gRGXtJ0rA\"");
+        log.line(
+            'I',
+            "payload.go:210",
+            "Loading updatepayload from \"/etc/cvo/updatepayloads/Yx9v1mW0hY1z7gRGXtJ0rA\"",
+        );
         log.line('E', "precondition.go:49", "Precondition \"ClusterVersionUpgradeable\" failed: Cluster operator machine-config should not be upgraded between minor versions: PoolUpdating: One or more machine config pools are updating, please see `oc get mcp` for further details");
         log.line('E', "sync_worker.go:358", "unable to synchronize image (waiting 3m2.5s): Precondition \"ClusterVersionUpgradeable\" failed because of \"PoolUpdating\": Cluster operator machine-config should not be upgraded between minor versions");
         log.t += 182.5;
     }
     let stall_end = log.t;
-    log.line('I', "sync_worker.go:515", &format!("Running sync {TO} (force=false) on generation {gen_} in state Updating at attempt 40"));
+    log.line(
+        'I',
+        "sync_worker.go:515",
+        &format!(
+            "Running sync {TO} (force=false) on generation {gen_} in state Updating at attempt 40"
+        ),
+    );
     log.line('I', "sync_worker.go:552", "Loading payload");
-    log.line('I', "sync_worker.go:622", &format!("Payload loaded from {TO_IMG} with hash 9zNtav-0cDg="));
+    log.line(
+        'I',
+        "sync_worker.go:622",
+        &format!("Payload loaded from {TO_IMG} with hash 9zNtav-0cDg="),
+    );
     for i in 1..=manifests {
         log.t += 2.0;
-        log.line('I', "sync_worker.go:752", &format!("Running sync for clusteroperator \"{}\" ({i} of {manifests})", OPERATORS[i as usize % OPERATORS.len()]));
-        log.line('I', "sync_worker.go:764", &format!("Done syncing for clusteroperator \"{}\" ({i} of {manifests})", OPERATORS[i as usize % OPERATORS.len()]));
+        log.line(
+            'I',
+            "sync_worker.go:752",
+            &format!(
+                "Running sync for clusteroperator \"{}\" ({i} of {manifests})",
+                OPERATORS[i as usize % OPERATORS.len()]
+            ),
+        );
+        log.line(
+            'I',
+            "sync_worker.go:764",
+            &format!(
+                "Done syncing for clusteroperator \"{}\" ({i} of {manifests})",
+                OPERATORS[i as usize % OPERATORS.len()]
+            ),
+        );
     }
     log.line('I', "task_graph.go:555", "Result of work: []");
-    log.line('I', "sync_worker.go:534", "Sync succeeded, transitioning from Updating to Reconciling");
+    log.line(
+        'I',
+        "sync_worker.go:534",
+        "Sync succeeded, transitioning from Updating to Reconciling",
+    );
     let done = log.t;
     while log.bytes < budget {
         log.t += 182.5;
@@ -156,25 +270,46 @@ fn main() {
     }
     let total = parse_size(&args[1]);
     let out = PathBuf::from(&args[2]);
-    let root = out.join("must-gather.local.4095728516630442291").join(IMG_DIR);
+    let root = out
+        .join("must-gather.local.4095728516630442291")
+        .join(IMG_DIR);
     let base = 1_622_505_600i64; // 2021-06-01T00:00:00Z
     let mut rng = Rng(42);
-    let fmt = |secs: f64| chrono::DateTime::from_timestamp(base + secs as i64, 0).unwrap().format("%Y-%m-%dT%H:%M:%SZ").to_string();
+    let fmt = |secs: f64| {
+        chrono::DateTime::from_timestamp(base + secs as i64, 0)
+            .unwrap()
+            .format("%Y-%m-%dT%H:%M:%SZ")
+            .to_string()
+    };
 
     let cvo_budget = total / 10;
     let pod = "cluster-version-operator-6bd8f9c5b7-x2kq9";
     let ns_cvo = root.join("namespaces/openshift-cluster-version");
     let (stall_start, stall_end, done) = cvo_log(
-        &ns_cvo.join(format!("pods/{pod}/cluster-version-operator/cluster-version-operator/logs/current.log")),
+        &ns_cvo.join(format!(
+            "pods/{pod}/cluster-version-operator/cluster-version-operator/logs/current.log"
+        )),
         cvo_budget,
         base,
     );
-    write(&ns_cvo.join(format!("pods/{pod}/cluster-version-operator/cluster-version-operator/logs/previous.log")), "");
+    write(
+        &ns_cvo.join(format!(
+            "pods/{pod}/cluster-version-operator/cluster-version-operator/logs/previous.log"
+        )),
+        "",
+    );
     let end = done + 3600.0;
     let collected = chrono::DateTime::from_timestamp(base + end as i64 + 600, 0).unwrap();
-    let ts = format!("{} +0000 UTC m=+0.021\n{} +0000 UTC m=+312.2\n", collected.format("%Y-%m-%d %H:%M:%S%.9f"), (collected + chrono::Duration::seconds(312)).format("%Y-%m-%d %H:%M:%S%.9f"));
+    let ts = format!(
+        "{} +0000 UTC m=+0.021\n{} +0000 UTC m=+312.2\n",
+        collected.format("%Y-%m-%d %H:%M:%S%.9f"),
+        (collected + chrono::Duration::seconds(312)).format("%Y-%m-%d %H:%M:%S%.9f")
+    );
     write(&root.join("timestamp"), &ts);
-    write(&out.join("must-gather.local.4095728516630442291/timestamp"), &ts);
+    write(
+        &out.join("must-gather.local.4095728516630442291/timestamp"),
+        &ts,
+    );
     write(&root.join("version"), "openshift/must-gather\n4.7.13\n");
     let cv = format!(
         "apiVersion: config.openshift.io/v1\nkind: ClusterVersion\nmetadata:\n  name: version\n  generation: 2\nspec:\n  channel: stable-4.7\n  clusterID: 3d0e1c2b-5f6a-4b7c-8d9e-0f1a2b3c4d5e\n  desiredUpdate:\n    force: false\n    image: {TO_IMG}\n    version: {TO}\nstatus:\n  availableUpdates: null\n  conditions:\n  - lastTransitionTime: \"{d}\"\n    message: Done applying {TO}\n    status: \"True\"\n    type: Available\n  - lastTransitionTime: \"{d}\"\n    status: \"False\"\n    type: Failing\n  - lastTransitionTime: \"{d}\"\n    message: Cluster version is {TO}\n    status: \"False\"\n    type: Progressing\n  - lastTransitionTime: \"{s0}\"\n    status: \"True\"\n    type: RetrievedUpdates\n  desired:\n    force: false\n    image: {TO_IMG}\n    version: {TO}\n  history:\n  - completionTime: \"{d}\"\n    image: {TO_IMG}\n    startedTime: \"{ss}\"\n    state: Completed\n    verified: true\n    version: {TO}\n  - completionTime: \"{i}\"\n    image: {FROM_IMG}\n    startedTime: \"{s0}\"\n    state: Completed\n    verified: false\n    version: {FROM}\n  observedGeneration: 2\n",
@@ -183,24 +318,46 @@ fn main() {
         ss = fmt(stall_start),
         i = fmt(1200.0)
     );
-    write(&root.join("cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml"), &cv);
+    write(
+        &root.join("cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml"),
+        &cv,
+    );
     let mut agg = String::from("---\napiVersion: config.openshift.io/v1\nitems:\n");
     for co in OPERATORS {
         let y = co_yaml(co, TO, &fmt(stall_end + 600.0));
-        write(&root.join(format!("cluster-scoped-resources/config.openshift.io/clusteroperators/{co}.yaml")), &y);
+        write(
+            &root.join(format!(
+                "cluster-scoped-resources/config.openshift.io/clusteroperators/{co}.yaml"
+            )),
+            &y,
+        );
         for l in y.lines() {
-            let _ = writeln!(agg, "{}{l}", if l.starts_with("apiVersion") { "- " } else { "  " });
+            let _ = writeln!(
+                agg,
+                "{}{l}",
+                if l.starts_with("apiVersion") {
+                    "- "
+                } else {
+                    "  "
+                }
+            );
         }
     }
     agg.push_str("kind: ClusterOperatorList\n");
-    write(&root.join("cluster-scoped-resources/config.openshift.io/clusteroperators.yaml"), &agg);
+    write(
+        &root.join("cluster-scoped-resources/config.openshift.io/clusteroperators.yaml"),
+        &agg,
+    );
     let nodes = 6 + (total >> 27) as usize; // one more node per 128 MiB
     for n in 0..nodes {
         let role = if n < 3 { "master" } else { "worker" };
         let name = format!("ip-10-0-{}-{}.ec2.internal", 128 + n / 250, n % 250);
         write(
             &root.join(format!("cluster-scoped-resources/core/nodes/{name}.yaml")),
-            &format!("apiVersion: v1\nkind: Node\nmetadata:\n  name: {name}\n  labels:\n    node-role.kubernetes.io/{role}: \"\"\n  annotations:\n    machineconfiguration.openshift.io/currentConfig: rendered-{role}-8f1c\n    machineconfiguration.openshift.io/desiredConfig: rendered-{role}-8f1c\n    machineconfiguration.openshift.io/state: Done\nspec: {{}}\nstatus:\n  conditions:\n  - lastTransitionTime: \"{t}\"\n    reason: KubeletReady\n    status: \"True\"\n    type: Ready\n", t = fmt(done - 900.0)),
+            &format!(
+                "apiVersion: v1\nkind: Node\nmetadata:\n  name: {name}\n  labels:\n    node-role.kubernetes.io/{role}: \"\"\n  annotations:\n    machineconfiguration.openshift.io/currentConfig: rendered-{role}-8f1c\n    machineconfiguration.openshift.io/desiredConfig: rendered-{role}-8f1c\n    machineconfiguration.openshift.io/state: Done\nspec: {{}}\nstatus:\n  conditions:\n  - lastTransitionTime: \"{t}\"\n    reason: KubeletReady\n    status: \"True\"\n    type: Ready\n",
+                t = fmt(done - 900.0)
+            ),
         );
     }
     for pool in ["master", "worker"] {
@@ -220,22 +377,39 @@ fn main() {
             2 => ("VerifyPayload", format!("verifying payload version=\"{TO}\" image=\"{TO_IMG}\"")),
             _ => ("PreconditionsFailed", "preconditions failed for payload loaded version=\"4.7.13\" image=\"quay.io/openshift-release-dev/ocp-release@sha256:783a\" failures=Precondition \"ClusterVersionUpgradeable\" failed because of \"PoolUpdating\"".to_string()),
         };
-        let _ = write!(ev, "- apiVersion: v1\n  count: 1\n  firstTimestamp: \"{t}\"\n  involvedObject:\n    kind: ClusterVersion\n    name: version\n    namespace: openshift-cluster-version\n  kind: Event\n  lastTimestamp: \"{t}\"\n  message: '{m}'\n  metadata:\n    name: version.{i:016x}\n    namespace: openshift-cluster-version\n    uid: {u:016x}-0000-4000-8000-{i:012x}\n  reason: {reason}\n  source:\n    component: openshift-cluster-version\n  type: Normal\n", m = msg.replace('\'', "''"), u = rng.next());
+        let _ = write!(
+            ev,
+            "- apiVersion: v1\n  count: 1\n  firstTimestamp: \"{t}\"\n  involvedObject:\n    kind: ClusterVersion\n    name: version\n    namespace: openshift-cluster-version\n  kind: Event\n  lastTimestamp: \"{t}\"\n  message: '{m}'\n  metadata:\n    name: version.{i:016x}\n    namespace: openshift-cluster-version\n    uid: {u:016x}-0000-4000-8000-{i:012x}\n  reason: {reason}\n  source:\n    component: openshift-cluster-version\n  type: Normal\n",
+            m = msg.replace('\'', "''"),
+            u = rng.next()
+        );
     }
     ev.push_str("kind: EventList\n");
     write(&ns_cvo.join("core/events.yaml"), &ev);
-    write(&ns_cvo.join(format!("pods/{pod}/{pod}.yaml")), &format!("apiVersion: v1\nkind: Pod\nmetadata:\n  name: {pod}\n  namespace: openshift-cluster-version\nspec:\n  containers:\n  - name: cluster-version-operator\n    image: {TO_IMG}\nstatus:\n  phase: Running\n  startTime: \"{}\"\n  containerStatuses:\n  - name: cluster-version-operator\n    image: {TO_IMG}\n    restartCount: 0\n", fmt(0.0)));
+    write(
+        &ns_cvo.join(format!("pods/{pod}/{pod}.yaml")),
+        &format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {pod}\n  namespace: openshift-cluster-version\nspec:\n  containers:\n  - name: cluster-version-operator\n    image: {TO_IMG}\nstatus:\n  phase: Running\n  startTime: \"{}\"\n  containerStatuses:\n  - name: cluster-version-operator\n    image: {TO_IMG}\n    restartCount: 0\n",
+            fmt(0.0)
+        ),
+    );
     // The bulk: other namespaces' pods, logs and lists, which the analysis does not need.
     let mut written = cvo_budget;
     let mut ns_i = 0;
     while written < total {
         let ns = format!("openshift-workload-{ns_i:04}");
         let nsdir = root.join("namespaces").join(&ns);
-        write(&nsdir.join(format!("{ns}.yaml")), &format!("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {ns}\n"));
+        write(
+            &nsdir.join(format!("{ns}.yaml")),
+            &format!("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {ns}\n"),
+        );
         let mut pods = String::from("apiVersion: v1\nitems:\n");
         for p in 0..8 {
             let pod = format!("{ns}-app-{p}-{:05x}", rng.below(1 << 20));
-            let _ = write!(pods, "- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: {pod}\n    namespace: {ns}\n  status:\n    phase: Running\n");
+            let _ = write!(
+                pods,
+                "- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: {pod}\n    namespace: {ns}\n  status:\n    phase: Running\n"
+            );
             let logp = nsdir.join(format!("pods/{pod}/app/app/logs/current.log"));
             std::fs::create_dir_all(logp.parent().unwrap()).unwrap();
             let mut w = BufWriter::with_capacity(1 << 20, std::fs::File::create(&logp).unwrap());
@@ -245,7 +419,12 @@ fn main() {
             while n < target {
                 t += (rng.below(1000) as f64) / 1000.0;
                 let (cri, _) = stamp(base, t);
-                let line = format!("{cri} level=info msg=\"handled request\" path=/api/v1/items/{} status=200 latency_ms={} bytes={}\n", rng.below(100_000), rng.below(500), rng.below(65_536));
+                let line = format!(
+                    "{cri} level=info msg=\"handled request\" path=/api/v1/items/{} status=200 latency_ms={} bytes={}\n",
+                    rng.below(100_000),
+                    rng.below(500),
+                    rng.below(65_536)
+                );
                 n += line.len() as u64;
                 w.write_all(line.as_bytes()).unwrap();
             }
@@ -257,5 +436,15 @@ fn main() {
         write(&nsdir.join("core/pods.yaml"), &pods);
         ns_i += 1;
     }
-    println!("{}: {} namespaces, {} nodes, {} events, CVO log {} bytes; stall {}..{}, update done {}", out.display(), ns_i, nodes, n_events, cvo_budget, fmt(stall_start), fmt(stall_end), fmt(done));
+    println!(
+        "{}: {} namespaces, {} nodes, {} events, CVO log {} bytes; stall {}..{}, update done {}",
+        out.display(),
+        ns_i,
+        nodes,
+        n_events,
+        cvo_budget,
+        fmt(stall_start),
+        fmt(stall_end),
+        fmt(done)
+    );
 }

@@ -7,7 +7,9 @@ use mglint::ingest::classify::classify_path;
 use std::path::Path;
 
 fn walk(root: &Path, dir: &Path) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<_> = rd.flatten().collect();
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
@@ -16,7 +18,11 @@ fn walk(root: &Path, dir: &Path) {
         if ft.is_dir() {
             walk(root, &p);
         } else if ft.is_file() {
-            let rel = p.strip_prefix(root).unwrap_or(&p).to_string_lossy().replace('\\', "/");
+            let rel = p
+                .strip_prefix(root)
+                .unwrap_or(&p)
+                .to_string_lossy()
+                .replace('\\', "/");
             if classify_path(&rel).is_some() {
                 println!("{}", p.display());
             }

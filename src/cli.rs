@@ -267,7 +267,12 @@ pub struct BatchArgs {
     #[arg(long, value_name = "K/N")]
     pub shard: Option<mglint::batch::Shard>,
     /// Worker threads (default: all cores)
-    #[arg(long = "jobs", short = 'j', visible_alias = "threads", value_name = "N")]
+    #[arg(
+        long = "jobs",
+        short = 'j',
+        visible_alias = "threads",
+        value_name = "N"
+    )]
     pub jobs: Option<usize>,
     /// Write the rows to this file instead of standard output
     #[arg(long, short = 'o', value_name = "PATH")]

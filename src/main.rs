@@ -29,7 +29,9 @@ fn main() -> ExitCode {
 fn setup_threads(n: Option<usize>) {
     if let Some(n) = n {
         // Only fails if a pool already exists, which cannot happen here.
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global();
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build_global();
     }
 }
 
@@ -112,11 +114,15 @@ fn emit(text: &str, output: Option<&Path>) -> Result<(), String> {
     }
     let text = text.as_str();
     match output {
-        Some(p) => std::fs::write(p, text).map_err(|e| format!("cannot write `{}`: {e}", p.display())),
+        Some(p) => {
+            std::fs::write(p, text).map_err(|e| format!("cannot write `{}`: {e}", p.display()))
+        }
         None => {
             let mut out = std::io::stdout().lock();
             match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write output: {e}")),
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    Err(format!("cannot write output: {e}"))
+                }
                 _ => Ok(()),
             }
         }
@@ -137,7 +143,9 @@ fn parse_time(s: &Option<String>, flag: &str) -> Result<Option<mglint::model::Ti
         Some(s) => mglint::model::parse_rfc3339(s)
             .or_else(|| mglint::model::parse_rfc3339(&format!("{s}Z")))
             .map(Some)
-            .ok_or_else(|| format!("{flag} `{s}`: not an RFC3339 time (e.g. 2020-04-09T18:27:49Z)")),
+            .ok_or_else(|| {
+                format!("{flag} `{s}`: not an RFC3339 time (e.g. 2020-04-09T18:27:49Z)")
+            }),
     }
 }
 
@@ -176,7 +184,8 @@ fn run_batch(a: BatchArgs) -> Result<u8, String> {
     let mut inputs = a.inputs.clone();
     if let Some(f) = &a.from {
         let text = if f.as_os_str() == "-" {
-            std::io::read_to_string(std::io::stdin()).map_err(|e| format!("cannot read standard input: {e}"))?
+            std::io::read_to_string(std::io::stdin())
+                .map_err(|e| format!("cannot read standard input: {e}"))?
         } else {
             std::fs::read_to_string(f).map_err(|e| format!("cannot read `{}`: {e}", f.display()))?
         };
@@ -223,7 +232,9 @@ fn run(cli: Cli) -> Result<u8, String> {
             let s = mglint::summary::summarize(&bundle);
             let text = match a.format {
                 TextOrJson::Text => mglint::summary::render_text(&s),
-                TextOrJson::Json => serde_json::to_string_pretty(&s).map_err(|e| e.to_string())? + "\n",
+                TextOrJson::Json => {
+                    serde_json::to_string_pretty(&s).map_err(|e| e.to_string())? + "\n"
+                }
             };
             emit(&text, a.output.as_deref())?;
             Ok(input_errors(&bundle, 0))
@@ -251,7 +262,11 @@ fn run(cli: Cli) -> Result<u8, String> {
                         mglint::output::html::render_html(&report, &timeline, &meta)
                     }
                     AnalyzeFormat::Report(format) => {
-                        let opts = if path.is_none() { RenderOptions::for_stdout() } else { RenderOptions::default() };
+                        let opts = if path.is_none() {
+                            RenderOptions::for_stdout()
+                        } else {
+                            RenderOptions::default()
+                        };
                         mglint::output::render(&report, format, &opts)
                     }
                 };
@@ -268,7 +283,8 @@ fn run(cli: Cli) -> Result<u8, String> {
             };
             for s in &a.source {
                 filter.source.push(
-                    mglint::timeline::EventSource::parse(s).ok_or_else(|| format!("--source `{s}`: unknown source"))?,
+                    mglint::timeline::EventSource::parse(s)
+                        .ok_or_else(|| format!("--source `{s}`: unknown source"))?,
                 );
             }
             let bundle = load(&a.input)?;
@@ -284,7 +300,8 @@ fn run(cli: Cli) -> Result<u8, String> {
             use mglint::reconciler::{Flavour, RunOptions};
             let text = std::fs::read_to_string(&a.scenario)
                 .map_err(|e| format!("`{}`: {e}", a.scenario.display()))?;
-            let scenario = mglint::reconciler::load_scenario(&text).map_err(|e| format!("`{}`: {e}", a.scenario.display()))?;
+            let scenario = mglint::reconciler::load_scenario(&text)
+                .map_err(|e| format!("`{}`: {e}", a.scenario.display()))?;
             let opts = RunOptions {
                 flavour: a.flavour.map(|f| match f {
                     FlavourArg::Fixed => Flavour::Fixed,
@@ -307,7 +324,10 @@ fn run(cli: Cli) -> Result<u8, String> {
             if out.expect_mismatches.is_empty() {
                 Ok(0)
             } else {
-                eprintln!("the result differs from `expect`:\n{}", mglint::reconciler::render_mismatches(&out.expect_mismatches));
+                eprintln!(
+                    "the result differs from `expect`:\n{}",
+                    mglint::reconciler::render_mismatches(&out.expect_mismatches)
+                );
                 Ok(1)
             }
         }
@@ -333,16 +353,27 @@ fn run(cli: Cli) -> Result<u8, String> {
                         .iter()
                         .map(|m| serde_json::json!({"code": m.code, "name": m.name, "severity": m.severity, "summary": m.summary}))
                         .collect();
-                    serde_json::to_string_pretty(&serde_json::json!({"schema": "mglint/v1", "kind": "rules", "rules": rows}))
-                        .map_err(|e| e.to_string())?
+                    serde_json::to_string_pretty(
+                        &serde_json::json!({"schema": "mglint/v1", "kind": "rules", "rules": rows}),
+                    )
+                    .map_err(|e| e.to_string())?
                         + "\n"
                 }
                 TextOrJson::Text => {
                     let mut s = String::new();
                     for m in &cat {
-                        s.push_str(&format!("{:<7} {:<8} {:<40} {}\n", m.code, m.severity.to_string(), m.name, m.summary));
+                        s.push_str(&format!(
+                            "{:<7} {:<8} {:<40} {}\n",
+                            m.code,
+                            m.severity.to_string(),
+                            m.name,
+                            m.summary
+                        ));
                     }
-                    s.push_str(&format!("\n{} rules. `mglint explain CODE` prints a rule's page.\n", cat.len()));
+                    s.push_str(&format!(
+                        "\n{} rules. `mglint explain CODE` prints a rule's page.\n",
+                        cat.len()
+                    ));
                     s
                 }
             };
@@ -358,7 +389,8 @@ fn run(cli: Cli) -> Result<u8, String> {
         },
         Command::Batch(a) => run_batch(a),
         Command::Fetch(a) => {
-            let r = remote::fetch_to(&a.url, &a.output, &fetch_opts(&a.remote)).map_err(|e| e.to_string())?;
+            let r = remote::fetch_to(&a.url, &a.output, &fetch_opts(&a.remote))
+                .map_err(|e| e.to_string())?;
             for s in &r.skipped {
                 eprintln!("note: not downloaded: {s}");
             }

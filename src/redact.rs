@@ -11,10 +11,12 @@ use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 static UUID: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b").expect("static regex")
+    Regex::new(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
+        .expect("static regex")
 });
 static IPV4: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b").expect("static regex")
+    Regex::new(r"\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b")
+        .expect("static regex")
 });
 static IPV6: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(?:[0-9a-fA-F]{1,4}:){1,7}:(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,6})?|\b(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}\b")
@@ -31,7 +33,14 @@ static DOMAIN: LazyLock<Regex> = LazyLock::new(|| {
         .expect("static regex")
 });
 /// Kubernetes/OpenShift API groups and project hosts that name types, not a customer.
-const KEEP: &[&str] = &["openshift.io", "k8s.io", "kubernetes.io", "coreos.com", "x-k8s.io", "metal3.io"];
+const KEEP: &[&str] = &[
+    "openshift.io",
+    "k8s.io",
+    "kubernetes.io",
+    "coreos.com",
+    "x-k8s.io",
+    "metal3.io",
+];
 
 static SECRETS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
     vec![
@@ -70,7 +79,10 @@ impl Redactor {
         // Longest first, so `a.b.c` is replaced before `a`.
         node_names.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
         node_names.dedup();
-        Redactor { node_names, ..Default::default() }
+        Redactor {
+            node_names,
+            ..Default::default()
+        }
     }
 
     fn placeholder(&mut self, kind: &'static str, value: &str) -> String {
@@ -88,7 +100,14 @@ impl Redactor {
         p
     }
 
-    fn replace(&mut self, text: &str, re: &Regex, kind: &'static str, group: usize, keep: impl Fn(&str, Option<char>) -> bool) -> String {
+    fn replace(
+        &mut self,
+        text: &str,
+        re: &Regex,
+        kind: &'static str,
+        group: usize,
+        keep: impl Fn(&str, Option<char>) -> bool,
+    ) -> String {
         let mut out = String::with_capacity(text.len());
         let mut last = 0;
         for c in re.captures_iter(text) {
@@ -118,14 +137,18 @@ impl Redactor {
         t = self.replace(&t, &REGISTRY, "registry", 1, |h, _| h.ends_with(".example"));
         t = self.replace(&t, &UUID, "cluster-id", 0, |_, _| false);
         t = self.replace(&t, &IPV4, "ip", 0, |_, _| false);
-        t = self.replace(&t, &IPV6, "ip", 0, |s, _| !s.contains("::") && s.matches(':').count() < 7);
+        t = self.replace(&t, &IPV6, "ip", 0, |s, _| {
+            !s.contains("::") && s.matches(':').count() < 7
+        });
         t = self.replace(&t, &DOMAIN, "domain", 0, |d, next| {
             let d = d.to_ascii_lowercase();
             // `must-gather.local.123`, `file.local-x`: a name goes on, so this is no host.
             matches!(next, Some('.' | '-' | '_'))
                 || d.starts_with("must-gather.")
                 || d.ends_with(".example")
-                || KEEP.iter().any(|k| d == *k || d.ends_with(&format!(".{k}")))
+                || KEEP
+                    .iter()
+                    .any(|k| d == *k || d.ends_with(&format!(".{k}")))
         });
         t
     }
@@ -139,8 +162,20 @@ mod tests {
     fn stable_placeholders_across_formats() {
         let mut r = Redactor::new(vec!["ip-10-0-135-16.ec2.internal".into()]);
         let a = r.apply("clusterID c42dd7e1-8f3b-4c9e-b2a6-5d71e0f4a913 node ip-10-0-135-16.ec2.internal at 10.0.135.16 image quay.io/openshift-release-dev/ocp-release@sha256:ec07f30d2659d3e279b16055331fc9c3c0ba99f313e5026fddb5a7b2d54c6eb6");
-        assert!(!a.contains("c42dd7e1") && !a.contains("10.0.135.16") && !a.contains("quay.io") && !a.contains("ec2.internal"), "{a}");
-        assert!(a.contains("cluster-id-1") && a.contains("node-1") && a.contains("ip-1") && a.contains("registry-1.example/openshift-release-dev"), "{a}");
+        assert!(
+            !a.contains("c42dd7e1")
+                && !a.contains("10.0.135.16")
+                && !a.contains("quay.io")
+                && !a.contains("ec2.internal"),
+            "{a}"
+        );
+        assert!(
+            a.contains("cluster-id-1")
+                && a.contains("node-1")
+                && a.contains("ip-1")
+                && a.contains("registry-1.example/openshift-release-dev"),
+            "{a}"
+        );
         let b = r.apply(r#"{"cluster":"c42dd7e1-8f3b-4c9e-b2a6-5d71e0f4a913","api":"api.ci-op-x.origin-ci-int-aws.dev.rhcloud.com"}"#);
         assert!(b.contains("\"cluster-id-1\""), "{b}");
         assert!(b.contains("domain-1.example"), "{b}");
@@ -156,7 +191,15 @@ mod tests {
 
     #[test]
     fn secrets_are_masked_always() {
-        let s = scrub_secrets(r#"Authorization: Bearer sha256~abcdefghijklmnop {"auths":{"quay.io":{"auth":"dXNlcjpwYXNzd29yZA==","email":"a@b"}}} token=eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlMTIz https://user:hunter2@mirror.example.com/x"#);
-        assert!(!s.contains("abcdefghijklmnop") && !s.contains("dXNlcjpwYXNzd29yZA") && !s.contains("eyJzdWIi") && !s.contains("hunter2"), "{s}");
+        let s = scrub_secrets(
+            r#"Authorization: Bearer sha256~abcdefghijklmnop {"auths":{"quay.io":{"auth":"dXNlcjpwYXNzd29yZA==","email":"a@b"}}} token=eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlMTIz https://user:hunter2@mirror.example.com/x"#,
+        );
+        assert!(
+            !s.contains("abcdefghijklmnop")
+                && !s.contains("dXNlcjpwYXNzd29yZA")
+                && !s.contains("eyJzdWIi")
+                && !s.contains("hunter2"),
+            "{s}"
+        );
     }
 }

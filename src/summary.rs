@@ -97,13 +97,19 @@ fn t(x: Option<Time>) -> Option<String> {
 /// Builds the summary of a bundle.
 pub fn summarize(b: &Bundle) -> Summary {
     let cv = b.cluster_version();
-    let desired_version = cv.map(|c| c.status.desired.version.clone()).filter(|v| !v.is_empty());
+    let desired_version = cv
+        .map(|c| c.status.desired.version.clone())
+        .filter(|v| !v.is_empty());
     let mut operator_problems = Vec::new();
     for co in &b.cluster_operators {
         let mut problems = Vec::new();
         match co.condition("Available") {
             Some(c) if c.is_true() => {}
-            Some(c) => problems.push(format!("Available={} {}", c.status, c.reason).trim_end().to_string()),
+            Some(c) => problems.push(
+                format!("Available={} {}", c.status, c.reason)
+                    .trim_end()
+                    .to_string(),
+            ),
             None => problems.push("no Available condition".to_string()),
         }
         if let Some(c) = co.condition("Degraded").filter(|c| c.is_true()) {
@@ -136,7 +142,11 @@ pub fn summarize(b: &Bundle) -> Summary {
                 last: t(span.map(|s| s.1)),
                 lines: l.lines,
                 records: l.records.len(),
-                banners: l.records.iter().filter(|r| r.message.starts_with("ClusterVersionOperator ")).count(),
+                banners: l
+                    .records
+                    .iter()
+                    .filter(|r| r.message.starts_with("ClusterVersionOperator "))
+                    .count(),
             }
         })
         .collect();
@@ -153,7 +163,12 @@ pub fn summarize(b: &Bundle) -> Summary {
                 .or(p.spec.containers.first())
                 .map(|c| c.image.clone())
                 .unwrap_or_default(),
-            restarts: p.status.container_statuses.iter().map(|c| c.restart_count).sum(),
+            restarts: p
+                .status
+                .container_statuses
+                .iter()
+                .map(|c| c.restart_count)
+                .sum(),
             started: t(p.status.start_time),
         })
         .collect();
@@ -167,11 +182,19 @@ pub fn summarize(b: &Bundle) -> Summary {
         input_errors: b.input_errors.clone(),
         collection_times: times.iter().map(fmt_time).collect(),
         gather_versions: b.gather_versions.iter().map(|v| v.value.clone()).collect(),
-        cluster_id: cv.map(|c| c.spec.cluster_id.clone()).filter(|s| !s.is_empty()),
+        cluster_id: cv
+            .map(|c| c.spec.cluster_id.clone())
+            .filter(|s| !s.is_empty()),
         channel: cv.map(|c| c.spec.channel.clone()).filter(|s| !s.is_empty()),
-        current_version: cv.and_then(|c| c.last_completed()).map(|(_, h)| h.label().to_string()),
-        desired: cv.map(|c| c.status.desired.label().to_string()).filter(|s| !s.is_empty()),
-        desired_update: cv.and_then(|c| c.spec.desired_update.as_ref()).map(|u| u.label().to_string()),
+        current_version: cv
+            .and_then(|c| c.last_completed())
+            .map(|(_, h)| h.label().to_string()),
+        desired: cv
+            .map(|c| c.status.desired.label().to_string())
+            .filter(|s| !s.is_empty()),
+        desired_update: cv
+            .and_then(|c| c.spec.desired_update.as_ref())
+            .map(|u| u.label().to_string()),
         history: cv
             .map(|c| {
                 c.status
@@ -224,28 +247,53 @@ pub fn render_text(s: &Summary) -> String {
             o,
             "  {}  ({}; {} files looked at, {} read, {} bytes)",
             i.name,
-            serde_json::to_value(i.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+            serde_json::to_value(i.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
             i.files_seen,
             i.files_read,
             i.bytes_read
         );
         for r in &i.must_gather_roots {
-            let _ = writeln!(o, "    must-gather root: {}", if r.is_empty() { "." } else { r });
+            let _ = writeln!(
+                o,
+                "    must-gather root: {}",
+                if r.is_empty() { "." } else { r }
+            );
         }
     }
     for e in &s.input_errors {
         let _ = writeln!(o, "  error: {e}");
     }
     if let Some(p) = &s.prow_job {
-        let _ = writeln!(o, "\nCI job\n  {} #{} target {} state {}{}", p.job, p.build_id, p.target, p.state,
-            p.passed.map(|x| if x { ", passed" } else { ", failed" }).unwrap_or(""));
-        let _ = writeln!(o, "  ran {} → {}", t(p.start).unwrap_or("?".into()), t(p.completion).unwrap_or("?".into()));
+        let _ = writeln!(
+            o,
+            "\nCI job\n  {} #{} target {} state {}{}",
+            p.job,
+            p.build_id,
+            p.target,
+            p.state,
+            p.passed
+                .map(|x| if x { ", passed" } else { ", failed" })
+                .unwrap_or("")
+        );
+        let _ = writeln!(
+            o,
+            "  ran {} → {}",
+            t(p.start).unwrap_or("?".into()),
+            t(p.completion).unwrap_or("?".into())
+        );
     }
     let _ = writeln!(o, "\nCluster");
     let line = |o: &mut String, k: &str, v: Option<&str>| {
         let _ = writeln!(o, "  {k:<16} {}", v.unwrap_or("-"));
     };
-    line(&mut o, "collected", s.collection_times.last().map(String::as_str));
+    line(
+        &mut o,
+        "collected",
+        s.collection_times.last().map(String::as_str),
+    );
     line(&mut o, "cluster ID", s.cluster_id.as_deref());
     line(&mut o, "channel", s.channel.as_deref());
     line(&mut o, "current version", s.current_version.as_deref());
@@ -258,7 +306,11 @@ pub fn render_text(s: &Summary) -> String {
                 o,
                 "  {:<9} {:<32} {} → {}{}",
                 h.state,
-                if h.version.is_empty() { &h.image } else { &h.version },
+                if h.version.is_empty() {
+                    &h.image
+                } else {
+                    &h.version
+                },
                 h.started.as_deref().unwrap_or("?"),
                 h.completed.as_deref().unwrap_or("(in progress)"),
                 if h.verified { "  verified" } else { "" }
@@ -269,12 +321,20 @@ pub fn render_text(s: &Summary) -> String {
         let _ = writeln!(o, "\nClusterVersion conditions");
         for c in &s.conditions {
             let msg = c.message.lines().next().unwrap_or("");
-            let _ = writeln!(o, "  {:<30} {:<7} {:<32} {}", c.type_, c.status, c.reason, msg);
+            let _ = writeln!(
+                o,
+                "  {:<30} {:<7} {:<32} {}",
+                c.type_, c.status, c.reason, msg
+            );
         }
     }
     let _ = writeln!(o, "\nCVO");
     for p in &s.cvo_pods {
-        let _ = writeln!(o, "  pod {} ({} restarts) image {}", p.name, p.restarts, p.image);
+        let _ = writeln!(
+            o,
+            "  pod {} ({} restarts) image {}",
+            p.name, p.restarts, p.image
+        );
     }
     for l in &s.cvo_logs {
         let _ = writeln!(
@@ -286,13 +346,22 @@ pub fn render_text(s: &Summary) -> String {
             l.last.as_deref().unwrap_or("-"),
             l.lines,
             l.records,
-            if l.banners > 1 { format!(", {} starts", l.banners) } else { String::new() }
+            if l.banners > 1 {
+                format!(", {} starts", l.banners)
+            } else {
+                String::new()
+            }
         );
     }
     if s.cvo_pods.is_empty() && s.cvo_logs.is_empty() {
         let _ = writeln!(o, "  no CVO pod or log found");
     }
-    let _ = writeln!(o, "\nClusterOperators: {} found, {} need a look", s.operators_total, s.operator_problems.len());
+    let _ = writeln!(
+        o,
+        "\nClusterOperators: {} found, {} need a look",
+        s.operators_total,
+        s.operator_problems.len()
+    );
     for p in &s.operator_problems {
         let _ = writeln!(o, "  {:<40} {}", p.name, p.problems.join("; "));
     }
@@ -312,7 +381,11 @@ pub fn render_text(s: &Summary) -> String {
             (Some(l), None) => format!(":{l}"),
             _ => String::new(),
         };
-        let lvl = if u.level == DiagLevel::Error { "error" } else { "warning" };
+        let lvl = if u.level == DiagLevel::Error {
+            "error"
+        } else {
+            "warning"
+        };
         let _ = writeln!(o, "  {lvl}: {}{loc}: {}", u.path, u.reason);
     }
     o

@@ -51,7 +51,11 @@ pub fn values_multi(text: &str) -> Result<(Vec<serde_json::Value>, Vec<String>),
     let dups = std::cell::RefCell::new(Vec::new());
     let mut out = Vec::new();
     for doc in yaml_serde::Deserializer::from_str(text) {
-        let v = serde::de::DeserializeSeed::deserialize(crate::ingest::value::DupSeed { dups: &dups }, doc).map_err(convert)?;
+        let v = serde::de::DeserializeSeed::deserialize(
+            crate::ingest::value::DupSeed { dups: &dups },
+            doc,
+        )
+        .map_err(convert)?;
         if !v.is_null() {
             out.push(v);
         }

@@ -25,7 +25,9 @@ fn corrupted_input_corpus() {
     let mut cases: Vec<_> = std::fs::read_dir(&bad)
         .unwrap()
         .flatten()
-        .filter(|e| e.file_type().unwrap().is_dir() && !e.file_name().to_string_lossy().starts_with('_'))
+        .filter(|e| {
+            e.file_type().unwrap().is_dir() && !e.file_name().to_string_lossy().starts_with('_')
+        })
         .map(|e| e.path())
         .collect();
     cases.sort();
@@ -40,7 +42,10 @@ fn corrupted_input_corpus() {
         let dir = tempfile::tempdir().unwrap();
         copy_tree(&bad.join("_base"), dir.path());
         copy_tree(&case.join("files"), dir.path());
-        let b = match ingest(&[dir.path().to_str().unwrap().to_string()], &IngestOptions::default()) {
+        let b = match ingest(
+            &[dir.path().to_str().unwrap().to_string()],
+            &IngestOptions::default(),
+        ) {
             Ok(b) => b,
             Err(e) => {
                 failures.push(format!("{name}: ingest failed: {e}"));
@@ -48,22 +53,35 @@ fn corrupted_input_corpus() {
             }
         };
         // The good parts are still there.
-        let cv = b.cluster_versions.iter().find(|c| c.metadata.name == "version");
+        let cv = b
+            .cluster_versions
+            .iter()
+            .find(|c| c.metadata.name == "version");
         if cv.map(|c| c.status.history.len()) != Some(3) {
             failures.push(format!("{name}: good ClusterVersion lost"));
         }
         if !b.cluster_operators.iter().any(|c| c.metadata.name == "dns") {
             failures.push(format!("{name}: good ClusterOperator lost"));
         }
-        let about: Vec<_> = b.diagnostics.iter().filter(|d| d.prov.path.ends_with(&suffix)).collect();
+        let about: Vec<_> = b
+            .diagnostics
+            .iter()
+            .filter(|d| d.prov.path.ends_with(&suffix))
+            .collect();
         if want == "-" {
             if !about.is_empty() {
-                failures.push(format!("{name}: expected no diagnostic, got {:?}", about.iter().map(|d| &d.reason).collect::<Vec<_>>()));
+                failures.push(format!(
+                    "{name}: expected no diagnostic, got {:?}",
+                    about.iter().map(|d| &d.reason).collect::<Vec<_>>()
+                ));
             }
         } else if !about.iter().any(|d| d.reason.contains(&want)) {
             failures.push(format!(
                 "{name}: expected a diagnostic on `…{suffix}` containing `{want}`, got {:?}",
-                b.diagnostics.iter().map(|d| format!("{}: {}", d.prov.path, d.reason)).collect::<Vec<_>>()
+                b.diagnostics
+                    .iter()
+                    .map(|d| format!("{}: {}", d.prov.path, d.reason))
+                    .collect::<Vec<_>>()
             ));
         }
     }

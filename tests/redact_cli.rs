@@ -21,11 +21,20 @@ fn redacted_outputs_share_placeholders_and_stay_valid() {
         "--output",
         &format!("markdown={}", out("r.md")),
     ]);
-    assert!(o.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.code().is_some_and(|c| c <= 1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let mut registry_placeholders = Vec::new();
     for f in ["r.json", "r.sarif", "r.xml", "r.md"] {
         let text = std::fs::read_to_string(dir.path().join(f)).unwrap();
-        for secret in ["c42dd7e1-8f3b-4c9e-b2a6-5d71e0f4a913", "registry.svc.ci.openshift.org", "quay.io/openshift-release-dev", "ec2.internal"] {
+        for secret in [
+            "c42dd7e1-8f3b-4c9e-b2a6-5d71e0f4a913",
+            "registry.svc.ci.openshift.org",
+            "quay.io/openshift-release-dev",
+            "ec2.internal",
+        ] {
             assert!(!text.contains(secret), "{f} leaks `{secret}`");
         }
         assert!(text.contains("registry-1.example/ocp/release@sha256:edb4364367cff4f751ffdc032bc830a469548f998127b523047a8dd518c472cd"), "{f}");
@@ -33,9 +42,13 @@ fn redacted_outputs_share_placeholders_and_stay_valid() {
     }
     assert!(registry_placeholders.iter().all(|x| *x));
     // Formats stay parseable.
-    let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
     assert_eq!(j["schema"], "mglint/v1");
-    serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(dir.path().join("r.sarif")).unwrap()).unwrap();
+    serde_json::from_str::<serde_json::Value>(
+        &std::fs::read_to_string(dir.path().join("r.sarif")).unwrap(),
+    )
+    .unwrap();
 }
 
 #[test]
@@ -52,6 +65,9 @@ fn without_redact_values_are_shown_but_tokens_are_masked() {
     let o = common::mglint(&["timeline", log.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&o.stdout);
     // The error is shown (so the token would be, were it not masked).
-    assert!(text.contains("openshift-config/pull-secret") && text.contains("Bearer <secret>"), "{text}");
+    assert!(
+        text.contains("openshift-config/pull-secret") && text.contains("Bearer <secret>"),
+        "{text}"
+    );
     assert!(!text.contains("Zm9vYmFyYmF6cXV4MTIzNDU2"), "{text}");
 }

@@ -76,7 +76,11 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
     if let Some(i) = parts.iter().rposition(|p| *p == "cluster-scoped-resources") {
         let rest = &parts[i + 1..];
         let wanted = match rest {
-            ["config.openshift.io", "clusterversions" | "clusteroperators", _]
+            [
+                "config.openshift.io",
+                "clusterversions" | "clusteroperators",
+                _,
+            ]
             | ["core", "nodes", _]
             | ["machineconfiguration.openshift.io", "machineconfigpools", _] => true,
             ["config.openshift.io", f] => {
@@ -91,14 +95,24 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
     if let Some(i) = parts.iter().rposition(|p| *p == "namespaces") {
         let rest = &parts[i + 1..];
         return match rest {
-            [ns, "core", "events.yaml"] if EVENT_NAMESPACES.contains(ns) => Some(FileKind::Resource),
-            ["openshift-cluster-version", "core", "pods.yaml"] => Some(FileKind::Resource),
-            ["openshift-cluster-version", "pods", pod, file] if file.strip_suffix(".yaml") == Some(pod) => {
+            [ns, "core", "events.yaml"] if EVENT_NAMESPACES.contains(ns) => {
                 Some(FileKind::Resource)
             }
-            ["openshift-cluster-version", "pods", pod, "cluster-version-operator", "cluster-version-operator", "logs", file]
-                if pod.starts_with("cluster-version-operator") && is_container_log(file) =>
+            ["openshift-cluster-version", "core", "pods.yaml"] => Some(FileKind::Resource),
+            ["openshift-cluster-version", "pods", pod, file]
+                if file.strip_suffix(".yaml") == Some(pod) =>
             {
+                Some(FileKind::Resource)
+            }
+            [
+                "openshift-cluster-version",
+                "pods",
+                pod,
+                "cluster-version-operator",
+                "cluster-version-operator",
+                "logs",
+                file,
+            ] if pod.starts_with("cluster-version-operator") && is_container_log(file) => {
                 Some(FileKind::CvoLog)
             }
             _ => None,
@@ -183,6 +197,22 @@ pub fn sniff_content(head: &[u8]) -> Option<FileKind> {
         return Some(FileKind::Resource);
     }
     let first = t.lines().next().unwrap_or("");
+    // YAML may open with comments: judge it by its first non-comment line.
+    if first.starts_with('#') {
+        let rest: Vec<&str> = t
+            .lines()
+            .skip_while(|l| l.starts_with('#') || l.trim().is_empty())
+            .collect();
+        if rest.first().is_some_and(|l| {
+            l.starts_with("---")
+                || l.starts_with("apiVersion:")
+                || l.starts_with("kind:")
+                || l.starts_with("items:")
+                || l.starts_with("metadata:")
+        }) {
+            return Some(FileKind::Resource);
+        }
+    }
     if crate::ingest::klog::looks_like_klog(first) {
         return Some(FileKind::CvoLog);
     }
@@ -204,7 +234,10 @@ pub fn sniff_content(head: &[u8]) -> Option<FileKind> {
     if t.lines().take(50).any(crate::ingest::klog::looks_like_klog) {
         return Some(FileKind::CvoLog);
     }
-    if t.lines().take(50).any(crate::ingest::textlog::looks_like_text_line) {
+    if t.lines()
+        .take(50)
+        .any(crate::ingest::textlog::looks_like_text_line)
+    {
         return Some(FileKind::TestLog);
     }
     None
@@ -219,53 +252,151 @@ mod tests {
     #[test]
     fn must_gather_paths() {
         let cases = [
-            (format!("{IMG}/cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml"), Some(FileKind::Resource)),
-            (format!("{IMG}/cluster-scoped-resources/config.openshift.io/clusteroperators/etcd.yaml"), Some(FileKind::Resource)),
-            (format!("{IMG}/cluster-scoped-resources/config.openshift.io/clusteroperators.yaml"), Some(FileKind::Resource)),
-            (format!("{IMG}/cluster-scoped-resources/config.openshift.io/infrastructures/cluster.yaml"), None),
-            (format!("{IMG}/cluster-scoped-resources/core/nodes/ip-10-0-1-1.yaml"), Some(FileKind::Resource)),
-            (format!("{IMG}/cluster-scoped-resources/core/persistentvolumes/pv.yaml"), None),
-            (format!("{IMG}/namespaces/openshift-cluster-version/core/events.yaml"), Some(FileKind::Resource)),
-            (format!("{IMG}/namespaces/openshift-etcd/core/events.yaml"), None),
-            (format!("{IMG}/namespaces/openshift-cluster-version/pods/cluster-version-operator-1/cluster-version-operator-1.yaml"), Some(FileKind::Resource)),
-            (format!("{IMG}/namespaces/openshift-cluster-version/pods/cluster-version-operator-1/cluster-version-operator/cluster-version-operator/logs/previous.log"), Some(FileKind::CvoLog)),
-            (format!("{IMG}/namespaces/openshift-etcd/pods/etcd-0/etcd/etcd/logs/current.log"), None),
+            (
+                format!(
+                    "{IMG}/cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml"
+                ),
+                Some(FileKind::Resource),
+            ),
+            (
+                format!(
+                    "{IMG}/cluster-scoped-resources/config.openshift.io/clusteroperators/etcd.yaml"
+                ),
+                Some(FileKind::Resource),
+            ),
+            (
+                format!("{IMG}/cluster-scoped-resources/config.openshift.io/clusteroperators.yaml"),
+                Some(FileKind::Resource),
+            ),
+            (
+                format!(
+                    "{IMG}/cluster-scoped-resources/config.openshift.io/infrastructures/cluster.yaml"
+                ),
+                None,
+            ),
+            (
+                format!("{IMG}/cluster-scoped-resources/core/nodes/ip-10-0-1-1.yaml"),
+                Some(FileKind::Resource),
+            ),
+            (
+                format!("{IMG}/cluster-scoped-resources/core/persistentvolumes/pv.yaml"),
+                None,
+            ),
+            (
+                format!("{IMG}/namespaces/openshift-cluster-version/core/events.yaml"),
+                Some(FileKind::Resource),
+            ),
+            (
+                format!("{IMG}/namespaces/openshift-etcd/core/events.yaml"),
+                None,
+            ),
+            (
+                format!(
+                    "{IMG}/namespaces/openshift-cluster-version/pods/cluster-version-operator-1/cluster-version-operator-1.yaml"
+                ),
+                Some(FileKind::Resource),
+            ),
+            (
+                format!(
+                    "{IMG}/namespaces/openshift-cluster-version/pods/cluster-version-operator-1/cluster-version-operator/cluster-version-operator/logs/previous.log"
+                ),
+                Some(FileKind::CvoLog),
+            ),
+            (
+                format!("{IMG}/namespaces/openshift-etcd/pods/etcd-0/etcd/etcd/logs/current.log"),
+                None,
+            ),
             (format!("{IMG}/timestamp"), Some(FileKind::Timestamp)),
             (format!("{IMG}/version"), Some(FileKind::GatherVersion)),
         ];
         for (p, want) in cases {
-            assert_eq!(classify_path(&format!("must-gather.local.123/{p}")), want, "{p}");
+            assert_eq!(
+                classify_path(&format!("must-gather.local.123/{p}")),
+                want,
+                "{p}"
+            );
         }
     }
 
     #[test]
     fn ci_paths() {
         let t = "artifacts/e2e-aws-ovn-upgrade";
-        assert_eq!(classify_path(&format!("{t}/gather-extra/artifacts/clusterversion.json")), Some(FileKind::Resource));
-        assert_eq!(classify_path(&format!("{t}/gather-extra/artifacts/events.json")), Some(FileKind::Resource));
-        assert_eq!(classify_path(&format!("{t}/gather-extra/artifacts/pods.json")), None);
         assert_eq!(
-            classify_path(&format!("{t}/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d_cluster-version-operator.log")),
+            classify_path(&format!("{t}/gather-extra/artifacts/clusterversion.json")),
+            Some(FileKind::Resource)
+        );
+        assert_eq!(
+            classify_path(&format!("{t}/gather-extra/artifacts/events.json")),
+            Some(FileKind::Resource)
+        );
+        assert_eq!(
+            classify_path(&format!("{t}/gather-extra/artifacts/pods.json")),
+            None
+        );
+        assert_eq!(
+            classify_path(&format!(
+                "{t}/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d_cluster-version-operator.log"
+            )),
             Some(FileKind::CvoLog)
         );
-        assert_eq!(classify_path(&format!("{t}/gather-extra/artifacts/pods/openshift-etcd_etcd-0_etcd.log")), None);
-        assert_eq!(classify_path(&format!("{t}/openshift-e2e-test/artifacts/junit/e2e-events_20231103-143012.json")), Some(FileKind::Intervals));
-        assert_eq!(classify_path(&format!("{t}/openshift-e2e-test/artifacts/junit/junit_e2e_20231103-143012.xml")), Some(FileKind::Junit));
-        assert_eq!(classify_path(&format!("{t}/openshift-e2e-test/build-log.txt")), Some(FileKind::TestLog));
-        assert_eq!(classify_path("artifacts/e2e-aws-upgrade/container-logs/test.log"), Some(FileKind::TestLog));
-        assert_eq!(classify_path("artifacts/e2e-aws-upgrade/nodes.json"), Some(FileKind::Resource));
-        assert_eq!(classify_path(&format!("{t}/gather-must-gather/artifacts/must-gather.tar")), Some(FileKind::NestedArchive));
+        assert_eq!(
+            classify_path(&format!(
+                "{t}/gather-extra/artifacts/pods/openshift-etcd_etcd-0_etcd.log"
+            )),
+            None
+        );
+        assert_eq!(
+            classify_path(&format!(
+                "{t}/openshift-e2e-test/artifacts/junit/e2e-events_20231103-143012.json"
+            )),
+            Some(FileKind::Intervals)
+        );
+        assert_eq!(
+            classify_path(&format!(
+                "{t}/openshift-e2e-test/artifacts/junit/junit_e2e_20231103-143012.xml"
+            )),
+            Some(FileKind::Junit)
+        );
+        assert_eq!(
+            classify_path(&format!("{t}/openshift-e2e-test/build-log.txt")),
+            Some(FileKind::TestLog)
+        );
+        assert_eq!(
+            classify_path("artifacts/e2e-aws-upgrade/container-logs/test.log"),
+            Some(FileKind::TestLog)
+        );
+        assert_eq!(
+            classify_path("artifacts/e2e-aws-upgrade/nodes.json"),
+            Some(FileKind::Resource)
+        );
+        assert_eq!(
+            classify_path(&format!("{t}/gather-must-gather/artifacts/must-gather.tar")),
+            Some(FileKind::NestedArchive)
+        );
         assert_eq!(classify_path("prowjob.json"), Some(FileKind::ProwMeta));
         assert_eq!(classify_path("finished.json"), Some(FileKind::ProwMeta));
     }
 
     #[test]
     fn sniffing() {
-        assert_eq!(sniff_content(b"<?xml version=\"1.0\"?><testsuite>"), Some(FileKind::Junit));
-        assert_eq!(sniff_content(b"{\"items\":[{\"level\":\"Info\",\"locator\":\"node/a\",\"from\":\"x\"}]}"), Some(FileKind::Intervals));
-        assert_eq!(sniff_content(b"apiVersion: config.openshift.io/v1\nkind: ClusterVersion\n"), Some(FileKind::Resource));
         assert_eq!(
-            sniff_content(b"I0409 17:38:45.549400       1 start.go:19] ClusterVersionOperator v4.3.10\n"),
+            sniff_content(b"<?xml version=\"1.0\"?><testsuite>"),
+            Some(FileKind::Junit)
+        );
+        assert_eq!(
+            sniff_content(
+                b"{\"items\":[{\"level\":\"Info\",\"locator\":\"node/a\",\"from\":\"x\"}]}"
+            ),
+            Some(FileKind::Intervals)
+        );
+        assert_eq!(
+            sniff_content(b"apiVersion: config.openshift.io/v1\nkind: ClusterVersion\n"),
+            Some(FileKind::Resource)
+        );
+        assert_eq!(
+            sniff_content(
+                b"I0409 17:38:45.549400       1 start.go:19] ClusterVersionOperator v4.3.10\n"
+            ),
             Some(FileKind::CvoLog)
         );
         assert_eq!(
@@ -273,10 +404,19 @@ mod tests {
             Some(FileKind::CvoLog)
         );
         assert_eq!(
-            sniff_content(b"Sep 27 21:45:59.753 W clusterversion/version changed Progressing to True: x\n"),
+            sniff_content(
+                b"Sep 27 21:45:59.753 W clusterversion/version changed Progressing to True: x\n"
+            ),
             Some(FileKind::TestLog)
         );
-        assert_eq!(sniff_content(b"2021-08-03 10:12:00.016988581 +0000 UTC m=+0.380233555\n"), Some(FileKind::Timestamp));
+        assert_eq!(
+            sniff_content(b"2021-08-03 10:12:00.016988581 +0000 UTC m=+0.380233555\n"),
+            Some(FileKind::Timestamp)
+        );
+        assert_eq!(
+            sniff_content(b"# a comment\napiVersion: v1\nkind: Node\n"),
+            Some(FileKind::Resource)
+        );
         assert_eq!(sniff_content(b"hello world\n"), None);
     }
 }

@@ -12,7 +12,12 @@ pub fn parse_intervals(data: &[u8], prov: &Provenance) -> Result<Vec<Interval>, 
     // serde_json's Value keeps the last of duplicate keys: in v3 that is the structured
     // form, which carries everything the string form did.
     let v: Value = serde_json::from_slice(data).map_err(|e| {
-        format!("invalid JSON at line {} column {}: {}", e.line(), e.column(), e)
+        format!(
+            "invalid JSON at line {} column {}: {}",
+            e.line(),
+            e.column(),
+            e
+        )
     })?;
     let items = match &v {
         Value::Object(m) => match m.get("items") {
@@ -38,7 +43,14 @@ fn map_of(v: Option<&Value>) -> BTreeMap<String, String> {
     v.and_then(Value::as_object)
         .map(|m| {
             m.iter()
-                .map(|(k, v)| (k.clone(), v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())))
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        v.as_str()
+                            .map(str::to_string)
+                            .unwrap_or_else(|| v.to_string()),
+                    )
+                })
                 .collect()
         })
         .unwrap_or_default()
@@ -61,7 +73,11 @@ fn split_string_message(msg: &str) -> (BTreeMap<String, String>, String) {
         let tok_end = rest.find(' ').unwrap_or(rest.len());
         let tok = &rest[..tok_end];
         match tok.split_once('/') {
-            Some((k, v)) if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') => {
+            Some((k, v))
+                if !k.is_empty()
+                    && k.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
+            {
                 ann.insert(k.to_string(), v.to_string());
                 rest = rest[tok_end..].trim_start();
                 if rest.is_empty() {
@@ -76,7 +92,17 @@ fn split_string_message(msg: &str) -> (BTreeMap<String, String>, String) {
 
 fn render_locator(type_: &str, keys: &BTreeMap<String, String>) -> String {
     // Old string form puts the most specific keys in a conventional order.
-    const ORDER: &[&str] = &["clusterversion", "clusteroperator", "ns", "namespace", "node", "pod", "uid", "container", "e2e-test"];
+    const ORDER: &[&str] = &[
+        "clusterversion",
+        "clusteroperator",
+        "ns",
+        "namespace",
+        "node",
+        "pod",
+        "uid",
+        "container",
+        "e2e-test",
+    ];
     let mut parts: Vec<String> = Vec::new();
     for k in ORDER {
         if let Some(v) = keys.get(*k) {
@@ -97,8 +123,13 @@ fn render_locator(type_: &str, keys: &BTreeMap<String, String>) -> String {
 
 fn normalise(m: &Map<String, Value>, prov: &Provenance) -> Interval {
     let level = str_of(m.get("level"));
-    let source = m.get("source").or_else(|| m.get("tempSource")).map(|v| str_of(Some(v))).unwrap_or_default();
-    let (mut locator_type, mut keys, mut loc_string) = (String::new(), BTreeMap::new(), String::new());
+    let source = m
+        .get("source")
+        .or_else(|| m.get("tempSource"))
+        .map(|v| str_of(Some(v)))
+        .unwrap_or_default();
+    let (mut locator_type, mut keys, mut loc_string) =
+        (String::new(), BTreeMap::new(), String::new());
     let structured_loc = match m.get("locator") {
         Some(Value::Object(o)) => Some(o),
         _ => m.get("tempStructuredLocator").and_then(Value::as_object),
@@ -155,7 +186,10 @@ fn normalise(m: &Map<String, Value>, prov: &Provenance) -> Interval {
         reason,
         message: human,
         annotations,
-        from: m.get("from").and_then(Value::as_str).and_then(parse_rfc3339),
+        from: m
+            .get("from")
+            .and_then(Value::as_str)
+            .and_then(parse_rfc3339),
         to: m.get("to").and_then(Value::as_str).and_then(parse_rfc3339),
         prov: prov.clone(),
     }
@@ -175,9 +209,15 @@ mod tests {
         let d = br#"{"items":[{"level":"Info","locator":"node/ci-op-1-worker-a","message":"constructed/node-lifecycle-constructor reason/NodeUpdate phase/Drain roles/worker drained node","from":"2023-07-18T19:07:38Z","to":"2023-07-18T19:08:10Z"}]}"#;
         let v = parse_intervals(d, &prov()).unwrap();
         assert_eq!(v[0].locator, "node/ci-op-1-worker-a");
-        assert_eq!(v[0].locator_keys.get("node").map(String::as_str), Some("ci-op-1-worker-a"));
+        assert_eq!(
+            v[0].locator_keys.get("node").map(String::as_str),
+            Some("ci-op-1-worker-a")
+        );
         assert_eq!(v[0].reason, "NodeUpdate");
-        assert_eq!(v[0].annotations.get("phase").map(String::as_str), Some("Drain"));
+        assert_eq!(
+            v[0].annotations.get("phase").map(String::as_str),
+            Some("Drain")
+        );
         assert_eq!(v[0].message, "drained node");
     }
 
@@ -198,13 +238,20 @@ mod tests {
         let d = br#"[{"level":"Error","source":"OperatorState","display":true,"locator":{"type":"ClusterOperator","keys":{"clusteroperator":"etcd"}},"message":{"reason":"X","humanMessage":"degraded","annotations":{"condition":"Degraded","status":"True"}},"from":"2023-11-03T15:00:00Z","to":null}]"#;
         let v = parse_intervals(d, &prov()).unwrap();
         assert_eq!(v[0].locator, "clusteroperator/etcd");
-        assert_eq!(v[0].annotations.get("condition").map(String::as_str), Some("Degraded"));
+        assert_eq!(
+            v[0].annotations.get("condition").map(String::as_str),
+            Some("Degraded")
+        );
         assert!(v[0].to.is_none());
     }
 
     #[test]
     fn garbage_is_an_error() {
         assert!(parse_intervals(b"{\"items\": 3}", &prov()).is_err());
-        assert!(parse_intervals(b"not json", &prov()).unwrap_err().starts_with("invalid JSON"));
+        assert!(
+            parse_intervals(b"not json", &prov())
+                .unwrap_err()
+                .starts_with("invalid JSON")
+        );
     }
 }

@@ -18,7 +18,9 @@ fn digits(b: &[u8]) -> Option<u32> {
     if b.is_empty() || !b.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    b.iter().try_fold(0u32, |acc, d| acc.checked_mul(10)?.checked_add((d - b'0') as u32))
+    b.iter().try_fold(0u32, |acc, d| {
+        acc.checked_mul(10)?.checked_add((d - b'0') as u32)
+    })
 }
 
 /// Parses a klog header at the start of `s` (after any prefix was removed).
@@ -59,7 +61,9 @@ pub fn parse_header(s: &str) -> Option<KlogHeader<'_>> {
         return None;
     }
     let after = rest_trim[tid_end..].strip_prefix(' ')?;
-    let close = after.find("] ").or_else(|| after.ends_with(']').then(|| after.len() - 1))?;
+    let close = after
+        .find("] ")
+        .or_else(|| after.ends_with(']').then(|| after.len() - 1))?;
     let loc = &after[..close];
     let source_file = loc.rsplit_once(':').map(|(f, _)| f).unwrap_or(loc);
     let message = after.get(close + 2..).unwrap_or("");
@@ -75,11 +79,25 @@ pub fn parse_header(s: &str) -> Option<KlogHeader<'_>> {
 /// odd widths) goes through the general RFC3339 parser.
 fn fast_utc(s: &str) -> Option<crate::model::Time> {
     let b = s.as_bytes();
-    if b.len() < 20 || b[b.len() - 1] != b'Z' || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' || b[16] != b':' {
+    if b.len() < 20
+        || b[b.len() - 1] != b'Z'
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || b[10] != b'T'
+        || b[13] != b':'
+        || b[16] != b':'
+    {
         return parse_rfc3339(s);
     }
     let n = |r: std::ops::Range<usize>| digits(&b[r]);
-    let (y, mo, d, h, mi, se) = (n(0..4)?, n(5..7)?, n(8..10)?, n(11..13)?, n(14..16)?, n(17..19)?);
+    let (y, mo, d, h, mi, se) = (
+        n(0..4)?,
+        n(5..7)?,
+        n(8..10)?,
+        n(11..13)?,
+        n(14..16)?,
+        n(17..19)?,
+    );
     let mut nanos = 0u32;
     if b[19] == b'.' {
         let frac = &b[20..b.len() - 1];
@@ -92,7 +110,10 @@ fn fast_utc(s: &str) -> Option<crate::model::Time> {
     }
     let date = chrono::NaiveDate::from_ymd_opt(y as i32, mo, d)?;
     let time = chrono::NaiveTime::from_hms_nano_opt(h, mi, se, nanos)?;
-    Some(chrono::TimeZone::from_utc_datetime(&chrono::Utc, &chrono::NaiveDateTime::new(date, time)))
+    Some(chrono::TimeZone::from_utc_datetime(
+        &chrono::Utc,
+        &chrono::NaiveDateTime::new(date, time),
+    ))
 }
 
 /// Splits an RFC3339 prefix (`oc logs --timestamps` / CRI) off a line, with an optional
@@ -128,7 +149,11 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// Reads one line (without the `\n`) into `buf`, keeping at most `cap` bytes of it.
 /// Returns the number of bytes the line really had (plus one for a newline), 0 at the end.
-pub fn read_line_capped(r: &mut dyn BufRead, buf: &mut Vec<u8>, cap: usize) -> std::io::Result<usize> {
+pub fn read_line_capped(
+    r: &mut dyn BufRead,
+    buf: &mut Vec<u8>,
+    cap: usize,
+) -> std::io::Result<usize> {
     buf.clear();
     let mut total = 0usize;
     loop {
@@ -156,14 +181,24 @@ pub fn read_line_capped(r: &mut dyn BufRead, buf: &mut Vec<u8>, cap: usize) -> s
 }
 
 /// Parses a whole CVO log held in memory (see [`parse_cvo_log_stream`]).
-pub fn parse_cvo_log(data: &[u8], prov: Provenance, pod: String, previous: bool) -> (CvoLog, Option<String>) {
+pub fn parse_cvo_log(
+    data: &[u8],
+    prov: Provenance,
+    pod: String,
+    previous: bool,
+) -> (CvoLog, Option<String>) {
     let mut cur = std::io::Cursor::new(data);
     parse_cvo_log_stream(&mut cur, prov, pod, previous)
 }
 
 /// Parses a CVO log from a stream, line by line. Returns the log and a note about problems
 /// (invalid UTF-8 replaced, over-long lines cut, a read error that ended the file early).
-pub fn parse_cvo_log_stream(r: &mut dyn BufRead, prov: Provenance, pod: String, previous: bool) -> (CvoLog, Option<String>) {
+pub fn parse_cvo_log_stream(
+    r: &mut dyn BufRead,
+    prov: Provenance,
+    pod: String,
+    previous: bool,
+) -> (CvoLog, Option<String>) {
     let c = parse_chunk(r, 0, 0, false);
     finish(vec![c], prov, pod, previous)
 }
@@ -174,7 +209,12 @@ pub const PARALLEL_MIN_BYTES: usize = 16 << 20;
 /// Parses a CVO log held in memory in parallel: split at line boundaries into chunks, parse
 /// each on its own thread, then stitch (continuation lines at the top of a chunk belong to
 /// the last record of the chunk before). Same result as [`parse_cvo_log`].
-pub fn parse_cvo_log_parallel(data: &[u8], prov: Provenance, pod: String, previous: bool) -> (CvoLog, Option<String>) {
+pub fn parse_cvo_log_parallel(
+    data: &[u8],
+    prov: Provenance,
+    pod: String,
+    previous: bool,
+) -> (CvoLog, Option<String>) {
     use rayon::prelude::*;
     let parts = (rayon::current_num_threads() * 4).max(1);
     let target = data.len() / parts + 1;
@@ -193,7 +233,10 @@ pub fn parse_cvo_log_parallel(data: &[u8], prov: Provenance, pod: String, previo
     bounds.dedup();
     // Line numbers of each chunk start.
     let starts: Vec<(usize, usize)> = bounds.windows(2).map(|w| (w[0], w[1])).collect();
-    let line_counts: Vec<u64> = starts.par_iter().map(|(a, b)| memchr::memchr_iter(b'\n', &data[*a..*b]).count() as u64).collect();
+    let line_counts: Vec<u64> = starts
+        .par_iter()
+        .map(|(a, b)| memchr::memchr_iter(b'\n', &data[*a..*b]).count() as u64)
+        .collect();
     let mut line_base = Vec::with_capacity(starts.len());
     let mut acc = 0u64;
     for c in &line_counts {
@@ -225,7 +268,12 @@ struct Chunk {
     read_error: Option<String>,
 }
 
-fn parse_chunk(r: &mut dyn BufRead, line_base: u64, offset_base: u64, collect_leading: bool) -> Chunk {
+fn parse_chunk(
+    r: &mut dyn BufRead,
+    line_base: u64,
+    offset_base: u64,
+    collect_leading: bool,
+) -> Chunk {
     let mut c = Chunk {
         records: Vec::new(),
         leading: Vec::new(),
@@ -307,19 +355,24 @@ fn parse_chunk(r: &mut dyn BufRead, line_base: u64, offset_base: u64, collect_le
     c
 }
 
-fn finish(chunks: Vec<Chunk>, prov: Provenance, pod: String, previous: bool) -> (CvoLog, Option<String>) {
-    let mut records: Vec<LogRecord> = Vec::with_capacity(chunks.iter().map(|c| c.records.len()).sum());
+fn finish(
+    chunks: Vec<Chunk>,
+    prov: Provenance,
+    pod: String,
+    previous: bool,
+) -> (CvoLog, Option<String>) {
+    let mut records: Vec<LogRecord> =
+        Vec::with_capacity(chunks.iter().map(|c| c.records.len()).sum());
     let (mut unparsed, mut lines, mut bytes) = (0u64, 0u64, 0u64);
     let (mut invalid_utf8_line, mut long_line, mut read_error) = (None, None, None);
     for c in chunks {
         for rest in c.leading {
             match records.last_mut() {
-                Some(last) => {
-                    if !rest.is_empty() && last.message.len() < MAX_LINE_BYTES {
-                        last.message.push('\n');
-                        last.message.push_str(&rest);
-                    }
+                Some(last) if !rest.is_empty() && last.message.len() < MAX_LINE_BYTES => {
+                    last.message.push('\n');
+                    last.message.push_str(&rest);
                 }
+                Some(_) => {}
                 None if !rest.trim().is_empty() => unparsed += 1,
                 None => {}
             }
@@ -340,16 +393,31 @@ fn finish(chunks: Vec<Chunk>, prov: Provenance, pod: String, previous: bool) -> 
     }
     let mut notes = Vec::new();
     if let Some(l) = invalid_utf8_line {
-        notes.push(format!("invalid UTF-8 from line {l} on (replaced with U+FFFD)"));
+        notes.push(format!(
+            "invalid UTF-8 from line {l} on (replaced with U+FFFD)"
+        ));
     }
     if let Some(l) = long_line {
-        notes.push(format!("line {l} is longer than {MAX_LINE_BYTES} bytes (cut)"));
+        notes.push(format!(
+            "line {l} is longer than {MAX_LINE_BYTES} bytes (cut)"
+        ));
     }
     if let Some(e) = read_error {
         notes.push(format!("read stopped after line {lines}: {e}"));
     }
     let note = (!notes.is_empty()).then(|| notes.join("; "));
-    (CvoLog { prov, pod, previous, records, lines, bytes, unparsed_lines: unparsed }, note)
+    (
+        CvoLog {
+            prov,
+            pod,
+            previous,
+            records,
+            lines,
+            bytes,
+            unparsed_lines: unparsed,
+        },
+        note,
+    )
 }
 
 /// Resolves partial stamps of klog headers using the CRI prefix of the same line when
@@ -378,8 +446,14 @@ mod tests {
         let h = parse_header("I0409 18:26:05.631324       1 sync_worker.go:634] Done syncing for clusteroperator \"service-ca\" (388 of 498)").unwrap();
         assert_eq!(h.level, 'I');
         assert_eq!(h.source_file, "sync_worker.go");
-        assert_eq!(h.message, "Done syncing for clusteroperator \"service-ca\" (388 of 498)");
-        assert_eq!(h.stamp, PartialTime::new(4, 9, 18, 26, 5, 631_324_000).unwrap());
+        assert_eq!(
+            h.message,
+            "Done syncing for clusteroperator \"service-ca\" (388 of 498)"
+        );
+        assert_eq!(
+            h.stamp,
+            PartialTime::new(4, 9, 18, 26, 5, 631_324_000).unwrap()
+        );
         assert!(parse_header("Trace[1234]: ---\"Objects listed\" 1000ms").is_none());
         assert!(parse_header("I1399 18:26:05.631324       1 x.go:1] bad month").is_none());
     }
@@ -392,9 +466,15 @@ mod tests {
         let (l, note) = parse_cvo_log(log.as_bytes(), prov(), "cvo".into(), false);
         assert!(note.is_none());
         assert_eq!(l.records.len(), 2);
-        assert_eq!(l.records[0].message, "Running sync 4.8.0 (force=false) on generation 1 in state Initializing at attempt 0");
+        assert_eq!(
+            l.records[0].message,
+            "Running sync 4.8.0 (force=false) on generation 1 in state Initializing at attempt 0"
+        );
         assert!(matches!(l.records[0].stamp, Stamp::Absolute(_)));
-        assert_eq!(l.records[1].message, "Multiple errors are preventing progress:\n* Cluster operator etcd is degraded");
+        assert_eq!(
+            l.records[1].message,
+            "Multiple errors are preventing progress:\n* Cluster operator etcd is degraded"
+        );
         assert_eq!(l.records[1].line, 2);
         assert_eq!(l.lines, 3);
     }
@@ -406,14 +486,18 @@ mod tests {
         let (l, note) = parse_cvo_log(&data, prov(), "cvo".into(), false);
         assert_eq!(l.records.len(), 2);
         assert!(l.records[1].message.contains('\u{fffd}'));
-        assert_eq!(note.as_deref(), Some("invalid UTF-8 from line 2 on (replaced with U+FFFD)"));
+        assert_eq!(
+            note.as_deref(),
+            Some("invalid UTF-8 from line 2 on (replaced with U+FFFD)")
+        );
     }
 
     #[test]
     fn year_boundary_resolution() {
         let data = b"I1231 23:59:59.500000       1 a.go:1] last of year\nI0101 00:00:00.250000       1 a.go:1] first of year\n";
         let (mut l, _) = parse_cvo_log(data, prov(), "cvo".into(), false);
-        let yi = crate::model::YearInference::new(crate::model::parse_rfc3339("2021-01-01T01:00:00Z"));
+        let yi =
+            crate::model::YearInference::new(crate::model::parse_rfc3339("2021-01-01T01:00:00Z"));
         resolve_times(&mut l, &yi);
         let t0 = l.records[0].time.unwrap();
         let t1 = l.records[1].time.unwrap();
@@ -424,7 +508,14 @@ mod tests {
 
     #[test]
     fn fast_utc_agrees_with_rfc3339() {
-        for s in ["2021-08-03T09:31:43.209596123Z", "2021-08-03T09:31:43Z", "2020-04-09T18:26:05.6Z", "2021-08-03T09:31:43+02:00", "2021-02-30T00:00:00Z", "2021-08-03T09:31:43.Z"] {
+        for s in [
+            "2021-08-03T09:31:43.209596123Z",
+            "2021-08-03T09:31:43Z",
+            "2020-04-09T18:26:05.6Z",
+            "2021-08-03T09:31:43+02:00",
+            "2021-02-30T00:00:00Z",
+            "2021-08-03T09:31:43.Z",
+        ] {
             assert_eq!(fast_utc(s), parse_rfc3339(s), "{s}");
         }
     }
@@ -447,15 +538,28 @@ mod tests {
         for i in 0..20_000u32 {
             data.extend_from_slice(format!("2021-08-03T09:31:{:02}.{:09}Z I0803 09:31:{:02}.000000       1 sync_worker.go:541] Running sync for configmap \"ns/cm-{i}\" ({i} of 20000)\n", i % 60, i, i % 60).as_bytes());
             if i % 7 == 0 {
-                data.extend_from_slice(format!("2021-08-03T09:31:{:02}.{:09}Z * continuation {i}\n", i % 60, i).as_bytes());
+                data.extend_from_slice(
+                    format!(
+                        "2021-08-03T09:31:{:02}.{:09}Z * continuation {i}\n",
+                        i % 60,
+                        i
+                    )
+                    .as_bytes(),
+                );
             }
         }
         let seq = parse_cvo_log(&data, prov(), "cvo".into(), false).0;
         let par = parse_cvo_log_parallel(&data, prov(), "cvo".into(), false).0;
         assert_eq!(seq.records.len(), par.records.len());
-        assert_eq!((seq.lines, seq.bytes, seq.unparsed_lines), (par.lines, par.bytes, par.unparsed_lines));
+        assert_eq!(
+            (seq.lines, seq.bytes, seq.unparsed_lines),
+            (par.lines, par.bytes, par.unparsed_lines)
+        );
         for (a, b) in seq.records.iter().zip(&par.records) {
-            assert_eq!((a.line, a.offset, a.len, &a.message, a.time), (b.line, b.offset, b.len, &b.message, b.time));
+            assert_eq!(
+                (a.line, a.offset, a.len, &a.message, a.time),
+                (b.line, b.offset, b.len, &b.message, b.time)
+            );
         }
     }
 

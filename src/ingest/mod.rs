@@ -78,7 +78,10 @@ pub fn ingest(inputs: &[String], opts: &IngestOptions) -> Result<Bundle, IngestE
 }
 
 /// Like [`ingest`], with each input given as `(local path, name to show)`.
-pub fn ingest_named(inputs: &[(String, String)], opts: &IngestOptions) -> Result<Bundle, IngestError> {
+pub fn ingest_named(
+    inputs: &[(String, String)],
+    opts: &IngestOptions,
+) -> Result<Bundle, IngestError> {
     if inputs.is_empty() {
         return Err(IngestError::NoInputs);
     }
@@ -113,14 +116,33 @@ pub fn ingest_named(inputs: &[(String, String)], opts: &IngestOptions) -> Result
                 i.name, i.files_seen
             ));
         }
-        reasons.extend(bundle.diagnostics.iter().map(|d| format!("{}: {}", d.prov, d.reason)));
+        reasons.extend(
+            bundle
+                .diagnostics
+                .iter()
+                .map(|d| format!("{}: {}", d.prov, d.reason)),
+        );
         return Err(IngestError::NothingFound(reasons));
     }
     Ok(bundle)
 }
 
-fn diag(prov: &Provenance, level: DiagLevel, line: Option<u32>, column: Option<u32>, reason: String) -> Diagnostic {
-    Diagnostic { level, prov: Provenance { line, ..prov.clone() }, column, reason }
+fn diag(
+    prov: &Provenance,
+    level: DiagLevel,
+    line: Option<u32>,
+    column: Option<u32>,
+    reason: String,
+) -> Diagnostic {
+    Diagnostic {
+        level,
+        prov: Provenance {
+            line,
+            ..prov.clone()
+        },
+        column,
+        reason,
+    }
 }
 
 /// The CVO pod name and whether this is the previous container's log, from the path.
@@ -152,7 +174,11 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
     let path = f.path.to_string();
     let input = f.input.clone();
     let mut diags = Vec::new();
-    let name_for_id = if path.is_empty() { input.to_string() } else { path.clone() };
+    let name_for_id = if path.is_empty() {
+        input.to_string()
+    } else {
+        path.clone()
+    };
     // Logs are parsed as streams, line by line; everything else is small and read whole.
     if matches!(kind, FileKind::CvoLog | FileKind::TestLog) {
         let size = match &f.content {
@@ -163,16 +189,31 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
             Ok(r) => r,
             Err(e) => {
                 diags.push(diag(&prov, DiagLevel::Error, None, None, e));
-                return FileResult { kind, prov, bytes: 0, parsed: Parsed::Nothing, diags };
+                return FileResult {
+                    kind,
+                    prov,
+                    bytes: 0,
+                    parsed: Parsed::Nothing,
+                    diags,
+                };
             }
         };
         let mut big = None;
-        if kind == FileKind::CvoLog && size >= klog::PARALLEL_MIN_BYTES as u64 && rayon::current_num_threads() > 1 {
+        if kind == FileKind::CvoLog
+            && size >= klog::PARALLEL_MIN_BYTES as u64
+            && rayon::current_num_threads() > 1
+        {
             match source::sniff::read_capped(&mut r, opts.max_file_bytes) {
                 Ok(d) => big = Some(d),
                 Err(e) => {
                     diags.push(diag(&prov, DiagLevel::Error, None, None, e));
-                    return FileResult { kind, prov, bytes: 0, parsed: Parsed::Nothing, diags };
+                    return FileResult {
+                        kind,
+                        prov,
+                        bytes: 0,
+                        parsed: Parsed::Nothing,
+                        diags,
+                    };
                 }
             }
         }
@@ -187,22 +228,46 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
                 diags.push(diag(&prov, DiagLevel::Warning, None, None, n));
             }
             if log.records.is_empty() && log.lines > 0 {
-                diags.push(diag(&prov, DiagLevel::Warning, None, None, "no klog lines found in CVO log".to_string()));
+                diags.push(diag(
+                    &prov,
+                    DiagLevel::Warning,
+                    None,
+                    None,
+                    "no klog lines found in CVO log".to_string(),
+                ));
             }
-            FileResult { kind, prov, bytes: log.bytes, parsed: Parsed::CvoLog(log), diags }
+            FileResult {
+                kind,
+                prov,
+                bytes: log.bytes,
+                parsed: Parsed::CvoLog(log),
+                diags,
+            }
         } else {
             let (lines, bytes, err) = textlog::parse_text_log_stream(&mut r, &prov);
             if let Some(e) = err {
                 diags.push(diag(&prov, DiagLevel::Warning, None, None, e));
             }
-            FileResult { kind, prov, bytes, parsed: Parsed::Text(lines), diags }
+            FileResult {
+                kind,
+                prov,
+                bytes,
+                parsed: Parsed::Text(lines),
+                diags,
+            }
         };
     }
     let data = match f.load(opts) {
         Ok(d) => d,
         Err(e) => {
             diags.push(diag(&prov, DiagLevel::Error, None, None, e));
-            return FileResult { kind, prov, bytes: 0, parsed: Parsed::Nothing, diags };
+            return FileResult {
+                kind,
+                prov,
+                bytes: 0,
+                parsed: Parsed::Nothing,
+                diags,
+            };
         }
     };
     let bytes = data.len() as u64;
@@ -211,7 +276,16 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
             let text = match std::str::from_utf8(&data) {
                 Ok(t) => std::borrow::Cow::Borrowed(t),
                 Err(e) => {
-                    diags.push(diag(&prov, DiagLevel::Warning, None, None, format!("invalid UTF-8 at byte {} (replaced with U+FFFD)", e.valid_up_to())));
+                    diags.push(diag(
+                        &prov,
+                        DiagLevel::Warning,
+                        None,
+                        None,
+                        format!(
+                            "invalid UTF-8 at byte {} (replaced with U+FFFD)",
+                            e.valid_up_to()
+                        ),
+                    ));
                     String::from_utf8_lossy(&data)
                 }
             };
@@ -244,8 +318,24 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
                     continue;
                 }
                 match parse_go_time(line).or_else(|| parse_rfc3339(line)) {
-                    Some(t) => times.push(Sourced { value: t, prov: Provenance { line: Some(i as u32 + 1), ..prov.clone() }, text: None }),
-                    None => diags.push(diag(&prov, DiagLevel::Warning, Some(i as u32 + 1), None, format!("not a timestamp: `{}`", line.chars().take(80).collect::<String>()))),
+                    Some(t) => times.push(Sourced {
+                        value: t,
+                        prov: Provenance {
+                            line: Some(i as u32 + 1),
+                            ..prov.clone()
+                        },
+                        text: None,
+                    }),
+                    None => diags.push(diag(
+                        &prov,
+                        DiagLevel::Warning,
+                        Some(i as u32 + 1),
+                        None,
+                        format!(
+                            "not a timestamp: `{}`",
+                            line.chars().take(80).collect::<String>()
+                        ),
+                    )),
                 }
             }
             Parsed::Timestamps(times)
@@ -255,15 +345,28 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
             let mut lines = text.lines();
             match (lines.next(), lines.next()) {
                 (Some(l1), Some(l2)) if l1.contains("must-gather") => {
-                    Parsed::GatherVersion(Sourced { value: l2.trim().to_string(), prov: prov.clone(), text: None })
+                    Parsed::GatherVersion(Sourced {
+                        value: l2.trim().to_string(),
+                        prov: prov.clone(),
+                        text: None,
+                    })
                 }
                 _ => Parsed::Nothing,
             }
         }
-        FileKind::ProwMeta => Parsed::Prow(name_for_id.rsplit('/').next().unwrap_or("").to_string(), data),
+        FileKind::ProwMeta => Parsed::Prow(
+            name_for_id.rsplit('/').next().unwrap_or("").to_string(),
+            data,
+        ),
         FileKind::NestedArchive => Parsed::Nothing,
     };
-    FileResult { kind, prov, bytes, parsed, diags }
+    FileResult {
+        kind,
+        prov,
+        bytes,
+        parsed,
+        diags,
+    }
 }
 
 /// How recent an object's status is: the latest condition transition it carries.
@@ -272,12 +375,22 @@ fn freshness(conds: &[Condition]) -> Option<Time> {
 }
 
 fn cv_freshness(cv: &ClusterVersion) -> Option<Time> {
-    let h = cv.status.history.iter().flat_map(|h| [h.started_time, h.completion_time]).flatten().max();
+    let h = cv
+        .status
+        .history
+        .iter()
+        .flat_map(|h| [h.started_time, h.completion_time])
+        .flatten()
+        .max();
     freshness(&cv.status.conditions).max(h)
 }
 
 /// Keeps one object per key: the freshest (ties: the first in path order).
-fn dedup_by<T>(v: Vec<Sourced<T>>, key: impl Fn(&T) -> String, fresh: impl Fn(&T) -> Option<Time>) -> Vec<Sourced<T>> {
+fn dedup_by<T>(
+    v: Vec<Sourced<T>>,
+    key: impl Fn(&T) -> String,
+    fresh: impl Fn(&T) -> Option<Time>,
+) -> Vec<Sourced<T>> {
     let mut best: BTreeMap<String, usize> = BTreeMap::new();
     for (i, o) in v.iter().enumerate() {
         let k = key(&o.value);
@@ -289,7 +402,11 @@ fn dedup_by<T>(v: Vec<Sourced<T>>, key: impl Fn(&T) -> String, fresh: impl Fn(&T
         }
     }
     let keep: std::collections::BTreeSet<usize> = best.into_values().collect();
-    v.into_iter().enumerate().filter(|(i, _)| keep.contains(i)).map(|(_, o)| o).collect()
+    v.into_iter()
+        .enumerate()
+        .filter(|(i, _)| keep.contains(i))
+        .map(|(_, o)| o)
+        .collect()
 }
 
 fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<Arc<str>, usize>) {
@@ -310,7 +427,10 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
         let had_error = r.diags.iter().any(|d| d.level == DiagLevel::Error);
         bundle.diagnostics.extend(r.diags);
         if !(had_error && matches!(r.parsed, Parsed::Nothing)) {
-            *bundle.sources_by_kind.entry(r.kind.name().to_string()).or_default() += 1;
+            *bundle
+                .sources_by_kind
+                .entry(r.kind.name().to_string())
+                .or_default() += 1;
         }
         match r.parsed {
             Parsed::Objects(o) => {
@@ -321,7 +441,8 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
                 events.extend(o.events);
                 pods.extend(o.pods.into_iter().filter(|p| {
                     p.metadata.name.starts_with("cluster-version-operator")
-                        && (p.metadata.namespace.is_empty() || p.metadata.namespace == "openshift-cluster-version")
+                        && (p.metadata.namespace.is_empty()
+                            || p.metadata.namespace == "openshift-cluster-version")
                 }));
             }
             Parsed::CvoLog(l) => bundle.cvo_logs.push(l),
@@ -330,10 +451,16 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
             Parsed::Junit(v) => bundle.junit.extend(v),
             Parsed::Timestamps(v) => bundle.collection_times.extend(v),
             Parsed::GatherVersion(v) => bundle.gather_versions.push(v),
-            Parsed::Prow(name, data) => match prow::merge(&mut prow, &name, &data, r.prov.clone()) {
-                Ok(()) => have_prow = true,
-                Err(e) => bundle.diagnostics.push(diag(&r.prov, DiagLevel::Error, None, None, e)),
-            },
+            Parsed::Prow(name, data) => {
+                match prow::merge(&mut prow, &name, &data, r.prov.clone()) {
+                    Ok(()) => have_prow = true,
+                    Err(e) => {
+                        bundle
+                            .diagnostics
+                            .push(diag(&r.prov, DiagLevel::Error, None, None, e))
+                    }
+                }
+            }
             Parsed::Nothing => {}
         }
     }
@@ -349,14 +476,33 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
     });
     cvs.sort_by_key(|cv| cv_freshness(&cv.value));
     bundle.cluster_versions = cvs;
-    bundle.cluster_operators = dedup_by(cos, |c| c.metadata.name.clone(), |c| freshness(&c.status.conditions));
-    bundle.nodes = dedup_by(nodes, |n| n.metadata.name.clone(), |n| freshness(&n.status.conditions));
-    bundle.pools = dedup_by(pools, |p| p.metadata.name.clone(), |p| freshness(&p.status.conditions));
+    bundle.cluster_operators = dedup_by(
+        cos,
+        |c| c.metadata.name.clone(),
+        |c| freshness(&c.status.conditions),
+    );
+    bundle.nodes = dedup_by(
+        nodes,
+        |n| n.metadata.name.clone(),
+        |n| freshness(&n.status.conditions),
+    );
+    bundle.pools = dedup_by(
+        pools,
+        |p| p.metadata.name.clone(),
+        |p| freshness(&p.status.conditions),
+    );
     bundle.events = dedup_by(
         events,
         |e| {
             if e.metadata.uid.is_empty() {
-                format!("{}/{}/{}/{:?}/{}", e.metadata.namespace, e.metadata.name, e.reason, e.first_seen(), e.message)
+                format!(
+                    "{}/{}/{}/{:?}/{}",
+                    e.metadata.namespace,
+                    e.metadata.name,
+                    e.reason,
+                    e.first_seen(),
+                    e.message
+                )
             } else {
                 e.metadata.uid.clone()
             }
@@ -367,7 +513,10 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
     // Years missing from klog and test-log lines are inferred here, once: from the collection
     // time or the latest absolute time inside the inputs, else from the inputs' modification
     // time (a raw `oc logs` file has nothing else).
-    let has_partial = bundle.cvo_logs.iter().any(|l| l.records.iter().any(|r| r.time.is_none()))
+    let has_partial = bundle
+        .cvo_logs
+        .iter()
+        .any(|l| l.records.iter().any(|r| r.time.is_none()))
         || bundle.text_lines.iter().any(|l| l.time.is_none());
     let reference = bundle.reference_time().or_else(|| {
         let m = bundle.inputs.iter().filter_map(|i| i.modified).max();
@@ -392,7 +541,9 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
             l.time = yi.resolve(p);
         }
     }
-    bundle.diagnostics.sort_by(|a, b| a.prov.cmp(&b.prov).then(a.reason.cmp(&b.reason)));
+    bundle
+        .diagnostics
+        .sort_by(|a, b| a.prov.cmp(&b.prov).then(a.reason.cmp(&b.reason)));
 }
 
 #[cfg(test)]
@@ -402,15 +553,21 @@ mod tests {
     #[test]
     fn cvo_log_identity_from_paths() {
         assert_eq!(
-            cvo_log_identity("mg/img/namespaces/openshift-cluster-version/pods/cluster-version-operator-7b-w2/cluster-version-operator/cluster-version-operator/logs/previous.log"),
+            cvo_log_identity(
+                "mg/img/namespaces/openshift-cluster-version/pods/cluster-version-operator-7b-w2/cluster-version-operator/cluster-version-operator/logs/previous.log"
+            ),
             ("cluster-version-operator-7b-w2".to_string(), true)
         );
         assert_eq!(
-            cvo_log_identity("artifacts/t/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d-x_cluster-version-operator.log"),
+            cvo_log_identity(
+                "artifacts/t/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d-x_cluster-version-operator.log"
+            ),
             ("cluster-version-operator-5d-x".to_string(), false)
         );
         assert_eq!(
-            cvo_log_identity("artifacts/t/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d-x_cluster-version-operator_previous.log"),
+            cvo_log_identity(
+                "artifacts/t/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d-x_cluster-version-operator_previous.log"
+            ),
             ("cluster-version-operator-5d-x".to_string(), true)
         );
     }

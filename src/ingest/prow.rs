@@ -1,7 +1,7 @@
 //! Prow job metadata: `prowjob.json` (job, build id, state, times, target, release images),
 //! `started.json` and `finished.json`.
 
-use crate::model::{ProwJob, Provenance, Time, parse_rfc3339};
+use crate::model::{Provenance, ProwJob, Time, parse_rfc3339};
 use chrono::TimeZone;
 use serde_json::Value;
 
@@ -11,7 +11,10 @@ fn unix(v: &Value) -> Option<Time> {
 }
 
 fn s(v: &Value, ptr: &str) -> String {
-    v.pointer(ptr).and_then(Value::as_str).unwrap_or("").to_string()
+    v.pointer(ptr)
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string()
 }
 
 /// Merges one metadata file into `job`. `name` is the file name.
@@ -27,19 +30,35 @@ pub fn merge(job: &mut ProwJob, name: &str, data: &[u8], prov: Provenance) -> Re
             job.build_id = bid;
         }
         job.state = s(&v, "/status/state");
-        job.start = job.start.or_else(|| parse_rfc3339(&s(&v, "/status/startTime")));
-        job.completion = job.completion.or_else(|| parse_rfc3339(&s(&v, "/status/completionTime")));
+        job.start = job
+            .start
+            .or_else(|| parse_rfc3339(&s(&v, "/status/startTime")));
+        job.completion = job
+            .completion
+            .or_else(|| parse_rfc3339(&s(&v, "/status/completionTime")));
         job.from_tag = s(&v, "/metadata/annotations/release.openshift.io~1from-tag");
         job.to_tag = s(&v, "/metadata/annotations/release.openshift.io~1tag");
-        if let Some(containers) = v.pointer("/spec/pod_spec/containers").and_then(Value::as_array) {
+        if let Some(containers) = v
+            .pointer("/spec/pod_spec/containers")
+            .and_then(Value::as_array)
+        {
             for c in containers {
-                for a in c.get("args").and_then(Value::as_array).into_iter().flatten() {
+                for a in c
+                    .get("args")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
                     if let Some(t) = a.as_str().and_then(|a| a.strip_prefix("--target=")) {
                         job.target = t.to_string();
                     }
                 }
                 for e in c.get("env").and_then(Value::as_array).into_iter().flatten() {
-                    let val = e.get("value").and_then(Value::as_str).unwrap_or("").to_string();
+                    let val = e
+                        .get("value")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string();
                     match e.get("name").and_then(Value::as_str) {
                         Some("RELEASE_IMAGE_INITIAL") => job.release_initial = val,
                         Some("RELEASE_IMAGE_LATEST") => job.release_latest = val,
@@ -53,7 +72,11 @@ pub fn merge(job: &mut ProwJob, name: &str, data: &[u8], prov: Provenance) -> Re
             job.completion = Some(t);
         }
         job.passed = v.get("passed").and_then(Value::as_bool);
-        job.result = v.get("result").and_then(Value::as_str).unwrap_or("").to_string();
+        job.result = v
+            .get("result")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
     } else if name.ends_with("started.json") {
         if let Some(t) = v.get("timestamp").and_then(unix) {
             job.start = job.start.or(Some(t));

@@ -27,7 +27,12 @@ pub struct ItemError {
 }
 
 fn err(line: Option<u32>, column: Option<u32>, reason: String) -> ItemError {
-    ItemError { level: DiagLevel::Error, line, column, reason }
+    ItemError {
+        level: DiagLevel::Error,
+        line,
+        column,
+        reason,
+    }
 }
 
 /// Parses a resource file. Items that do not fit their type are reported one by one; the
@@ -44,7 +49,11 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
         match serde_json::from_str::<Value>(trimmed) {
             Ok(v) => vec![v],
             Err(e) => {
-                errors.push(err(Some(e.line() as u32), Some(e.column() as u32), format!("invalid JSON: {}", strip_loc(&e.to_string()))));
+                errors.push(err(
+                    Some(e.line() as u32),
+                    Some(e.column() as u32),
+                    format!("invalid JSON: {}", strip_loc(&e.to_string())),
+                ));
                 return (objs, errors);
             }
         }
@@ -52,12 +61,21 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
         match crate::yaml::values_multi(text) {
             Ok((v, dups)) => {
                 for k in dups {
-                    errors.push(ItemError { level: DiagLevel::Warning, line: None, column: None, reason: format!("duplicate key `{k}` (the later value is used)") });
+                    errors.push(ItemError {
+                        level: DiagLevel::Warning,
+                        line: None,
+                        column: None,
+                        reason: format!("duplicate key `{k}` (the later value is used)"),
+                    });
                 }
                 v
             }
             Err(e) => {
-                errors.push(err(e.line, e.column, format!("invalid YAML: {}", e.message)));
+                errors.push(err(
+                    e.line,
+                    e.column,
+                    format!("invalid YAML: {}", e.message),
+                ));
                 return (objs, errors);
             }
         }
@@ -93,13 +111,28 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
                 .or_else(|| path_kind.map(str::to_string))
                 .or_else(|| kind_from_shape(&item).map(str::to_string));
             let p = prov.clone();
-            let where_ = if many { format!("item {i}: ") } else { String::new() };
+            let where_ = if many {
+                format!("item {i}: ")
+            } else {
+                String::new()
+            };
             let text = shared.clone();
             macro_rules! push {
                 ($vec:expr, $t:ty) => {
                     match serde_json::from_value::<$t>(item) {
-                        Ok(v) => $vec.push(Sourced { value: v, prov: p, text }),
-                        Err(e) => errors.push(err(None, None, format!("{where_}not a valid {}: {e}", kind.as_deref().unwrap_or("object")))),
+                        Ok(v) => $vec.push(Sourced {
+                            value: v,
+                            prov: p,
+                            text,
+                        }),
+                        Err(e) => errors.push(err(
+                            None,
+                            None,
+                            format!(
+                                "{where_}not a valid {}: {e}",
+                                kind.as_deref().unwrap_or("object")
+                            ),
+                        )),
                     }
                 };
             }
@@ -126,7 +159,14 @@ fn strip_loc(s: &str) -> String {
 
 fn kind_from_path(path: &str) -> Option<&'static str> {
     let parts: Vec<&str> = path.split(['/', ':']).collect();
-    let has = |s: &str| parts.iter().any(|p| p.trim_end_matches(".yaml").trim_end_matches(".json").trim_end_matches(".gz") == s);
+    let has = |s: &str| {
+        parts.iter().any(|p| {
+            p.trim_end_matches(".yaml")
+                .trim_end_matches(".json")
+                .trim_end_matches(".gz")
+                == s
+        })
+    };
     if has("clusterversions") || has("clusterversion") {
         Some("ClusterVersion")
     } else if has("clusteroperators") || has("clusteroperator") {
@@ -159,7 +199,9 @@ fn kind_from_shape(v: &Value) -> Option<&'static str> {
     if status.and_then(|s| s.get("machineCount")).is_some() {
         return Some("MachineConfigPool");
     }
-    if v.get("involvedObject").is_some() || (v.get("reason").is_some() && v.get("lastTimestamp").is_some()) {
+    if v.get("involvedObject").is_some()
+        || (v.get("reason").is_some() && v.get("lastTimestamp").is_some())
+    {
         return Some("Event");
     }
     None
@@ -176,7 +218,11 @@ mod tests {
     #[test]
     fn aggregate_file_with_leading_separator_and_list_kind_after_items() {
         let text = "---\napiVersion: config.openshift.io/v1\nitems:\n- apiVersion: config.openshift.io/v1\n  kind: ClusterOperator\n  metadata:\n    name: etcd\n  status:\n    versions:\n    - name: operator\n      version: 4.8.0\nkind: ClusterOperatorList\n";
-        let (o, e) = parse_resources(text, "cluster-scoped-resources/config.openshift.io/clusteroperators.yaml", &prov());
+        let (o, e) = parse_resources(
+            text,
+            "cluster-scoped-resources/config.openshift.io/clusteroperators.yaml",
+            &prov(),
+        );
         assert!(e.is_empty(), "{e:?}");
         assert_eq!(o.cluster_operators.len(), 1);
         assert_eq!(o.cluster_operators[0].operator_version(), Some("4.8.0"));
@@ -197,12 +243,20 @@ mod tests {
         let (o, e) = parse_resources(text, "nodes.json", &prov());
         assert_eq!(o.nodes.len(), 1);
         assert_eq!(e.len(), 1);
-        assert!(e[0].reason.starts_with("item 1: not a valid Node"), "{}", e[0].reason);
+        assert!(
+            e[0].reason.starts_with("item 1: not a valid Node"),
+            "{}",
+            e[0].reason
+        );
     }
 
     #[test]
     fn invalid_yaml_has_location() {
-        let (_, e) = parse_resources("kind: ClusterVersion\nstatus: [unclosed\n", "version.yaml", &prov());
+        let (_, e) = parse_resources(
+            "kind: ClusterVersion\nstatus: [unclosed\n",
+            "version.yaml",
+            &prov(),
+        );
         assert_eq!(e.len(), 1);
         assert!(e[0].reason.starts_with("invalid YAML"), "{}", e[0].reason);
         assert!(e[0].line.is_some());

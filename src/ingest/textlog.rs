@@ -5,7 +5,9 @@
 
 use crate::model::{PartialTime, Provenance, Stamp, TextLine, TextLineKind};
 
-const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
 
 /// Parses `Mon DD HH:MM:SS[.fff]` at the start of a line; returns the stamp and the rest.
 pub fn parse_stamp(line: &str) -> Option<(PartialTime, &str)> {
@@ -27,7 +29,8 @@ pub fn parse_stamp(line: &str) -> Option<(PartialTime, &str)> {
     // Bytes, not str slices: the line may hold multi-byte characters anywhere.
     let two = |i: usize| -> Option<u32> {
         let (a, b) = (tb[i], tb[i + 1]);
-        (a.is_ascii_digit() && b.is_ascii_digit()).then(|| u32::from(a - b'0') * 10 + u32::from(b - b'0'))
+        (a.is_ascii_digit() && b.is_ascii_digit())
+            .then(|| u32::from(a - b'0') * 10 + u32::from(b - b'0'))
     };
     let h = two(0)?;
     let m = two(3)?;
@@ -60,7 +63,11 @@ pub fn parse_line(line: &str) -> Option<(PartialTime, TextLineKind, String)> {
         // e2e framework: `: INFO: text`, `: FAIL: text`, `: STEP: ...`
         let (tag, text) = r.split_once(": ").unwrap_or(("", r));
         if matches!(tag, "INFO" | "FAIL" | "STEP" | "WARNING" | "ERROR") {
-            let msg = if tag == "INFO" { text.to_string() } else { format!("{tag}: {text}") };
+            let msg = if tag == "INFO" {
+                text.to_string()
+            } else {
+                format!("{tag}: {text}")
+            };
             return Some((stamp, TextLineKind::Info, msg));
         }
         return None;
@@ -93,7 +100,15 @@ pub fn parse_line(line: &str) -> Option<(PartialTime, TextLineKind, String)> {
         return None;
     }
     let message = body[loc_end.min(body.len())..].to_string();
-    Some((stamp, TextLineKind::Monitor { level, locator, duration_secs }, message))
+    Some((
+        stamp,
+        TextLineKind::Monitor {
+            level,
+            locator,
+            duration_secs,
+        },
+        message,
+    ))
 }
 
 /// Parses a whole test/build log; only timestamped monitor and e2e lines are kept.
@@ -103,7 +118,10 @@ pub fn parse_text_log(data: &[u8], prov: &Provenance) -> Vec<TextLine> {
 
 /// Parses a test/build log from a stream, line by line, with bounded line length. Returns
 /// the lines and a read error, if one ended the file early.
-pub fn parse_text_log_stream(r: &mut dyn std::io::BufRead, prov: &Provenance) -> (Vec<TextLine>, u64, Option<String>) {
+pub fn parse_text_log_stream(
+    r: &mut dyn std::io::BufRead,
+    prov: &Provenance,
+) -> (Vec<TextLine>, u64, Option<String>) {
     let mut out = Vec::new();
     let mut buf = Vec::new();
     let mut n = 0u32;
@@ -112,7 +130,16 @@ pub fn parse_text_log_stream(r: &mut dyn std::io::BufRead, prov: &Provenance) ->
         match super::klog::read_line_capped(r, &mut buf, super::klog::MAX_LINE_BYTES) {
             Ok(0) => return (out, bytes, None),
             Ok(k) => bytes += k as u64,
-            Err(e) => return (out, bytes, Some(format!("read stopped after line {n}: {}", crate::source::sniff::describe_io(&e)))),
+            Err(e) => {
+                return (
+                    out,
+                    bytes,
+                    Some(format!(
+                        "read stopped after line {n}: {}",
+                        crate::source::sniff::describe_io(&e)
+                    )),
+                );
+            }
         }
         n += 1;
         let text = String::from_utf8_lossy(&buf);
@@ -123,7 +150,10 @@ pub fn parse_text_log_stream(r: &mut dyn std::io::BufRead, prov: &Provenance) ->
                 stamp: Stamp::Partial(stamp),
                 kind,
                 message,
-                prov: Provenance { line: Some(n), ..prov.clone() },
+                prov: Provenance {
+                    line: Some(n),
+                    ..prov.clone()
+                },
             });
         }
     }
@@ -136,22 +166,51 @@ mod tests {
     #[test]
     fn monitor_line_with_level_and_locator() {
         let (st, kind, msg) = parse_line("Sep 27 21:45:59.753 W clusterversion/version changed Progressing to True: Working towards 4.3.0-0.ci-2019-09-27-182824: 1% complete").unwrap();
-        assert_eq!(st, PartialTime::new(9, 27, 21, 45, 59, 753_000_000).unwrap());
-        assert_eq!(kind, TextLineKind::Monitor { level: 'W', locator: "clusterversion/version".into(), duration_secs: None });
-        assert_eq!(msg, "changed Progressing to True: Working towards 4.3.0-0.ci-2019-09-27-182824: 1% complete");
+        assert_eq!(
+            st,
+            PartialTime::new(9, 27, 21, 45, 59, 753_000_000).unwrap()
+        );
+        assert_eq!(
+            kind,
+            TextLineKind::Monitor {
+                level: 'W',
+                locator: "clusterversion/version".into(),
+                duration_secs: None
+            }
+        );
+        assert_eq!(
+            msg,
+            "changed Progressing to True: Working towards 4.3.0-0.ci-2019-09-27-182824: 1% complete"
+        );
     }
 
     #[test]
     fn monitor_line_with_duration() {
         let (_, kind, msg) = parse_line("Sep 27 21:46:11.007 - 2564s W clusterversion/version cluster is updating to 4.3.0-0.ci-2019-09-27-182824").unwrap();
-        assert_eq!(kind, TextLineKind::Monitor { level: 'W', locator: "clusterversion/version".into(), duration_secs: Some(2564.0) });
+        assert_eq!(
+            kind,
+            TextLineKind::Monitor {
+                level: 'W',
+                locator: "clusterversion/version".into(),
+                duration_secs: Some(2564.0)
+            }
+        );
         assert_eq!(msg, "cluster is updating to 4.3.0-0.ci-2019-09-27-182824");
     }
 
     #[test]
     fn multi_key_locator() {
-        let (_, kind, msg) = parse_line("Sep 27 22:09:55.000 I ns/openshift-etcd pod/etcd-0 node/master-1 created").unwrap();
-        assert_eq!(kind, TextLineKind::Monitor { level: 'I', locator: "ns/openshift-etcd pod/etcd-0 node/master-1".into(), duration_secs: None });
+        let (_, kind, msg) =
+            parse_line("Sep 27 22:09:55.000 I ns/openshift-etcd pod/etcd-0 node/master-1 created")
+                .unwrap();
+        assert_eq!(
+            kind,
+            TextLineKind::Monitor {
+                level: 'I',
+                locator: "ns/openshift-etcd pod/etcd-0 node/master-1".into(),
+                duration_secs: None
+            }
+        );
         assert_eq!(msg, "created");
     }
 
@@ -160,7 +219,10 @@ mod tests {
         let (st, kind, msg) = parse_line("Sep 27 21:42:28.080: INFO: Waiting up to 30m0s for all (but 100) nodes to be schedulable").unwrap();
         assert_eq!(kind, TextLineKind::Info);
         assert_eq!(st.nanos % 1_000_000_000, 80_000_000);
-        assert_eq!(msg, "Waiting up to 30m0s for all (but 100) nodes to be schedulable");
+        assert_eq!(
+            msg,
+            "Waiting up to 30m0s for all (but 100) nodes to be schedulable"
+        );
     }
 
     #[test]

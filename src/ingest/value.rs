@@ -39,13 +39,19 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
         Ok(Value::Number(v.into()))
     }
     fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Value, E> {
-        i64::try_from(v).map(|x| Value::Number(x.into())).map_err(|_| E::custom(format!("number {v} out of range")))
+        i64::try_from(v)
+            .map(|x| Value::Number(x.into()))
+            .map_err(|_| E::custom(format!("number {v} out of range")))
     }
     fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Value, E> {
-        u64::try_from(v).map(|x| Value::Number(x.into())).map_err(|_| E::custom(format!("number {v} out of range")))
+        u64::try_from(v)
+            .map(|x| Value::Number(x.into()))
+            .map_err(|_| E::custom(format!("number {v} out of range")))
     }
     fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Value, E> {
-        Number::from_f64(v).map(Value::Number).ok_or_else(|| E::custom("number out of range"))
+        Number::from_f64(v)
+            .map(Value::Number)
+            .ok_or_else(|| E::custom("number out of range"))
     }
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
         Ok(Value::String(v.to_string()))

@@ -26,19 +26,38 @@ where
 pub struct ObjectMeta {
     #[serde(deserialize_with = "de_null_default")]
     pub name: String,
-    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "String::is_empty"
+    )]
     pub namespace: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generation: Option<i64>,
-    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "String::is_empty"
+    )]
     pub uid: String,
-    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "String::is_empty"
+    )]
     pub resource_version: String,
-    #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "de_opt_time",
+        serialize_with = "ser_opt_time",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub creation_timestamp: Option<Time>,
-    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub annotations: BTreeMap<String, String>,
-    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub labels: BTreeMap<String, String>,
 }
 
@@ -50,9 +69,15 @@ pub struct Condition {
     pub type_: String,
     #[serde(deserialize_with = "de_null_default")]
     pub status: String,
-    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "String::is_empty"
+    )]
     pub reason: String,
-    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "String::is_empty"
+    )]
     pub message: String,
     #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time")]
     pub last_transition_time: Option<Time>,
@@ -82,18 +107,31 @@ pub struct Release {
     pub image: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub force: Option<bool>,
-    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "String::is_empty"
+    )]
     pub url: String,
-    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub channels: Vec<String>,
-    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "String::is_empty"
+    )]
     pub architecture: String,
 }
 
 impl Release {
     /// `version` when set, else `image` (how the CVO names a release in messages).
     pub fn label(&self) -> &str {
-        if self.version.is_empty() { &self.image } else { &self.version }
+        if self.version.is_empty() {
+            &self.image
+        } else {
+            &self.version
+        }
     }
 }
 
@@ -113,7 +151,10 @@ pub struct HistoryEntry {
     pub image: String,
     #[serde(deserialize_with = "de_null_default")]
     pub verified: bool,
-    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "String::is_empty"
+    )]
     pub accepted_risks: String,
 }
 
@@ -126,7 +167,11 @@ impl HistoryEntry {
     }
     /// `version` when set, else `image`.
     pub fn label(&self) -> &str {
-        if self.version.is_empty() { &self.image } else { &self.version }
+        if self.version.is_empty() {
+            &self.image
+        } else {
+            &self.version
+        }
     }
 }
 
@@ -134,14 +179,27 @@ impl HistoryEntry {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ClusterVersionSpec {
-    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "String::is_empty"
+    )]
     pub channel: String,
-    #[serde(rename = "clusterID", deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    #[serde(
+        rename = "clusterID",
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "String::is_empty"
+    )]
     pub cluster_id: String,
     pub desired_update: Option<Release>,
-    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "String::is_empty"
+    )]
     pub upstream: String,
-    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub overrides: Vec<serde_json::Value>,
 }
 
@@ -165,12 +223,18 @@ pub struct ClusterVersionStatus {
     pub conditions: Vec<Condition>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
-    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "String::is_empty")]
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "String::is_empty"
+    )]
     pub version_hash: String,
     /// `null` and `[]` are both kept as empty.
     #[serde(deserialize_with = "de_null_default")]
     pub available_updates: Vec<Release>,
-    #[serde(deserialize_with = "de_null_default", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub conditional_updates: Vec<ConditionalUpdate>,
 }
 
@@ -193,7 +257,11 @@ impl ClusterVersion {
     }
     /// The most recent Completed history entry (what the cluster last fully applied).
     pub fn last_completed(&self) -> Option<(usize, &HistoryEntry)> {
-        self.status.history.iter().enumerate().find(|(_, h)| h.is_completed())
+        self.status
+            .history
+            .iter()
+            .enumerate()
+            .find(|(_, h)| h.is_completed())
     }
 }
 
@@ -230,7 +298,11 @@ impl ClusterOperator {
     }
     /// The `operator` version (the OCP release the operator reports being at).
     pub fn operator_version(&self) -> Option<&str> {
-        self.status.versions.iter().find(|v| v.name == "operator").map(|v| v.version.as_str())
+        self.status
+            .versions
+            .iter()
+            .find(|v| v.name == "operator")
+            .map(|v| v.version.as_str())
     }
 }
 
@@ -361,7 +433,9 @@ impl Event {
     }
     /// The last time the event was seen.
     pub fn last_seen(&self) -> Option<Time> {
-        self.last_timestamp.or(self.event_time).or(self.first_timestamp)
+        self.last_timestamp
+            .or(self.event_time)
+            .or(self.first_timestamp)
     }
 }
 

@@ -22,12 +22,21 @@ pub struct Provenance {
 impl Provenance {
     /// A provenance for a whole file.
     pub fn file(input: &Arc<str>, path: &Arc<str>) -> Self {
-        Provenance { input: input.clone(), path: path.clone(), line: None, span: None }
+        Provenance {
+            input: input.clone(),
+            path: path.clone(),
+            line: None,
+            span: None,
+        }
     }
 
     /// The same file, at a given line and byte span.
     pub fn at(&self, line: u32, start: u64, end: u64) -> Self {
-        Provenance { line: Some(line), span: Some((start, end)), ..self.clone() }
+        Provenance {
+            line: Some(line),
+            span: Some((start, end)),
+            ..self.clone()
+        }
     }
 
     /// `input/path` (or just the input when the input is the file itself).

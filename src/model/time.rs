@@ -16,7 +16,9 @@ pub fn parse_rfc3339(s: &str) -> Option<Time> {
         .or_else(|| {
             // Kubernetes MicroTime and a few writers use a space instead of `T`.
             let alt = s.replacen(' ', "T", 1);
-            DateTime::parse_from_rfc3339(&alt).ok().map(|t| t.with_timezone(&Utc))
+            DateTime::parse_from_rfc3339(&alt)
+                .ok()
+                .map(|t| t.with_timezone(&Utc))
         })
 }
 
@@ -134,8 +136,12 @@ mod tests {
     fn year_inference_crosses_new_year() {
         let r = parse_rfc3339("2021-01-01T00:10:00Z");
         let yi = YearInference::new(r);
-        let dec = yi.resolve(PartialTime::new(12, 31, 23, 59, 58, 0).unwrap()).unwrap();
-        let jan = yi.resolve(PartialTime::new(1, 1, 0, 0, 1, 0).unwrap()).unwrap();
+        let dec = yi
+            .resolve(PartialTime::new(12, 31, 23, 59, 58, 0).unwrap())
+            .unwrap();
+        let jan = yi
+            .resolve(PartialTime::new(1, 1, 0, 0, 1, 0).unwrap())
+            .unwrap();
         assert_eq!(fmt_time(&dec), "2020-12-31T23:59:58Z");
         assert_eq!(fmt_time(&jan), "2021-01-01T00:00:01Z");
         assert!(dec < jan);
@@ -144,7 +150,9 @@ mod tests {
     #[test]
     fn year_inference_uses_reference_year() {
         let yi = YearInference::new(parse_rfc3339("2020-04-09T19:00:00Z"));
-        let t = yi.resolve(PartialTime::new(4, 9, 18, 27, 47, 543_958_000).unwrap()).unwrap();
+        let t = yi
+            .resolve(PartialTime::new(4, 9, 18, 27, 47, 543_958_000).unwrap())
+            .unwrap();
         assert_eq!(fmt_time_ms(&t), "2020-04-09T18:27:47.543Z");
     }
 

@@ -4,13 +4,33 @@
 use crate::rules::{Finding, Report, Status, fmt_utc};
 use std::fmt::Write;
 
+/// Escapes HTML-significant characters outside inline code spans, so a hostile message
+/// (`<img onerror=…>`) shows as text in a Markdown viewer; code spans render literally.
+fn md_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut in_code = false;
+    for ch in s.chars() {
+        match ch {
+            '`' => {
+                in_code = !in_code;
+                out.push(ch);
+            }
+            '<' if !in_code => out.push_str("&lt;"),
+            '>' if !in_code => out.push_str("&gt;"),
+            '&' if !in_code => out.push_str("&amp;"),
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    md_text(s).replace('|', "\\|").replace('\n', " ")
 }
 
 fn finding_section(out: &mut String, f: &Finding) {
     let _ = writeln!(out, "### {} `{}` ({})\n", f.code, f.name, f.severity);
-    let _ = writeln!(out, "{}\n", f.message);
+    let _ = writeln!(out, "{}\n", md_text(&f.message));
     let _ = writeln!(out, "- **Object:** `{}`", f.object.display());
     if let Some(at) = f.at {
         let _ = writeln!(out, "- **When:** {}", fmt_utc(&at));
@@ -23,7 +43,7 @@ fn finding_section(out: &mut String, f: &Finding) {
         let _ = writeln!(out, "- **Confidence:** {level} ({})", c.basis.join(", "));
     }
     if !f.help.is_empty() {
-        let _ = writeln!(out, "- **Fix:** {}", f.help);
+        let _ = writeln!(out, "- **Fix:** {}", md_text(&f.help));
     }
     if !f.references.is_empty() {
         let _ = writeln!(out, "- **References:** {}", f.references.join(", "));
@@ -115,4 +135,17 @@ pub fn render(report: &Report) -> String {
         report.tool.name, report.tool.version, report.schema
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::md_text;
+
+    #[test]
+    fn markup_is_escaped_outside_code_spans() {
+        assert_eq!(
+            md_text("a <img src=x onerror=alert(1)> & `x<y`"),
+            "a &lt;img src=x onerror=alert(1)&gt; &amp; `x<y`"
+        );
+    }
 }

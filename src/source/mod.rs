@@ -77,7 +77,11 @@ impl VFile {
         match magic {
             Magic::Gzip | Magic::Xz => {
                 let d = sniff::decoder(magic, raw)?;
-                let capped = sniff::Capped { inner: d, left: opts.max_file_bytes, cap: opts.max_file_bytes };
+                let capped = sniff::Capped {
+                    inner: d,
+                    left: opts.max_file_bytes,
+                    cap: opts.max_file_bytes,
+                };
                 Ok(Box::new(BufReader::with_capacity(1 << 18, capped)))
             }
             _ => Ok(raw),

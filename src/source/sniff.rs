@@ -70,7 +70,10 @@ pub fn read_capped(mut r: impl Read, cap: u64) -> Result<Vec<u8>, String> {
         .read_to_end(&mut out)
         .map_err(|e| describe_io(&e))?;
     if n as u64 > cap {
-        return Err(format!("more than {} bytes after decompression (cap reached)", cap));
+        return Err(format!(
+            "more than {} bytes after decompression (cap reached)",
+            cap
+        ));
     }
     Ok(out)
 }

@@ -31,16 +31,23 @@ pub fn collect_as(input: &str, display: &str, opts: &SourceOptions) -> Result<Co
         out = Collected::new(display, InputKind::Directory);
         walk_dir(path, &name, opts, &mut out, &mut seen);
     } else if meta.is_file() {
-        let f = std::fs::File::open(path).map_err(|e| format!("`{input}`: {}", sniff::describe_io(&e)))?;
+        let f = std::fs::File::open(path)
+            .map_err(|e| format!("`{input}`: {}", sniff::describe_io(&e)))?;
         let r: Box<dyn Read> = Box::new(BufReader::with_capacity(1 << 16, f));
         let (head, r) = peek(r, 512).map_err(|e| format!("`{input}`: {e}"))?;
         let magic = sniff::sniff(&head);
         if matches!(magic, Magic::Gzip | Magic::Xz | Magic::Tar) {
             out = Collected::new(display, InputKind::Archive);
-            let fname = path.file_name().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+            let fname = path
+                .file_name()
+                .map(|s| s.to_string_lossy().to_string())
+                .unwrap_or_default();
             read_stream(r, magic, "", &fname, 0, &name, opts, &mut out, &mut seen);
         } else if matches!(magic, Magic::Zip | Magic::Zstd) {
-            return Err(format!("`{input}`: {} archives are not supported yet", if magic == Magic::Zip { "zip" } else { "zstd" }));
+            return Err(format!(
+                "`{input}`: {} archives are not supported yet",
+                if magic == Magic::Zip { "zip" } else { "zstd" }
+            ));
         } else {
             out = Collected::new(display, InputKind::File);
             out.info.files_seen = 1;
@@ -99,19 +106,33 @@ pub fn collect_bytes(name: &str, data: Vec<u8>, opts: &SourceOptions) -> Collect
 /// Reads up to `n` bytes from the front of `r` and gives back a reader that still yields them.
 fn peek<'a>(mut r: Box<dyn Read + 'a>, n: usize) -> Result<(Vec<u8>, Box<dyn Read + 'a>), String> {
     let mut head = Vec::with_capacity(n);
-    (&mut r).take(n as u64).read_to_end(&mut head).map_err(|e| sniff::describe_io(&e))?;
+    (&mut r)
+        .take(n as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| sniff::describe_io(&e))?;
     let again = std::io::Cursor::new(head.clone()).chain(r);
     Ok((head, Box::new(again)))
 }
 
-fn walk_dir(root: &Path, input: &Arc<str>, opts: &SourceOptions, out: &mut Collected, seen: &mut LayoutSeen) {
+fn walk_dir(
+    root: &Path,
+    input: &Arc<str>,
+    opts: &SourceOptions,
+    out: &mut Collected,
+    seen: &mut LayoutSeen,
+) {
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
         let rel_dir = rel(root, &dir);
         let rd = match std::fs::read_dir(&dir) {
             Ok(rd) => rd,
             Err(e) => {
-                out.diag(input, &rel_dir, DiagLevel::Warning, format!("cannot read directory: {}", sniff::describe_io(&e)));
+                out.diag(
+                    input,
+                    &rel_dir,
+                    DiagLevel::Warning,
+                    format!("cannot read directory: {}", sniff::describe_io(&e)),
+                );
                 continue;
             }
         };
@@ -126,7 +147,12 @@ fn walk_dir(root: &Path, input: &Arc<str>, opts: &SourceOptions, out: &mut Colle
             if ft.is_symlink() {
                 // Never follow links: they can point outside the input or form loops.
                 if classify_path(&relp).is_some() {
-                    out.diag(input, &relp, DiagLevel::Warning, "symbolic link not followed".to_string());
+                    out.diag(
+                        input,
+                        &relp,
+                        DiagLevel::Warning,
+                        "symbolic link not followed".to_string(),
+                    );
                 }
                 continue;
             }
@@ -136,9 +162,16 @@ fn walk_dir(root: &Path, input: &Arc<str>, opts: &SourceOptions, out: &mut Colle
             }
             out.info.files_seen += 1;
             seen.see(&relp);
-            let Some(kind) = classify_path(&relp) else { continue };
+            let Some(kind) = classify_path(&relp) else {
+                continue;
+            };
             if !ft.is_file() {
-                out.diag(input, &relp, DiagLevel::Warning, "not a regular file (FIFO, socket or device); skipped".to_string());
+                out.diag(
+                    input,
+                    &relp,
+                    DiagLevel::Warning,
+                    "not a regular file (FIFO, socket or device); skipped".to_string(),
+                );
                 continue;
             }
             if kind == FileKind::NestedArchive {
@@ -148,8 +181,21 @@ fn walk_dir(root: &Path, input: &Arc<str>, opts: &SourceOptions, out: &mut Colle
                         match peek(r, 512) {
                             Ok((head, r)) => {
                                 let magic = sniff::sniff(&head);
-                                let fname = p.file_name().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
-                                read_stream(r, magic, &format!("{relp}::"), &fname, 1, input, opts, out, seen);
+                                let fname = p
+                                    .file_name()
+                                    .map(|s| s.to_string_lossy().to_string())
+                                    .unwrap_or_default();
+                                read_stream(
+                                    r,
+                                    magic,
+                                    &format!("{relp}::"),
+                                    &fname,
+                                    1,
+                                    input,
+                                    opts,
+                                    out,
+                                    seen,
+                                );
                             }
                             Err(e) => out.diag(input, &relp, DiagLevel::Error, e),
                         }
@@ -158,7 +204,12 @@ fn walk_dir(root: &Path, input: &Arc<str>, opts: &SourceOptions, out: &mut Colle
                 }
                 continue;
             }
-            out.files.push(VFile { input: input.clone(), path: Arc::from(relp.as_str()), kind, content: Content::Disk(p) });
+            out.files.push(VFile {
+                input: input.clone(),
+                path: Arc::from(relp.as_str()),
+                kind,
+                content: Content::Disk(p),
+            });
         }
         stack.extend(subdirs.into_iter().rev());
     }
@@ -188,7 +239,15 @@ fn read_stream<'a>(
 ) {
     let here = prefix.trim_end_matches("::").to_string();
     if depth > opts.max_nesting {
-        out.diag(input, &here, DiagLevel::Warning, format!("archive nested deeper than {} levels; skipped", opts.max_nesting));
+        out.diag(
+            input,
+            &here,
+            DiagLevel::Warning,
+            format!(
+                "archive nested deeper than {} levels; skipped",
+                opts.max_nesting
+            ),
+        );
         return;
     }
     let decoded = match sniff::decoder(magic, r) {
@@ -198,7 +257,11 @@ fn read_stream<'a>(
             return;
         }
     };
-    let capped = Capped { inner: decoded, left: opts.max_archive_bytes, cap: opts.max_archive_bytes };
+    let capped = Capped {
+        inner: decoded,
+        left: opts.max_archive_bytes,
+        cap: opts.max_archive_bytes,
+    };
     let br: Box<dyn Read + 'a> = Box::new(BufReader::with_capacity(1 << 16, capped));
     let (head, br) = match peek(br, 512) {
         Ok(h) => h,
@@ -219,11 +282,21 @@ fn read_stream<'a>(
             .filter(|k| *k != FileKind::NestedArchive)
             .or_else(|| sniff_content(&head));
         let Some(kind) = kind else {
-            out.diag(input, &here, DiagLevel::Warning, "compressed data is neither a tar archive nor a known file".to_string());
+            out.diag(
+                input,
+                &here,
+                DiagLevel::Warning,
+                "compressed data is neither a tar archive nor a known file".to_string(),
+            );
             return;
         };
         match sniff::read_capped(br, opts.max_file_bytes) {
-            Ok(bytes) => out.files.push(VFile { input: input.clone(), path: Arc::from(here.as_str()), kind, content: Content::Mem(bytes) }),
+            Ok(bytes) => out.files.push(VFile {
+                input: input.clone(),
+                path: Arc::from(here.as_str()),
+                kind,
+                content: Content::Mem(bytes),
+            }),
             Err(e) => out.diag(input, &here, DiagLevel::Error, e),
         }
         return;
@@ -232,7 +305,12 @@ fn read_stream<'a>(
     let entries = match archive.entries() {
         Ok(e) => e,
         Err(e) => {
-            out.diag(input, &here, DiagLevel::Error, format!("cannot read tar archive: {}", sniff::describe_io(&e)));
+            out.diag(
+                input,
+                &here,
+                DiagLevel::Error,
+                format!("cannot read tar archive: {}", sniff::describe_io(&e)),
+            );
             return;
         }
     };
@@ -254,20 +332,40 @@ fn read_stream<'a>(
         }
         if !et.is_file() {
             if classify_path(&path).is_some() {
-                out.diag(input, &full, DiagLevel::Warning, "archive entry is a link or special file; skipped".to_string());
+                out.diag(
+                    input,
+                    &full,
+                    DiagLevel::Warning,
+                    "archive entry is a link or special file; skipped".to_string(),
+                );
             }
             continue;
         }
         out.info.files_seen += 1;
         seen.see(&full);
-        let Some(kind) = classify_path(&path) else { continue };
+        let Some(kind) = classify_path(&path) else {
+            continue;
+        };
         if !names.insert(path.clone()) {
-            out.diag(input, &full, DiagLevel::Warning, "duplicate entry in archive; the later copy is used".to_string());
+            out.diag(
+                input,
+                &full,
+                DiagLevel::Warning,
+                "duplicate entry in archive; the later copy is used".to_string(),
+            );
             out.files.retain(|f| &*f.path != full.as_str());
         }
         let size = entry.header().size().unwrap_or(0);
         if size > opts.max_file_bytes {
-            out.diag(input, &full, DiagLevel::Warning, format!("entry is {size} bytes, more than the {} byte cap; skipped", opts.max_file_bytes));
+            out.diag(
+                input,
+                &full,
+                DiagLevel::Warning,
+                format!(
+                    "entry is {size} bytes, more than the {} byte cap; skipped",
+                    opts.max_file_bytes
+                ),
+            );
             continue;
         }
         if kind == FileKind::NestedArchive {
@@ -281,11 +379,26 @@ fn read_stream<'a>(
             };
             let magic = sniff::sniff(&head);
             let fname = path.rsplit('/').next().unwrap_or("").to_string();
-            read_stream(inner, magic, &format!("{full}::"), &fname, depth + 1, input, opts, out, seen);
+            read_stream(
+                inner,
+                magic,
+                &format!("{full}::"),
+                &fname,
+                depth + 1,
+                input,
+                opts,
+                out,
+                seen,
+            );
             continue;
         }
         match sniff::read_capped(&mut entry, opts.max_file_bytes) {
-            Ok(bytes) => out.files.push(VFile { input: input.clone(), path: Arc::from(full.as_str()), kind, content: Content::Mem(bytes) }),
+            Ok(bytes) => out.files.push(VFile {
+                input: input.clone(),
+                path: Arc::from(full.as_str()),
+                kind,
+                content: Content::Mem(bytes),
+            }),
             Err(e) => {
                 out.diag(input, &full, DiagLevel::Error, e);
                 return;

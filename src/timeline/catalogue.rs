@@ -437,10 +437,19 @@ fn manifest_fast(msg: &str) -> Option<Fact> {
     let body = rest.strip_suffix(')')?;
     let (name, counts) = body.rsplit_once(" (")?;
     let (i, n) = counts.split_once(" of ")?;
-    if name.is_empty() || name.contains('\n') || !i.bytes().all(|b| b.is_ascii_digit()) || !n.bytes().all(|b| b.is_ascii_digit()) {
+    if name.is_empty()
+        || name.contains('\n')
+        || !i.bytes().all(|b| b.is_ascii_digit())
+        || !n.bytes().all(|b| b.is_ascii_digit())
+    {
         return None;
     }
-    Some(Fact::Manifest { done, name: name.to_string(), index: i.parse().ok()?, total: n.parse().ok()? })
+    Some(Fact::Manifest {
+        done,
+        name: name.to_string(),
+        index: i.parse().ok()?,
+        total: n.parse().ok()?,
+    })
 }
 
 fn manifest(c: &regex::Captures<'_>) -> Option<Fact> {
