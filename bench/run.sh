@@ -8,7 +8,7 @@
 # wall time and peak RSS of `mglint analyze` and `mglint summary`, `analyze` with 1 thread, the
 # time to `cat` the files mglint reads and the whole tree (the read-limit references), and
 # `analyze` of the .tar.gz. It also measures the real must-gathers in ../shared/corpus.
-# Each figure is the best of 3 runs after a warm-up. Needs GNU time (/usr/bin/time).
+# Each figure is the best of $RUNS runs (default 3) after a warm-up. Needs GNU time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZES=("$@")
@@ -22,7 +22,7 @@ BIN=target/release/mglint
 best_of() {
     "$@" >/dev/null 2>&1 || true
     local best="" mem=""
-    for _ in 1 2 3; do
+    for _ in $(seq "${RUNS:-3}"); do
         /usr/bin/time -f "%e %M" -o "$DATA/time.txt" "$@" >/dev/null 2>&1 || true
         local out t m
         out=$(tail -n 1 "$DATA/time.txt")
