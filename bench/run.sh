@@ -43,6 +43,8 @@ row() { # label dir_or_file
         target/release/examples/needed_files "$input" > "$DATA/needed.txt"
         read -r cat_needed _ < <(best_of sh -c "tr '\n' '\0' < '$DATA/needed.txt' | xargs -0 cat")
         read -r cat_all _ < <(best_of sh -c "find '$input' -type f -print0 | xargs -0 cat")
+        cat_needed="$cat_needed s"
+        cat_all="$cat_all s"
         size=$(du -sb "$input" | cut -f1)
         needed=$(tr '\n' '\0' < "$DATA/needed.txt" | xargs -0 du -cb | tail -n1 | cut -f1)
     else
@@ -51,7 +53,7 @@ row() { # label dir_or_file
     fi
     local speedup
     speedup=$(awk "BEGIN{ if ($a_t > 0) printf \"%.2fx\", $one_t / $a_t; else print \"-\" }")
-    printf "| %s | %s MB | %s | %s s / %s MB | %s s / %s MB | %s s (%s) | %s s | %s s |\n" \
+    printf "| %s | %s MB | %s | %s s / %s MB | %s s / %s MB | %s s (%s) | %s | %s |\n" \
         "$label" "$((size / 1000000))" "$( [ "$needed" = "-" ] && echo - || echo "$((needed / 1000000)) MB")" \
         "$a_t" "$((a_m / 1024))" "$s_t" "$((s_m / 1024))" "$one_t" "$speedup" "$cat_needed" "$cat_all"
 }

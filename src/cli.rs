@@ -151,6 +151,9 @@ pub struct AnalyzeArgs {
     /// Settings file [default: ./mglint.toml when present]
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
+    /// Exit 0 even when a finding is at or above the fail level (input errors still exit 2)
+    #[arg(long)]
+    pub exit_zero: bool,
     /// Output format for standard output or --output
     #[arg(long, value_enum, default_value_t = AnalyzeFormat::Report(Format::Human))]
     pub format: AnalyzeFormat,

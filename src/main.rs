@@ -272,7 +272,8 @@ fn run(cli: Cli) -> Result<u8, String> {
                 };
                 emit(&text, path.as_deref())?;
             }
-            Ok(input_errors(&bundle, report.exit_code()))
+            let code = if a.exit_zero { 0 } else { report.exit_code() };
+            Ok(input_errors(&bundle, code))
         }
         Command::Timeline(a) => {
             let mut filter = mglint::timeline::Filter {
