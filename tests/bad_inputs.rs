@@ -5,19 +5,6 @@
 mod common;
 
 use mglint::ingest::{IngestOptions, ingest};
-use std::path::Path;
-
-fn copy_tree(from: &Path, to: &Path) {
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-            copy_tree(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
-}
 
 #[test]
 fn corrupted_input_corpus() {
@@ -40,8 +27,8 @@ fn corrupted_input_corpus() {
         let want = lines.next().unwrap().to_string();
         let suffix = lines.next().unwrap().to_string();
         let dir = tempfile::tempdir().unwrap();
-        copy_tree(&bad.join("_base"), dir.path());
-        copy_tree(&case.join("files"), dir.path());
+        common::copy_tree(&bad.join("_base"), dir.path());
+        common::copy_tree(&case.join("files"), dir.path());
         let b = match ingest(
             &[dir.path().to_str().unwrap().to_string()],
             &IngestOptions::default(),

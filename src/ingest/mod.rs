@@ -70,6 +70,25 @@ struct FileResult {
     diags: Vec<Diagnostic>,
 }
 
+impl FileResult {
+    /// A file that could not be read at all: one error diagnostic with the reason.
+    fn failed(
+        kind: FileKind,
+        prov: Provenance,
+        mut diags: Vec<Diagnostic>,
+        reason: String,
+    ) -> Self {
+        diags.push(diag(&prov, DiagLevel::Error, None, None, reason));
+        FileResult {
+            kind,
+            prov,
+            bytes: 0,
+            parsed: Parsed::Nothing,
+            diags,
+        }
+    }
+}
+
 /// Ingests the inputs into one bundle. Inputs that cannot be opened are recorded in
 /// `bundle.input_errors`; `Err` only when nothing recognisable was found at all.
 pub fn ingest(inputs: &[String], opts: &IngestOptions) -> Result<Bundle, IngestError> {
@@ -187,16 +206,7 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
         };
         let mut r = match f.open(opts) {
             Ok(r) => r,
-            Err(e) => {
-                diags.push(diag(&prov, DiagLevel::Error, None, None, e));
-                return FileResult {
-                    kind,
-                    prov,
-                    bytes: 0,
-                    parsed: Parsed::Nothing,
-                    diags,
-                };
-            }
+            Err(e) => return FileResult::failed(kind, prov, diags, e),
         };
         let mut big = None;
         if kind == FileKind::CvoLog
@@ -205,16 +215,7 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
         {
             match source::sniff::read_capped(&mut r, opts.max_file_bytes) {
                 Ok(d) => big = Some(d),
-                Err(e) => {
-                    diags.push(diag(&prov, DiagLevel::Error, None, None, e));
-                    return FileResult {
-                        kind,
-                        prov,
-                        bytes: 0,
-                        parsed: Parsed::Nothing,
-                        diags,
-                    };
-                }
+                Err(e) => return FileResult::failed(kind, prov, diags, e),
             }
         }
         return if kind == FileKind::CvoLog {
@@ -259,16 +260,7 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
     }
     let data = match f.load(opts) {
         Ok(d) => d,
-        Err(e) => {
-            diags.push(diag(&prov, DiagLevel::Error, None, None, e));
-            return FileResult {
-                kind,
-                prov,
-                bytes: 0,
-                parsed: Parsed::Nothing,
-                diags,
-            };
-        }
+        Err(e) => return FileResult::failed(kind, prov, diags, e),
     };
     let bytes = data.len() as u64;
     let parsed = match kind {

@@ -76,3 +76,16 @@ pub fn tar_files(files: &[(String, Vec<u8>)]) -> Vec<u8> {
     }
     b.into_inner().unwrap()
 }
+
+/// Copies a directory tree (tests lay fixtures over each other in temp dirs).
+pub fn copy_tree(from: &Path, to: &Path) {
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+            copy_tree(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
