@@ -26,7 +26,6 @@ fn redacted_outputs_share_placeholders_and_stay_valid() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let mut registry_placeholders = Vec::new();
     for f in ["r.json", "r.sarif", "r.xml", "r.md"] {
         let text = std::fs::read_to_string(dir.path().join(f)).unwrap();
         for secret in [
@@ -38,9 +37,7 @@ fn redacted_outputs_share_placeholders_and_stay_valid() {
             assert!(!text.contains(secret), "{f} leaks `{secret}`");
         }
         assert!(text.contains("registry-1.example/ocp/release@sha256:edb4364367cff4f751ffdc032bc830a469548f998127b523047a8dd518c472cd"), "{f}");
-        registry_placeholders.push(text.matches("registry-").count() > 0);
     }
-    assert!(registry_placeholders.iter().all(|x| *x));
     // Formats stay parseable.
     let j: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();

@@ -1,10 +1,10 @@
 //! CO001 `operator-unavailable`: a ClusterOperator reports Available=False (or Unknown): the
 //! component it manages is not serving. During an update this blocks the CVO.
 
-use super::update_context;
+use super::{condition_finding, update_context};
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
 use crate::rules::model::*;
-use crate::rules::util::{co_ref, cond, cond_evidence};
+use crate::rules::util::cond;
 
 pub struct OperatorUnavailable;
 
@@ -36,29 +36,14 @@ impl Rule for OperatorUnavailable {
             if c.is_true() {
                 continue;
             }
-            let since = c
-                .last_transition_time
-                .map_or_else(String::new, |t| format!(" since {}", fmt_utc(&t)));
-            let reason = if c.reason.is_empty() {
-                String::new()
-            } else {
-                format!(" (`{}`)", c.reason)
-            };
-            let mut f = cx.finding(
+            out.push(condition_finding(
+                cx,
                 &META,
-                co_ref(co),
-                format!(
-                    "`{}` is Available={}{since}{ctx}{reason}: {}",
-                    co.metadata.name,
-                    c.status,
-                    one_line(&c.message, 200)
-                ),
-            );
-            f.evidence
-                .push(cond_evidence(cx, co, &co.metadata.name, i, c, "status"));
-            f.at = c.last_transition_time;
-            f.details.insert("reason", c.reason.clone());
-            out.push(f);
+                co,
+                (i, c),
+                &format!("Available={}", c.status),
+                &ctx,
+            ));
         }
     }
 }

@@ -1,10 +1,10 @@
 //! CO002 `operator-degraded`: a ClusterOperator reports Degraded=True. During an update the
 //! CVO waits up to 40 minutes for it, then reports Failing.
 
-use super::update_context;
+use super::{condition_finding, update_context};
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
 use crate::rules::model::*;
-use crate::rules::util::{co_ref, cond, cond_evidence};
+use crate::rules::util::cond;
 
 pub struct OperatorDegraded;
 
@@ -35,28 +35,7 @@ impl Rule for OperatorDegraded {
             else {
                 continue;
             };
-            let since = c
-                .last_transition_time
-                .map_or_else(String::new, |t| format!(" since {}", fmt_utc(&t)));
-            let reason = if c.reason.is_empty() {
-                String::new()
-            } else {
-                format!(" (`{}`)", c.reason)
-            };
-            let mut f = cx.finding(
-                &META,
-                co_ref(co),
-                format!(
-                    "`{}` is Degraded{since}{ctx}{reason}: {}",
-                    co.metadata.name,
-                    one_line(&c.message, 200)
-                ),
-            );
-            f.evidence
-                .push(cond_evidence(cx, co, &co.metadata.name, i, c, "status"));
-            f.at = c.last_transition_time;
-            f.details.insert("reason", c.reason.clone());
-            out.push(f);
+            out.push(condition_finding(cx, &META, co, (i, c), "Degraded", &ctx));
         }
     }
 }
