@@ -3,7 +3,7 @@
 //! for; fixed width.
 
 use super::RenderOptions;
-use crate::rules::{EvidenceItem, Finding, Report, Severity, Status};
+use crate::rules::{EvidenceItem, Finding, Report, Severity};
 use miette::{
     Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
     MietteSpanContents, SourceCode, SourceSpan, SpanContents,
@@ -293,7 +293,7 @@ fn footer(report: &Report) -> String {
         s.rules_skipped
     ));
     let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
-    for r in report.rules.iter().filter(|r| r.status == Status::Skipped) {
+    for r in report.skipped() {
         let reason = r.reason.as_deref().unwrap_or("inputs absent");
         match reasons.iter_mut().find(|(x, _)| *x == reason) {
             Some((_, codes)) => codes.push(r.code),

@@ -1,7 +1,7 @@
 //! Markdown for pasting into a support case or bug: a verdict line, a table of findings, one
 //! section per finding with its evidence and fix, and the rules that could not run.
 
-use crate::rules::{Finding, Report, Status, fmt_utc};
+use crate::rules::{Finding, Report, fmt_utc};
 use std::fmt::Write;
 
 /// Escapes HTML-significant characters outside inline code spans, so a hostile message
@@ -111,11 +111,7 @@ pub fn render(report: &Report) -> String {
             finding_section(&mut out, f);
         }
     }
-    let skipped: Vec<_> = report
-        .rules
-        .iter()
-        .filter(|r| r.status == Status::Skipped)
-        .collect();
+    let skipped: Vec<_> = report.skipped().collect();
     if !skipped.is_empty() {
         out.push_str("## Rules not run\n\n");
         for r in skipped {

@@ -2,7 +2,7 @@
 //! per finding with its evidence as locations, and skipped rules as tool configuration
 //! notifications.
 
-use crate::rules::{Finding, Report, RuleMeta, Severity, Status, catalogue, fmt_utc};
+use crate::rules::{Finding, Report, RuleMeta, Severity, catalogue, fmt_utc};
 use serde_json::{Value, json};
 
 const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -146,10 +146,7 @@ pub fn render(report: &Report) -> String {
         .iter()
         .map(|f| result(f, metas.iter().position(|m| m.code == f.code).unwrap_or(0)))
         .collect();
-    let notes: Vec<Value> = report
-        .rules
-        .iter()
-        .filter(|r| r.status == Status::Skipped)
+    let notes: Vec<Value> = report.skipped()
         .map(|r| {
             json!({
                 "level": "note",

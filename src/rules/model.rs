@@ -359,6 +359,11 @@ impl Report {
     pub fn findings_of<'a>(&'a self, code: &'a str) -> impl Iterator<Item = &'a Finding> + 'a {
         self.findings.iter().filter(move |f| f.code == code)
     }
+
+    /// The rules that did not run because their inputs were absent.
+    pub fn skipped(&self) -> impl Iterator<Item = &RuleOutcome> {
+        self.rules.iter().filter(|r| r.status == Status::Skipped)
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! `<details>`).
 
 use super::escape::{code_spans, esc, markdown};
-use crate::rules::{ConfidenceLevel, Finding, Report, Status, fmt_utc};
+use crate::rules::{ConfidenceLevel, Finding, Report, fmt_utc};
 use crate::timeline::{Episode, EpisodeKind, Timeline, fmt_short, human_duration};
 use std::fmt::Write;
 
@@ -240,11 +240,7 @@ pub fn rules(out: &mut String, report: &Report) {
         "<section id=\"rules\"><h2>Rules</h2><p>{} rules ran, {} skipped.</p>",
         s.rules_ran, s.rules_skipped
     );
-    let skipped: Vec<_> = report
-        .rules
-        .iter()
-        .filter(|r| r.status == Status::Skipped)
-        .collect();
+    let skipped: Vec<_> = report.skipped().collect();
     if !skipped.is_empty() {
         out.push_str("<p>Not run (their inputs were absent):</p><ul>");
         for r in skipped {
