@@ -3,7 +3,7 @@
 //!
 //! `cargo run --release --example needed_files -- <dir>`
 
-use mglint::ingest::classify::classify_path;
+use mglint::vocab::kind::classify_path;
 use std::path::Path;
 
 fn walk(root: &Path, dir: &Path) {

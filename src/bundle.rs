@@ -2,6 +2,7 @@
 //! each with provenance, plus the files that could not be read and why.
 
 use crate::model::*;
+use crate::vocab::FileTable;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -44,6 +45,8 @@ pub struct InputInfo {
 #[derive(Debug, Clone, Default)]
 pub struct Bundle {
     pub inputs: Vec<InputInfo>,
+    /// Every file read, with its text while evidence may point into it.
+    pub files: FileTable,
     /// Collection times from `timestamp` files (start and end of each gather).
     pub collection_times: Vec<Sourced<Time>>,
     /// Must-gather image `version` files (`openshift/must-gather` + version).

@@ -17,4 +17,5 @@ pub mod rules;
 pub mod source;
 pub mod summary;
 pub mod timeline;
+pub mod vocab;
 pub mod yaml;

@@ -355,7 +355,7 @@ fn run(cli: Cli) -> Result<u8, String> {
                         .map(|m| serde_json::json!({"code": m.code, "name": m.name, "severity": m.severity, "summary": m.summary}))
                         .collect();
                     serde_json::to_string_pretty(
-                        &serde_json::json!({"schema": "mglint/v1", "kind": "rules", "rules": rows}),
+                        &serde_json::json!({"schema": mglint::vocab::schema::RULES, "kind": "rules", "rules": rows}),
                     )
                     .map_err(|e| e.to_string())?
                         + "\n"

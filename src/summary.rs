@@ -91,7 +91,7 @@ pub struct Summary {
 }
 
 fn t(x: Option<Time>) -> Option<String> {
-    x.map(|t| fmt_time(&t))
+    x.map(|t| fmt_k8s(&t))
 }
 
 /// Builds the summary of a bundle.
@@ -176,11 +176,11 @@ pub fn summarize(b: &Bundle) -> Summary {
     times.sort();
     times.dedup();
     Summary {
-        schema: "mglint/v1",
+        schema: crate::vocab::schema::SUMMARY,
         kind: "summary",
         inputs: b.inputs.clone(),
         input_errors: b.input_errors.clone(),
-        collection_times: times.iter().map(fmt_time).collect(),
+        collection_times: times.iter().map(fmt_k8s).collect(),
         gather_versions: b.gather_versions.iter().map(|v| v.value.clone()).collect(),
         cluster_id: cv
             .map(|c| c.spec.cluster_id.clone())

@@ -195,7 +195,7 @@ fn gzip_bomb_entry_hits_the_file_cap() {
     let d = b
         .diagnostics
         .iter()
-        .find(|d| d.prov.path.ends_with("events.yaml"))
+        .find(|d| d.prov.file.path().ends_with("events.yaml"))
         .expect("cap diagnostic");
     assert!(d.reason.contains("byte cap"), "{}", d.reason);
 }
@@ -273,10 +273,11 @@ fn nesting_is_bounded() {
     assert!(
         b.cluster_versions[0]
             .prov
-            .path
+            .file
+            .path()
             .contains("must-gather.tar::"),
         "{}",
-        b.cluster_versions[0].prov.path
+        b.cluster_versions[0].prov.file.path()
     );
 }
 
@@ -304,7 +305,7 @@ fn directory_symlinks_and_fifos_are_not_followed() {
         assert!(
             b.diagnostics
                 .iter()
-                .any(|d| d.prov.path.ends_with("current.log")
+                .any(|d| d.prov.file.path().ends_with("current.log")
                     && d.reason.contains("not a regular file")),
             "{:?}",
             b.diagnostics

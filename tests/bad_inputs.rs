@@ -53,7 +53,7 @@ fn corrupted_input_corpus() {
         let about: Vec<_> = b
             .diagnostics
             .iter()
-            .filter(|d| d.prov.path.ends_with(&suffix))
+            .filter(|d| d.prov.file.path().ends_with(&suffix))
             .collect();
         if want == "-" {
             if !about.is_empty() {
@@ -67,7 +67,7 @@ fn corrupted_input_corpus() {
                 "{name}: expected a diagnostic on `…{suffix}` containing `{want}`, got {:?}",
                 b.diagnostics
                     .iter()
-                    .map(|d| format!("{}: {}", d.prov.path, d.reason))
+                    .map(|d| format!("{}: {}", d.prov.file.path(), d.reason))
                     .collect::<Vec<_>>()
             ));
         }

@@ -4,7 +4,7 @@
 mod common;
 
 use mglint::ingest::{IngestOptions, ingest};
-use mglint::model::{DiagLevel, fmt_time};
+use mglint::model::{DiagLevel, fmt_k8s};
 use std::path::Path;
 
 const IMG: &str = "quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-0123456789abcdef";
@@ -78,7 +78,7 @@ fn assert_good_parts(b: &mglint::bundle::Bundle) {
         .expect("the good ClusterVersion is still read");
     assert_eq!(cv.status.history[0].version, "4.14.8");
     assert_eq!(
-        fmt_time(&b.collection_time().unwrap()),
+        fmt_k8s(&b.collection_time().unwrap()),
         "2024-01-10T12:05:00Z"
     );
 }
@@ -93,7 +93,7 @@ fn unparsable_yaml_is_a_diagnostic_with_location() {
     let diag = b
         .diagnostics
         .iter()
-        .find(|d| d.prov.path.ends_with("clusteroperators/etcd.yaml"))
+        .find(|d| d.prov.file.path().ends_with("clusteroperators/etcd.yaml"))
         .expect("diagnostic");
     assert_eq!(diag.level, DiagLevel::Error);
     assert!(diag.reason.starts_with("invalid YAML"), "{}", diag.reason);
@@ -113,7 +113,7 @@ fn invalid_utf8_in_a_log_is_replaced_and_reported() {
     let diag = b
         .diagnostics
         .iter()
-        .find(|d| d.prov.path.ends_with("current.log"))
+        .find(|d| d.prov.file.path().ends_with("current.log"))
         .expect("diagnostic");
     assert!(
         diag.reason.contains("invalid UTF-8 from line 2"),
@@ -152,8 +152,8 @@ fn klog_year_is_inferred_across_new_year() {
     );
     let b = run(d.path());
     let r = &b.cvo_logs[0].records;
-    assert_eq!(fmt_time(&r[0].time.unwrap()), "2020-12-31T23:59:58Z");
-    assert_eq!(fmt_time(&r[1].time.unwrap()), "2021-01-01T00:00:02Z");
+    assert_eq!(fmt_k8s(&r[0].time.unwrap()), "2020-12-31T23:59:58Z");
+    assert_eq!(fmt_k8s(&r[1].time.unwrap()), "2021-01-01T00:00:02Z");
 }
 
 fn good_entries() -> Vec<(String, Vec<u8>)> {

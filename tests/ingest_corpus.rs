@@ -4,7 +4,7 @@
 mod common;
 
 use mglint::ingest::{IngestOptions, ingest};
-use mglint::model::fmt_time;
+use mglint::model::fmt_k8s;
 
 struct Expect {
     archive: &'static str,
@@ -49,10 +49,10 @@ fn check(input: &str, e: &Expect) {
     assert_eq!(h.version, e.version);
     assert_eq!(h.state, "Completed");
     if !e.started.is_empty() {
-        assert_eq!(fmt_time(&h.started_time.unwrap()), e.started);
-        assert_eq!(fmt_time(&h.completion_time.unwrap()), e.completed);
+        assert_eq!(fmt_k8s(&h.started_time.unwrap()), e.started);
+        assert_eq!(fmt_k8s(&h.completion_time.unwrap()), e.completed);
     }
-    assert_eq!(fmt_time(&b.collection_time().unwrap()), e.collected);
+    assert_eq!(fmt_k8s(&b.collection_time().unwrap()), e.collected);
     assert_eq!(b.cluster_operators.len(), e.operators);
     assert_eq!(b.cvo_logs.len(), e.logs);
     assert_eq!(b.nodes.len(), 6);
@@ -105,7 +105,7 @@ fn aws_previous_log_is_the_container_before_the_restart() {
         .expect("current.log");
     let (p0, p1) = prev.span().unwrap();
     let (c0, _) = cur.span().unwrap();
-    assert_eq!(fmt_time(&p0), "2021-08-03T09:20:35Z");
+    assert_eq!(fmt_k8s(&p0), "2021-08-03T09:20:35Z");
     assert!(p1 <= c0, "previous ends {p1} before current starts {c0}");
     assert_eq!(prev.lines, 3433);
     // Continuation lines (Trace blocks, multi-line messages) were folded into records.

@@ -5,7 +5,7 @@
 mod common;
 
 use mglint::ingest::{IngestOptions, ingest};
-use mglint::model::fmt_time;
+use mglint::model::fmt_k8s;
 use std::path::Path;
 
 /// What must be identical across packagings.
@@ -31,8 +31,8 @@ fn fingerprint(input: &Path) -> (String, usize, usize, usize, String, usize) {
                 "{}|{}|{:?}|{:?}",
                 h.state,
                 h.version,
-                h.started_time.map(|t| fmt_time(&t)),
-                h.completion_time.map(|t| fmt_time(&t))
+                h.started_time.map(|t| fmt_k8s(&t)),
+                h.completion_time.map(|t| fmt_k8s(&t))
             )
         })
         .collect::<Vec<_>>()
@@ -43,7 +43,7 @@ fn fingerprint(input: &Path) -> (String, usize, usize, usize, String, usize) {
         b.cluster_operators.len(),
         b.nodes.len(),
         records,
-        fmt_time(&b.collection_time().unwrap()),
+        fmt_k8s(&b.collection_time().unwrap()),
         b.events.len(),
     )
 }
@@ -103,7 +103,7 @@ fn seed1_blocked_facts() {
     assert_eq!(cv.status.history[0].state, "Partial");
     assert_eq!(cv.status.history[1].version, "4.3.10");
     assert_eq!(
-        fmt_time(&cv.status.history[1].completion_time.unwrap()),
+        fmt_k8s(&cv.status.history[1].completion_time.unwrap()),
         "2020-04-09T18:00:34Z"
     );
     assert_eq!(b.cluster_operators.len(), 12);
@@ -162,7 +162,7 @@ fn ci_jobs_both_layouts() {
         .iter()
         .find(|l| l.message.starts_with("Waiting up to 30m0s"))
         .unwrap();
-    assert_eq!(fmt_time(&wait.time.unwrap()), "2019-09-27T21:42:28Z");
+    assert_eq!(fmt_k8s(&wait.time.unwrap()), "2019-09-27T21:42:28Z");
     assert_eq!(b.nodes.len(), 6);
     assert!(!b.junit.is_empty());
     // Modern layout: gather-extra JSON (gzip without suffix), intervals, JUnit.

@@ -237,7 +237,7 @@ fn json_report_is_versioned_and_self_describing() {
     let r = report(INPUTS[0]);
     let doc: Value =
         serde_json::from_str(&render(&r, Format::Json, &RenderOptions::default())).unwrap();
-    assert_eq!(s(&doc, "/schema"), "mglint/v1");
+    assert_eq!(s(&doc, "/schema"), "mglint/report/v1");
     assert_eq!(s(&doc, "/tool/name"), "mglint");
     assert_eq!(s(&doc, "/fail_on"), "error");
     let findings = doc["findings"].as_array().unwrap();

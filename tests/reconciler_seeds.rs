@@ -4,7 +4,7 @@
 
 mod reconciler_support;
 
-use mglint::model::{ClusterVersion, fmt_time};
+use mglint::model::{ClusterVersion, fmt_k8s};
 use mglint::reconciler::{Flavour, RunOptions, render_mismatches, run};
 use reconciler_support::*;
 use std::path::PathBuf;
@@ -273,7 +273,7 @@ fn seed_ci_rollback_fix_off_moves_the_install_completion_to_the_update_start() {
             s.changes
                 .iter()
                 .filter(|c| c.field == "status.conditions[Failing]")
-                .map(|c| (fmt_time(&s.at), c.after.clone()))
+                .map(|c| (fmt_k8s(&s.at), c.after.clone()))
         })
         .map(|(t, after)| {
             (

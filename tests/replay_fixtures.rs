@@ -4,7 +4,7 @@
 //! the fixed flavour; each deviation names the field, the dump's value and the model's. The RC
 //! rules report the same through `mglint analyze`.
 
-use mglint::model::{Time, fmt_time, parse_rfc3339};
+use mglint::model::{Time, fmt_k8s, parse_rfc3339};
 use mglint::reconciler::Flavour;
 use mglint::reconciler::replay::{ReplayResult, Variant, replay};
 use mglint::rules::{Settings, analyze};
@@ -234,7 +234,7 @@ fn a_rejected_target_on_a_fixed_cvo_would_have_stalled_a_legacy_one() {
     let rej = &r.derived.rejections;
     assert_eq!(rej.len(), 1);
     assert_eq!((rej[0].label(), rej[0].history_index), ("4.15.0", None));
-    assert_eq!(fmt_time(&rej[0].at), "2024-03-05T10:16:02Z");
+    assert_eq!(fmt_k8s(&rej[0].at), "2024-03-05T10:16:02Z");
     assert!(
         rej[0].what.contains("EtcdRecentBackup"),
         "the first rejection names both checks: {}",

@@ -116,7 +116,7 @@ fn the_command_prints_the_verdict_and_writes_a_scenario_reconcile_can_run() {
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(
         (v["schema"].as_str(), v["kind"].as_str()),
-        (Some("mglint/v1"), Some("replay"))
+        (Some("mglint/replay/v1"), Some("replay"))
     );
     assert_eq!(v["verdict"]["consistent"].as_array().map(Vec::len), Some(0));
     assert_eq!(v["verdict"]["closest"]["flavour"].as_str(), Some("fixed"));

@@ -1,7 +1,7 @@
 //! CI jobs: the second seed (install finished before the e2e test waited for nodes, although
 //! history claims the update's start) and a modern 4.14 upgrade job with interval files.
 
-use mglint::model::{Time, fmt_time, fmt_time_ms, parse_rfc3339};
+use mglint::model::{Time, fmt_k8s, fmt_ms, parse_rfc3339};
 use mglint::timeline::{
     EpisodeKind, EpisodeTag, EventKind, EventSource, MilestoneKind, Timeline, build,
 };
@@ -27,7 +27,7 @@ fn seed2_install_finished_before_the_e2e_test_waited_for_nodes() {
         .install_finished_before()
         .expect("an evidence bound on the install's end");
     assert_eq!(
-        bound.claimed.map(|c| fmt_time(&c)).as_deref(),
+        bound.claimed.map(|c| fmt_k8s(&c)).as_deref(),
         Some("2019-09-27T21:45:59Z")
     );
     assert!(bound.contradicts_claim());
@@ -37,18 +37,24 @@ fn seed2_install_finished_before_the_e2e_test_waited_for_nodes() {
         .iter()
         .find(|e| e.text.contains("nodes to be schedulable"))
         .expect("the e2e line is part of the evidence");
-    assert!(waiting.prov.path.ends_with("container-logs/test.log"));
+    assert!(
+        waiting
+            .prov
+            .file
+            .path()
+            .ends_with("container-logs/test.log")
+    );
     assert!(waiting.prov.line.is_some());
     let wait = tl.first_of("e2e-waiting-for-nodes").unwrap();
-    assert_eq!(fmt_time_ms(&wait.time), "2019-09-27T21:42:28.080Z");
+    assert_eq!(fmt_ms(&wait.time), "2019-09-27T21:42:28.080Z");
 
     let install = tl.install().unwrap();
-    assert_eq!(fmt_time(&install.start), "2019-09-27T21:25:09Z");
+    assert_eq!(fmt_k8s(&install.start), "2019-09-27T21:25:09Z");
     assert!(install.end.is_some_and(|e| e <= wait.time));
     let claimed = install
         .milestone(MilestoneKind::ClaimedCompleted)
         .expect("history's claim is kept");
-    assert_eq!(fmt_time(&claimed.time), "2019-09-27T21:45:59Z");
+    assert_eq!(fmt_k8s(&claimed.time), "2019-09-27T21:45:59Z");
     assert!(
         install
             .summary
@@ -65,9 +71,9 @@ fn seed2_update_and_monitor_lines_merge_with_status() {
     assert!(
         matches!(&up.kind, EpisodeKind::Update { to, .. } if to == "4.3.0-0.ci-2019-09-27-182824")
     );
-    assert_eq!(fmt_time(&up.start), "2019-09-27T21:45:59Z");
+    assert_eq!(fmt_k8s(&up.start), "2019-09-27T21:45:59Z");
     assert_eq!(
-        up.end.map(|e| fmt_time(&e)).as_deref(),
+        up.end.map(|e| fmt_k8s(&e)).as_deref(),
         Some("2019-09-27T22:29:06Z")
     );
     assert!(up.milestone(MilestoneKind::CiCompleted).is_some());
@@ -86,7 +92,7 @@ fn seed2_update_and_monitor_lines_merge_with_status() {
     assert!(
         done.evidence
             .iter()
-            .any(|e| e.prov.path.ends_with("test.log")),
+            .any(|e| e.prov.file.path().ends_with("test.log")),
         "status condition and monitor line are one event"
     );
     // nodes.json Ready transitions and the monitor's `node is ready` are one event too.
@@ -94,7 +100,7 @@ fn seed2_update_and_monitor_lines_merge_with_status() {
         .events_for("node/ip-10-0-148-230.ec2.internal")
         .find(|e| matches!(&e.kind, EventKind::ConditionTransition { condition, status, .. } if condition == "Ready" && status == "True"))
         .unwrap();
-    assert_eq!(fmt_time(&ready.time), "2019-09-27T22:09:55Z");
+    assert_eq!(fmt_k8s(&ready.time), "2019-09-27T22:09:55Z");
     assert_eq!(ready.evidence.len(), 2);
     assert!(tl.first_of("prow-start").is_some() && tl.first_of("prow-end").is_some());
 }
@@ -126,7 +132,7 @@ fn modern_4_14_job_with_intervals() {
         accepted
             .evidence
             .iter()
-            .any(|e| e.prov.path.ends_with("events.json"))
+            .any(|e| e.prov.file.path().ends_with("events.json"))
     );
     let done = up.milestone(MilestoneKind::Completed).unwrap();
     let ci_done = up

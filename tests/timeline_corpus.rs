@@ -1,7 +1,7 @@
 //! The real must-gathers in ../shared/corpus: the install episode, and the 4.8 CVO restart
 //! recorded in `previous.log`, with their times. Skipped when the corpus is absent.
 
-use mglint::model::{fmt_time, fmt_time_ms};
+use mglint::model::{fmt_k8s, fmt_ms};
 use mglint::timeline::{EpisodeKind, EpisodeTag, MilestoneKind, Timeline, build};
 use std::path::PathBuf;
 
@@ -34,16 +34,16 @@ fn aws_4_8_install_and_cvo_restart_from_previous_log() {
             version: "4.8.0-0.nightly-2021-07-31-065602".into()
         }
     );
-    assert_eq!(fmt_time(&install.start), "2021-08-03T09:14:59Z");
+    assert_eq!(fmt_k8s(&install.start), "2021-08-03T09:14:59Z");
     assert_eq!(
-        install.end.map(|e| fmt_time(&e)).as_deref(),
+        install.end.map(|e| fmt_k8s(&e)).as_deref(),
         Some("2021-08-03T09:45:28Z")
     );
     let done = install.milestone(MilestoneKind::Completed).unwrap();
     assert!(
         done.evidence
             .iter()
-            .any(|e| e.prov.path.ends_with("current.log")),
+            .any(|e| e.prov.file.path().ends_with("current.log")),
         "the log confirms the completion"
     );
     assert!(!tl.install_finished_before().unwrap().contradicts_claim());
@@ -54,15 +54,15 @@ fn aws_4_8_install_and_cvo_restart_from_previous_log() {
     assert!(matches!(&r.kind, EpisodeKind::CvoRestart { pod, cause, .. }
         if pod == "cluster-version-operator-849b4dcf9c-dl6zb" && cause.contains("previous.log")));
     // previous.log ends with the graceful shutdown at 09:28:08; current.log starts at 09:28:09.
-    assert_eq!(fmt_time(&r.start), "2021-08-03T09:28:08Z");
+    assert_eq!(fmt_k8s(&r.start), "2021-08-03T09:28:08Z");
     assert_eq!(
-        r.end.map(|e| fmt_time(&e)).as_deref(),
+        r.end.map(|e| fmt_k8s(&e)).as_deref(),
         Some("2021-08-03T09:28:09Z")
     );
     assert!(
         r.evidence
             .iter()
-            .any(|e| e.prov.path.ends_with("previous.log"))
+            .any(|e| e.prov.file.path().ends_with("previous.log"))
     );
 
     let gap = tl
@@ -70,7 +70,7 @@ fn aws_4_8_install_and_cvo_restart_from_previous_log() {
         .next()
         .expect("no leader until the new lease");
     assert_eq!(
-        gap.end.map(|e| fmt_time_ms(&e)).as_deref(),
+        gap.end.map(|e| fmt_ms(&e)).as_deref(),
         Some("2021-08-03T09:31:43.208Z")
     );
     assert!(
@@ -93,9 +93,9 @@ fn metal_4_9_install() {
             version: "4.9.0-0.nightly-2021-09-10-170926".into()
         }
     );
-    assert_eq!(fmt_time(&install.start), "2021-09-14T14:06:44Z");
+    assert_eq!(fmt_k8s(&install.start), "2021-09-14T14:06:44Z");
     assert_eq!(
-        install.end.map(|e| fmt_time(&e)).as_deref(),
+        install.end.map(|e| fmt_k8s(&e)).as_deref(),
         Some("2021-09-14T14:33:39Z")
     );
     assert!(

@@ -2,7 +2,7 @@
 //! 18:27:49, no manifest of the running 4.3.10 is reconciled until the return to 4.3.10 at
 //! 18:55:16, and the return completes at 18:55:34.
 
-use mglint::model::{Time, fmt_time, parse_rfc3339};
+use mglint::model::{Time, fmt_k8s, parse_rfc3339};
 use mglint::timeline::{
     EpisodeKind, EpisodeTag, Filter, MilestoneKind, StallCause, Timeline, build, render_json,
     render_table,
@@ -28,7 +28,7 @@ fn t(s: &str) -> Time {
 }
 
 fn at(m: Option<&mglint::timeline::Milestone>) -> Option<String> {
-    m.map(|m| fmt_time(&m.time))
+    m.map(|m| fmt_k8s(&m.time))
 }
 
 #[test]
@@ -78,7 +78,7 @@ fn update_requested_stalled_and_returned() {
     assert!(
         (end - returned).num_seconds().abs() <= 2,
         "stall ends at {}",
-        fmt_time(&end)
+        fmt_k8s(&end)
     );
     assert_eq!(stall.running_release.as_deref(), Some("4.3.10"));
     assert_eq!(stall.target_release.as_deref(), Some("4.3.11"));
@@ -87,7 +87,7 @@ fn update_requested_stalled_and_returned() {
         .episodes_of(EpisodeTag::Update)
         .find(|e| matches!(&e.kind, EpisodeKind::Update { to, .. } if to == "4.3.10"))
         .expect("return to 4.3.10");
-    assert_eq!(fmt_time(&back.start), "2020-04-09T18:55:16Z");
+    assert_eq!(fmt_k8s(&back.start), "2020-04-09T18:55:16Z");
     assert_eq!(
         at(back.milestone(MilestoneKind::Completed)).as_deref(),
         Some("2020-04-09T18:55:34Z")
@@ -106,7 +106,7 @@ fn update_requested_stalled_and_returned() {
         }
     );
     assert_eq!(
-        cancel.end.map(|e| fmt_time(&e)).as_deref(),
+        cancel.end.map(|e| fmt_k8s(&e)).as_deref(),
         Some("2020-04-09T18:55:34Z")
     );
 }
@@ -148,7 +148,7 @@ fn renders_table_and_versioned_json() {
     assert!(table.contains("\nEPISODES\n"));
     let doc: serde_json::Value =
         serde_json::from_str(&render_json(&tl, &Filter::default())).unwrap();
-    assert_eq!(doc["schema"], "mglint/v1");
+    assert_eq!(doc["schema"], "mglint/timeline/v1");
     assert_eq!(doc["kind"], "timeline");
     assert!(doc["events"].as_array().is_some_and(|e| !e.is_empty()));
     assert_eq!(

@@ -6,7 +6,7 @@
 use crate::bundle::{Bundle, InputKind};
 use crate::model::DiagLevel;
 use crate::rules::{Report, Severity};
-use crate::timeline::{EpisodeKind, MilestoneKind, Timeline, fmt_rfc3339};
+use crate::timeline::{EpisodeKind, MilestoneKind, Timeline, fmt_short};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -149,7 +149,7 @@ impl Row {
         row.version = bundle
             .cluster_version()
             .and_then(|cv| nonempty(&cv.status.desired.version));
-        row.collected_at = report.collected_at.as_ref().map(fmt_rfc3339);
+        row.collected_at = report.collected_at.as_ref().map(fmt_short);
         for f in &report.findings {
             *row.codes.entry(f.code.to_string()).or_default() += 1;
             match f.severity {
@@ -176,8 +176,8 @@ impl Row {
                 row.updates.push(UpdateRow {
                     from: from.clone(),
                     to: to.clone(),
-                    start: fmt_rfc3339(&e.start),
-                    end: e.end.as_ref().map(fmt_rfc3339),
+                    start: fmt_short(&e.start),
+                    end: e.end.as_ref().map(fmt_short),
                     seconds: e
                         .end
                         .map(|end| (end - e.start).num_milliseconds() as f64 / 1000.0),

@@ -198,10 +198,9 @@ fn normalise(m: &Map<String, Value>, prov: &Provenance) -> Interval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     fn prov() -> Provenance {
-        Provenance::file(&Arc::from("in"), &Arc::from("e2e-events_1.json"))
+        Provenance::detached("in", "e2e-events_1.json")
     }
 
     #[test]

@@ -154,10 +154,9 @@ pub fn parse_junit(data: &[u8], prov: &Provenance) -> Result<Vec<JunitCase>, Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     fn prov() -> Provenance {
-        Provenance::file(&Arc::from("in"), &Arc::from("junit.xml"))
+        Provenance::detached("in", "junit.xml")
     }
 
     #[test]

@@ -110,9 +110,8 @@ fn fast_utc(s: &str) -> Option<crate::model::Time> {
     }
     let date = chrono::NaiveDate::from_ymd_opt(y as i32, mo, d)?;
     let time = chrono::NaiveTime::from_hms_nano_opt(h, mi, se, nanos)?;
-    Some(chrono::TimeZone::from_utc_datetime(
-        &chrono::Utc,
-        &chrono::NaiveDateTime::new(date, time),
+    Some(crate::vocab::Time::from(
+        chrono::TimeZone::from_utc_datetime(&chrono::Utc, &chrono::NaiveDateTime::new(date, time)),
     ))
 }
 
@@ -435,10 +434,9 @@ pub fn resolve_times(log: &mut CvoLog, yi: &crate::model::YearInference) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     fn prov() -> Provenance {
-        Provenance::file(&Arc::from("in"), &Arc::from("current.log"))
+        Provenance::detached("in", "current.log")
     }
 
     #[test]
@@ -501,8 +499,8 @@ mod tests {
         resolve_times(&mut l, &yi);
         let t0 = l.records[0].time.unwrap();
         let t1 = l.records[1].time.unwrap();
-        assert_eq!(crate::model::fmt_time(&t0), "2020-12-31T23:59:59Z");
-        assert_eq!(crate::model::fmt_time(&t1), "2021-01-01T00:00:00Z");
+        assert_eq!(crate::model::fmt_k8s(&t0), "2020-12-31T23:59:59Z");
+        assert_eq!(crate::model::fmt_k8s(&t1), "2021-01-01T00:00:00Z");
         assert!(t0 < t1);
     }
 

@@ -2,19 +2,19 @@
 //! (rayon), and merge the results into one [`Bundle`] in a deterministic order. A file that
 //! cannot be read becomes a diagnostic naming the file and the reason; it never aborts the run.
 
-pub mod classify;
 pub mod intervals;
 pub mod junit;
 pub mod klog;
 pub mod prow;
 pub mod resources;
+pub mod sniff;
 pub mod textlog;
 pub mod value;
 
 use crate::bundle::{Bundle, InputInfo};
 use crate::model::*;
 use crate::source::{self, Collected, SourceOptions, VFile};
-use classify::FileKind;
+use crate::vocab::{FileKind, FileRef};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -68,6 +68,8 @@ struct FileResult {
     bytes: u64,
     parsed: Parsed,
     diags: Vec<Diagnostic>,
+    /// The text, kept in the file table for evidence (resource files).
+    text: Option<Arc<str>>,
 }
 
 impl FileResult {
@@ -85,6 +87,7 @@ impl FileResult {
             bytes: 0,
             parsed: Parsed::Nothing,
             diags,
+            text: None,
         }
     }
 }
@@ -104,9 +107,13 @@ pub fn ingest_named(
     if inputs.is_empty() {
         return Err(IngestError::NoInputs);
     }
+    let source_opts = SourceOptions {
+        sniff: sniff::sniff_content,
+        ..opts.source.clone()
+    };
     let collected: Vec<Result<Collected, String>> = inputs
         .par_iter()
-        .map(|(path, name)| source::collect_as(path, name, &opts.source))
+        .map(|(path, name)| source::collect_as(path, name, &source_opts))
         .collect();
     let mut bundle = Bundle::default();
     let mut files: Vec<VFile> = Vec::new();
@@ -122,9 +129,18 @@ pub fn ingest_named(
             Err(e) => bundle.input_errors.push(e),
         }
     }
+    let refs: Vec<FileRef> = files
+        .iter()
+        .map(|f| {
+            bundle
+                .files
+                .register(f.input.clone(), f.path.clone(), f.kind)
+        })
+        .collect();
     let results: Vec<FileResult> = files
         .into_par_iter()
-        .map(|f| parse_file(f, &opts.source))
+        .zip(refs)
+        .map(|(f, r)| parse_file(f, r, &opts.source))
         .collect();
     merge(&mut bundle, results, &input_index);
     if bundle.is_empty() {
@@ -155,10 +171,7 @@ fn diag(
 ) -> Diagnostic {
     Diagnostic {
         level,
-        prov: Provenance {
-            line,
-            ..prov.clone()
-        },
+        prov: prov.at_line(line),
         column,
         reason,
     }
@@ -187,8 +200,8 @@ fn cvo_log_identity(path: &str) -> (String, bool) {
     (String::new(), file.contains("previous"))
 }
 
-fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
-    let prov = f.prov();
+fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
+    let prov = Provenance::file(&file);
     let kind = f.kind;
     let path = f.path.to_string();
     let input = f.input.clone();
@@ -200,10 +213,7 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
     };
     // Logs are parsed as streams, line by line; everything else is small and read whole.
     if matches!(kind, FileKind::CvoLog | FileKind::TestLog) {
-        let size = match &f.content {
-            source::Content::Disk(p) => std::fs::metadata(p).map(|m| m.len()).unwrap_or(0),
-            source::Content::Mem(b) => b.len() as u64,
-        };
+        let size = f.stored_len();
         let mut r = match f.open(opts) {
             Ok(r) => r,
             Err(e) => return FileResult::failed(kind, prov, diags, e),
@@ -243,6 +253,7 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
                 bytes: log.bytes,
                 parsed: Parsed::CvoLog(log),
                 diags,
+                text: None,
             }
         } else {
             let (lines, bytes, err) = textlog::parse_text_log_stream(&mut r, &prov);
@@ -255,6 +266,7 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
                 bytes,
                 parsed: Parsed::Text(lines),
                 diags,
+                text: None,
             }
         };
     }
@@ -263,6 +275,7 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
         Err(e) => return FileResult::failed(kind, prov, diags, e),
     };
     let bytes = data.len() as u64;
+    let mut kept = None;
     let parsed = match kind {
         FileKind::Resource => {
             let text = match std::str::from_utf8(&data) {
@@ -281,10 +294,12 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
                     String::from_utf8_lossy(&data)
                 }
             };
+            let text: Arc<str> = Arc::from(text.as_ref());
             let (objs, errs) = resources::parse_resources(&text, &name_for_id, &prov);
             for e in errs {
                 diags.push(diag(&prov, e.level, e.line, e.column, e.reason));
             }
+            kept = Some(text);
             Parsed::Objects(objs)
         }
         FileKind::Intervals => match intervals::parse_intervals(&data, &prov) {
@@ -312,11 +327,7 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
                 match parse_go_time(line).or_else(|| parse_rfc3339(line)) {
                     Some(t) => times.push(Sourced {
                         value: t,
-                        prov: Provenance {
-                            line: Some(i as u32 + 1),
-                            ..prov.clone()
-                        },
-                        text: None,
+                        prov: prov.at_line(Some(i as u32 + 1)),
                     }),
                     None => diags.push(diag(
                         &prov,
@@ -340,7 +351,6 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
                     Parsed::GatherVersion(Sourced {
                         value: l2.trim().to_string(),
                         prov: prov.clone(),
-                        text: None,
                     })
                 }
                 _ => Parsed::Nothing,
@@ -358,6 +368,7 @@ fn parse_file(f: VFile, opts: &SourceOptions) -> FileResult {
         bytes,
         parsed,
         diags,
+        text: kept,
     }
 }
 
@@ -411,7 +422,8 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
     let mut events = Vec::new();
     let mut pods = Vec::new();
     for r in results {
-        if let Some(&i) = input_index.get(&r.prov.input) {
+        bundle.files.set_read(r.prov.file.id(), r.bytes, r.text);
+        if let Some(&i) = input_index.get(r.prov.file.input()) {
             let info: &mut InputInfo = &mut bundle.inputs[i];
             info.files_read += 1;
             info.bytes_read += r.bytes;
@@ -516,7 +528,7 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
             for i in &bundle.inputs {
                 bundle.diagnostics.push(Diagnostic {
                     level: DiagLevel::Warning,
-                    prov: Provenance::file(&Arc::from(i.name.as_str()), &Arc::from("")),
+                    prov: Provenance::detached(&i.name, ""),
                     column: None,
                     reason: "log lines have no year and nothing in the input has one; the year is taken from the file's modification time".to_string(),
                 });

@@ -2,12 +2,11 @@
 //! `started.json` and `finished.json`.
 
 use crate::model::{Provenance, ProwJob, Time, parse_rfc3339};
-use chrono::TimeZone;
 use serde_json::Value;
 
 fn unix(v: &Value) -> Option<Time> {
     let secs = v.as_i64().or_else(|| v.as_str()?.parse().ok())?;
-    chrono::Utc.timestamp_opt(secs, 0).single()
+    Time::from_unix(secs, 0)
 }
 
 fn s(v: &Value, ptr: &str) -> String {

@@ -4,7 +4,6 @@
 
 use crate::model::*;
 use serde_json::Value;
-use std::sync::Arc;
 
 /// Objects parsed from one file.
 #[derive(Debug, Default)]
@@ -80,8 +79,8 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
             }
         }
     };
-    let shared: Option<Arc<str>> = Some(Arc::from(text));
     let path_kind = kind_from_path(path);
+    let mut flat: Vec<(Value, Option<String>)> = Vec::new();
     for doc in docs {
         let (items, list_kind): (Vec<Value>, Option<String>) = match doc {
             Value::Object(mut m) if m.get("items").is_some_and(Value::is_array) => {
@@ -101,8 +100,18 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
             Value::Null => continue,
             other => (vec![other], None),
         };
-        let many = items.len() > 1;
-        for (i, item) in items.into_iter().enumerate() {
+        flat.extend(items.into_iter().map(|i| (i, list_kind.clone())));
+    }
+    // Each item's byte span, so that evidence lookups stay inside one object. Only when the
+    // text's shape gives exactly one span per item (it does for YAML and pretty JSON).
+    let spans = if flat.len() > 1 {
+        Some(crate::vocab::locate::object_spans(text)).filter(|s| s.len() == flat.len())
+    } else {
+        None
+    };
+    let many = flat.len() > 1;
+    {
+        for (i, (item, list_kind)) in flat.into_iter().enumerate() {
             let kind = item
                 .get("kind")
                 .and_then(Value::as_str)
@@ -110,21 +119,22 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
                 .or_else(|| list_kind.clone())
                 .or_else(|| path_kind.map(str::to_string))
                 .or_else(|| kind_from_shape(&item).map(str::to_string));
-            let p = prov.clone();
+            let p = match spans.as_ref().and_then(|s| s.get(i)) {
+                Some(&(a, b)) => Provenance {
+                    span: Some((a as u64, b as u64)),
+                    ..prov.clone()
+                },
+                None => prov.clone(),
+            };
             let where_ = if many {
                 format!("item {i}: ")
             } else {
                 String::new()
             };
-            let text = shared.clone();
             macro_rules! push {
                 ($vec:expr, $t:ty) => {
                     match serde_json::from_value::<$t>(item) {
-                        Ok(v) => $vec.push(Sourced {
-                            value: v,
-                            prov: p,
-                            text,
-                        }),
+                        Ok(v) => $vec.push(Sourced { value: v, prov: p }),
                         Err(e) => errors.push(err(
                             None,
                             None,
@@ -212,7 +222,7 @@ mod tests {
     use super::*;
 
     fn prov() -> Provenance {
-        Provenance::file(&Arc::from("in"), &Arc::from("f.yaml"))
+        Provenance::detached("in", "f.yaml")
     }
 
     #[test]

@@ -1,16 +1,9 @@
 //! Serde types for the OpenShift/Kubernetes objects mglint reads: ClusterVersion,
 //! ClusterOperator, Node, MachineConfigPool, Event and Pod. Only fields used by the analysis.
 
-use super::time::{Time, de_opt_time};
-use serde::{Deserialize, Serialize, Serializer};
+use crate::vocab::time::{Time, k8s};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-fn ser_opt_time<S: Serializer>(t: &Option<Time>, s: S) -> Result<S::Ok, S::Error> {
-    match t {
-        Some(t) => s.serialize_str(&super::time::fmt_time(t)),
-        None => s.serialize_none(),
-    }
-}
 
 fn de_null_default<'de, D, T>(d: D) -> Result<T, D::Error>
 where
@@ -43,11 +36,7 @@ pub struct ObjectMeta {
         skip_serializing_if = "String::is_empty"
     )]
     pub resource_version: String,
-    #[serde(
-        deserialize_with = "de_opt_time",
-        serialize_with = "ser_opt_time",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(with = "k8s", skip_serializing_if = "Option::is_none")]
     pub creation_timestamp: Option<Time>,
     #[serde(
         deserialize_with = "de_null_default",
@@ -79,7 +68,7 @@ pub struct Condition {
         skip_serializing_if = "String::is_empty"
     )]
     pub message: String,
-    #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time")]
+    #[serde(with = "k8s")]
     pub last_transition_time: Option<Time>,
 }
 
@@ -141,9 +130,9 @@ impl Release {
 pub struct HistoryEntry {
     #[serde(deserialize_with = "de_null_default")]
     pub state: String,
-    #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time")]
+    #[serde(with = "k8s")]
     pub started_time: Option<Time>,
-    #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time")]
+    #[serde(with = "k8s")]
     pub completion_time: Option<Time>,
     #[serde(deserialize_with = "de_null_default")]
     pub version: String,
@@ -411,11 +400,11 @@ pub struct Event {
     #[serde(rename = "type", deserialize_with = "de_null_default")]
     pub type_: String,
     pub count: Option<i64>,
-    #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time")]
+    #[serde(with = "k8s")]
     pub first_timestamp: Option<Time>,
-    #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time")]
+    #[serde(with = "k8s")]
     pub last_timestamp: Option<Time>,
-    #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time")]
+    #[serde(with = "k8s")]
     pub event_time: Option<Time>,
     pub source: EventSource,
     #[serde(deserialize_with = "de_null_default")]
@@ -477,7 +466,7 @@ pub struct ContainerStatus {
 pub struct PodStatus {
     #[serde(deserialize_with = "de_null_default")]
     pub phase: String,
-    #[serde(deserialize_with = "de_opt_time", serialize_with = "ser_opt_time")]
+    #[serde(with = "k8s")]
     pub start_time: Option<Time>,
     #[serde(deserialize_with = "de_null_default")]
     pub container_statuses: Vec<ContainerStatus>,

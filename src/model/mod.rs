@@ -6,9 +6,8 @@
 mod cluster;
 mod provenance;
 mod records;
-mod time;
 
+pub use crate::vocab::time::*;
 pub use cluster::*;
 pub use provenance::*;
 pub use records::*;
-pub use time::*;

@@ -2,7 +2,7 @@
 //! lines, JUnit test cases, Prow job metadata and ingestion diagnostics.
 
 use super::provenance::Provenance;
-use super::time::{PartialTime, Time};
+use crate::vocab::time::{PartialTime, Time};
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -191,7 +191,7 @@ fn group_for(e: &EvidenceItem) -> Group {
 fn head(f: &Finding) -> String {
     let mut h = format!("{}: {}", f.object.display(), f.message);
     if let Some(at) = f.at {
-        h.push_str(&format!(" [at {}]", crate::rules::fmt_utc(&at)));
+        h.push_str(&format!(" [at {}]", crate::rules::fmt_short(&at)));
     }
     if let Some(c) = &f.confidence {
         let level = match c.level {

@@ -1,4 +1,4 @@
-//! The JSON report: the [`Report`] model as-is (`"schema": "mglint/v1"`), pretty-printed.
+//! The JSON report: the [`Report`] model as-is (`"schema": "mglint/report/v1"`), pretty-printed.
 
 use crate::rules::Report;
 
@@ -7,7 +7,8 @@ pub fn render(report: &Report) -> String {
     match serde_json::to_string_pretty(report) {
         Ok(s) => s + "\n",
         Err(e) => format!(
-            "{{\"schema\": \"mglint/v1\", \"error\": {:?}}}\n",
+            "{{\"schema\": \"{}\", \"error\": {:?}}}\n",
+            crate::vocab::schema::REPORT,
             e.to_string()
         ),
     }

@@ -26,7 +26,7 @@ fn finding_text(f: &Finding) -> String {
         f.message
     );
     if let Some(at) = f.at {
-        let _ = writeln!(t, "at: {}", crate::rules::fmt_utc(&at));
+        let _ = writeln!(t, "at: {}", crate::rules::fmt_short(&at));
     }
     for e in &f.evidence {
         match e.line {

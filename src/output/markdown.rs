@@ -1,7 +1,7 @@
 //! Markdown for pasting into a support case or bug: a verdict line, a table of findings, one
 //! section per finding with its evidence and fix, and the rules that could not run.
 
-use crate::rules::{Finding, Report, fmt_utc};
+use crate::rules::{Finding, Report, fmt_short};
 use std::fmt::Write;
 
 /// Escapes HTML-significant characters outside inline code spans, so a hostile message
@@ -33,7 +33,7 @@ fn finding_section(out: &mut String, f: &Finding) {
     let _ = writeln!(out, "{}\n", md_text(&f.message));
     let _ = writeln!(out, "- **Object:** `{}`", f.object.display());
     if let Some(at) = f.at {
-        let _ = writeln!(out, "- **When:** {}", fmt_utc(&at));
+        let _ = writeln!(out, "- **When:** {}", fmt_short(&at));
     }
     if let Some(c) = &f.confidence {
         let level = serde_json::to_value(c.level)
@@ -78,7 +78,7 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "**Inputs:** {}  ", inputs.join(", "));
     }
     if let Some(t) = report.collected_at {
-        let _ = writeln!(out, "**Collected:** {}  ", fmt_utc(&t));
+        let _ = writeln!(out, "**Collected:** {}  ", fmt_short(&t));
     }
     let verdict = if report.failed() { "fails" } else { "passes" };
     let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });

@@ -1,5 +1,5 @@
 //! Report emitters, one file per format, all built from the same [`Report`]: human (miette,
-//! labels pointing into the YAML or log line), JSON (`mglint/v1`), JUnit XML for Prow,
+//! labels pointing into the YAML or log line), JSON (`mglint/report/v1`), JUnit XML for Prow,
 //! Markdown for support cases, and SARIF 2.1.0. Output is deterministic: the same report
 //! gives byte-identical text.
 
@@ -19,7 +19,7 @@ use crate::rules::Report;
 pub enum Format {
     /// Readable diagnostics with the evidence lines
     Human,
-    /// The versioned `mglint/v1` report
+    /// The versioned `mglint/report/v1` report
     Json,
     /// JUnit XML (one test case per rule and object)
     Junit,

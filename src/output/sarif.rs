@@ -2,7 +2,7 @@
 //! per finding with its evidence as locations, and skipped rules as tool configuration
 //! notifications.
 
-use crate::rules::{Finding, Report, RuleMeta, Severity, catalogue, fmt_utc};
+use crate::rules::{Finding, Report, RuleMeta, Severity, catalogue, fmt_short};
 use serde_json::{Value, json};
 
 const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -117,7 +117,7 @@ fn result(f: &Finding, index: usize) -> Value {
         "locations": locations,
         "properties": {
             "object": f.object,
-            "at": f.at.map(|t| fmt_utc(&t)),
+            "at": f.at.map(|t| fmt_short(&t)),
             "help": f.help,
         }
     });

@@ -1,7 +1,7 @@
 //! Expectations a scenario can assert on the resulting ClusterVersion (history, conditions by
 //! type, desired, generations) and the readable list of mismatches.
 
-use crate::model::{ClusterVersion, HistoryEntry, Time, fmt_time, parse_rfc3339};
+use crate::model::{ClusterVersion, HistoryEntry, Time, fmt_k8s, parse_rfc3339};
 use serde::{Deserialize, Deserializer, Serialize};
 
 fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
@@ -94,13 +94,13 @@ pub struct Mismatch {
 }
 
 fn time_str(t: Option<Time>) -> String {
-    t.map(|t| fmt_time(&t)).unwrap_or_else(|| "null".into())
+    t.map(|t| fmt_k8s(&t)).unwrap_or_else(|| "null".into())
 }
 
 /// Normalises an expected time to the API's second precision (unparsable text stays as is).
 fn norm_time(s: &str) -> String {
     parse_rfc3339(s)
-        .map(|t| fmt_time(&t))
+        .map(|t| fmt_k8s(&t))
         .unwrap_or_else(|| s.to_string())
 }
 

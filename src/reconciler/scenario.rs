@@ -7,7 +7,7 @@ use super::errors::{Effect, PreconditionFailure};
 use super::expect::Expect;
 use super::semantics::{Flavour, PruneVariant};
 use crate::model::{
-    ClusterVersionSpec, ClusterVersionStatus, Release, Time, fmt_time, parse_rfc3339,
+    ClusterVersionSpec, ClusterVersionStatus, Release, Time, fmt_k8s, parse_rfc3339,
 };
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -379,12 +379,12 @@ fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
         let names: Vec<String> = kinds.iter().map(|(k, _)| format!("`{k}`")).collect();
         return Err(format!(
             "event {i} at {}: needs exactly one event kind, found [{}]",
-            fmt_time(&at),
+            fmt_k8s(&at),
             names.join(", ")
         ));
     }
     let (kind, v) = kinds.remove(0);
-    let ctx = |e: yaml_serde::Error| format!("event {i} at {} (`{kind}`): {e}", fmt_time(&at));
+    let ctx = |e: yaml_serde::Error| format!("event {i} at {} (`{kind}`): {e}", fmt_k8s(&at));
     let empty = |v: &yaml_serde::Value| v.is_null() || v.as_mapping().is_some_and(|m| m.is_empty());
     let event = match kind.as_str() {
         "pod_start" => Event::PodStart(yaml_serde::from_value(v).map_err(ctx)?),
@@ -396,7 +396,7 @@ fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
         "tick" => {
             return Err(format!(
                 "event {i} at {}: `tick` takes no fields, write `tick: {{}}`",
-                fmt_time(&at)
+                fmt_k8s(&at)
             ));
         }
         "sync_failed_repeatedly" => {
@@ -408,7 +408,7 @@ fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
         other => {
             return Err(format!(
                 "event {i} at {}: unknown event kind `{other}`; expected one of {KINDS}",
-                fmt_time(&at)
+                fmt_k8s(&at)
             ));
         }
     };
@@ -417,7 +417,7 @@ fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
 }
 
 fn check_event(i: usize, at: &Time, e: &Event) -> Result<(), String> {
-    let bad = |m: &str| Err(format!("event {i} at {}: {m}", fmt_time(at)));
+    let bad = |m: &str| Err(format!("event {i} at {}: {m}", fmt_k8s(at)));
     match e {
         Event::PassResult(r) if r.ok == Some(true) && !r.errors.is_empty() => {
             bad("`pass_result` has `ok: true` and `errors`")
@@ -481,8 +481,8 @@ pub fn load_scenario(text: &str) -> Result<Scenario, String> {
             if ev.at < prev {
                 return Err(format!(
                     "event {i} at {} is earlier than the event before it ({}); events must be in time order",
-                    fmt_time(&ev.at),
-                    fmt_time(&prev)
+                    fmt_k8s(&ev.at),
+                    fmt_k8s(&prev)
                 ));
             }
         }
@@ -514,7 +514,7 @@ impl Scenario {
 impl Serialize for TimedEvent {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(2))?;
-        m.serialize_entry("at", &fmt_time(&self.at))?;
+        m.serialize_entry("at", &fmt_k8s(&self.at))?;
         let kind = self.event.kind();
         match &self.event {
             Event::PodStart(v) => m.serialize_entry(kind, v)?,

@@ -5,12 +5,8 @@
 use super::scenario::{Event, TimedEvent};
 use super::status::version_string;
 use super::worker::WorkerState;
-use crate::model::{ClusterVersion, Condition, HistoryEntry, Release, Time, fmt_time};
-use serde::{Serialize, Serializer};
-
-fn ser_time<S: Serializer>(t: &Time, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&fmt_time(t))
-}
+use crate::model::{ClusterVersion, Condition, HistoryEntry, Release, Time, fmt_k8s};
+use serde::Serialize;
 
 /// One changed field: `field` is a path such as `status.history[1].completionTime` or
 /// `status.conditions[Progressing]`.
@@ -25,7 +21,6 @@ pub struct Change {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TraceStep {
     pub index: usize,
-    #[serde(serialize_with = "ser_time")]
     pub at: Time,
     /// A short description of the event.
     pub event: String,
@@ -131,7 +126,7 @@ fn show_condition(c: &Condition) -> String {
 }
 
 fn show_time(t: Option<Time>) -> String {
-    t.map(|t| fmt_time(&t)).unwrap_or_else(|| "null".into())
+    t.map(|t| fmt_k8s(&t)).unwrap_or_else(|| "null".into())
 }
 
 fn show_entry(e: &HistoryEntry) -> String {
@@ -278,7 +273,7 @@ fn diff_history(c: &mut Changes, before: &[HistoryEntry], after: &[HistoryEntry]
 pub fn render_trace(steps: &[TraceStep]) -> String {
     let mut out = String::new();
     for s in steps {
-        out.push_str(&format!("[{}] {}  {}\n", s.index, fmt_time(&s.at), s.event));
+        out.push_str(&format!("[{}] {}  {}\n", s.index, fmt_k8s(&s.at), s.event));
         let worker = match (&s.worker_release, s.state) {
             (Some(r), Some(st)) => {
                 format!("{r}, {}, attempt {}", st.as_str(), s.attempt.unwrap_or(0))

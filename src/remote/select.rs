@@ -3,7 +3,8 @@
 //! when asked, or when nothing else in the job holds ClusterVersion data.
 
 use super::location::safe_relative;
-use crate::ingest::classify::{FileKind, classify_path};
+use crate::vocab::FileKind;
+use crate::vocab::kind::classify_path;
 
 /// One object of a listing: its full name in the bucket and its size when the listing gave it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,12 +2,12 @@
 //! severity, family, inputs, page), the inputs a rule can need, the [`Context`] rules read
 //! (bundle, timeline, evidence helpers), and running the selected rules into a [`Report`].
 
-use super::locate::{locate_path, locate_text};
 use super::model::*;
 use super::settings::Settings;
 use crate::bundle::Bundle;
 use crate::model::{Provenance, Sourced, Time};
 use crate::timeline::{Evidence, Timeline};
+use crate::vocab::{FileTable, locate};
 use std::sync::Arc;
 
 /// An input kind a rule can need.
@@ -155,8 +155,8 @@ impl<'a> Context<'a> {
     }
 
     /// Evidence at a field of a resource (`status.history[1].completionTime`): the line found
-    /// by walking the file's indentation, else the first occurrence of `fallback` after the
-    /// object's name, else the whole file.
+    /// by walking the object's indentation, else the first occurrence of `fallback` in the
+    /// object, else the whole file.
     pub fn field<T>(
         &self,
         obj: &Sourced<T>,
@@ -164,94 +164,49 @@ impl<'a> Context<'a> {
         path: &str,
         fallback: &str,
     ) -> EvidenceItem {
-        field_evidence(obj, name, path, fallback)
+        field_evidence(&self.bundle.files, obj, name, path, fallback)
     }
 
     /// Evidence from a timeline evidence record (a log line, an event, an interval…).
     pub fn from_timeline(&self, ev: &Evidence) -> EvidenceItem {
-        prov_evidence(&ev.prov, &ev.text, self.text_of(&ev.prov))
-    }
-
-    /// The text of a resource file, if some object parsed from it kept it.
-    fn text_of(&self, prov: &Provenance) -> Option<Arc<str>> {
-        let b = self.bundle;
-        let same = |p: &Provenance| p.input == prov.input && p.path == prov.path;
-        let texts = b
-            .cluster_versions
-            .iter()
-            .filter(|o| same(&o.prov))
-            .map(|o| o.text.clone())
-            .chain(
-                b.cluster_operators
-                    .iter()
-                    .filter(|o| same(&o.prov))
-                    .map(|o| o.text.clone()),
-            )
-            .chain(
-                b.nodes
-                    .iter()
-                    .filter(|o| same(&o.prov))
-                    .map(|o| o.text.clone()),
-            )
-            .chain(
-                b.pools
-                    .iter()
-                    .filter(|o| same(&o.prov))
-                    .map(|o| o.text.clone()),
-            )
-            .chain(
-                b.events
-                    .iter()
-                    .filter(|o| same(&o.prov))
-                    .map(|o| o.text.clone()),
-            )
-            .chain(
-                b.cvo_pods
-                    .iter()
-                    .filter(|o| same(&o.prov))
-                    .map(|o| o.text.clone()),
-            );
-        texts.flatten().next()
+        prov_evidence(&self.bundle.files, &ev.prov, &ev.text)
     }
 }
 
 /// See [`Context::field`].
 pub fn field_evidence<T>(
+    files: &FileTable,
     obj: &Sourced<T>,
     name: Option<&str>,
     path: &str,
     fallback: &str,
 ) -> EvidenceItem {
     let display = obj.prov.display_path();
-    let Some(text) = obj.text.as_ref() else {
-        return EvidenceItem::new(display, obj.prov.line, format!("{path}: {fallback}"));
-    };
-    let found = locate_path(text, name, path).or_else(|| locate_text(text, name, fallback));
-    match found {
-        Some(l) => {
-            let mut e = EvidenceItem::new(
-                display,
-                Some(l.line),
-                text.get(l.start..l.end).unwrap_or(""),
-            );
-            e.snippet = Some(Snippet {
-                text: text.clone(),
-                first_line: 1,
-                span: (l.start, l.end),
-            });
+    let found = locate::field(files, &obj.prov, name, path)
+        .or_else(|| locate::text(files, &obj.prov, name, fallback));
+    match (found, files.text(&obj.prov.file)) {
+        (Some(f), Some(text)) => {
+            let mut e = EvidenceItem::new(display, f.prov.line, f.text.as_str());
+            if let Some((s, en)) = f.prov.span {
+                e.snippet = Some(Snippet {
+                    text: text.clone(),
+                    first_line: 1,
+                    span: (s as usize, en as usize),
+                });
+            }
             e
         }
-        None => EvidenceItem::new(display, None, format!("{path}: {fallback}")),
+        _ => EvidenceItem::new(display, obj.prov.line, format!("{path}: {fallback}")),
     }
 }
 
-/// Evidence for a provenance with a line; points into the file text when it is known.
-pub fn prov_evidence(prov: &Provenance, text: &str, file: Option<Arc<str>>) -> EvidenceItem {
+/// Evidence for a provenance with a line; points into the file text when the table keeps it.
+pub fn prov_evidence(files: &FileTable, prov: &Provenance, text: &str) -> EvidenceItem {
     let mut e = EvidenceItem::new(prov.display_path(), prov.line, text);
     let span = prov
         .span
         .and_then(|(s, en)| Some((usize::try_from(s).ok()?, usize::try_from(en).ok()?)));
-    match (file, span) {
+    match (files.text(&prov.file), span) {
         (Some(f), Some((s, en))) if en <= f.len() && s <= en && f.is_char_boundary(s) => {
             let line_end = f[s..]
                 .find('\n')
@@ -264,7 +219,7 @@ pub fn prov_evidence(prov: &Provenance, text: &str, file: Option<Arc<str>>) -> E
                 en
             };
             e.snippet = Some(Snippet {
-                text: f,
+                text: f.clone(),
                 first_line: 1,
                 span: (s, line_end),
             });

@@ -17,7 +17,7 @@ mod co;
 mod cv;
 mod engine;
 mod inp;
-pub mod locate;
+
 mod log;
 mod mc;
 mod model;

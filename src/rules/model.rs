@@ -1,14 +1,15 @@
 //! The finding and report model every emitter reads: severities, rule families, findings with
 //! their object, time and evidence, per-rule outcomes and the report itself. These types are
-//! the `mglint/v1` JSON model (they serialize as-is), so field names are deliberate.
+//! the `mglint/report/v1` JSON model (they serialize as-is), so field names are deliberate.
 
 use crate::model::Time;
-use serde::{Serialize, Serializer};
+use serde::Serialize;
+
+pub use crate::vocab::schema::REPORT as SCHEMA;
+pub use crate::vocab::text::one_line;
+pub use crate::vocab::time::fmt_short;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// The JSON schema tag of a report.
-pub const SCHEMA: &str = "mglint/v1";
 
 /// How serious a finding is. Ordered: `Info < Warning < Error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -113,24 +114,6 @@ impl Family {
     }
 }
 
-fn ser_opt_time<S: Serializer>(t: &Option<Time>, s: S) -> Result<S::Ok, S::Error> {
-    match t {
-        Some(t) => s.serialize_str(&fmt_utc(t)),
-        None => s.serialize_none(),
-    }
-}
-
-/// RFC3339 UTC with `Z`: whole seconds, or milliseconds when the time has a fraction.
-pub fn fmt_utc(t: &Time) -> String {
-    use chrono::Timelike;
-    let fmt = if t.nanosecond() == 0 {
-        chrono::SecondsFormat::Secs
-    } else {
-        chrono::SecondsFormat::Millis
-    };
-    t.to_rfc3339_opts(fmt, true)
-}
-
 /// What a finding is about.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct ObjectRef {
@@ -202,20 +185,6 @@ impl EvidenceItem {
     }
 }
 
-/// First line of `s`, cut at `max` bytes on a char boundary (with `…` when cut).
-pub fn one_line(s: &str, max: usize) -> String {
-    let first = s.lines().next().unwrap_or("");
-    let cut = s.contains('\n') || first.len() > max;
-    if !cut {
-        return first.to_string();
-    }
-    let mut end = first.len().min(max);
-    while !first.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &first[..end])
-}
-
 /// How sure a rule is, and from which evidence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -242,7 +211,6 @@ pub struct Finding {
     pub message: String,
     pub object: ObjectRef,
     /// When the problem happened or was observed (UTC), if known.
-    #[serde(serialize_with = "ser_opt_time")]
     pub at: Option<Time>,
     pub evidence: Vec<EvidenceItem>,
     pub help: String,
@@ -308,14 +276,13 @@ pub struct ReportInput {
     pub files_read: u64,
 }
 
-/// Everything one `analyze` run found; the `mglint/v1` report.
+/// Everything one `analyze` run found; the `mglint/report/v1` report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     pub schema: &'static str,
     pub tool: Tool,
     pub inputs: Vec<ReportInput>,
     /// When the data was collected (or the latest time seen in it).
-    #[serde(serialize_with = "ser_opt_time")]
     pub collected_at: Option<Time>,
     pub fail_on: Severity,
     pub summary: Counts,
@@ -375,12 +342,5 @@ mod tests {
         assert!(Severity::Error > Severity::Warning && Severity::Warning > Severity::Info);
         assert_eq!(Severity::parse("WARN"), Some(Severity::Warning));
         assert_eq!(Severity::parse("fatal"), None);
-    }
-
-    #[test]
-    fn one_line_cuts_on_char_boundary() {
-        assert_eq!(one_line("abc\ndef", 10), "abc…");
-        assert_eq!(one_line("ééé", 3), "é…");
-        assert_eq!(one_line("short", 10), "short");
     }
 }

@@ -6,8 +6,8 @@ pub mod sniff;
 mod walk;
 
 use crate::bundle::{InputInfo, InputKind};
-use crate::ingest::classify::FileKind;
 use crate::model::{DiagLevel, Diagnostic, Provenance};
+use crate::vocab::FileKind;
 use sniff::Magic;
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
@@ -25,6 +25,14 @@ pub struct SourceOptions {
     pub max_archive_bytes: u64,
     /// How deep archives may be nested inside archives.
     pub max_nesting: u32,
+    /// What a file is from its first bytes, for files whose path says nothing. The source
+    /// layer does not know the formats: ingestion provides this (see
+    /// `ingest::sniff::sniff_content`); by default such files are not read.
+    pub sniff: fn(&[u8]) -> Option<FileKind>,
+}
+
+fn sniff_nothing(_: &[u8]) -> Option<FileKind> {
+    None
 }
 
 impl Default for SourceOptions {
@@ -33,6 +41,7 @@ impl Default for SourceOptions {
             max_file_bytes: 2 << 30,
             max_archive_bytes: 64 << 30,
             max_nesting: 3,
+            sniff: sniff_nothing,
         }
     }
 }
@@ -56,9 +65,12 @@ pub struct VFile {
 }
 
 impl VFile {
-    /// The provenance of the whole file.
-    pub fn prov(&self) -> Provenance {
-        Provenance::file(&self.input, &self.path)
+    /// The size of the stored bytes (compressed size for compressed data).
+    pub fn stored_len(&self) -> u64 {
+        match &self.content {
+            Content::Disk(p) => std::fs::metadata(p).map(|m| m.len()).unwrap_or(0),
+            Content::Mem(b) => b.len() as u64,
+        }
     }
 
     /// Opens the file as a stream, decompressing gzip or xz data whatever the file is called,
@@ -130,7 +142,7 @@ impl Collected {
     fn diag(&mut self, input: &Arc<str>, path: &str, level: DiagLevel, reason: String) {
         self.diagnostics.push(Diagnostic {
             level,
-            prov: Provenance::file(input, &Arc::from(path)),
+            prov: Provenance::detached(input, path),
             column: None,
             reason,
         });

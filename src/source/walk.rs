@@ -4,8 +4,9 @@
 use super::sniff::{self, Capped, Magic};
 use super::{Collected, Content, LayoutSeen, SourceOptions, VFile, normalise};
 use crate::bundle::InputKind;
-use crate::ingest::classify::{FileKind, classify_path, sniff_content};
 use crate::model::DiagLevel;
+use crate::vocab::FileKind;
+use crate::vocab::kind::classify_path;
 use std::io::{BufReader, Read};
 use std::path::Path;
 use std::sync::Arc;
@@ -53,7 +54,7 @@ pub fn collect_as(input: &str, display: &str, opts: &SourceOptions) -> Result<Co
             out.info.files_seen = 1;
             let kind = classify_path(&input.replace('\\', "/"))
                 .filter(|k| *k != FileKind::NestedArchive)
-                .or_else(|| sniff_content(&head));
+                .or_else(|| (opts.sniff)(&head));
             match kind {
                 Some(kind) => out.files.push(VFile {
                     input: name.clone(),
@@ -73,7 +74,10 @@ pub fn collect_as(input: &str, display: &str, opts: &SourceOptions) -> Result<Co
     }
     out.info.must_gather_roots = seen.roots.into_iter().collect();
     out.info.ci_job = seen.ci;
-    out.info.modified = meta.modified().ok().map(crate::model::Time::from);
+    out.info.modified = meta
+        .modified()
+        .ok()
+        .map(|m| crate::model::Time::from(chrono::DateTime::<chrono::Utc>::from(m)));
     if out.info.kind == InputKind::Directory {
         if seen.ci {
             out.info.kind = InputKind::CiJob;
@@ -280,7 +284,7 @@ fn read_stream<'a>(
         let kind = classify_path(&format!("{here}/{inner_name}"))
             .or_else(|| classify_path(&inner_name))
             .filter(|k| *k != FileKind::NestedArchive)
-            .or_else(|| sniff_content(&head));
+            .or_else(|| (opts.sniff)(&head));
         let Some(kind) = kind else {
             out.diag(
                 input,

@@ -222,7 +222,7 @@ fn text_lines(lines: &[TextLine], out: &mut Vec<TimelineEvent>) {
             EventSource::TestLog,
             "e2e",
             EventKind::E2eOutputStart,
-            format!("e2e test output starts: {}", short(&l.message, 160)),
+            format!("e2e test output starts: {}", one_line(&l.message, 160)),
             Evidence::new(l.prov.clone(), &l.message),
         ));
     }
@@ -403,10 +403,11 @@ fn junit_kept(name: &str, status: &JunitStatus) -> bool {
 
 fn prow_and_junit(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
     let Some(p) = &bundle.prow else { return };
-    let prov = p.prov.first().cloned().unwrap_or_else(|| {
-        let empty: std::sync::Arc<str> = std::sync::Arc::from("");
-        crate::model::Provenance::file(&empty, &empty)
-    });
+    let prov = p
+        .prov
+        .first()
+        .cloned()
+        .unwrap_or_else(|| crate::model::Provenance::detached("", ""));
     let job = if p.job.is_empty() {
         p.build_id.clone()
     } else {
@@ -419,7 +420,7 @@ fn prow_and_junit(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
             "prow",
             EventKind::ProwStart { job: job.clone() },
             format!("job `{job}` started"),
-            Evidence::new(prov.clone(), &format!("start {}", fmt_rfc3339(&t))),
+            Evidence::new(prov.clone(), &format!("start {}", fmt_short(&t))),
         ));
     }
     let Some(end) = p.completion else { return };
@@ -440,7 +441,7 @@ fn prow_and_junit(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
         format!("job `{job}` finished: {result}"),
         Evidence::new(
             p.prov.last().cloned().unwrap_or(prov),
-            &format!("completion {}", fmt_rfc3339(&end)),
+            &format!("completion {}", fmt_short(&end)),
         ),
     ));
     for case in &bundle.junit {

@@ -7,16 +7,19 @@ use super::locate::{locate, snapshot_time, ts};
 use super::model::*;
 use crate::bundle::Bundle;
 use crate::model::{Condition, Pod, Provenance, Sourced, Time, parse_rfc3339};
+use crate::vocab::FileTable;
 use std::collections::BTreeMap;
 
 /// Appends every resource-derived event to `out`.
 pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
+    let files = &bundle.files;
     for cv in &bundle.cluster_versions {
         cluster_version(bundle, cv, out);
     }
     for co in &bundle.cluster_operators {
         let subject = format!("clusteroperator/{}", co.metadata.name);
         conditions(
+            files,
             co,
             &co.metadata.name,
             &co.status.conditions,
@@ -31,8 +34,8 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
                 .or_else(|| snapshot_time(bundle, &co.prov));
             if let Some(t) = t {
                 let prov = locate(
+                    files,
                     &co.prov,
-                    co.text.as_deref(),
                     Some(&co.metadata.name),
                     v,
                     "name: operator",
@@ -60,6 +63,7 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
             .cloned()
             .collect();
         conditions(
+            files,
             node,
             &node.metadata.name,
             &ready,
@@ -87,6 +91,7 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
             .cloned()
             .collect();
         conditions(
+            files,
             pool,
             &pool.metadata.name,
             &keep,
@@ -96,7 +101,7 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
         );
     }
     for pod in &bundle.cvo_pods {
-        cvo_pod(pod, out);
+        cvo_pod(files, pod, out);
     }
 }
 
@@ -111,11 +116,11 @@ fn cluster_version(
         cv.metadata.name.as_str()
     };
     let subject = format!("clusterversion/{name}");
-    let text = cv.text.as_deref();
+    let files = &bundle.files;
     for (i, h) in cv.status.history.iter().enumerate() {
         let (version, image) = (h.version.clone(), h.image.clone());
         if let Some(t) = h.started_time {
-            let prov = locate(&cv.prov, text, None, &ts(&t), h.label());
+            let prov = locate(files, &cv.prov, None, &ts(&t), h.label());
             out.push(TimelineEvent::new(
                 t,
                 EventSource::ClusterVersion,
@@ -137,7 +142,7 @@ fn cluster_version(
             ));
         }
         if let Some(t) = h.completion_time {
-            let prov = locate(&cv.prov, text, None, &ts(&t), "completionTime");
+            let prov = locate(files, &cv.prov, None, &ts(&t), "completionTime");
             let ev = Evidence::new(
                 prov,
                 &format!(
@@ -169,6 +174,7 @@ fn cluster_version(
         }
     }
     conditions(
+        files,
         cv,
         "",
         &cv.status.conditions,
@@ -195,7 +201,7 @@ fn cluster_version(
             Evidence::new(cv.prov.clone(), &format!("status.desired {desired}")),
         ));
         if let Some(u) = &cv.spec.desired_update {
-            let prov = locate(&cv.prov, text, None, "desiredUpdate", "");
+            let prov = locate(files, &cv.prov, None, "desiredUpdate", "");
             out.push(TimelineEvent::new(
                 t,
                 EventSource::ClusterVersion,
@@ -229,6 +235,7 @@ fn opt_num(n: Option<i64>) -> String {
 
 /// One event per condition with a lastTransitionTime.
 fn conditions<T>(
+    files: &FileTable,
     obj: &Sourced<T>,
     anchor: &str,
     conds: &[Condition],
@@ -241,7 +248,7 @@ fn conditions<T>(
             continue;
         };
         let anchor = (!anchor.is_empty()).then_some(anchor);
-        let prov = locate(&obj.prov, obj.text.as_deref(), anchor, &ts(&t), &c.type_);
+        let prov = locate(files, &obj.prov, anchor, &ts(&t), &c.type_);
         let mut msg = format!("`{}` → {}", c.type_, c.status);
         if !c.reason.is_empty() {
             msg.push_str(&format!(" ({})", c.reason));
@@ -269,12 +276,13 @@ fn conditions<T>(
 }
 
 /// Container starts and terminations of a CVO pod.
-fn cvo_pod(pod: &Sourced<Pod>, out: &mut Vec<TimelineEvent>) {
+fn cvo_pod(files: &FileTable, pod: &Sourced<Pod>, out: &mut Vec<TimelineEvent>) {
     let subject = format!("cvo-pod/{}", pod.metadata.name);
     for cs in &pod.status.container_statuses {
         let restarts = cs.restart_count;
         if let Some(t) = state_time(cs.state.as_ref(), "running", "startedAt") {
             out.push(pod_event(
+                files,
                 pod,
                 &subject,
                 t,
@@ -289,6 +297,7 @@ fn cvo_pod(pod: &Sourced<Pod>, out: &mut Vec<TimelineEvent>) {
         let last = cs.last_state.as_ref();
         if let Some(t) = state_time(last, "terminated", "startedAt") {
             out.push(pod_event(
+                files,
                 pod,
                 &subject,
                 t,
@@ -312,7 +321,15 @@ fn cvo_pod(pod: &Sourced<Pod>, out: &mut Vec<TimelineEvent>) {
                 ),
                 None => format!("previous `{}` container terminated: {reason}", cs.name),
             };
-            out.push(pod_event(pod, &subject, t, "terminated", restarts, what));
+            out.push(pod_event(
+                files,
+                pod,
+                &subject,
+                t,
+                "terminated",
+                restarts,
+                what,
+            ));
         }
     }
 }
@@ -326,6 +343,7 @@ fn state_time(state: Option<&serde_json::Value>, which: &str, field: &str) -> Op
 }
 
 fn pod_event(
+    files: &FileTable,
     pod: &Sourced<Pod>,
     subject: &str,
     t: Time,
@@ -333,13 +351,7 @@ fn pod_event(
     restarts: i64,
     msg: String,
 ) -> TimelineEvent {
-    let prov = locate(
-        &pod.prov,
-        pod.text.as_deref(),
-        Some(&pod.metadata.name),
-        &ts(&t),
-        state,
-    );
+    let prov = locate(files, &pod.prov, Some(&pod.metadata.name), &ts(&t), state);
     TimelineEvent::new(
         t,
         EventSource::Pod,
@@ -357,6 +369,7 @@ fn pod_event(
 /// are taken in collection order (by their input's collection time, then reading order); a
 /// later snapshot's state and completionTime win, and rewritten completion times are kept.
 pub fn merged_history(bundle: &Bundle) -> Vec<HistoryRecord> {
+    let files = &bundle.files;
     let mut snaps: Vec<(Option<Time>, usize, &Sourced<crate::model::ClusterVersion>)> = bundle
         .cluster_versions
         .iter()
@@ -375,7 +388,7 @@ pub fn merged_history(bundle: &Bundle) -> Vec<HistoryRecord> {
             };
             let key = (key_id, h.started_time);
             let prov: Provenance = match h.started_time {
-                Some(t) => locate(&cv.prov, cv.text.as_deref(), None, &ts(&t), h.label()),
+                Some(t) => locate(files, &cv.prov, None, &ts(&t), h.label()),
                 None => cv.prov.clone(),
             };
             let ev = Evidence::new(

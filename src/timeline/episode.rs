@@ -1,7 +1,7 @@
 //! Derived episodes (install, update, cancel, rollback, stall, CVO restart, unmanaged), their
 //! milestones, evidence bounds and spans.
 
-use super::model::{Evidence, ser_opt_time, ser_time};
+use super::model::Evidence;
 use crate::model::Time;
 use serde::Serialize;
 
@@ -101,7 +101,6 @@ pub enum MilestoneKind {
 #[derive(Debug, Clone, Serialize)]
 pub struct Milestone {
     pub kind: MilestoneKind,
-    #[serde(serialize_with = "ser_time")]
     pub time: Time,
     pub evidence: Vec<Evidence>,
 }
@@ -110,10 +109,8 @@ pub struct Milestone {
 /// for nodes), compared with what history claims.
 #[derive(Debug, Clone, Serialize)]
 pub struct Bound {
-    #[serde(serialize_with = "ser_time")]
     pub before: Time,
     /// What `status.history` claims, when it claims something.
-    #[serde(serialize_with = "ser_opt_time")]
     pub claimed: Option<Time>,
     /// The earliest evidence first.
     pub evidence: Vec<Evidence>,
@@ -133,10 +130,8 @@ impl Bound {
 pub struct Episode {
     #[serde(flatten)]
     pub kind: EpisodeKind,
-    #[serde(serialize_with = "ser_time")]
     pub start: Time,
     /// `None` while open (still going at the end of the data).
-    #[serde(serialize_with = "ser_opt_time")]
     pub end: Option<Time>,
     /// The release whose manifests were actually being reconciled, as far as the evidence
     /// shows (may differ from `status.desired`); `None` when no log covers the span.
@@ -168,9 +163,7 @@ impl Episode {
 /// A stretch in which the running release was not being reconciled.
 #[derive(Debug, Clone, Serialize)]
 pub struct Span {
-    #[serde(serialize_with = "ser_time")]
     pub start: Time,
-    #[serde(serialize_with = "ser_opt_time")]
     pub end: Option<Time>,
     pub reason: String,
 }

@@ -34,7 +34,7 @@ fn cause_of(run: &[&Pass]) -> (StallCause, String) {
             .join(", ");
         return (
             StallCause::PreconditionFailed,
-            format!("precondition {list} failed: {}", short(&f.message, 200)),
+            format!("precondition {list} failed: {}", one_line(&f.message, 200)),
         );
     }
     let Some(err) = run.iter().find_map(|p| p.sync_error.as_deref()) else {
@@ -57,7 +57,7 @@ fn cause_of(run: &[&Pass]) -> (StallCause, String) {
     } else {
         StallCause::Unknown
     };
-    (cause, short(err, 200))
+    (cause, one_line(err, 200))
 }
 
 /// Runs of consecutive passes that failed before touching any manifest, for one target.
@@ -169,8 +169,8 @@ fn snapshot_stalls(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
             .rev()
             .find(|h| h.state == "Completed" && h.started.is_some_and(|s| s < start))
             .map(|h| h.label().to_string());
-        let prov = super::locate::locate(&cv.prov, cv.text.as_deref(), None, &f.reason, "Failing");
-        let detail = short(&f.message, 200);
+        let prov = super::locate::locate(&inp.bundle.files, &cv.prov, None, &f.reason, "Failing");
+        let detail = one_line(&f.message, 200);
         let mut summary = format!(
             "the CVO was stuck on {} from {} ({}: {detail})",
             h0.label(),

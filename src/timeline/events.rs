@@ -6,6 +6,7 @@ use super::locate::locate;
 use super::model::*;
 use crate::bundle::Bundle;
 use crate::model::{Event, Sourced};
+use crate::vocab::FileTable;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -127,7 +128,7 @@ pub fn cvo_reason_kinds(reason: &str, event_type: &str, message: &str) -> Vec<Ev
 /// Appends the kept events to `out`.
 pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
     for ev in &bundle.events {
-        event(ev, out);
+        event(&bundle.files, ev, out);
     }
 }
 
@@ -151,7 +152,7 @@ fn subject_of(e: &Event) -> String {
     }
 }
 
-fn event(ev: &Sourced<Event>, out: &mut Vec<TimelineEvent>) {
+fn event(files: &FileTable, ev: &Sourced<Event>, out: &mut Vec<TimelineEvent>) {
     let e = &ev.value;
     let Some(t) = e.first_seen() else { return };
     let ns = if e.involved_object.namespace.is_empty() {
@@ -196,10 +197,10 @@ fn event(ev: &Sourced<Event>, out: &mut Vec<TimelineEvent>) {
     if count > 1
         && let Some(last) = e.last_seen().filter(|l| *l != t)
     {
-        msg.push_str(&format!(" (×{count}, last {})", fmt_rfc3339(&last)));
+        msg.push_str(&format!(" (×{count}, last {})", fmt_short(&last)));
     }
     let anchor = (!e.metadata.name.is_empty()).then_some(e.metadata.name.as_str());
-    let prov = locate(&ev.prov, ev.text.as_deref(), anchor, &e.reason, "reason");
+    let prov = locate(files, &ev.prov, anchor, &e.reason, "reason");
     let evidence = Evidence::new(prov, &format!("{} {} {}", e.type_, e.reason, e.message));
     for kind in kinds {
         out.push(TimelineEvent {

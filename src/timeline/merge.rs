@@ -87,7 +87,6 @@ fn absorb(k: &mut TimelineEvent, e: TimelineEvent) {
 mod tests {
     use super::*;
     use crate::model::{Provenance, parse_rfc3339};
-    use std::sync::Arc;
 
     fn ev(
         t: &str,
@@ -97,12 +96,7 @@ mod tests {
         kind: EventKind,
         msg: &str,
     ) -> TimelineEvent {
-        let i: Arc<str> = Arc::from("in");
-        let p: Arc<str> = Arc::from(path);
-        let prov = Provenance {
-            line: Some(line),
-            ..Provenance::file(&i, &p)
-        };
+        let prov = Provenance::detached("in", path).at_line(Some(line));
         TimelineEvent::new(
             parse_rfc3339(t).unwrap(),
             source,
@@ -143,7 +137,7 @@ mod tests {
         assert_eq!(merged.len(), 1);
         assert_eq!(merged[0].source, EventSource::ClusterVersion);
         assert_eq!(merged[0].evidence.len(), 2);
-        assert_eq!(merged[0].evidence[1].prov.path.as_ref(), "test.log");
+        assert_eq!(merged[0].evidence[1].prov.file.path(), "test.log");
     }
 
     #[test]

@@ -50,14 +50,13 @@ pub struct Timeline {
     /// `status.history` merged across snapshots, oldest first.
     pub history: Vec<HistoryRecord>,
     /// The moment the data describes (collection time, else the latest time seen).
-    #[serde(serialize_with = "model::ser_opt_time")]
     pub reference: Option<Time>,
 }
 
 /// Builds the timeline of one bundle. Never fails: what cannot be placed in time is left out.
 pub fn build(bundle: &Bundle) -> Timeline {
     let mut raw = Vec::new();
-    locate::reset_cache();
+
     cluster::extract(bundle, &mut raw);
     events::extract(bundle, &mut raw);
     let scan = cvo_log::extract(bundle, &mut raw);
@@ -82,7 +81,7 @@ pub fn build(bundle: &Bundle) -> Timeline {
     eps.sort_by(|a, b| {
         (a.start, a.tag(), a.end, &a.summary).cmp(&(b.start, b.tag(), b.end, &b.summary))
     });
-    locate::reset_cache();
+
     Timeline {
         events,
         episodes: eps,

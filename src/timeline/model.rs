@@ -1,40 +1,16 @@
 //! The timeline's data types: events and their evidence, and the time formatting they share
 //! (passes and history are in `pass`, episodes in `episode`, re-exported here). Everything is
-//! `Serialize` with stable, deliberate field names: the `mglint/v1` timeline JSON is built
+//! `Serialize` with stable, deliberate field names: the timeline JSON (`mglint/timeline/v1`) is built
 //! from these types.
 
 use crate::model::{Provenance, Time};
-use serde::{Serialize, Serializer};
+pub use crate::vocab::text::one_line;
+use serde::Serialize;
+
+pub use crate::vocab::time::{fmt_k8s, fmt_ms, fmt_short};
 
 pub use super::episode::*;
 pub use super::pass::*;
-
-/// Serializes a time as RFC3339 UTC, with as many fraction digits as it carries.
-pub(crate) fn ser_time<S: Serializer>(t: &Time, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&fmt_rfc3339(t))
-}
-
-/// Serializes an optional time (see [`ser_time`]).
-pub(crate) fn ser_opt_time<S: Serializer>(t: &Option<Time>, s: S) -> Result<S::Ok, S::Error> {
-    match t {
-        Some(t) => s.serialize_str(&fmt_rfc3339(t)),
-        None => s.serialize_none(),
-    }
-}
-
-/// RFC3339 UTC with `Z`, fraction digits only when the time has them.
-pub fn fmt_rfc3339(t: &Time) -> String {
-    t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
-}
-
-/// A time for prose: seconds, or milliseconds when it has a fraction.
-pub fn fmt_short(t: &Time) -> String {
-    if t.timestamp_subsec_nanos() == 0 {
-        t.format("%Y-%m-%dT%H:%M:%SZ").to_string()
-    } else {
-        t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
-    }
-}
 
 /// Where a piece of evidence was read: a file (and line) plus the text that was there.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -49,23 +25,9 @@ impl Evidence {
     pub fn new(prov: Provenance, text: &str) -> Self {
         Evidence {
             prov,
-            text: short(text, 300),
+            text: one_line(text, 300),
         }
     }
-}
-
-/// First line of `s`, cut at `max` bytes on a char boundary (with `…` when cut).
-pub fn short(s: &str, max: usize) -> String {
-    let first = s.lines().next().unwrap_or("");
-    let more = s.contains('\n');
-    if first.len() <= max && !more {
-        return first.to_string();
-    }
-    let mut end = first.len().min(max);
-    while !first.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &first[..end])
 }
 
 /// Which kind of input an event was read from. The declaration order is the merge rank:
@@ -368,7 +330,6 @@ impl EventKind {
 /// One thing that happened, at one instant, with the files that say so.
 #[derive(Debug, Clone, Serialize)]
 pub struct TimelineEvent {
-    #[serde(serialize_with = "ser_time")]
     pub time: Time,
     pub source: EventSource,
     /// What it is about: `clusterversion/version`, `clusteroperator/<name>`, `node/<name>`,

@@ -1,7 +1,7 @@
 //! What the CVO logs and history say about work: sync passes, precondition failures, CVO
 //! container instances, and `status.history` merged across snapshots.
 
-use super::model::{Evidence, ser_opt_time, ser_time};
+use super::model::Evidence;
 use crate::model::Time;
 use serde::Serialize;
 
@@ -20,7 +20,6 @@ pub enum PassStyle {
 /// One precondition failure seen in the CVO log.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PreconditionFailure {
-    #[serde(serialize_with = "ser_time")]
     pub time: Time,
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -36,9 +35,7 @@ pub struct Pass {
     /// The CVO pod whose log this is, and whether it was the previous container instance.
     pub pod: String,
     pub previous_log: bool,
-    #[serde(serialize_with = "ser_time")]
     pub start: Time,
-    #[serde(serialize_with = "ser_opt_time")]
     pub end: Option<Time>,
     pub style: PassStyle,
     /// The release named on the start line (version, or image when the version is empty).
@@ -53,12 +50,9 @@ pub struct Pass {
     pub manifests_started: u32,
     pub max_index: u32,
     pub total: Option<u32>,
-    #[serde(serialize_with = "ser_opt_time")]
     pub first_manifest: Option<Time>,
-    #[serde(serialize_with = "ser_opt_time")]
     pub last_manifest: Option<Time>,
     /// `Payload loaded from …` inside the pass (legacy loads happen in the pass).
-    #[serde(serialize_with = "ser_opt_time")]
     pub payload_loaded: Option<Time>,
     /// `Some(true)` for `Result of work: []`, `Some(false)` with errors, `None` when the pass
     /// never reached the task graph (for example a failed payload load).
@@ -104,9 +98,7 @@ pub struct HistoryRecord {
     pub image: String,
     /// The state in the newest snapshot that has this entry.
     pub state: String,
-    #[serde(serialize_with = "ser_opt_time")]
     pub started: Option<Time>,
-    #[serde(serialize_with = "ser_opt_time")]
     pub completion: Option<Time>,
     pub verified: bool,
     /// Every distinct completionTime seen for this entry across snapshots, oldest snapshot
@@ -142,18 +134,13 @@ pub struct Instance {
     /// The banner's build string (`ClusterVersionOperator <build>`), when seen.
     pub build: Option<String>,
     /// The banner (or first record) and the last record.
-    #[serde(serialize_with = "ser_time")]
     pub start: Time,
-    #[serde(serialize_with = "ser_time")]
     pub end: Time,
     /// `successfully acquired lease …`.
-    #[serde(serialize_with = "ser_opt_time")]
     pub leader: Option<Time>,
     /// The first shutdown line.
-    #[serde(serialize_with = "ser_opt_time")]
     pub shutdown: Option<Time>,
     /// The first sync pass start.
-    #[serde(serialize_with = "ser_opt_time")]
     pub first_pass: Option<Time>,
     pub start_evidence: Evidence,
     pub end_evidence: Evidence,

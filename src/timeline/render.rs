@@ -1,6 +1,6 @@
 //! Printing the timeline: a plain table (time, source, subject, what, with times relative to
 //! the update being worked on) followed by the episodes, and the versioned JSON document
-//! (`{"schema": "mglint/v1", "kind": "timeline", …}`). Both honour a [`Filter`].
+//! (`{"schema": "mglint/timeline/v1", "kind": "timeline", …}`). Both honour a [`Filter`].
 
 use super::Timeline;
 use super::episodes::human_duration;
@@ -12,15 +12,9 @@ use serde::Serialize;
 /// match the source and subject filters.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Filter {
-    #[serde(
-        serialize_with = "ser_opt_time",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub since: Option<Time>,
-    #[serde(
-        serialize_with = "ser_opt_time",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub until: Option<Time>,
     /// Only these sources (empty: all).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -110,7 +104,7 @@ pub fn render_table(tl: &Timeline, f: &Filter) -> String {
         "TIME (UTC)", "SOURCE", "SUBJECT"
     ));
     for e in &rows {
-        let mut what = short(&e.message, 200);
+        let mut what = one_line(&e.message, 200);
         if let Some((ep, req)) = anchor_for(tl, e.time) {
             let label = match &ep.kind {
                 EpisodeKind::Install { .. } => "install started".to_string(),
@@ -173,7 +167,6 @@ pub fn render_table(tl: &Timeline, f: &Filter) -> String {
 struct Doc<'a> {
     schema: &'static str,
     kind: &'static str,
-    #[serde(serialize_with = "ser_opt_time")]
     reference: Option<Time>,
     filter: &'a Filter,
     events: Vec<&'a TimelineEvent>,
@@ -188,7 +181,7 @@ pub fn render_json(tl: &Timeline, f: &Filter) -> String {
         f.until.is_none_or(|u| start <= u) && f.since.is_none_or(|s| end.unwrap_or(start) >= s)
     };
     let doc = Doc {
-        schema: "mglint/v1",
+        schema: crate::vocab::schema::TIMELINE,
         kind: "timeline",
         reference: tl.reference,
         filter: f,
@@ -201,6 +194,10 @@ pub fn render_json(tl: &Timeline, f: &Filter) -> String {
             .collect(),
         history: &tl.history,
     };
-    serde_json::to_string_pretty(&doc)
-        .unwrap_or_else(|e| format!("{{\"schema\":\"mglint/v1\",\"error\":\"{e}\"}}"))
+    serde_json::to_string_pretty(&doc).unwrap_or_else(|e| {
+        format!(
+            "{{\"schema\":\"{}\",\"error\":\"{e}\"}}",
+            crate::vocab::schema::TIMELINE
+        )
+    })
 }

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use mglint::model::{
-    ClusterVersionStatus, Condition, HistoryEntry, Release, Time, fmt_time, parse_rfc3339,
+    ClusterVersionStatus, Condition, HistoryEntry, Release, Time, fmt_k8s, parse_rfc3339,
 };
 use mglint::reconciler::errors::{Effect, UpdateError};
 use mglint::reconciler::status::{SyncInput, WorkerStatus, sync_status};
@@ -151,7 +151,7 @@ pub fn outcome_cond<'a>(out: &'a Outcome, type_: &str) -> (&'a str, &'a str, &'a
 
 /// History as `started|completed|state|version` rows.
 pub fn rows(h: &[HistoryEntry]) -> Vec<String> {
-    let f = |t: Option<Time>| t.map(|t| fmt_time(&t)).unwrap_or_default();
+    let f = |t: Option<Time>| t.map(|t| fmt_k8s(&t)).unwrap_or_default();
     h.iter()
         .map(|e| {
             format!(

@@ -5,7 +5,7 @@
 
 use super::lanes::{Bar, Glyph, Group, Lane, Mark, hms, pack, se, span_text, where_};
 use crate::model::Time;
-use crate::timeline::{EpisodeKind, EventKind, Timeline, TimelineEvent, fmt_short, short};
+use crate::timeline::{EpisodeKind, EventKind, Timeline, TimelineEvent, fmt_short, one_line};
 use chrono::Duration;
 
 fn pass_class(p: &crate::timeline::Pass) -> &'static str {
@@ -213,7 +213,7 @@ fn preconditions(tl: &Timeline) -> Lane {
         let tip = format!(
             "{}\n{}\n{}",
             fmt_short(&e.time),
-            short(&e.message, 160),
+            one_line(&e.message, 160),
             where_(&e.evidence)
         );
         pre.marks

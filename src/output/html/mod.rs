@@ -31,7 +31,7 @@ pub use intervals::CiInterval;
 
 use crate::bundle::{Bundle, InputKind};
 use crate::model::Time;
-use crate::rules::{Report, fmt_utc};
+use crate::rules::Report;
 use crate::timeline::{Timeline, fmt_short};
 use std::fmt::Write;
 
@@ -180,7 +180,7 @@ fn header(out: &mut String, report: &Report, tl: &Timeline, meta: &HtmlMeta) {
         let _ = write!(
             out,
             "<tr><th>Collected</th><td>{} UTC</td></tr>",
-            esc(&fmt_utc(&t))
+            esc(&fmt_short(&t))
         );
     }
     let inputs: Vec<String> = if meta.inputs.is_empty() {

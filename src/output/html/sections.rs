@@ -4,7 +4,7 @@
 //! `<details>`).
 
 use super::escape::{code_spans, esc, markdown};
-use crate::rules::{ConfidenceLevel, Finding, Report, fmt_utc};
+use crate::rules::{ConfidenceLevel, Finding, Report};
 use crate::timeline::{Episode, EpisodeKind, Timeline, fmt_short, human_duration};
 use std::fmt::Write;
 
@@ -54,7 +54,7 @@ fn card(out: &mut String, n: usize, f: &Finding) {
         code_spans(&f.message)
     );
     if let Some(at) = f.at {
-        let _ = write!(out, "<dt>When</dt><dd>{} UTC</dd>", esc(&fmt_utc(&at)));
+        let _ = write!(out, "<dt>When</dt><dd>{} UTC</dd>", esc(&fmt_short(&at)));
     }
     if let Some(c) = &f.confidence {
         let level = match c.level {
@@ -115,7 +115,7 @@ pub fn findings(out: &mut String, report: &Report) {
             i + 1,
             esc(f.code),
             esc(&f.object.display()),
-            f.at.map(|t| esc(&fmt_utc(&t))).unwrap_or_default(),
+            f.at.map(|t| esc(&fmt_short(&t))).unwrap_or_default(),
             code_spans(&f.message)
         );
     }

@@ -5,14 +5,13 @@ use crate::model::{Provenance, parse_rfc3339};
 use crate::rules::{Counts, EvidenceItem, Finding, ObjectRef, SCHEMA, Severity, Tool};
 use crate::timeline::{EventKind, EventSource, Evidence, TimelineEvent};
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 fn t(s: &str) -> Time {
     parse_rfc3339(s).unwrap()
 }
 
 fn ev(time: &str, subject: &str, cond: &str, status: &str, msg: &str) -> TimelineEvent {
-    let prov = Provenance::file(&Arc::from("in"), &Arc::from("co.yaml")).at(3, 0, 1);
+    let prov = Provenance::detached("in", "co.yaml").at(3, 0, 1);
     TimelineEvent::new(
         t(time),
         EventSource::ClusterOperator,

@@ -3,7 +3,7 @@
 //! the oldest, status.desired, observedGeneration, the computed conditions by type), and the
 //! verdict: which settings the dump is consistent with, or the closest.
 
-use crate::model::{ClusterVersion, Condition, HistoryEntry, find_condition, fmt_time};
+use crate::model::{ClusterVersion, Condition, HistoryEntry, find_condition, fmt_k8s};
 use crate::reconciler::semantics::{Flavour, parse_cvo_minor};
 use crate::reconciler::{RunOptions, Scenario, run};
 
@@ -237,7 +237,7 @@ fn verdict(runs: &[VariantRun]) -> Verdict {
 }
 
 fn time(t: Option<crate::model::Time>) -> String {
-    t.map_or_else(|| "null".to_string(), |t| fmt_time(&t))
+    t.map_or_else(|| "null".to_string(), |t| fmt_k8s(&t))
 }
 
 fn entry(h: &HistoryEntry) -> String {

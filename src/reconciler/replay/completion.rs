@@ -6,7 +6,7 @@
 //! `UpgradeComplete`), and, as an upper bound only, the timeline's install bound.
 
 use super::derive::{Cx, Inference};
-use crate::model::{Time, fmt_time};
+use crate::model::{Time, fmt_k8s};
 use crate::timeline::{EventKind, EventSource, Evidence};
 use chrono::Duration;
 
@@ -37,7 +37,7 @@ pub fn resolve(cx: &Cx<'_>, i: usize, claimed: Time) -> (Time, Resolved) {
         && let Some(a) = cx.cond("Available").filter(|a| a.is_true())
         && let Some(t) = a.last_transition_time.filter(|t| window(*t))
     {
-        let text = format!("Available True since {}: {}", fmt_time(&t), a.message);
+        let text = format!("Available True since {}: {}", fmt_k8s(&t), a.message);
         found.push((t, "`Available` turned True then".into(), cx.cv_ev(&text)));
     }
     for p in &cx.timeline.passes {

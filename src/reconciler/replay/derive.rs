@@ -10,7 +10,7 @@ use super::logscan::{self, LogFacts};
 use super::requests::{self, Req};
 use crate::bundle::Bundle;
 use crate::model::{
-    ClusterVersion, Condition, HistoryEntry, Release, Time, find_condition, fmt_time,
+    ClusterVersion, Condition, HistoryEntry, Release, Time, find_condition, fmt_k8s,
 };
 use crate::reconciler::scenario::{
     AvailableUpdates, Event, PassResult, PodStart, Scenario, SpecChange, TimedEvent,
@@ -84,7 +84,7 @@ pub(super) const TICK: u8 = 6;
 
 /// Truncates to whole seconds, as the API server stores times.
 pub(super) fn sec(t: Time) -> Time {
-    t.duration_trunc(Duration::seconds(1)).unwrap_or(t)
+    Time::from(t.duration_trunc(Duration::seconds(1)).unwrap_or(*t))
 }
 
 /// The derivation's working state.
@@ -205,7 +205,7 @@ fn install(cx: &mut Cx<'_>) -> Option<(Time, Release)> {
     cx.note(format!(
         "seen: install of `{}` from {} (`status.history[{}].startedTime`), by the CVO of that release",
         e.label(),
-        fmt_time(&start),
+        fmt_k8s(&start),
         n - 1
     ));
     Some((sec(start), release))
@@ -232,21 +232,21 @@ fn completions(cx: &mut Cx<'_>) {
                 cx.note(format!(
                     "inferred: `{}` completed at {} ({}); `{}` says {}",
                     e.label(),
-                    fmt_time(&inf.value),
+                    fmt_k8s(&inf.value),
                     inf.basis,
                     inf.field,
-                    fmt_time(&claimed)
+                    fmt_k8s(&claimed)
                 ));
                 cx.inferences.push(inf);
             }
             Resolved::Claimed => cx.note(format!(
                 "seen: `{}` completed at {} (`status.history[{i}].completionTime`)",
                 e.label(),
-                fmt_time(&at)
+                fmt_k8s(&at)
             )),
             Resolved::Unverifiable => cx.note(format!(
                 "not visible: whether `status.history[{i}].completionTime` ({}) of `{}` is its real completion or was overwritten with the next entry's start; it is replayed as written",
-                fmt_time(&at),
+                fmt_k8s(&at),
                 e.label()
             )),
         }
@@ -285,7 +285,7 @@ fn inputs(cx: &mut Cx<'_>) {
         cx.note(format!(
             "seen: `Upgradeable={}` since {} (an input to the model, not computed)",
             u.status,
-            fmt_time(&at)
+            fmt_k8s(&at)
         ));
     }
     if let Some(r) = cx.cond("RetrievedUpdates").filter(|r| r.is_true())
@@ -299,7 +299,7 @@ fn inputs(cx: &mut Cx<'_>) {
         );
         cx.note(format!(
             "seen: `RetrievedUpdates=True` since {}; `status.availableUpdates` as of the dump",
-            fmt_time(&at)
+            fmt_k8s(&at)
         ));
     }
 }
@@ -348,14 +348,14 @@ fn generation_bump(cx: &mut Cx<'_>, reqs: &[Req]) {
                 cx.push(t, SPEC, bump(observed));
                 cx.note(format!(
                     "seen: generation {observed} first in the CVO log at {} (a spec change other than the target)",
-                    fmt_time(&t)
+                    fmt_k8s(&t)
                 ));
             }
             (None, Some(t)) => {
                 cx.push(t, SPEC, bump(observed));
                 cx.note(format!(
                     "inferred: generation {observed} from a spec change not otherwise visible, placed at {} (before the last pass, which observed it)",
-                    fmt_time(&t)
+                    fmt_k8s(&t)
                 ));
             }
             (None, None) => cx.note(format!(
@@ -397,7 +397,7 @@ fn idle_pass(cx: &mut Cx<'_>, reqs: &[Req]) {
     );
     cx.note(format!(
         "inferred: the apply loop woke up once more at {} after the last failed check (no log covers it)",
-        fmt_time(&at)
+        fmt_k8s(&at)
     ));
 }
 
@@ -409,7 +409,7 @@ fn finish(mut cx: Cx<'_>, install: Option<(Time, Release)>) -> Derived {
         cx.push(r, TICK, Event::Tick);
         cx.note(format!(
             "seen: the dump describes {} (a final `tick`)",
-            fmt_time(&sec(r))
+            fmt_k8s(&sec(r))
         ));
     }
     cx.events.sort_by_key(|a| (a.0, a.1, a.2));

@@ -5,7 +5,7 @@
 
 use super::derive::{Cx, LOAD, PASS, POD, sec};
 use super::requests::{Req, active_at, loaded};
-use crate::model::{Release, Time, fmt_time};
+use crate::model::{Release, Time, fmt_k8s};
 use crate::reconciler::scenario::{Event, PassResult, PodStart};
 use crate::timeline::same_release;
 use chrono::Duration;
@@ -82,7 +82,7 @@ pub fn pods(cx: &mut Cx<'_>, install: Option<&(Time, Release)>, reqs: &[Req]) {
         cx.note(format!(
             "seen: CVO pod `{}` leads from {} on `{label}` ({basis})",
             inst.pod,
-            fmt_time(&t)
+            fmt_k8s(&t)
         ));
         // A restarted worker loads the requested target again and gets the same answer.
         let Some(r) = active_at(reqs, t).filter(|r| r.update.image != image) else {

@@ -1,9 +1,9 @@
 //! What `mglint replay` prints: the verdict, each setting's deviations from the dump, and the
-//! derivation notes (text); the same as versioned JSON (`mglint/v1`, kind `replay`); and the
+//! derivation notes (text); the same as versioned JSON (`mglint/replay/v1`); and the
 //! derived scenario as YAML with its notes as comments.
 
 use super::{Deviation, ReplayResult, Variant};
-use crate::model::fmt_time;
+use crate::model::fmt_k8s;
 use serde_json::{Value, json};
 
 /// The human report.
@@ -49,7 +49,7 @@ pub fn render_text(r: &ReplayResult) -> String {
         "\nderived scenario: {} events from {} (write it with -o, re-run it with `mglint reconcile`)\n",
         sc.events.len(),
         match (sc.events.first(), sc.events.last()) {
-            (Some(a), Some(b)) => format!("{} to {}", fmt_time(&a.at), fmt_time(&b.at)),
+            (Some(a), Some(b)) => format!("{} to {}", fmt_k8s(&a.at), fmt_k8s(&b.at)),
             _ => "nothing".to_string(),
         }
     ));
@@ -63,7 +63,7 @@ fn variant_json(v: &Variant) -> Value {
     json!({"flavour": v.flavour.as_str(), "history_fix": v.history_fix})
 }
 
-/// The `mglint/v1` replay report.
+/// The `mglint/replay/v1` replay report.
 pub fn render_json(r: &ReplayResult) -> String {
     let verdict = r.comparison.as_ref().map(|c| {
         let v = &c.verdict;
@@ -103,7 +103,7 @@ pub fn render_json(r: &ReplayResult) -> String {
         })
         .collect();
     let doc = json!({
-        "schema": crate::rules::SCHEMA,
+        "schema": crate::vocab::schema::REPLAY,
         "kind": "replay",
         "inputs": r.inputs,
         "verdict": verdict,

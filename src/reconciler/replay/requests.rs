@@ -6,7 +6,7 @@
 
 use super::derive::{Cx, LOAD, RejectedTarget, SPEC, log_sightings, sec};
 use super::parse;
-use crate::model::{Release, Time, fmt_time};
+use crate::model::{Release, Time, fmt_k8s};
 use crate::reconciler::scenario::{DesiredUpdate, Event, LoadOutcome, LoadStep, SpecChange};
 use crate::timeline::{Evidence, Pass, same_release};
 use chrono::Duration;
@@ -225,7 +225,7 @@ fn final_spec(cx: &mut Cx<'_>, reqs: &mut Vec<Req>, install: Option<&(Time, Rele
         } else {
             &u.version
         },
-        fmt_time(&at),
+        fmt_k8s(&at),
         if named.is_some() {
             "when ReleaseAccepted turned against it"
         } else {
@@ -478,7 +478,7 @@ fn emit(cx: &mut Cx<'_>, r: &Req) {
     cx.note(format!(
         "seen: update to `{}` requested at {} ({}{generation}{force})",
         r.label(),
-        fmt_time(&r.at),
+        fmt_k8s(&r.at),
         r.basis
     ));
     if r.outcomes.is_empty() {
@@ -507,7 +507,7 @@ fn emit(cx: &mut Cx<'_>, r: &Req) {
         cx.note(format!(
             "seen: `{}` {verb} at {}: {}",
             r.label(),
-            fmt_time(&sec(o.at.max(r.at))),
+            fmt_k8s(&sec(o.at.max(r.at))),
             o.what
         ));
     }

@@ -6,7 +6,7 @@
 use super::derive::{Cx, PASS, PROGRESS, sec};
 use super::parse::{progress, task_errors};
 use super::requests::Req;
-use crate::model::{Time, fmt_time};
+use crate::model::{Time, fmt_k8s};
 use crate::reconciler::scenario::{Event, PassProgress, PassResult, TaskError};
 use chrono::Duration;
 
@@ -89,7 +89,7 @@ pub fn last_pass(cx: &mut Cx<'_>, reqs: &[Req]) {
             cx.push(earlier, PASS, Event::PassResult(r));
             cx.note(format!(
                 "inferred: the same errors first at {} (Progressing says the 40-minute wait was exceeded)",
-                fmt_time(&sec(earlier))
+                fmt_k8s(&sec(earlier))
             ));
         }
         let r = PassResult {
@@ -101,7 +101,7 @@ pub fn last_pass(cx: &mut Cx<'_>, reqs: &[Req]) {
         cx.push(tf, PASS, Event::PassResult(r));
         cx.note(format!(
             "seen: a pass failed at {} (`Failing=True {}`; no CVO log shows it)",
-            fmt_time(&sec(tf)),
+            fmt_k8s(&sec(tf)),
             f.reason
         ));
         return;
@@ -145,6 +145,6 @@ pub fn last_pass(cx: &mut Cx<'_>, reqs: &[Req]) {
     cx.note(format!(
         "seen: `{label}` at {done} of {total} as of the dump (Progressing: {}); replayed at {}",
         p.message,
-        fmt_time(&sec(at))
+        fmt_k8s(&sec(at))
     ));
 }

@@ -53,9 +53,9 @@ impl Rule for UpgradeTestFailed {
                 f.severity = Severity::Warning;
             }
             f.evidence.push(prov_evidence(
+                &cx.bundle.files,
                 &c.prov,
                 &format!("{}: {}", c.name, one_line(&c.message, 200)),
-                None,
             ));
             f.at = cx.bundle.prow.as_ref().and_then(|p| p.completion);
             out.push(f);

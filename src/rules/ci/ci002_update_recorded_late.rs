@@ -59,9 +59,9 @@ impl Rule for UpdateRecordedLate {
                 ObjectRef::new("ClusterVersion", "", "version"),
                 format!(
                     "CI requested the update at {} but history records `{}` starting at {}, {} later",
-                    fmt_utc(&e.time),
+                    fmt_short(&e.time),
                     rec.label(),
-                    fmt_utc(&started),
+                    fmt_short(&started),
                     duration(e.time, started)
                 ),
             );

@@ -48,7 +48,7 @@ impl Rule for OperatorNotAtTarget {
             }
             let done = h0
                 .completion_time
-                .map_or_else(String::new, |t| format!(" at {}", fmt_utc(&t)));
+                .map_or_else(String::new, |t| format!(" at {}", fmt_short(&t)));
             let mut f = cx.finding(
                 &META,
                 co_ref(co),
@@ -65,6 +65,7 @@ impl Rule for OperatorNotAtTarget {
                 .unwrap_or(0);
             f.evidence.push(
                 field_evidence(
+                    &cx.bundle.files,
                     co,
                     Some(&co.metadata.name),
                     &format!("status.versions[{i}].version"),

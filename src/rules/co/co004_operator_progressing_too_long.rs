@@ -60,7 +60,7 @@ impl Rule for OperatorProgressingTooLong {
                     "`{}` has been Progressing for {} (since {}, limit {}){ctx}: {}",
                     co.metadata.name,
                     duration(since, now),
-                    fmt_utc(&since),
+                    fmt_short(&since),
                     crate::timeline::human_duration(lim),
                     one_line(&c.message, 200)
                 ),

@@ -38,7 +38,7 @@ pub fn condition_finding(
 ) -> Finding {
     let since = c
         .last_transition_time
-        .map_or_else(String::new, |t| format!(" since {}", fmt_utc(&t)));
+        .map_or_else(String::new, |t| format!(" since {}", fmt_short(&t)));
     let reason = if c.reason.is_empty() {
         String::new()
     } else {

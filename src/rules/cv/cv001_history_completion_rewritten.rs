@@ -128,7 +128,7 @@ fn finding(cx: &Context<'_>, cv: &Sourced<ClusterVersion>, i: usize, case: &Case
     let hist = &cv.status.history;
     let h = &hist[i];
     let claimed = h.completion_time;
-    let claimed_s = claimed.map_or_else(|| "null".to_string(), |t| fmt_utc(&t));
+    let claimed_s = claimed.map_or_else(|| "null".to_string(), |t| fmt_short(&t));
     let what = if i + 1 == hist.len() {
         "the install of "
     } else {
@@ -151,7 +151,9 @@ fn finding(cx: &Context<'_>, cv: &Sourced<ClusterVersion>, i: usize, case: &Case
             succ.label()
         ));
         basis.push("snapshot-equality".to_string());
-        let started = succ.started_time.map_or_else(String::new, |t| fmt_utc(&t));
+        let started = succ
+            .started_time
+            .map_or_else(String::new, |t| fmt_short(&t));
         f.evidence.push(
             history_evidence(cx, cv, i - 1, "startedTime", &started)
                 .with_label("the next entry started at the same second"),
@@ -161,11 +163,11 @@ fn finding(cx: &Context<'_>, cv: &Sourced<ClusterVersion>, i: usize, case: &Case
         let seen = sources_of(cx, b);
         let list: Vec<String> = seen
             .iter()
-            .map(|(src, t, e)| format!("{src} `{}` at {}", one_line(&e.text, 100), fmt_utc(t)))
+            .map(|(src, t, e)| format!("{src} `{}` at {}", one_line(&e.text, 100), fmt_short(t)))
             .collect();
         msg.push_str(&format!(
             "; it had already finished before {}",
-            fmt_utc(&b.before)
+            fmt_short(&b.before)
         ));
         if !list.is_empty() {
             msg.push_str(&format!(" ({})", list.join("; ")));
@@ -177,7 +179,7 @@ fn finding(cx: &Context<'_>, cv: &Sourced<ClusterVersion>, i: usize, case: &Case
                     .with_label(format!("already finished ({src})")),
             );
         }
-        f.details.insert("finished_before", fmt_utc(&b.before));
+        f.details.insert("finished_before", fmt_short(&b.before));
     }
     if !case.moved.is_empty() {
         msg.push_str(&format!(
@@ -198,7 +200,7 @@ fn finding(cx: &Context<'_>, cv: &Sourced<ClusterVersion>, i: usize, case: &Case
     f.details.insert("entry", h.label().to_string());
     f.details.insert("claimed_completion", claimed_s);
     if let Some(t) = h.started_time {
-        f.details.insert("started", fmt_utc(&t));
+        f.details.insert("started", fmt_short(&t));
     }
     f
 }

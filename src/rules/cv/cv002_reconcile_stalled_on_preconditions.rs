@@ -252,18 +252,18 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
         f.details.insert("blocking_operators", operators.join(","));
     }
     if let Some(since) = p.since {
-        msg.push_str(&format!("; stalled since {}", fmt_utc(&since)));
+        msg.push_str(&format!("; stalled since {}", fmt_short(&since)));
         if let Some((end, what, lower_bound)) = data_end(cx).filter(|(e, _, _)| *e >= since) {
             let least = if lower_bound { "at least " } else { "" };
             msg.push_str(&format!(
                 ", unmanaged for {least}{} (to the {what}, {})",
                 duration(since, end),
-                fmt_utc(&end)
+                fmt_short(&end)
             ));
-            f.details.insert("unmanaged_until", fmt_utc(&end));
+            f.details.insert("unmanaged_until", fmt_short(&end));
             f.details.insert("unmanaged_for", duration(since, end));
         }
-        f.details.insert("stalled_since", fmt_utc(&since));
+        f.details.insert("stalled_since", fmt_short(&since));
     }
     if let Some((_, _, ev)) = &log_precondition {
         let item = cx.from_timeline(ev).with_label("precondition failure");

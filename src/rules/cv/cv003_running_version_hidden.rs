@@ -90,6 +90,7 @@ impl Rule for RunningVersionHidden {
                         .unwrap_or(0);
                     f.evidence.push(
                         field_evidence(
+                            &cx.bundle.files,
                             co,
                             Some(&co.metadata.name),
                             &format!("status.versions[{i}].version"),
@@ -111,6 +112,7 @@ impl Rule for RunningVersionHidden {
                     sources.push("the CVO pod's image".to_string());
                     f.evidence.push(
                         field_evidence(
+                            &cx.bundle.files,
                             pod,
                             Some(&pod.metadata.name),
                             &format!("spec.containers[{i}].image"),

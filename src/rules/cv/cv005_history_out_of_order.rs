@@ -47,16 +47,21 @@ impl Rule for HistoryOutOfOrder {
                 format!(
                     "history[{i}] (`{}`) started at {}, before history[{}] (`{}`) at {}; entries must be newest first",
                     w[0].label(),
-                    fmt_utc(&newer),
+                    fmt_short(&newer),
                     i + 1,
                     w[1].label(),
-                    fmt_utc(&older)
+                    fmt_short(&older)
                 ),
             );
-            f.evidence
-                .push(history_evidence(cx, cv, i, "startedTime", &fmt_utc(&newer)));
+            f.evidence.push(history_evidence(
+                cx,
+                cv,
+                i,
+                "startedTime",
+                &fmt_short(&newer),
+            ));
             f.evidence.push(
-                history_evidence(cx, cv, i + 1, "startedTime", &fmt_utc(&older))
+                history_evidence(cx, cv, i + 1, "startedTime", &fmt_short(&older))
                     .with_label("started later"),
             );
             f.at = Some(older);

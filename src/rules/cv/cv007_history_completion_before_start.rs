@@ -47,9 +47,9 @@ impl Rule for HistoryCompletionBeforeStart {
                     format!(
                         "history[{i}] (`{}`) completed at {}, {} before it started at {}",
                         h.label(),
-                        fmt_utc(&c),
+                        fmt_short(&c),
                         crate::rules::util::duration(c, s),
-                        fmt_utc(&s)
+                        fmt_short(&s)
                     ),
                     Some(c),
                 ),
@@ -58,12 +58,12 @@ impl Rule for HistoryCompletionBeforeStart {
             let mut f = cx.finding(&META, cv_ref(cv), msg);
             let c = h
                 .completion_time
-                .map_or_else(|| "null".to_string(), |t| fmt_utc(&t));
+                .map_or_else(|| "null".to_string(), |t| fmt_short(&t));
             f.evidence
                 .push(history_evidence(cx, cv, i, "completionTime", &c));
             if let Some(s) = h.started_time {
                 f.evidence
-                    .push(history_evidence(cx, cv, i, "startedTime", &fmt_utc(&s)));
+                    .push(history_evidence(cx, cv, i, "startedTime", &fmt_short(&s)));
             }
             f.at = at;
             out.push(f);

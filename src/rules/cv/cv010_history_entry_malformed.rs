@@ -48,8 +48,14 @@ impl Rule for HistoryEntryMalformed {
             }
             if i == 0 && h.is_partial() {
                 if let Some(c) = h.completion_time {
-                    problems.push(format!("Partial with completionTime {}", fmt_utc(&c)));
-                    ev.push(history_evidence(cx, cv, i, "completionTime", &fmt_utc(&c)));
+                    problems.push(format!("Partial with completionTime {}", fmt_short(&c)));
+                    ev.push(history_evidence(
+                        cx,
+                        cv,
+                        i,
+                        "completionTime",
+                        &fmt_short(&c),
+                    ));
                 }
             }
             if problems.is_empty() {

@@ -24,6 +24,7 @@ pub fn diagnostic_finding(
         ObjectRef::new("File", "", &path),
         format!("{}{at}", d.reason),
     );
-    f.evidence.push(prov_evidence(&d.prov, &d.reason, None));
+    f.evidence
+        .push(prov_evidence(&cx.bundle.files, &d.prov, &d.reason));
     f
 }

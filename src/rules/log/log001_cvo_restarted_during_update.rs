@@ -51,8 +51,8 @@ impl Rule for CvoRestartedDuringUpdate {
             if let Some(end) = r.end {
                 msg.push_str(&format!(
                     ", down from {} to {}",
-                    fmt_utc(&r.start),
-                    fmt_utc(&end)
+                    fmt_short(&r.start),
+                    fmt_short(&end)
                 ));
             }
             let mut f = cx.finding(

@@ -70,8 +70,8 @@ impl Rule for SyncFailingRepeatedly {
                         run.len(),
                         a.target,
                         a.state,
-                        fmt_utc(&a.start),
-                        fmt_utc(&b.start),
+                        fmt_short(&a.start),
+                        fmt_short(&b.start),
                         one_line(err, 240)
                     ),
                 );

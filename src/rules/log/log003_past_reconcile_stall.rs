@@ -53,8 +53,8 @@ impl Rule for PastReconcileStall {
                 format!(
                     "the CVO reconciled no manifest{running} for {} ({} to {}) while it retried `{target}`",
                     duration(s.start, end),
-                    fmt_utc(&s.start),
-                    fmt_utc(&end)
+                    fmt_short(&s.start),
+                    fmt_short(&end)
                 ),
             );
             for e in &s.evidence {

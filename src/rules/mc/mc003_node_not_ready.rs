@@ -36,7 +36,7 @@ impl Rule for NodeNotReady {
             }
             let since = c
                 .last_transition_time
-                .map_or_else(String::new, |t| format!(" since {}", fmt_utc(&t)));
+                .map_or_else(String::new, |t| format!(" since {}", fmt_short(&t)));
             let mut msg = format!("node `{name}` is Ready={}{since}", c.status);
             if !c.reason.is_empty() {
                 msg.push_str(&format!(" (`{}`)", c.reason));

@@ -41,7 +41,7 @@ pub(crate) fn replay_evidence(
     cv: &Sourced<ClusterVersion>,
     ev: &Evidence,
 ) -> EvidenceItem {
-    let same_file = ev.prov.input == cv.prov.input && ev.prov.path == cv.prov.path;
+    let same_file = ev.prov.same_file(&cv.prov);
     if !same_file || ev.prov.line.is_some() {
         return cx.from_timeline(ev);
     }

@@ -3,7 +3,7 @@
 //! release really completed by other evidence (Available's transition, the CVO log, CI).
 
 use super::{replay_evidence, status_evidence};
-use crate::model::fmt_time;
+use crate::model::fmt_k8s;
 use crate::reconciler::replay::{Variant, replay};
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
 use crate::rules::model::*;
@@ -72,7 +72,7 @@ impl Rule for CompletionTimeDiffersFromModel {
                     .push(replay_evidence(cx, cv, ev).with_label("when it really completed"));
             }
             if let Some(s) = i.checked_sub(1).and_then(|j| cv.status.history.get(j)) {
-                let started = s.started_time.map(|t| fmt_time(&t)).unwrap_or_default();
+                let started = s.started_time.map(|t| fmt_k8s(&t)).unwrap_or_default();
                 let field = format!("history[{}].startedTime", i - 1);
                 f.evidence.push(
                     status_evidence(cx, cv, &field, &started)

@@ -3,7 +3,7 @@
 //! pushed to history (and made `status.desired`), which a fixed CVO never does.
 
 use super::{replay_evidence, status_evidence};
-use crate::model::fmt_time;
+use crate::model::fmt_k8s;
 use crate::reconciler::Flavour;
 use crate::reconciler::replay::replay;
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
@@ -55,7 +55,7 @@ impl Rule for ConsistentOnlyWithLegacy {
                 "the ClusterVersion is consistent only with the legacy (4.1-4.10) CVO: `{}` failed its checks ({}) from {}, yet history[{i}] holds it as {}",
                 rej.label(),
                 rej.what,
-                fmt_time(&rej.at),
+                fmt_k8s(&rej.at),
                 h.state
             );
             if desired {

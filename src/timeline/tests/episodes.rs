@@ -4,7 +4,7 @@ use super::*;
 use crate::timeline::{EpisodeKind, EpisodeTag, MilestoneKind, StallCause, build};
 
 fn ms(e: &crate::timeline::Episode, k: MilestoneKind) -> Option<String> {
-    e.milestone(k).map(|m| fmt_time_ms(&m.time))
+    e.milestone(k).map(|m| fmt_ms(&m.time))
 }
 
 #[test]
@@ -53,7 +53,7 @@ fn seed1_update_requested_then_cancelled_back_to_the_running_release() {
             to: "4.3.10".into()
         }
     );
-    assert_eq!(fmt_time(&back.start), "2020-04-09T18:55:16Z");
+    assert_eq!(fmt_k8s(&back.start), "2020-04-09T18:55:16Z");
     assert_eq!(
         ms(back, MilestoneKind::Accepted).as_deref(),
         Some("2020-04-09T18:55:16.300Z")
@@ -86,9 +86,9 @@ fn seed1_update_requested_then_cancelled_back_to_the_running_release() {
             to: "4.3.11".into()
         }
     );
-    assert_eq!(fmt_time(&cancel.start), "2020-04-09T18:27:49Z");
+    assert_eq!(fmt_k8s(&cancel.start), "2020-04-09T18:27:49Z");
     assert_eq!(
-        cancel.end.map(|e| fmt_time(&e)).as_deref(),
+        cancel.end.map(|e| fmt_k8s(&e)).as_deref(),
         Some("2020-04-09T18:55:34Z")
     );
     assert_eq!(cancel.running_release.as_deref(), Some("4.3.10"));
@@ -110,9 +110,9 @@ fn seed1_stall_no_manifest_of_the_running_release_until_the_return() {
     };
     assert_eq!(*cause, StallCause::PreconditionFailed);
     assert!(detail.contains("ClusterVersionUpgradeable"));
-    assert_eq!(fmt_time_ms(&s.start), "2020-04-09T18:27:47.543Z");
+    assert_eq!(fmt_ms(&s.start), "2020-04-09T18:27:47.543Z");
     assert_eq!(
-        s.end.map(|e| fmt_time_ms(&e)).as_deref(),
+        s.end.map(|e| fmt_ms(&e)).as_deref(),
         Some("2020-04-09T18:55:16.210Z")
     );
     assert_eq!(s.running_release.as_deref(), Some("4.3.10"));
@@ -156,9 +156,9 @@ fn seed1_install_completed_from_history() {
             version: "4.3.10".into()
         }
     );
-    assert_eq!(fmt_time(&install.start), "2020-04-09T17:35:48Z");
+    assert_eq!(fmt_k8s(&install.start), "2020-04-09T17:35:48Z");
     assert_eq!(
-        install.end.map(|e| fmt_time(&e)).as_deref(),
+        install.end.map(|e| fmt_k8s(&e)).as_deref(),
         Some("2020-04-09T18:00:34Z")
     );
     let bound = tl.install_finished_before().unwrap();
@@ -169,9 +169,9 @@ fn seed1_install_completed_from_history() {
 fn seed2_install_finished_before_the_e2e_test_waited_for_nodes() {
     let tl = build(&seed2());
     let bound = tl.install_finished_before().expect("bound");
-    assert_eq!(fmt_time_ms(&bound.before), "2019-09-27T21:42:28.080Z");
+    assert_eq!(fmt_ms(&bound.before), "2019-09-27T21:42:28.080Z");
     assert_eq!(
-        bound.claimed.map(|c| fmt_time(&c)).as_deref(),
+        bound.claimed.map(|c| fmt_k8s(&c)).as_deref(),
         Some("2019-09-27T21:45:59Z")
     );
     assert!(bound.contradicts_claim());
@@ -179,7 +179,7 @@ fn seed2_install_finished_before_the_e2e_test_waited_for_nodes() {
     assert_eq!(bound.evidence[0].prov.line, Some(3));
     let install = tl.install().unwrap();
     assert_eq!(
-        install.end.map(|e| fmt_time_ms(&e)).as_deref(),
+        install.end.map(|e| fmt_ms(&e)).as_deref(),
         Some("2019-09-27T21:42:28.080Z")
     );
     assert_eq!(
@@ -248,9 +248,9 @@ fn install_with_restart() -> Bundle {
 fn install_end_is_history_completion_confirmed_by_the_log() {
     let tl = build(&install_with_restart());
     let install = tl.install().unwrap();
-    assert_eq!(fmt_time(&install.start), "2021-08-03T09:14:59Z");
+    assert_eq!(fmt_k8s(&install.start), "2021-08-03T09:14:59Z");
     assert_eq!(
-        install.end.map(|e| fmt_time(&e)).as_deref(),
+        install.end.map(|e| fmt_k8s(&e)).as_deref(),
         Some("2021-08-03T09:45:28Z"),
         "history's completion, confirmed by the log"
     );
@@ -272,7 +272,7 @@ fn install_end_comes_from_the_log_when_history_has_none() {
     let tl = build(&b);
     let install = tl.install().unwrap();
     assert_eq!(
-        install.end.map(|e| fmt_time_ms(&e)).as_deref(),
+        install.end.map(|e| fmt_ms(&e)).as_deref(),
         Some("2021-08-03T09:45:27.617Z")
     );
 }
@@ -286,16 +286,16 @@ fn cvo_restart_from_previous_log_and_the_leadership_gap() {
     assert!(
         matches!(&r.kind, EpisodeKind::CvoRestart { cause, previous_pod: None, .. } if cause.contains("previous.log"))
     );
-    assert_eq!(fmt_time_ms(&r.start), "2021-08-03T09:28:08.159Z");
+    assert_eq!(fmt_ms(&r.start), "2021-08-03T09:28:08.159Z");
     assert_eq!(
-        r.end.map(|e| fmt_time_ms(&e)).as_deref(),
+        r.end.map(|e| fmt_ms(&e)).as_deref(),
         Some("2021-08-03T09:28:09.024Z")
     );
     let gap: Vec<_> = tl.episodes_of(EpisodeTag::Unmanaged).collect();
     assert_eq!(gap.len(), 1);
-    assert_eq!(fmt_time_ms(&gap[0].start), "2021-08-03T09:28:08.159Z");
+    assert_eq!(fmt_ms(&gap[0].start), "2021-08-03T09:28:08.159Z");
     assert_eq!(
-        gap[0].end.map(|e| fmt_time_ms(&e)).as_deref(),
+        gap[0].end.map(|e| fmt_ms(&e)).as_deref(),
         Some("2021-08-03T09:31:43.208Z")
     );
     assert_eq!(tl.cvo_instances().len(), 2);
@@ -339,7 +339,7 @@ fn rollback_when_the_abandoned_target_was_applied() {
         }
     );
     assert_eq!(
-        rb.end.map(|e| fmt_time(&e)).as_deref(),
+        rb.end.map(|e| fmt_k8s(&e)).as_deref(),
         Some("2020-11-01T11:40:00Z")
     );
     assert!(tl.episodes_of(EpisodeTag::Cancel).next().is_none());
@@ -365,7 +365,7 @@ fn snapshot_only_stall_from_the_legacy_signature() {
         .episodes_of(EpisodeTag::Stall)
         .next()
         .expect("stall from the snapshot");
-    assert_eq!(fmt_time(&s.start), "2020-04-09T18:27:49Z");
+    assert_eq!(fmt_k8s(&s.start), "2020-04-09T18:27:49Z");
     assert_eq!(s.end, None, "still stuck at collection time");
     assert_eq!(s.running_release.as_deref(), Some("4.3.10"));
     let up = tl.episodes_of(EpisodeTag::Update).next().unwrap();

@@ -8,12 +8,9 @@ mod sources;
 use crate::bundle::Bundle;
 use crate::model::*;
 use serde_json::json;
-use std::sync::Arc;
 
 pub fn prov(path: &str) -> Provenance {
-    let i: Arc<str> = Arc::from("input");
-    let p: Arc<str> = Arc::from(path);
-    Provenance::file(&i, &p)
+    Provenance::detached("input", path)
 }
 
 pub fn t(s: &str) -> Time {
@@ -24,7 +21,6 @@ pub fn sourced<T>(value: T, path: &str) -> Sourced<T> {
     Sourced {
         value,
         prov: prov(path),
-        text: None,
     }
 }
 
@@ -123,7 +119,6 @@ pub fn collected(b: &mut Bundle, at: &str) {
     b.collection_times.push(Sourced {
         value: t(at),
         prov: prov("timestamp"),
-        text: None,
     });
 }
 

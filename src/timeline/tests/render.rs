@@ -62,7 +62,7 @@ fn json_is_versioned_and_parses() {
     let tl = build(&seed2());
     let doc: serde_json::Value =
         serde_json::from_str(&render_json(&tl, &Filter::default())).unwrap();
-    assert_eq!(doc["schema"], "mglint/v1");
+    assert_eq!(doc["schema"], "mglint/timeline/v1");
     assert_eq!(doc["kind"], "timeline");
     let install = doc["episodes"]
         .as_array()
@@ -76,7 +76,7 @@ fn json_is_versioned_and_parses() {
     );
     assert_eq!(
         install["finished_before"]["claimed"],
-        "2019-09-27T21:45:59Z"
+        "2019-09-27T21:45:59.000Z"
     );
     let first = &doc["events"][0];
     assert!(first["time"].is_string() && first["source"].is_string() && first["kind"].is_string());

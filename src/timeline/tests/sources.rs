@@ -17,7 +17,7 @@ fn cluster_version_history_conditions_and_snapshot() {
     let started: Vec<_> = cv
         .iter()
         .filter(|e| matches!(e.kind, EventKind::HistoryStarted { .. }))
-        .map(|e| fmt_time(&e.time))
+        .map(|e| fmt_k8s(&e.time))
         .collect();
     // Entries present in both snapshots are one event each, with two pieces of evidence.
     assert_eq!(
@@ -38,13 +38,13 @@ fn cluster_version_history_conditions_and_snapshot() {
         .filter(|e| matches!(e.kind, EventKind::HistoryAbandoned { .. }))
         .collect();
     assert_eq!(abandoned.len(), 1);
-    assert_eq!(fmt_time(&abandoned[0].time), "2020-04-09T18:55:16Z");
+    assert_eq!(fmt_k8s(&abandoned[0].time), "2020-04-09T18:55:16Z");
     let progressing: Vec<_> = cv
         .iter()
         .filter_map(|e| match &e.kind {
             EventKind::ConditionTransition {
                 condition, status, ..
-            } if condition == "Progressing" => Some((fmt_time(&e.time), status.as_str())),
+            } if condition == "Progressing" => Some((fmt_k8s(&e.time), status.as_str())),
             _ => None,
         })
         .collect();
@@ -105,7 +105,7 @@ fn operators_nodes_and_pools_yield_condition_transitions() {
     );
     let ov = tl.first_of("operator-version").unwrap();
     assert_eq!(
-        fmt_time(&ov.time),
+        fmt_k8s(&ov.time),
         "2020-04-09T17:58:00Z",
         "placed at the Progressing=False transition"
     );
@@ -184,7 +184,7 @@ fn cvo_pod_status_gives_container_restarts() {
     let states: Vec<_> = tl
         .events_for("cvo-pod/cluster-version-operator-1")
         .map(|e| match &e.kind {
-            EventKind::ContainerState { state, .. } => format!("{} {state}", fmt_time(&e.time)),
+            EventKind::ContainerState { state, .. } => format!("{} {state}", fmt_k8s(&e.time)),
             _ => String::new(),
         })
         .collect();
@@ -200,9 +200,9 @@ fn cvo_pod_status_gives_container_restarts() {
         .episodes_of(crate::timeline::EpisodeTag::CvoRestart)
         .next()
         .unwrap();
-    assert_eq!(fmt_time(&restart.start), "2021-08-03T09:28:08Z");
+    assert_eq!(fmt_k8s(&restart.start), "2021-08-03T09:28:08Z");
     assert_eq!(
-        restart.end.map(|e| fmt_time(&e)),
+        restart.end.map(|e| fmt_k8s(&e)),
         Some("2021-08-03T09:28:09Z".into())
     );
 }
@@ -303,7 +303,7 @@ fn intervals_of_every_kind() {
         .next()
         .unwrap();
     assert_eq!(
-        ci.end.map(|e| fmt_time(&e)),
+        ci.end.map(|e| fmt_k8s(&e)),
         Some("2023-07-17T23:30:00Z".into()),
         "CI-only update from the upgrade events"
     );
@@ -343,7 +343,7 @@ fn monitor_lines_merge_with_status_conditions_and_info_lines_are_recognised() {
     );
     assert_eq!(failing[1].evidence.len(), 2);
     let wait = tl.first_of("e2e-waiting-for-nodes").unwrap();
-    assert_eq!(fmt_time_ms(&wait.time), "2019-09-27T21:42:28.080Z");
+    assert_eq!(fmt_ms(&wait.time), "2019-09-27T21:42:28.080Z");
     assert!(tl.first_of("e2e-output-start").is_some());
     assert!(tl.first_of("upgrade-complete").is_some());
 }
@@ -405,7 +405,7 @@ fn ordering_across_a_year_boundary_follows_resolved_times() {
         "cv.yaml",
     ));
     let tl = build(&b);
-    let order: Vec<_> = tl.events.iter().map(|e| fmt_time(&e.time)).collect();
+    let order: Vec<_> = tl.events.iter().map(|e| fmt_k8s(&e.time)).collect();
     assert_eq!(
         order,
         vec![

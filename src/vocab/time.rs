@@ -1,24 +1,113 @@
-//! Timestamps: UTC everywhere, lenient parsing of the formats Kubernetes and OpenShift write,
-//! and the one place where years missing from klog, journal and monitor lines are inferred.
+//! Timestamps: the one [`Time`] type (a UTC instant) with the one serialization every JSON
+//! document mglint writes uses (RFC 3339, UTC, millisecond precision, `Z`), lenient parsing
+//! of the formats Kubernetes and OpenShift write, the few text forms for people and for
+//! Kubernetes objects, and the one place where years missing from klog, journal and monitor
+//! lines are inferred.
 
-use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, TimeZone, Utc};
-use serde::{Deserialize, Deserializer};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, TimeDelta, TimeZone, Utc};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// A UTC instant.
-pub type Time = DateTime<Utc>;
+/// A UTC instant. Serializes as RFC 3339 UTC with milliseconds (`2020-04-09T18:27:47.544Z`);
+/// Kubernetes objects that mglint writes (the reconciler's ClusterVersion) use
+/// [`k8s`] instead, as the API server does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Time(DateTime<Utc>);
+
+impl Time {
+    /// The instant at `secs` seconds and `nanos` nanoseconds after the Unix epoch.
+    pub fn from_unix(secs: i64, nanos: u32) -> Option<Time> {
+        Utc.timestamp_opt(secs, nanos).single().map(Time)
+    }
+
+    /// The current instant (for `now` defaults; never used in analysis of a dump).
+    pub fn now() -> Time {
+        Time(Utc::now())
+    }
+
+    /// The chrono value.
+    pub fn inner(&self) -> DateTime<Utc> {
+        self.0
+    }
+
+    /// The JSON form: RFC 3339, UTC, milliseconds, `Z`.
+    pub fn to_json(&self) -> String {
+        self.0.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+    }
+}
+
+impl From<DateTime<Utc>> for Time {
+    fn from(t: DateTime<Utc>) -> Self {
+        Time(t)
+    }
+}
+
+impl std::ops::Deref for Time {
+    type Target = DateTime<Utc>;
+    fn deref(&self) -> &DateTime<Utc> {
+        &self.0
+    }
+}
+
+impl std::ops::Add<TimeDelta> for Time {
+    type Output = Time;
+    fn add(self, d: TimeDelta) -> Time {
+        Time(self.0 + d)
+    }
+}
+
+impl std::ops::Sub<TimeDelta> for Time {
+    type Output = Time;
+    fn sub(self, d: TimeDelta) -> Time {
+        Time(self.0 - d)
+    }
+}
+
+impl std::ops::Sub<Time> for Time {
+    type Output = TimeDelta;
+    fn sub(self, other: Time) -> TimeDelta {
+        self.0 - other.0
+    }
+}
+
+impl std::ops::AddAssign<TimeDelta> for Time {
+    fn add_assign(&mut self, d: TimeDelta) {
+        self.0 += d;
+    }
+}
+
+impl std::fmt::Display for Time {
+    /// The JSON form (see [`Time::to_json`]).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_json())
+    }
+}
+
+impl Serialize for Time {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_json())
+    }
+}
+
+impl<'de> Deserialize<'de> for Time {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Time, D::Error> {
+        let s = String::deserialize(d)?;
+        parse_rfc3339(&s)
+            .ok_or_else(|| serde::de::Error::custom(format!("invalid timestamp `{s}`")))
+    }
+}
 
 /// Parses an RFC3339 timestamp (any offset, any fraction) into UTC.
 pub fn parse_rfc3339(s: &str) -> Option<Time> {
     let s = s.trim();
     DateTime::parse_from_rfc3339(s)
         .ok()
-        .map(|t| t.with_timezone(&Utc))
+        .map(|t| Time(t.with_timezone(&Utc)))
         .or_else(|| {
             // Kubernetes MicroTime and a few writers use a space instead of `T`.
             let alt = s.replacen(' ', "T", 1);
             DateTime::parse_from_rfc3339(&alt)
                 .ok()
-                .map(|t| t.with_timezone(&Utc))
+                .map(|t| Time(t.with_timezone(&Utc)))
         })
 }
 
@@ -32,7 +121,7 @@ pub fn parse_go_time(line: &str) -> Option<Time> {
     let joined = format!("{date} {time} {offset}");
     DateTime::parse_from_str(&joined, "%Y-%m-%d %H:%M:%S%.f %z")
         .ok()
-        .map(|t| t.with_timezone(&Utc))
+        .map(|t| Time(t.with_timezone(&Utc)))
 }
 
 /// Serde helper: an optional RFC3339 time; `null`, missing and empty strings are `None`.
@@ -47,14 +136,42 @@ pub fn de_opt_time<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Time>, D::E
     }
 }
 
-/// Formats a time as RFC3339 with second precision (as the API server does).
-pub fn fmt_time(t: &Time) -> String {
-    t.format("%Y-%m-%dT%H:%M:%SZ").to_string()
+/// Formats a time as the API server writes it in objects: RFC3339 with whole seconds.
+pub fn fmt_k8s(t: &Time) -> String {
+    t.0.format("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
-/// Formats a time with millisecond precision, for log-derived events.
-pub fn fmt_time_ms(t: &Time) -> String {
-    t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+/// Milliseconds, always (log-derived times in prose and tables; the same text as JSON).
+pub fn fmt_ms(t: &Time) -> String {
+    t.to_json()
+}
+
+/// A time for prose (messages, tables): whole seconds, or milliseconds when it has a
+/// fraction.
+pub fn fmt_short(t: &Time) -> String {
+    if t.0.timestamp_subsec_nanos() == 0 {
+        fmt_k8s(t)
+    } else {
+        t.to_json()
+    }
+}
+
+/// Serde helpers for the Kubernetes form of times inside Kubernetes objects mglint writes
+/// (`#[serde(with = "k8s")]` on `Option<Time>` fields).
+pub mod k8s {
+    use super::{Time, fmt_k8s};
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(t: &Option<Time>, s: S) -> Result<S::Ok, S::Error> {
+        match t {
+            Some(t) => s.serialize_str(&fmt_k8s(t)),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Time>, D::Error> {
+        super::de_opt_time(d)
+    }
 }
 
 /// A timestamp without a year (klog `I0409 18:26:05.631324`, journal and monitor lines
@@ -85,7 +202,7 @@ impl PartialTime {
         let secs = (self.nanos / 1_000_000_000) as u32;
         let nanos = (self.nanos % 1_000_000_000) as u32;
         let time = chrono::NaiveTime::from_num_seconds_from_midnight_opt(secs.min(86_399), nanos)?;
-        Some(Utc.from_utc_datetime(&NaiveDateTime::new(date, time)))
+        Some(Time(Utc.from_utc_datetime(&NaiveDateTime::new(date, time))))
     }
 }
 
@@ -115,7 +232,7 @@ impl YearInference {
             // No anchor at all: a fixed year keeps ordering within a file deterministic.
             return p.with_year(1970).or_else(|| p.with_year(1972));
         };
-        let limit = r + chrono::Duration::days(2);
+        let limit = r + TimeDelta::days(2);
         for year in [r.year() + 1, r.year(), r.year() - 1, r.year() - 2] {
             if let Some(t) = p.with_year(year) {
                 if t <= limit {
@@ -142,8 +259,8 @@ mod tests {
         let jan = yi
             .resolve(PartialTime::new(1, 1, 0, 0, 1, 0).unwrap())
             .unwrap();
-        assert_eq!(fmt_time(&dec), "2020-12-31T23:59:58Z");
-        assert_eq!(fmt_time(&jan), "2021-01-01T00:00:01Z");
+        assert_eq!(fmt_k8s(&dec), "2020-12-31T23:59:58Z");
+        assert_eq!(fmt_k8s(&jan), "2021-01-01T00:00:01Z");
         assert!(dec < jan);
     }
 
@@ -153,21 +270,21 @@ mod tests {
         let t = yi
             .resolve(PartialTime::new(4, 9, 18, 27, 47, 543_958_000).unwrap())
             .unwrap();
-        assert_eq!(fmt_time_ms(&t), "2020-04-09T18:27:47.543Z");
+        assert_eq!(t.to_json(), "2020-04-09T18:27:47.543Z");
     }
 
     #[test]
     fn go_time_string_parses_with_zone_and_monotonic_suffix() {
         let t = parse_go_time("2021-08-03 10:12:00.016988581 +0000 UTC m=+0.380233555").unwrap();
-        assert_eq!(fmt_time(&t), "2021-08-03T10:12:00Z");
+        assert_eq!(fmt_k8s(&t), "2021-08-03T10:12:00Z");
         let t = parse_go_time("2026-02-16 18:02:44.1234 +0100 CET m=+0.01").unwrap();
-        assert_eq!(fmt_time(&t), "2026-02-16T17:02:44Z");
+        assert_eq!(fmt_k8s(&t), "2026-02-16T17:02:44Z");
     }
 
     #[test]
     fn rfc3339_with_offset_is_converted_to_utc() {
         let t = parse_rfc3339("2021-07-07T12:00:00+02:00").unwrap();
-        assert_eq!(fmt_time(&t), "2021-07-07T10:00:00Z");
+        assert_eq!(fmt_k8s(&t), "2021-07-07T10:00:00Z");
         assert!(parse_rfc3339("not a time").is_none());
     }
 }

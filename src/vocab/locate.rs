@@ -1,8 +1,13 @@
-//! Finds the line of a field inside the text of the resource file an object was parsed from,
-//! by walking indentation: `status.history[1].completionTime` of the ClusterVersion named
-//! `version`, or `status.conditions[0].message` of the third item of an `oc get -o yaml` List.
-//! Works on YAML as Kubernetes writes it (lists at or below their key's indent) and on
-//! pretty-printed JSON; single-line JSON falls back to a plain search.
+//! The one place that points evidence at a line of a file: the line of a field
+//! (`status.history[1].completionTime`) inside the object a provenance names, found by walking
+//! indentation; the occurrence of a value nearest some context (a timestamp next to
+//! `type: Available`); and the byte span of each item of a List, computed once at parse time
+//! so that every later lookup stays inside one object. Works on YAML as Kubernetes writes it
+//! (lists at or below their key's indent) and on pretty-printed JSON; single-line JSON falls
+//! back to a plain search. Line numbers come from the file table's line index.
+
+use super::files::{FileTable, Provenance};
+use super::text::{ceil_char_boundary, floor_char_boundary};
 
 /// One step of a field path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -258,6 +263,43 @@ fn documents(text: &str) -> Vec<Vec<Line<'_>>> {
     docs
 }
 
+/// Byte spans of the objects of a resource file, in document order: each item of a List
+/// (`items:`), or each document that is not a List. Empty when the text is not indented
+/// YAML or pretty JSON (compact JSON): lookups then search the whole file.
+pub fn object_spans(text: &str) -> Vec<(usize, usize)> {
+    let docs = documents(text);
+    let mut out = Vec::new();
+    for doc in &docs {
+        let root: &[Line<'_>] = doc;
+        if root.is_empty() {
+            continue;
+        }
+        let Some(i) = find_key(root, "items") else {
+            // A lone object (or a list without items): the whole document.
+            out.push((line_start(text, root[0].start), block_end(text, root)));
+            continue;
+        };
+        let list = children(root, i);
+        let mut n = 0;
+        while let Some(it) = item(list, n) {
+            out.push((line_start(text, it[0].start), block_end(text, it)));
+            n += 1;
+        }
+    }
+    out
+}
+
+fn line_start(text: &str, pos: usize) -> usize {
+    text[..pos.min(text.len())].rfind('\n').map_or(0, |i| i + 1)
+}
+
+fn block_end(text: &str, block: &[Line<'_>]) -> usize {
+    let last = block.last().map_or(0, |l| l.start);
+    text.get(last..)
+        .and_then(|r| r.find('\n'))
+        .map_or(text.len(), |e| last + e + 1)
+}
+
 /// Finds `path` (e.g. `status.history[1].completionTime`) in the object named `name` inside
 /// `text`. `None` when the text is not indented YAML/JSON or the path is absent.
 pub fn locate_path(text: &str, name: Option<&str>, path: &str) -> Option<Located> {
@@ -307,11 +349,200 @@ pub fn locate_text(text: &str, name: Option<&str>, needle: &str) -> Option<Locat
     })
 }
 
+/// A place found in a file: a provenance with its line and the span of the line's content,
+/// and that content.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    pub prov: Provenance,
+    pub text: String,
+}
+
+/// The text of the object `prov` names (its span, else the whole file) and its offset.
+fn object_text<'a>(table: &'a FileTable, prov: &Provenance) -> Option<(&'a str, usize)> {
+    let text = table.text(&prov.file)?;
+    let text: &str = text;
+    match prov.span {
+        Some((s, e)) => {
+            let (s, e) = (usize::try_from(s).ok()?, usize::try_from(e).ok()?);
+            let s = floor_char_boundary(text, s);
+            let e = ceil_char_boundary(text, e.max(s));
+            Some((text.get(s..e)?, s))
+        }
+        None => Some((text, 0)),
+    }
+}
+
+fn found(table: &FileTable, prov: &Provenance, start: usize, end: usize) -> Option<Found> {
+    let entry = table.entry(&prov.file)?;
+    let text = entry.text()?;
+    let line = entry.lines()?.line_of(start);
+    Some(Found {
+        prov: prov.at(line, start as u64, end as u64),
+        text: text.get(start..end)?.to_string(),
+    })
+}
+
+/// The line of field `path` (`status.history[1].completionTime`) of the object at `prov`
+/// (`name` finds the object when the file has several and `prov` has no span).
+pub fn field(
+    table: &FileTable,
+    prov: &Provenance,
+    name: Option<&str>,
+    path: &str,
+) -> Option<Found> {
+    let (obj, base) = object_text(table, prov)?;
+    let name = if prov.span.is_some() { None } else { name };
+    let l = locate_path(obj, name, path)?;
+    found(table, prov, base + l.start, base + l.end)
+}
+
+/// The line of the first occurrence of `needle` in the object at `prov` (after its
+/// `name: <name>` when the file has several objects and `prov` has no span).
+pub fn text(
+    table: &FileTable,
+    prov: &Provenance,
+    name: Option<&str>,
+    needle: &str,
+) -> Option<Found> {
+    let (obj, base) = object_text(table, prov)?;
+    let name = if prov.span.is_some() { None } else { name };
+    let l = locate_text(obj, name, needle)?;
+    found(table, prov, base + l.start, base + l.end)
+}
+
+/// How far after an object's start its fields are looked for, when it has no span.
+const OBJECT_WINDOW: usize = 64 << 10;
+/// A context this close (same line, in practice) ends the search: later candidates belong to
+/// later objects.
+const NEAR_ENOUGH: usize = 80;
+/// How far around a candidate the context word is looked for.
+const CONTEXT_WINDOW: usize = 600;
+
+/// The provenance of `needle` inside the object at `prov`: the occurrence closest to an
+/// occurrence of `context` (a timestamp next to `type: Available`). Returns `prov` unchanged
+/// when the needle is not found.
+pub fn value(
+    table: &FileTable,
+    prov: &Provenance,
+    name: Option<&str>,
+    needle: &str,
+    context: &str,
+) -> Provenance {
+    let Some((obj, mut base)) = object_text(table, prov) else {
+        return prov.clone();
+    };
+    if needle.is_empty() {
+        return prov.clone();
+    }
+    let mut hay = obj;
+    if prov.span.is_none() {
+        if let Some(n) = name.filter(|n| !n.is_empty())
+            && let Some(l) = locate_text(obj, Some(n), n)
+        {
+            base = l.start;
+        }
+        let stop = ceil_char_boundary(obj, (base + OBJECT_WINDOW).min(obj.len()));
+        hay = obj.get(base..stop).unwrap_or("");
+    }
+    let mut best: Option<(usize, usize)> = None;
+    for (pos, _) in hay.match_indices(needle).take(256) {
+        let dist = if context.is_empty() {
+            0
+        } else {
+            context_distance(hay, pos, context)
+        };
+        if best.is_none_or(|(d, _)| dist < d) {
+            best = Some((dist, pos));
+        }
+        if dist <= NEAR_ENOUGH {
+            break;
+        }
+    }
+    let Some((_, pos)) = best else {
+        return prov.clone();
+    };
+    let start = base + pos;
+    let Some(line) = table
+        .entry(&prov.file)
+        .and_then(|e| e.lines())
+        .map(|l| l.line_of(start))
+    else {
+        return prov.clone();
+    };
+    prov.at(line, start as u64, (start + needle.len()) as u64)
+}
+
+/// The distance from `pos` to the nearest occurrence of `context` within the window
+/// (`usize::MAX` when there is none).
+fn context_distance(hay: &str, pos: usize, context: &str) -> usize {
+    let lo = floor_char_boundary(hay, pos.saturating_sub(CONTEXT_WINDOW));
+    let hi = ceil_char_boundary(hay, pos + CONTEXT_WINDOW);
+    let Some(window) = hay.get(lo..hi) else {
+        return usize::MAX;
+    };
+    window
+        .match_indices(context)
+        .map(|(p, _)| (lo + p).abs_diff(pos))
+        .min()
+        .unwrap_or(usize::MAX)
+}
+
 #[cfg(test)]
 mod tests {
+    use crate::vocab::{FileKind, FileTable};
+    use std::sync::Arc;
+
+    fn table(text: &str) -> (FileTable, Provenance) {
+        let mut t = FileTable::default();
+        let f = t.register(Arc::from("in"), Arc::from("cos.yaml"), FileKind::Resource);
+        t.set_read(f.id(), text.len() as u64, Some(Arc::from(text)));
+        (t, Provenance::file(&f))
+    }
+
+    #[test]
+    fn value_picks_the_occurrence_next_to_the_context_inside_the_object() {
+        let text = "items:\n- metadata:\n    name: a\n  status:\n    conditions:\n    - lastTransitionTime: \"2020-04-09T18:00:00Z\"\n      type: Available\n- metadata:\n    name: b\n  status:\n    conditions:\n    - lastTransitionTime: \"2020-04-09T18:00:00Z\"\n      type: Degraded\n    - lastTransitionTime: \"2020-04-09T18:00:00Z\"\n      type: Available\n";
+        let (t, p) = table(text);
+        let ts = "2020-04-09T18:00:00Z";
+        assert_eq!(
+            value(&t, &p, Some("b"), ts, "type: Available").line,
+            Some(14)
+        );
+        assert_eq!(
+            value(&t, &p, Some("b"), ts, "type: Degraded").line,
+            Some(12)
+        );
+        // With the item's span, the name is not needed.
+        let spans = object_spans(text);
+        let b = Provenance {
+            span: Some((spans[1].0 as u64, spans[1].1 as u64)),
+            ..p.clone()
+        };
+        assert_eq!(value(&t, &b, None, ts, "type: Available").line, Some(14));
+        assert_eq!(
+            field(&t, &b, None, "status.conditions[1].type").map(|f| f.text),
+            Some("type: Available".into())
+        );
+        assert_eq!(value(&t, &p, None, "2099", "").line, None);
+    }
+
     use super::*;
 
     const CV: &str = "apiVersion: config.openshift.io/v1\nkind: ClusterVersion\nmetadata:\n  name: version\nstatus:\n  conditions:\n  - lastTransitionTime: \"2020-04-09T18:00:34Z\"\n    message: Done applying 4.3.10\n    status: \"True\"\n    type: Available\n  history:\n  - completionTime: null\n    startedTime: \"2020-04-09T18:27:49Z\"\n    state: Partial\n    version: 4.3.11\n  - completionTime: \"2020-04-09T18:00:34Z\"\n    startedTime: \"2020-04-09T17:35:48Z\"\n    state: Completed\n    version: 4.3.10\n";
+
+    #[test]
+    fn object_spans_cover_each_list_item() {
+        let text = "---\napiVersion: v1\nitems:\n- metadata:\n    name: a\n- metadata:\n    name: b\n  status: {}\nkind: List\n";
+        let spans = object_spans(text);
+        assert_eq!(spans.len(), 2);
+        assert_eq!(&text[spans[0].0..spans[0].1], "- metadata:\n    name: a\n");
+        assert_eq!(
+            &text[spans[1].0..spans[1].1],
+            "- metadata:\n    name: b\n  status: {}\n"
+        );
+        assert_eq!(object_spans(CV).len(), 1);
+        assert!(object_spans("{\"kind\":\"List\",\"items\":[{},{}]}").len() <= 1);
+    }
 
     fn line_of(text: &str, name: Option<&str>, path: &str) -> Option<(u32, String)> {
         locate_path(text, name, path).map(|l| (l.line, text[l.start..l.end].to_string()))

@@ -1,0 +1,363 @@
+//! The file table and provenance. Every file mglint reads gets one entry in the bundle's
+//! [`FileTable`]: its id, the input it came from, its path inside that input, its kind and
+//! size, a line index built on first use, and its text while something still needs it (the
+//! resource files that evidence points into). A [`Provenance`] is a file reference plus a
+//! line and a byte span: objects and records never carry text of their own.
+
+use super::kind::FileKind;
+use serde::{Serialize, Serializer};
+use std::sync::{Arc, OnceLock};
+
+/// The index of a file in its bundle's [`FileTable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FileId(pub u32);
+
+impl FileId {
+    /// The id of a file that is not (yet) in any table: one a source reported a problem
+    /// with before it was registered.
+    pub const DETACHED: FileId = FileId(u32::MAX);
+}
+
+/// What identifies a file: its table id, the input the user named and the path inside it.
+/// Compared and ordered by input and path (ids depend on the order files were registered).
+#[derive(Debug)]
+pub struct FileMeta {
+    pub id: FileId,
+    /// The input as the user named it (a path or URL).
+    pub input: Arc<str>,
+    /// The path of the file inside that input ('/'-separated; empty when the input is the
+    /// file).
+    pub path: Arc<str>,
+}
+
+/// A cheap, shared handle to a file's identity.
+#[derive(Debug, Clone)]
+pub struct FileRef(Arc<FileMeta>);
+
+impl FileRef {
+    /// A file outside any table (see [`FileId::DETACHED`]).
+    pub fn detached(input: &str, path: &str) -> Self {
+        FileRef(Arc::new(FileMeta {
+            id: FileId::DETACHED,
+            input: Arc::from(input),
+            path: Arc::from(path),
+        }))
+    }
+
+    pub fn id(&self) -> FileId {
+        self.0.id
+    }
+
+    pub fn input(&self) -> &str {
+        &self.0.input
+    }
+
+    pub fn path(&self) -> &str {
+        &self.0.path
+    }
+
+    /// `input/path` (or just the input when the input is the file itself).
+    pub fn display_path(&self) -> String {
+        let (input, path) = (self.input(), self.path());
+        if path.is_empty() {
+            input.to_string()
+        } else if input.is_empty() {
+            path.to_string()
+        } else {
+            format!("{}/{}", input.trim_end_matches('/'), path)
+        }
+    }
+
+    fn key(&self) -> (&str, &str) {
+        (self.input(), self.path())
+    }
+}
+
+impl PartialEq for FileRef {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.key() == other.key()
+    }
+}
+
+impl Eq for FileRef {}
+
+impl PartialOrd for FileRef {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for FileRef {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl std::hash::Hash for FileRef {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
+    }
+}
+
+/// The origin of one object or record: a file, and where in it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Provenance {
+    pub file: FileRef,
+    /// 1-based line number, when known.
+    pub line: Option<u32>,
+    /// Byte span `[start, end)` inside the file, when known.
+    pub span: Option<(u64, u64)>,
+}
+
+impl Provenance {
+    /// A provenance for a whole file.
+    pub fn file(file: &FileRef) -> Self {
+        Provenance {
+            file: file.clone(),
+            line: None,
+            span: None,
+        }
+    }
+
+    /// A whole file outside any table (see [`FileRef::detached`]).
+    pub fn detached(input: &str, path: &str) -> Self {
+        Provenance::file(&FileRef::detached(input, path))
+    }
+
+    /// The same file, at a given line and byte span.
+    pub fn at(&self, line: u32, start: u64, end: u64) -> Self {
+        Provenance {
+            file: self.file.clone(),
+            line: Some(line),
+            span: Some((start, end)),
+        }
+    }
+
+    /// The same file, at a line only.
+    pub fn at_line(&self, line: Option<u32>) -> Self {
+        Provenance {
+            file: self.file.clone(),
+            line,
+            span: None,
+        }
+    }
+
+    /// Whether two provenances name the same file.
+    pub fn same_file(&self, other: &Provenance) -> bool {
+        self.file == other.file
+    }
+
+    /// `input/path` (see [`FileRef::display_path`]).
+    pub fn display_path(&self) -> String {
+        self.file.display_path()
+    }
+}
+
+impl std::fmt::Display for Provenance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{}:{}", self.display_path(), l),
+            None => write!(f, "{}", self.display_path()),
+        }
+    }
+}
+
+impl Serialize for Provenance {
+    /// `{"input": …, "path": …, "line": …, "span": […]}` (line and span when known).
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("input", self.file.input())?;
+        m.serialize_entry("path", self.file.path())?;
+        if let Some(l) = self.line {
+            m.serialize_entry("line", &l)?;
+        }
+        if let Some(sp) = self.span {
+            m.serialize_entry("span", &sp)?;
+        }
+        m.end()
+    }
+}
+
+/// Byte offsets of line starts in a text, for turning offsets into line numbers.
+#[derive(Debug)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        LineIndex { starts }
+    }
+
+    /// The 1-based line holding byte `offset`.
+    pub fn line_of(&self, offset: usize) -> u32 {
+        u32::try_from(self.starts.partition_point(|&s| s <= offset)).unwrap_or(u32::MAX)
+    }
+
+    /// The byte offset where 1-based `line` starts.
+    pub fn start_of(&self, line: u32) -> Option<usize> {
+        self.starts.get((line as usize).checked_sub(1)?).copied()
+    }
+}
+
+/// One file of the table.
+#[derive(Debug)]
+pub struct FileEntry {
+    pub file: FileRef,
+    pub kind: FileKind,
+    /// Bytes read (after decompression).
+    pub size: u64,
+    /// The file's text, kept for files that evidence may point into (resources).
+    text: Option<Arc<str>>,
+    lines: OnceLock<LineIndex>,
+}
+
+impl FileEntry {
+    pub fn text(&self) -> Option<&Arc<str>> {
+        self.text.as_ref()
+    }
+
+    /// The line index of the kept text, built on first use.
+    pub fn lines(&self) -> Option<&LineIndex> {
+        let text = self.text.as_ref()?;
+        Some(self.lines.get_or_init(|| LineIndex::new(text)))
+    }
+}
+
+/// Every file a bundle read, by id.
+#[derive(Debug, Default)]
+pub struct FileTable {
+    entries: Vec<FileEntry>,
+}
+
+impl Clone for FileTable {
+    fn clone(&self) -> Self {
+        FileTable {
+            entries: self
+                .entries
+                .iter()
+                .map(|e| FileEntry {
+                    file: e.file.clone(),
+                    kind: e.kind,
+                    size: e.size,
+                    text: e.text.clone(),
+                    lines: OnceLock::new(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl FileTable {
+    /// Adds a file and returns its reference.
+    pub fn register(&mut self, input: Arc<str>, path: Arc<str>, kind: FileKind) -> FileRef {
+        let id = FileId(u32::try_from(self.entries.len()).unwrap_or(u32::MAX - 1));
+        let file = FileRef(Arc::new(FileMeta { id, input, path }));
+        self.entries.push(FileEntry {
+            file: file.clone(),
+            kind,
+            size: 0,
+            text: None,
+            lines: OnceLock::new(),
+        });
+        file
+    }
+
+    /// Records what was read of a registered file: its size and, when evidence may point
+    /// into it, its text.
+    pub fn set_read(&mut self, id: FileId, size: u64, text: Option<Arc<str>>) {
+        if let Some(e) = self.entries.get_mut(id.0 as usize) {
+            e.size = size;
+            e.text = text;
+        }
+    }
+
+    pub fn get(&self, id: FileId) -> Option<&FileEntry> {
+        self.entries.get(id.0 as usize)
+    }
+
+    /// The kept text of a file.
+    pub fn text(&self, file: &FileRef) -> Option<&Arc<str>> {
+        self.get(file.id())
+            .filter(|e| e.file == *file)
+            .and_then(FileEntry::text)
+    }
+
+    /// The entry of a file (by id, checked against its identity).
+    pub fn entry(&self, file: &FileRef) -> Option<&FileEntry> {
+        self.get(file.id()).filter(|e| e.file == *file)
+    }
+
+    /// Every file, in registration order.
+    pub fn iter(&self) -> impl Iterator<Item = &FileEntry> {
+        self.entries.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Drops the kept texts (after the last report that may cite them is rendered).
+    pub fn release_texts(&mut self) {
+        for e in &mut self.entries {
+            e.text = None;
+            e.lines = OnceLock::new();
+        }
+    }
+
+    /// Appends another table's files (merging bundles), returning the new reference of
+    /// each of its files by old id.
+    pub fn absorb(&mut self, other: FileTable) -> Vec<FileRef> {
+        let mut map = Vec::with_capacity(other.entries.len());
+        for e in other.entries {
+            let f = self.register(Arc::from(e.file.input()), Arc::from(e.file.path()), e.kind);
+            self.set_read(f.id(), e.size, e.text);
+            map.push(f);
+        }
+        map
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registered_files_are_found_by_id_and_compared_by_name() {
+        let mut t = FileTable::default();
+        let a = t.register(Arc::from("in"), Arc::from("a.yaml"), FileKind::Resource);
+        let b = t.register(Arc::from("in"), Arc::from("b.yaml"), FileKind::Resource);
+        t.set_read(b.id(), 4, Some(Arc::from("x\ny\n")));
+        assert!(t.text(&a).is_none());
+        assert_eq!(t.text(&b).map(|s| s.as_ref()), Some("x\ny\n"));
+        assert_eq!(
+            t.entry(&b).and_then(|e| e.lines()).map(|l| l.line_of(2)),
+            Some(2)
+        );
+        assert!(a < b);
+        assert_eq!(FileRef::detached("in", "a.yaml"), a);
+        assert_eq!(
+            Provenance::file(&b).at_line(Some(2)).to_string(),
+            "in/b.yaml:2"
+        );
+    }
+
+    #[test]
+    fn line_index_maps_offsets_to_lines() {
+        let l = LineIndex::new("ab\ncd\n\nef");
+        assert_eq!(l.line_of(0), 1);
+        assert_eq!(l.line_of(2), 1);
+        assert_eq!(l.line_of(3), 2);
+        assert_eq!(l.line_of(6), 3);
+        assert_eq!(l.line_of(7), 4);
+        assert_eq!(l.start_of(4), Some(7));
+        assert_eq!(l.start_of(0), None);
+    }
+}
