@@ -88,7 +88,10 @@ fn main() {
     let mut outputs: Vec<Vec<u8>> = Vec::new();
     for threads in [1, 2] {
         let opts = BatchOptions {
-            threads,
+            settings: mglint::Settings {
+                threads: Some(threads),
+                ..Default::default()
+            },
             ..BatchOptions::default()
         };
         let mut times: Vec<Duration> = Vec::new();

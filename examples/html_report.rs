@@ -42,7 +42,7 @@ fn main() {
         let t_timeline = t1.elapsed();
         let t2 = Instant::now();
         let report =
-            mglint::rules::analyze(&bundle, &timeline, &mglint::rules::Settings::default());
+            mglint::rules::analyze(&bundle, &timeline, &mglint::rules::Selection::default());
         let t_rules = t2.elapsed();
         let meta = HtmlMeta::from_bundle(&bundle);
         let mut html = String::new();

@@ -107,38 +107,63 @@ pub struct SummaryArgs {
 
 /// `analyze --format` values: every report format, plus `html` (which also needs the
 /// timeline, so it is rendered apart from `mglint::output::render`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum AnalyzeFormat {
-    Report(Format),
+    /// Readable diagnostics with the evidence lines
+    Human,
+    /// The versioned `mglint/report/v1` report
+    Json,
+    /// JUnit XML for Prow, TestGrid and Sippy
+    Junit,
+    /// Markdown for a support case or bug
+    Markdown,
+    /// SARIF 2.1.0
+    Sarif,
+    /// One self-contained HTML page with the upgrade timeline chart
     Html,
 }
 
-impl ValueEnum for AnalyzeFormat {
-    fn value_variants<'a>() -> &'a [Self] {
-        static ALL: std::sync::OnceLock<Vec<AnalyzeFormat>> = std::sync::OnceLock::new();
-        ALL.get_or_init(|| {
-            Format::value_variants()
-                .iter()
-                .map(|f| AnalyzeFormat::Report(*f))
-                .chain([AnalyzeFormat::Html])
-                .collect()
-        })
+impl AnalyzeFormat {
+    /// A format by name (any case), as in `--output junit=PATH`.
+    pub fn parse(s: &str) -> Option<Self> {
+        <Self as ValueEnum>::from_str(s, true).ok()
     }
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        match self {
-            AnalyzeFormat::Report(f) => f.to_possible_value(),
-            AnalyzeFormat::Html => Some(
-                clap::builder::PossibleValue::new("html")
-                    .help("One self-contained HTML page with the upgrade timeline chart"),
-            ),
+}
+
+/// A report format other than HTML.
+impl From<AnalyzeFormat> for Format {
+    fn from(f: AnalyzeFormat) -> Format {
+        match f {
+            AnalyzeFormat::Human | AnalyzeFormat::Html => Format::Human,
+            AnalyzeFormat::Json => Format::Json,
+            AnalyzeFormat::Junit => Format::Junit,
+            AnalyzeFormat::Markdown => Format::Markdown,
+            AnalyzeFormat::Sarif => Format::Sarif,
         }
     }
 }
 
+/// `--fail-on` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SeverityArg {
+    Error,
+    Warning,
+    Info,
+}
+
+impl From<SeverityArg> for Severity {
+    fn from(s: SeverityArg) -> Severity {
+        match s {
+            SeverityArg::Error => Severity::Error,
+            SeverityArg::Warning => Severity::Warning,
+            SeverityArg::Info => Severity::Info,
+        }
+    }
+}
+
+/// Rule selection and the fail level (over `mglint.toml`).
 #[derive(Debug, Args)]
-pub struct AnalyzeArgs {
-    #[command(flatten)]
-    pub input: InputArgs,
+pub struct RuleArgs {
     /// Only run rules whose code starts with one of these (comma-separated; e.g. CV,CO002)
     #[arg(long, value_delimiter = ',', value_name = "CODES")]
     pub select: Vec<String>,
@@ -147,15 +172,23 @@ pub struct AnalyzeArgs {
     pub ignore: Vec<String>,
     /// Exit 1 when a finding at or above this severity exists [default: error, or mglint.toml]
     #[arg(long, value_enum, value_name = "SEVERITY")]
-    pub fail_on: Option<Severity>,
+    pub fail_on: Option<SeverityArg>,
     /// Settings file [default: ./mglint.toml when present]
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub rules: RuleArgs,
     /// Exit 0 even when a finding is at or above the fail level (input errors still exit 2)
     #[arg(long)]
     pub exit_zero: bool,
     /// Output format for standard output or --output
-    #[arg(long, value_enum, default_value_t = AnalyzeFormat::Report(Format::Human))]
+    #[arg(long, value_enum, default_value_t = AnalyzeFormat::Human)]
     pub format: AnalyzeFormat,
     /// Write the report here; repeat as FORMAT=PATH to write several formats in one run
     /// (e.g. --output junit=junit_mglint.xml --output json=report.json --output html=report.html)
@@ -289,19 +322,14 @@ pub struct BatchArgs {
     /// Never draw the progress bar (it is only drawn when standard error is a terminal)
     #[arg(long)]
     pub no_progress: bool,
-    /// Only run rules whose code starts with one of these (comma-separated; e.g. CV,CO002)
-    #[arg(long, value_delimiter = ',', value_name = "CODES")]
-    pub select: Vec<String>,
-    /// Skip rules whose code starts with one of these (comma-separated)
-    #[arg(long, value_delimiter = ',', value_name = "CODES")]
-    pub ignore: Vec<String>,
-    /// A row's outcome is `findings` when a finding at or above this severity exists
-    /// [default: error, or mglint.toml]
-    #[arg(long, value_enum, value_name = "SEVERITY")]
-    pub fail_on: Option<Severity>,
-    /// Settings file [default: ./mglint.toml when present]
-    #[arg(long, value_name = "PATH")]
-    pub config: Option<PathBuf>,
+    /// Rule selection; a row's outcome is `findings` when a finding at or above
+    /// `--fail-on` exists
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Replace identifying values in the rows with stable placeholders (one mapping for the
+    /// whole batch)
+    #[arg(long)]
+    pub redact: bool,
     /// Largest single file read into memory, after decompression, in bytes
     #[arg(long, value_name = "BYTES", default_value_t = 2 << 30)]
     pub max_file_bytes: u64,

@@ -5,6 +5,7 @@
 //! [`rules`] (findings) → [`output`] (human, JSON, JUnit, Markdown, SARIF, HTML). The
 //! [`reconciler`] is a reference model of how the CVO computes ClusterVersion status.
 
+pub mod app;
 pub mod batch;
 pub mod bundle;
 pub mod ingest;
@@ -19,3 +20,5 @@ pub mod summary;
 pub mod timeline;
 pub mod vocab;
 pub mod yaml;
+
+pub use app::{Analysis, Run, Settings};

@@ -74,15 +74,20 @@ pub struct Redactor {
 impl Redactor {
     /// A redactor that also knows the node names of the bundle (they are redacted wherever
     /// they appear, even without a domain).
-    pub fn new(mut node_names: Vec<String>) -> Self {
-        node_names.retain(|n| n.len() >= 3);
+    pub fn new(node_names: Vec<String>) -> Self {
+        let mut r = Redactor::default();
+        r.learn_names(node_names);
+        r
+    }
+
+    /// Adds names to redact wherever they appear (the nodes of one more input).
+    pub fn learn_names(&mut self, names: Vec<String>) {
+        self.node_names
+            .extend(names.into_iter().filter(|n| n.len() >= 3));
         // Longest first, so `a.b.c` is replaced before `a`.
-        node_names.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
-        node_names.dedup();
-        Redactor {
-            node_names,
-            ..Default::default()
-        }
+        self.node_names
+            .sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        self.node_names.dedup();
     }
 
     fn placeholder(&mut self, kind: &'static str, value: &str) -> String {

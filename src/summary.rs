@@ -390,3 +390,8 @@ pub fn render_text(s: &Summary) -> String {
     }
     o
 }
+
+/// The summary as versioned JSON (`mglint/summary/v1`).
+pub fn render_json(s: &Summary) -> String {
+    serde_json::to_string_pretty(s).unwrap_or_default() + "\n"
+}

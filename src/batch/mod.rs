@@ -23,9 +23,10 @@ pub use row::{Outcome, Row, SCHEMA, SeverityCounts, UpdateRow};
 pub use sink::{Previous, read_previous};
 pub use summary::{BatchSummary, CodeCount, TOP_CODES};
 
-use crate::ingest::{IngestError, IngestOptions, ingest_named};
-use crate::remote::{FetchOptions, Fetcher, GcsLocation, is_remote};
-use crate::rules::Settings;
+use crate::app::{RunError, Settings};
+use crate::ingest::IngestError;
+use crate::redact::Redactor;
+use crate::remote::{Fetcher, GcsLocation, is_remote};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sink::Ordered;
 use std::collections::{HashMap, HashSet};
@@ -37,12 +38,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// How to run a batch.
 #[derive(Debug, Clone, Default)]
 pub struct BatchOptions {
-    pub ingest: IngestOptions,
+    /// What every input is analysed with: rules, limits, remote fetching (one [`Fetcher`]
+    /// serves the whole batch), redaction, and `threads` (the batch's worker pool; `None`
+    /// means all cores, or `RAYON_NUM_THREADS`).
     pub settings: Settings,
-    /// For URL inputs; one [`Fetcher`] serves the whole batch.
-    pub fetch: FetchOptions,
-    /// Worker threads; 0 means rayon's default (all cores, or `RAYON_NUM_THREADS`).
-    pub threads: usize,
     pub shard: Option<Shard>,
     /// Draw a progress bar on standard error (indicatif hides it when that is not a terminal).
     pub progress: bool,
@@ -66,6 +65,8 @@ pub struct BatchRun {
 /// Everything the workers share.
 struct Ctx<'a> {
     opts: &'a BatchOptions,
+    /// With `redact`: one placeholder mapping for every row of the batch.
+    redactor: Option<Mutex<Redactor>>,
     /// Built on first use; `Err` holds why no client could be made.
     fetcher: std::sync::OnceLock<Result<Fetcher, String>>,
     /// One lock per job location, so that repeated URLs are fetched once, not concurrently.
@@ -75,7 +76,9 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     fn fetcher(&self) -> Result<&Fetcher, String> {
         self.fetcher
-            .get_or_init(|| Fetcher::new(self.opts.fetch.clone()).map_err(|e| e.to_string()))
+            .get_or_init(|| {
+                Fetcher::new(self.opts.settings.remote.clone()).map_err(|e| e.to_string())
+            })
             .as_ref()
             .map_err(Clone::clone)
     }
@@ -106,18 +109,46 @@ impl Ctx<'_> {
         } else {
             input.to_string()
         };
-        let bundle = match ingest_named(&[(local, input.to_string())], &self.opts.ingest) {
-            Ok(b) => b,
-            Err(IngestError::NothingFound(reasons)) if !reasons.is_empty() => {
+        let named = [(local, input.to_string())];
+        let run = match crate::app::load_named(&named, &self.opts.settings, Vec::new()) {
+            Ok(r) => r,
+            Err(RunError::Ingest(IngestError::NothingFound(reasons))) if !reasons.is_empty() => {
                 let mut errors = vec!["nothing recognisable found".to_string()];
                 errors.extend(reasons);
                 return Row::error(index, input, errors);
             }
             Err(e) => return Row::error(index, input, vec![e.to_string()]),
         };
-        let timeline = crate::timeline::build(&bundle);
-        let report = crate::rules::analyze(&bundle, &timeline, &self.opts.settings);
-        Row::analysed(index, input, &bundle, &timeline, &report)
+        let a = run.analysis();
+        if let Some(r) = &self.redactor {
+            r.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .learn_names(crate::app::identifying_names(&a.bundle));
+        }
+        Row::analysed(index, input, &a.bundle, a.timeline(), a.report())
+    }
+
+    /// A row as one JSON line, through the same output hygiene as every other output.
+    fn line(&self, row: &Row) -> String {
+        let line = match serde_json::to_string(row) {
+            Ok(l) => l,
+            Err(e) => {
+                let r = Row::error(
+                    row.index,
+                    &row.input,
+                    vec![format!("cannot serialize the row: {e}")],
+                );
+                serde_json::to_string(&r).unwrap_or_default()
+            }
+        };
+        let line = match &self.redactor {
+            Some(r) => r
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .apply(&line),
+            None => crate::redact::scrub_secrets(&line),
+        };
+        line + "\n"
     }
 
     /// [`Ctx::analyse`], with a panic turned into an error row.
@@ -140,12 +171,21 @@ impl Ctx<'_> {
 
 /// Analyses one input into its row (`index` is its position in the batch list).
 pub fn analyze_one(index: usize, input: &str, opts: &BatchOptions) -> Row {
-    Ctx {
-        opts,
-        fetcher: Default::default(),
-        fetch_locks: Default::default(),
+    Ctx::new(opts).row(index, input)
+}
+
+impl<'a> Ctx<'a> {
+    fn new(opts: &'a BatchOptions) -> Self {
+        Ctx {
+            opts,
+            redactor: opts
+                .settings
+                .redact
+                .then(|| Mutex::new(Redactor::new(Vec::new()))),
+            fetcher: Default::default(),
+            fetch_locks: Default::default(),
+        }
     }
-    .row(index, input)
 }
 
 /// Runs a batch over `inputs`, writing one row per selected input not in `done` to `out`, in
@@ -163,15 +203,11 @@ pub fn run_to(
         .filter(|(_, i)| !previous.inputs.contains(i))
         .collect();
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
+        .num_threads(opts.settings.threads.unwrap_or(0))
         .thread_name(|i| format!("mglint-batch-{i}"))
         .build()
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
-    let ctx = Ctx {
-        opts,
-        fetcher: Default::default(),
-        fetch_locks: Default::default(),
-    };
+    let ctx = Ctx::new(opts);
     let bar = progress_bar(opts.progress, todo.len());
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -188,17 +224,7 @@ pub fn run_to(
                 break;
             };
             let row = ctx.row(*index, input);
-            let line = match serde_json::to_string(&row) {
-                Ok(l) => l + "\n",
-                Err(e) => {
-                    let r = Row::error(
-                        *index,
-                        input,
-                        vec![format!("cannot serialize the row: {e}")],
-                    );
-                    serde_json::to_string(&r).unwrap_or_default() + "\n"
-                }
-            };
+            let line = ctx.line(&row);
             if row.outcome == Outcome::Error {
                 errors.fetch_add(1, Ordering::Relaxed);
             }

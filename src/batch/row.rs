@@ -5,13 +5,14 @@
 
 use crate::bundle::{Bundle, InputKind};
 use crate::model::DiagLevel;
+use crate::model::Time;
 use crate::rules::{Report, Severity};
-use crate::timeline::{EpisodeKind, MilestoneKind, Timeline, fmt_short};
+use crate::timeline::{EpisodeKind, MilestoneKind, Timeline};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The schema tag of every row.
-pub const SCHEMA: &str = "mglint/batch/v1";
+pub use crate::vocab::schema::BATCH_ROW as SCHEMA;
 
 /// How an input ended, as `mglint analyze` would exit on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -49,10 +50,9 @@ pub struct SeverityCounts {
 pub struct UpdateRow {
     pub from: String,
     pub to: String,
-    /// RFC3339 UTC.
-    pub start: String,
-    /// RFC3339 UTC; `null` while the update was still going at the end of the data.
-    pub end: Option<String>,
+    pub start: Time,
+    /// `null` while the update was still going at the end of the data.
+    pub end: Option<Time>,
     /// `end - start` in seconds (millisecond precision); `null` when open.
     pub seconds: Option<f64>,
     /// `completed`, `abandoned` (left for another target), `open` or `ended` (an end
@@ -83,8 +83,8 @@ pub struct Row {
     pub to: Option<String>,
     /// `status.desired.version` of the newest ClusterVersion.
     pub version: Option<String>,
-    /// When the data was collected (or the latest time seen in it), RFC3339 UTC.
-    pub collected_at: Option<String>,
+    /// When the data was collected (or the latest time seen in it).
+    pub collected_at: Option<Time>,
     /// Finding codes with their counts (all severities).
     pub codes: BTreeMap<String, usize>,
     pub severity: SeverityCounts,
@@ -149,7 +149,7 @@ impl Row {
         row.version = bundle
             .cluster_version()
             .and_then(|cv| nonempty(&cv.status.desired.version));
-        row.collected_at = report.collected_at.as_ref().map(fmt_short);
+        row.collected_at = report.collected_at;
         for f in &report.findings {
             *row.codes.entry(f.code.to_string()).or_default() += 1;
             match f.severity {
@@ -176,8 +176,8 @@ impl Row {
                 row.updates.push(UpdateRow {
                     from: from.clone(),
                     to: to.clone(),
-                    start: fmt_short(&e.start),
-                    end: e.end.as_ref().map(fmt_short),
+                    start: e.start,
+                    end: e.end,
                     seconds: e
                         .end
                         .map(|end| (end - e.start).num_milliseconds() as f64 / 1000.0),

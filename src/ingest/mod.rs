@@ -9,7 +9,6 @@ pub mod prow;
 pub mod resources;
 pub mod sniff;
 pub mod textlog;
-pub mod value;
 
 use crate::bundle::{Bundle, InputInfo};
 use crate::model::*;
@@ -26,27 +25,14 @@ pub struct IngestOptions {
 }
 
 /// Why nothing could be analysed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum IngestError {
     /// No input was given.
+    #[error("no input given")]
     NoInputs,
     /// Inputs were given but none held anything mglint recognises.
+    #[error("nothing recognisable found{}", .0.iter().map(|r| format!("\n  {r}")).collect::<String>())]
     NothingFound(Vec<String>),
-}
-
-impl std::fmt::Display for IngestError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            IngestError::NoInputs => f.write_str("no input given"),
-            IngestError::NothingFound(reasons) => {
-                f.write_str("nothing recognisable found")?;
-                for r in reasons {
-                    write!(f, "\n  {r}")?;
-                }
-                Ok(())
-            }
-        }
-    }
 }
 
 /// What parsing one file produced.

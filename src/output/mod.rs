@@ -15,7 +15,7 @@ pub mod html;
 use crate::rules::Report;
 
 /// An output format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
     /// Readable diagnostics with the evidence lines
     Human,

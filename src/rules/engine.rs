@@ -3,12 +3,13 @@
 //! (bundle, timeline, evidence helpers), and running the selected rules into a [`Report`].
 
 use super::model::*;
-use super::settings::Settings;
+use super::selection::Selection;
 use crate::bundle::Bundle;
 use crate::model::{Provenance, Sourced, Time};
+use crate::reconciler::replay::ReplayResult;
 use crate::timeline::{Evidence, Timeline};
 use crate::vocab::{FileTable, locate};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// An input kind a rule can need.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -121,9 +122,18 @@ pub trait Rule: Send + Sync {
 pub struct Context<'a> {
     pub bundle: &'a Bundle,
     pub timeline: &'a Timeline,
+    /// The replay, computed by the first rule that asks and shared with the others (and
+    /// with whoever owns the cell, e.g. `mglint replay` after `analyze`).
+    replay: &'a OnceLock<ReplayResult>,
 }
 
 impl<'a> Context<'a> {
+    /// The dump replayed through the reference reconciler (computed once per analysis).
+    pub fn replay(&self) -> &'a ReplayResult {
+        self.replay
+            .get_or_init(|| crate::reconciler::replay(self.bundle, self.timeline))
+    }
+
     /// The moment the data describes (collection time, else the latest time seen).
     pub fn now(&self) -> Option<Time> {
         self.timeline
@@ -264,9 +274,14 @@ pub fn run(
     rules: &[&'static dyn Rule],
     bundle: &Bundle,
     timeline: &Timeline,
-    settings: &Settings,
+    replay: &OnceLock<ReplayResult>,
+    settings: &Selection,
 ) -> Report {
-    let cx = Context { bundle, timeline };
+    let cx = Context {
+        bundle,
+        timeline,
+        replay,
+    };
     let mut findings = Vec::new();
     let mut outcomes = Vec::new();
     for rule in rules {

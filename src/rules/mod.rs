@@ -7,8 +7,8 @@
 //! ```no_run
 //! # let bundle = mglint::bundle::Bundle::default();
 //! let timeline = mglint::timeline::build(&bundle);
-//! let settings = mglint::rules::Settings::default();
-//! let report = mglint::rules::analyze(&bundle, &timeline, &settings);
+//! let selection = mglint::rules::Selection::default();
+//! let report = mglint::rules::analyze(&bundle, &timeline, &selection);
 //! std::process::exit(i32::from(report.exit_code()));
 //! ```
 
@@ -23,19 +23,32 @@ mod mc;
 mod model;
 mod rc;
 mod registry;
-mod settings;
+mod selection;
 mod util;
 
 pub use engine::{Context, Input, Rule, RuleMeta};
 pub use model::*;
-pub use settings::{CONFIG_FILE, Settings};
+pub use selection::{Selection, UnknownSelector};
 
 use crate::bundle::Bundle;
+use crate::reconciler::replay::ReplayResult;
 use crate::timeline::Timeline;
+use std::sync::OnceLock;
 
 /// Runs the rules selected by `settings` over a bundle and its timeline.
-pub fn analyze(bundle: &Bundle, timeline: &Timeline, settings: &Settings) -> Report {
-    engine::run(registry::all(), bundle, timeline, settings)
+pub fn analyze(bundle: &Bundle, timeline: &Timeline, settings: &Selection) -> Report {
+    analyze_with(bundle, timeline, &OnceLock::new(), settings)
+}
+
+/// [`analyze`], sharing the replay cell with the caller: the RC rules fill it at most once,
+/// and a replay already in it is reused.
+pub fn analyze_with(
+    bundle: &Bundle,
+    timeline: &Timeline,
+    replay: &OnceLock<ReplayResult>,
+    settings: &Selection,
+) -> Report {
+    engine::run(registry::all(), bundle, timeline, replay, settings)
 }
 
 /// Every rule's declaration, in catalogue order (for `mglint rules`).
@@ -50,4 +63,37 @@ pub fn explain(code: &str) -> Option<&'static str> {
         .into_iter()
         .find(|m| m.code.eq_ignore_ascii_case(c) || m.name == c)
         .map(|m| m.page)
+}
+
+/// The catalogue as text: one rule a line (`mglint rules`).
+pub fn render_catalogue_text() -> String {
+    let cat = catalogue();
+    let mut s = String::new();
+    for m in &cat {
+        s.push_str(&format!(
+            "{:<7} {:<8} {:<40} {}\n",
+            m.code,
+            m.severity.to_string(),
+            m.name,
+            m.summary
+        ));
+    }
+    s.push_str(&format!(
+        "\n{} rules. `mglint explain CODE` prints a rule's page.\n",
+        cat.len()
+    ));
+    s
+}
+
+/// The catalogue as JSON (`mglint/rules/v1`).
+pub fn render_catalogue_json() -> String {
+    let rows: Vec<_> = catalogue()
+        .iter()
+        .map(|m| {
+            serde_json::json!({"code": m.code, "name": m.name, "severity": m.severity, "summary": m.summary})
+        })
+        .collect();
+    let doc =
+        serde_json::json!({"schema": crate::vocab::schema::RULES, "kind": "rules", "rules": rows});
+    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
 }

@@ -46,15 +46,6 @@ impl std::fmt::Display for Severity {
     }
 }
 
-impl clap::ValueEnum for Severity {
-    fn value_variants<'a>() -> &'a [Self] {
-        &[Severity::Error, Severity::Warning, Severity::Info]
-    }
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(self.as_str()))
-    }
-}
-
 /// A rule family: the code prefix and what it is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]

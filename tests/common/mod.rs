@@ -89,3 +89,21 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Loads inputs through the library's one entry point, with the given rule selection
+/// (codes or prefixes; empty runs every rule).
+pub fn load(inputs: &[String], select: &[&str]) -> mglint::Run {
+    let settings = mglint::Settings {
+        selection: mglint::rules::Selection {
+            select: select.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    mglint::app::load(inputs, &settings).unwrap_or_else(|e| panic!("{inputs:?}: {e}"))
+}
+
+/// The report of [`load`].
+pub fn report(inputs: &[String], select: &[&str]) -> mglint::rules::Report {
+    load(inputs, select).analysis().report().clone()
+}

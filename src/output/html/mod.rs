@@ -6,11 +6,10 @@
 //! with evidence and each rule's page, and the episodes. Every input string is escaped.
 //!
 //! ```no_run
-//! # let bundle = mglint::bundle::Bundle::default();
-//! let timeline = mglint::timeline::build(&bundle);
-//! let report = mglint::rules::analyze(&bundle, &timeline, &mglint::rules::Settings::default());
-//! let meta = mglint::output::html::HtmlMeta::from_bundle(&bundle);
-//! let page = mglint::output::html::render_html(&report, &timeline, &meta);
+//! let run = mglint::app::load(&["must-gather.tar.gz".into()], &Default::default()).unwrap();
+//! let a = run.analysis();
+//! let meta = mglint::output::html::HtmlMeta::from_bundle(&a.bundle);
+//! let page = mglint::output::html::render_html(a.report(), a.timeline(), &meta);
 //! std::fs::write("report.html", page).unwrap();
 //! ```
 

@@ -64,8 +64,19 @@ impl ReplayResult {
     }
 }
 
+thread_local! {
+    static RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many replays have run on this thread (instrumentation: the analysis shares one
+/// replay between the RC rules and `mglint replay`; tests check it runs once).
+pub fn runs_on_this_thread() -> u64 {
+    RUNS.with(|r| r.get())
+}
+
 /// Derives a scenario from the bundle and checks the newest ClusterVersion against it.
 pub fn replay(bundle: &Bundle, timeline: &Timeline) -> ReplayResult {
+    RUNS.with(|r| r.set(r.get() + 1));
     let mut derived = derive_scenario(bundle, timeline);
     let comparison = bundle
         .cluster_version()

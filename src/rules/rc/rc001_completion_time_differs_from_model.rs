@@ -4,7 +4,7 @@
 
 use super::{replay_evidence, status_evidence};
 use crate::model::fmt_k8s;
-use crate::reconciler::replay::{Variant, replay};
+use crate::reconciler::replay::Variant;
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
 use crate::rules::model::*;
 use crate::rules::util::cv_ref;
@@ -35,7 +35,7 @@ impl Rule for CompletionTimeDiffersFromModel {
         let Some(cv) = cx.bundle.cluster_version() else {
             return;
         };
-        let r = replay(cx.bundle, cx.timeline);
+        let r = cx.replay();
         let correct = Variant::ALL[0];
         let Some(run) = r.run_of(correct) else { return };
         for d in run.core() {

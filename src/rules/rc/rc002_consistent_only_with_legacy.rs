@@ -5,7 +5,6 @@
 use super::{replay_evidence, status_evidence};
 use crate::model::fmt_k8s;
 use crate::reconciler::Flavour;
-use crate::reconciler::replay::replay;
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
 use crate::rules::model::*;
 use crate::rules::util::cv_ref;
@@ -36,7 +35,7 @@ impl Rule for ConsistentOnlyWithLegacy {
         let Some(cv) = cx.bundle.cluster_version() else {
             return;
         };
-        let r = replay(cx.bundle, cx.timeline);
+        let r = cx.replay();
         let Some(v) = r.verdict().filter(|v| v.flavour == Some(Flavour::Legacy)) else {
             return;
         };

@@ -2,7 +2,7 @@
 //! legacy, history fix on or off) would have written, given what the dump and its logs show.
 
 use super::status_evidence;
-use crate::reconciler::replay::{Deviation, replay};
+use crate::reconciler::replay::Deviation;
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
 use crate::rules::model::*;
 use crate::rules::util::cv_ref;
@@ -40,7 +40,7 @@ impl Rule for DeviatesFromEveryFlavour {
         let Some(cv) = cx.bundle.cluster_version() else {
             return;
         };
-        let r = replay(cx.bundle, cx.timeline);
+        let r = cx.replay();
         let Some(c) = r
             .comparison
             .as_ref()

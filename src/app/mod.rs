@@ -1,0 +1,196 @@
+//! The one entry point every caller uses (the CLI's verbs, `batch`, tests, benches): from
+//! inputs and resolved [`Settings`] to a [`Run`]: the inputs as found, and one [`Analysis`]
+//! whose timeline, report and replay are computed on first use and then shared (the replay
+//! runs once per analysis, however many rules read it). Every text a run writes goes through
+//! [`Run::finish`]: secrets are always masked, identifying values replaced when `redact` is
+//! set, with one placeholder mapping for every output of the run.
+//!
+//! ```no_run
+//! let settings = mglint::Settings::default();
+//! let run = mglint::app::load(&["must-gather.tar.gz".to_string()], &settings).unwrap();
+//! let report = run.analysis().report();
+//! std::process::exit(i32::from(run.exit_code(report.exit_code())));
+//! ```
+
+mod output;
+pub mod settings;
+mod threads;
+
+pub use output::{OutputError, write_text};
+pub use settings::{CONFIG_FILE, Limits, Overrides, Settings, SettingsError};
+pub use threads::{ThreadError, init_threads};
+
+use crate::bundle::{Bundle, InputInfo};
+use crate::ingest::{IngestError, IngestOptions, ingest_named};
+use crate::reconciler::replay::ReplayResult;
+use crate::redact::Redactor;
+use crate::remote;
+use crate::rules::Report;
+use crate::timeline::Timeline;
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+/// Why a run could not start or found nothing to analyse (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Ingest(#[from] IngestError),
+    /// No input could be fetched or opened; one reason per input.
+    #[error("{}", .0.join("\n"))]
+    Inputs(Vec<String>),
+}
+
+/// One analysed cluster: its bundle, and what is derived from it on first use.
+#[derive(Debug)]
+pub struct Analysis {
+    pub bundle: Bundle,
+    selection: crate::rules::Selection,
+    timeline: OnceLock<Timeline>,
+    report: OnceLock<Report>,
+    replay: OnceLock<ReplayResult>,
+}
+
+impl Analysis {
+    /// An analysis of a bundle under a rule selection.
+    pub fn new(bundle: Bundle, selection: crate::rules::Selection) -> Self {
+        Analysis {
+            bundle,
+            selection,
+            timeline: OnceLock::new(),
+            report: OnceLock::new(),
+            replay: OnceLock::new(),
+        }
+    }
+
+    /// The upgrade timeline (built on first use).
+    pub fn timeline(&self) -> &Timeline {
+        self.timeline
+            .get_or_init(|| crate::timeline::build(&self.bundle))
+    }
+
+    /// The dump replayed through the reference reconciler (computed on first use, once).
+    pub fn replay(&self) -> &ReplayResult {
+        self.replay
+            .get_or_init(|| crate::reconciler::replay(&self.bundle, self.timeline()))
+    }
+
+    /// The findings of the selected rules (computed on first use).
+    pub fn report(&self) -> &Report {
+        self.report.get_or_init(|| {
+            crate::rules::analyze_with(&self.bundle, self.timeline(), &self.replay, &self.selection)
+        })
+    }
+}
+
+/// What a run found.
+#[derive(Debug)]
+pub struct Run {
+    /// Remarks for the user (objects of a remote job that were not downloaded, …).
+    pub notes: Vec<String>,
+    analysis: Analysis,
+    redactor: Option<Mutex<Redactor>>,
+}
+
+impl Run {
+    /// The analysis of the inputs.
+    pub fn analysis(&self) -> &Analysis {
+        &self.analysis
+    }
+
+    /// The inputs as found.
+    pub fn inputs(&self) -> &[InputInfo] {
+        &self.analysis.bundle.inputs
+    }
+
+    /// Inputs that could not be opened or fetched (the run still analysed the others).
+    pub fn input_errors(&self) -> &[String] {
+        &self.analysis.bundle.input_errors
+    }
+
+    /// `code`, or 2 when some input could not be read at all.
+    pub fn exit_code(&self, code: u8) -> u8 {
+        if self.input_errors().is_empty() {
+            code
+        } else {
+            2
+        }
+    }
+
+    /// A text as it may leave the run: secrets masked, and with `redact` identifying values
+    /// replaced (the same value gets the same placeholder in every output of the run).
+    pub fn finish(&self, text: &str) -> String {
+        match &self.redactor {
+            Some(r) => r.lock().unwrap_or_else(PoisonError::into_inner).apply(text),
+            None => crate::redact::scrub_secrets(text),
+        }
+    }
+}
+
+/// Fetches URL inputs into the cache (they keep their URL as name), ingests everything and
+/// prepares the analysis. Inputs that cannot be opened are recorded in the run; `Err` only
+/// when nothing could be read at all.
+pub fn load(inputs: &[String], settings: &Settings) -> Result<Run, RunError> {
+    let mut named = Vec::new();
+    let mut fetch_errors = Vec::new();
+    let mut notes = Vec::new();
+    for i in inputs {
+        if remote::is_remote(i) {
+            match remote::fetch(i, &settings.remote) {
+                Ok(r) => {
+                    notes.extend(
+                        r.skipped
+                            .iter()
+                            .map(|s| format!("{i}: not downloaded: {s}")),
+                    );
+                    named.push((r.local_dir.to_string_lossy().to_string(), i.clone()));
+                }
+                Err(e) => fetch_errors.push(e.to_string()),
+            }
+        } else {
+            named.push((i.clone(), i.clone()));
+        }
+    }
+    if named.is_empty() {
+        return Err(RunError::Inputs(fetch_errors));
+    }
+    let mut run = load_named(&named, settings, fetch_errors)?;
+    run.notes = notes;
+    Ok(run)
+}
+
+/// [`load`] for inputs already on this machine, each given as `(local path, name to show)`;
+/// `earlier_errors` are inputs that could not be fetched (kept in the run and in the
+/// "nothing found" reasons).
+pub fn load_named(
+    named: &[(String, String)],
+    settings: &Settings,
+    earlier_errors: Vec<String>,
+) -> Result<Run, RunError> {
+    let opts = IngestOptions {
+        source: settings.limits.source_options(),
+    };
+    let mut bundle = ingest_named(named, &opts).map_err(|e| match e {
+        IngestError::NothingFound(mut reasons) => {
+            reasons.extend(earlier_errors.iter().cloned());
+            RunError::Ingest(IngestError::NothingFound(reasons))
+        }
+        other => RunError::Ingest(other),
+    })?;
+    bundle.input_errors.extend(earlier_errors);
+    let redactor = settings
+        .redact
+        .then(|| Mutex::new(Redactor::new(identifying_names(&bundle))));
+    Ok(Run {
+        notes: Vec::new(),
+        analysis: Analysis::new(bundle, settings.selection.clone()),
+        redactor,
+    })
+}
+
+/// Names that identify the cluster and are redacted wherever they appear.
+pub fn identifying_names(bundle: &Bundle) -> Vec<String> {
+    bundle
+        .nodes
+        .iter()
+        .map(|n| n.metadata.name.clone())
+        .collect()
+}

@@ -1,0 +1,43 @@
+//! `mglint reconcile`: a scenario through the reference CVO model; exits 1 with a diff when
+//! the result differs from the scenario's `expect`.
+
+use super::CliError;
+use crate::cli::{FlavourArg, OnOff, ReconcileArgs, YamlOrJson};
+use mglint::reconciler::{self, Flavour, RunOptions};
+
+pub fn run(a: ReconcileArgs) -> Result<u8, CliError> {
+    let text = std::fs::read_to_string(&a.scenario)
+        .map_err(|e| CliError::Failed(format!("`{}`: {e}", a.scenario.display())))?;
+    let scenario = reconciler::load_scenario(&text)
+        .map_err(|e| CliError::Failed(format!("`{}`: {e}", a.scenario.display())))?;
+    let opts = RunOptions {
+        flavour: a.flavour.map(|f| match f {
+            FlavourArg::Fixed => Flavour::Fixed,
+            FlavourArg::Legacy => Flavour::Legacy,
+        }),
+        history_fix: a.history_fix.map(|h| h == OnOff::On),
+    };
+    let out = reconciler::run(&scenario, &opts);
+    for n in &out.notes {
+        eprintln!("note: {n}");
+    }
+    if a.trace {
+        eprint!("{}", reconciler::render_trace(&out.trace));
+    }
+    let cv = match a.format {
+        YamlOrJson::Yaml => reconciler::render_yaml(&out.cluster_version),
+        YamlOrJson::Json => reconciler::render_json(&out.cluster_version),
+    }
+    .map_err(|e| CliError::Failed(e.to_string()))?;
+    let cv = mglint::redact::scrub_secrets(&cv);
+    mglint::app::write_text(&cv, a.output.as_deref())?;
+    if out.expect_mismatches.is_empty() {
+        Ok(0)
+    } else {
+        eprintln!(
+            "the result differs from `expect`:\n{}",
+            reconciler::render_mismatches(&out.expect_mismatches)
+        );
+        Ok(1)
+    }
+}

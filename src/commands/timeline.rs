@@ -1,0 +1,46 @@
+//! `mglint timeline`: every event in UTC, then the episodes; filtered by time, source and
+//! subject.
+
+use super::{CliError, emit, finish, load, settings};
+use crate::cli::{TextOrJson, TimelineArgs};
+use mglint::model::{Time, parse_rfc3339};
+use mglint::timeline::{EventSource, Filter};
+
+pub fn run(a: TimelineArgs) -> Result<u8, CliError> {
+    let mut filter = Filter {
+        since: parse_time(&a.since, "--since")?,
+        until: parse_time(&a.until, "--until")?,
+        subject: a.subject.clone(),
+        ..Default::default()
+    };
+    for s in &a.source {
+        filter.source.push(
+            EventSource::parse(s)
+                .ok_or_else(|| CliError::Usage(format!("--source `{s}`: unknown source")))?,
+        );
+    }
+    let s = settings(&a.input, None)?;
+    let run = load(&a.input, &s)?;
+    let tl = run.analysis().timeline();
+    let text = match a.format {
+        TextOrJson::Text => mglint::timeline::render_table(tl, &filter),
+        TextOrJson::Json => mglint::timeline::render_json(tl, &filter),
+    };
+    emit(&run, &text, a.output.as_deref())?;
+    Ok(finish(&run, 0))
+}
+
+/// An RFC 3339 time from a flag (a missing `Z` is assumed).
+pub fn parse_time(s: &Option<String>, flag: &str) -> Result<Option<Time>, CliError> {
+    match s {
+        None => Ok(None),
+        Some(s) => parse_rfc3339(s)
+            .or_else(|| parse_rfc3339(&format!("{s}Z")))
+            .map(Some)
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "{flag} `{s}`: not an RFC3339 time (e.g. 2020-04-09T18:27:49Z)"
+                ))
+            }),
+    }
+}

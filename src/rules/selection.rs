@@ -1,0 +1,77 @@
+//! Which rules run and what fails the run: `select` / `ignore` by code or prefix, and
+//! `fail-on`. Validated against the registry: a selector that names no rule is an error
+//! wherever it came from (command line or `mglint.toml`), so a CI gate cannot pass silently
+//! by running nothing.
+
+use super::engine::RuleMeta;
+use super::model::Severity;
+
+/// Rule selection and the fail level.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    /// Codes or prefixes to run (`CV`, `CO002`, `ALL`); empty means all.
+    pub select: Vec<String>,
+    /// Codes or prefixes not to run (wins over `select`).
+    pub ignore: Vec<String>,
+    /// The run fails (exit 1) when a finding at or above this severity exists.
+    pub fail_on: Severity,
+}
+
+impl Default for Selection {
+    fn default() -> Self {
+        Selection {
+            select: Vec::new(),
+            ignore: Vec::new(),
+            fail_on: Severity::Error,
+        }
+    }
+}
+
+/// A selector that names no rule.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no rule matches `{0}` (see `mglint rules`)")]
+pub struct UnknownSelector(pub String);
+
+impl Selection {
+    /// Checks that every selector names at least one rule (or a reserved family).
+    pub fn validate(&self) -> Result<(), UnknownSelector> {
+        let rules = super::registry::all();
+        for sel in self.select.iter().chain(&self.ignore) {
+            let up = sel.trim().to_ascii_uppercase();
+            let reserved = super::model::Family::ALL.iter().any(|f| f.prefix() == up);
+            if !reserved && !rules.iter().any(|r| r.meta().matches(sel)) {
+                return Err(UnknownSelector(sel.clone()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a rule runs under this selection.
+    pub fn selects(&self, meta: &RuleMeta) -> bool {
+        let selected = self.select.is_empty() || self.select.iter().any(|s| meta.matches(s));
+        selected && !self.ignore.iter().any(|s| meta.matches(s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_selectors_are_named() {
+        let s = Selection {
+            select: vec!["CV".into(), "co001".into()],
+            ..Selection::default()
+        };
+        assert!(s.validate().is_ok());
+        let bad = Selection {
+            ignore: vec!["ZZ9".into()],
+            ..Selection::default()
+        };
+        assert_eq!(bad.validate(), Err(UnknownSelector("ZZ9".into())));
+        assert_eq!(
+            bad.validate().unwrap_err().to_string(),
+            "no rule matches `ZZ9` (see `mglint rules`)"
+        );
+    }
+}

@@ -1,0 +1,117 @@
+//! Realistic expectations on the public samples in ../shared/corpus (skipped when absent): the
+//! healthy must-gathers give no error-level finding, and the `oc` example sets give the
+//! ClusterOperator findings a person would expect.
+
+use mglint::rules::{Report, Severity};
+use std::path::{Path, PathBuf};
+
+fn report(paths: &[PathBuf]) -> Report {
+    let inputs: Vec<String> = paths
+        .iter()
+        .map(|p| p.to_string_lossy().to_string())
+        .collect();
+    crate::common::report(&inputs, &[])
+}
+
+fn objects(r: &Report, code: &str) -> Vec<String> {
+    r.findings_of(code).map(|f| f.object.name.clone()).collect()
+}
+
+pub fn healthy_must_gathers_have_no_errors(c: &Path) {
+    for name in ["must-gather-aws.tar.xz", "must-gather-metal.tar.xz"] {
+        let r = report(&[c.join("must-gathers").join(name)]);
+        let errors: Vec<String> = r
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .map(|f| format!("{}: {}", f.code, f.message))
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:#?}");
+        assert_eq!(r.exit_code(), 0);
+        // The CVO log and the objects were there: the log and history rules ran.
+        for code in ["CV001", "CV005", "CO001", "MC003", "LOG002"] {
+            assert_eq!(
+                r.outcome(code).unwrap().status,
+                mglint::rules::Status::Ran,
+                "{name}: {code}"
+            );
+        }
+    }
+}
+
+pub fn degraded_4_14_1_update_gives_the_operator_findings_oc_shows(c: &Path) {
+    let r = report(&[
+        c.join("cv_4.14.0-rc3-to-4.14.1_failing-etcd-kas-degraded.yaml"),
+        c.join("co-list_4.14.1-upgrade_etcd-kas-degraded.yaml"),
+        c.join("mcp-list_4.14.1-upgrade_degraded.yaml"),
+        c.join("node-list_4.14.1-upgrade_degraded.yaml"),
+    ]);
+    // `oc adm upgrade status` for this set: four operators degraded, one unavailable, the
+    // ClusterVersion failing to proceed.
+    assert_eq!(
+        objects(&r, "CO002"),
+        vec![
+            "etcd",
+            "kube-apiserver",
+            "kube-controller-manager",
+            "kube-scheduler"
+        ]
+    );
+    assert_eq!(objects(&r, "CO001"), vec!["control-plane-machine-set"]);
+    let failing: Vec<_> = r.findings_of("CV015").collect();
+    assert_eq!(failing.len(), 1);
+    assert_eq!(failing[0].details["operators"], "etcd,kube-apiserver");
+    assert!(
+        failing[0].message.contains("during the update to `4.14.1`"),
+        "{}",
+        failing[0].message
+    );
+    // The update has not completed: no operator is "behind" a completed release, and the
+    // stalled update is not mistaken for the legacy precondition stall.
+    for code in [
+        "CO003", "CV001", "CV002", "CV003", "CV004", "MC001", "MC003",
+    ] {
+        assert!(
+            r.findings_of(code).next().is_none(),
+            "{code}: {:?}",
+            objects(&r, code)
+        );
+    }
+    for f in r.findings_of("CO002") {
+        assert!(
+            f.evidence[0]
+                .path
+                .ends_with("co-list_4.14.1-upgrade_etcd-kas-degraded.yaml")
+        );
+        assert!(f.evidence[0].line.is_some(), "{:?}", f.evidence[0]);
+        assert_eq!(f.evidence[0].text, "status: \"True\"");
+    }
+}
+
+pub fn insights_archive_upgradeable_false_is_information(c: &Path) {
+    let r = report(&[
+        c.join("cv_4.7.16_insights-archive_json_upgradeable-false.json"),
+        c.join("co_4.7.16_etcd_insights-archive.json"),
+    ]);
+    let cv16: Vec<_> = r.findings_of("CV016").collect();
+    assert_eq!(cv16.len(), 1);
+    assert_eq!(cv16[0].severity, Severity::Info);
+    assert_eq!(objects(&r, "CO005"), vec!["etcd"]);
+    assert_eq!(r.exit_code(), 0);
+}
+
+/// The tests of this module.
+pub const TESTS: &[crate::CorpusTest] = &[
+    (
+        "healthy_must_gathers_have_no_errors",
+        healthy_must_gathers_have_no_errors,
+    ),
+    (
+        "degraded_4_14_1_update_gives_the_operator_findings_oc_shows",
+        degraded_4_14_1_update_gives_the_operator_findings_oc_shows,
+    ),
+    (
+        "insights_archive_upgradeable_false_is_information",
+        insights_archive_upgradeable_false_is_information,
+    ),
+];

@@ -1,0 +1,314 @@
+//! Hostile archives: path traversal, absolute paths, links pointing outside, device files,
+//! duplicate names, decompression bombs, deep nesting. mglint reads them in memory, reports
+//! what it skipped, and writes nothing anywhere.
+
+use crate::common;
+
+use mglint::ingest::{IngestOptions, ingest};
+use mglint::model::DiagLevel;
+use mglint::source::SourceOptions;
+use std::path::Path;
+
+const CV: &str = "apiVersion: config.openshift.io/v1\nkind: ClusterVersion\nmetadata:\n  name: version\nstatus:\n  history:\n  - state: Completed\n    version: 4.14.8\n    image: quay.io/openshift-release-dev/ocp-release@sha256:aaaa\n    startedTime: \"2024-01-10T10:00:00Z\"\n    completionTime: \"2024-01-10T10:40:00Z\"\n";
+const CV_PATH: &str =
+    "mg/img/cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml";
+
+/// A raw tar header with any name bytes (the tar crate refuses `..` through its safe API).
+fn raw_entry(out: &mut Vec<u8>, name: &str, kind: u8, link: &str, data: &[u8]) {
+    let mut h = [0u8; 512];
+    h[..name.len()].copy_from_slice(name.as_bytes());
+    h[100..107].copy_from_slice(b"0000644");
+    h[108..115].copy_from_slice(b"0000000");
+    h[116..123].copy_from_slice(b"0000000");
+    let size = format!("{:011o}", data.len());
+    h[124..135].copy_from_slice(size.as_bytes());
+    h[136..147].copy_from_slice(b"14500000000");
+    h[156] = kind;
+    h[157..157 + link.len()].copy_from_slice(link.as_bytes());
+    h[257..263].copy_from_slice(b"ustar\0");
+    h[263..265].copy_from_slice(b"00");
+    h[148..156].copy_from_slice(b"        ");
+    let sum: u32 = h.iter().map(|b| *b as u32).sum();
+    h[148..155].copy_from_slice(format!("{sum:06o}\0").as_bytes());
+    out.extend_from_slice(&h);
+    out.extend_from_slice(data);
+    out.resize(out.len().div_ceil(512) * 512, 0);
+}
+
+fn finish(mut out: Vec<u8>) -> Vec<u8> {
+    out.extend_from_slice(&[0u8; 1024]);
+    out
+}
+
+fn list_files(dir: &Path) -> Vec<String> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        v.push(e.file_name().to_string_lossy().to_string());
+        if e.file_type().unwrap().is_dir() {
+            v.extend(list_files(&e.path()));
+        }
+    }
+    v
+}
+
+#[test]
+fn hostile_entries_are_skipped_and_nothing_is_written() {
+    let work = tempfile::tempdir().unwrap();
+    let mut tar = Vec::new();
+    raw_entry(
+        &mut tar,
+        "../../escaped/cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml",
+        b'0',
+        "",
+        CV.as_bytes(),
+    );
+    raw_entry(
+        &mut tar,
+        "/abs/cluster-scoped-resources/core/nodes/n.yaml",
+        b'0',
+        "",
+        b"kind: Node\nmetadata:\n  name: n\n",
+    );
+    raw_entry(
+        &mut tar,
+        "mg/img/cluster-scoped-resources/config.openshift.io/clusteroperators/etcd.yaml",
+        b'2',
+        "/etc/passwd",
+        b"",
+    );
+    raw_entry(
+        &mut tar,
+        "mg/img/cluster-scoped-resources/config.openshift.io/clusteroperators/dns.yaml",
+        b'1',
+        "../../outside",
+        b"",
+    );
+    raw_entry(
+        &mut tar,
+        "mg/img/cluster-scoped-resources/core/nodes/dev.yaml",
+        b'3',
+        "",
+        b"",
+    );
+    raw_entry(
+        &mut tar,
+        "mg/img/timestamp",
+        b'0',
+        "",
+        b"2024-01-10 12:00:00.1 +0000 UTC m=+0.01\n",
+    );
+    raw_entry(
+        &mut tar,
+        "mg/img/timestamp",
+        b'0',
+        "",
+        b"2024-01-10 12:05:00.1 +0000 UTC m=+0.01\n",
+    );
+    let archive = work.path().join("input.tar");
+    std::fs::write(&archive, finish(tar)).unwrap();
+    let run_dir = work.path().join("cwd");
+    let home = work.path().join("home");
+    std::fs::create_dir_all(&run_dir).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mglint"))
+        .args(["summary", "--format", "json", archive.to_str().unwrap()])
+        .current_dir(&run_dir)
+        .env("HOME", &home)
+        .env("TMPDIR", &home)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The traversal entry is read in memory under its normalised name; never written.
+    assert_eq!(v["history"][0]["version"], "4.14.8");
+    let unread = v["unread"].as_array().unwrap();
+    let reasons: Vec<String> = unread
+        .iter()
+        .map(|u| format!("{} {}", u["path"], u["reason"]))
+        .collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("etcd.yaml") && r.contains("link or special file")),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("dns.yaml") && r.contains("link or special file")),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("dev.yaml") && r.contains("link or special file")),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("timestamp") && r.contains("duplicate entry")),
+        "{reasons:?}"
+    );
+    assert_eq!(
+        v["collection_times"].as_array().unwrap().len(),
+        1,
+        "only the later duplicate is used"
+    );
+    // Nothing was created: not in the working dir, HOME, TMPDIR, nor next to the archive.
+    assert!(list_files(&run_dir).is_empty());
+    assert!(list_files(&home).is_empty());
+    let mut left = list_files(work.path());
+    left.sort();
+    assert_eq!(left, vec!["cwd", "home", "input.tar"]);
+    assert!(!work.path().join("escaped").exists() && !Path::new("/abs").exists());
+}
+
+#[test]
+fn gzip_bomb_entry_hits_the_file_cap() {
+    let d = tempfile::tempdir().unwrap();
+    let zeros = vec![0u8; 64 << 20];
+    let tar = common::tar_files(&[
+        (CV_PATH.to_string(), CV.as_bytes().to_vec()),
+        (
+            "mg/img/namespaces/openshift-cluster-version/core/events.yaml".to_string(),
+            zeros,
+        ),
+    ]);
+    let gz = common::gzip(&tar);
+    assert!(gz.len() < 1 << 20, "a bomb: {} bytes compressed", gz.len());
+    let p = d.path().join("bomb.tar.gz");
+    std::fs::write(&p, gz).unwrap();
+    let opts = IngestOptions {
+        source: SourceOptions {
+            max_file_bytes: 8 << 20,
+            ..SourceOptions::default()
+        },
+    };
+    let b = ingest(&[p.to_str().unwrap().to_string()], &opts).unwrap();
+    assert_eq!(b.cluster_versions.len(), 1);
+    let d = b
+        .diagnostics
+        .iter()
+        .find(|d| d.prov.file.path().ends_with("events.yaml"))
+        .expect("cap diagnostic");
+    assert!(d.reason.contains("byte cap"), "{}", d.reason);
+}
+
+#[test]
+fn xz_bomb_archive_hits_the_total_cap() {
+    let d = tempfile::tempdir().unwrap();
+    let tar = common::tar_files(&[
+        (CV_PATH.to_string(), CV.as_bytes().to_vec()),
+        (
+            "mg/img/namespaces/openshift-etcd/pods/etcd-0/etcd/etcd/logs/current.log".to_string(),
+            vec![b'a'; 48 << 20],
+        ),
+    ]);
+    let p = d.path().join("bomb.tar.xz");
+    std::fs::write(&p, common::xz(&tar)).unwrap();
+    let opts = IngestOptions {
+        source: SourceOptions {
+            max_archive_bytes: 16 << 20,
+            ..SourceOptions::default()
+        },
+    };
+    let b = ingest(&[p.to_str().unwrap().to_string()], &opts).unwrap();
+    assert_eq!(
+        b.cluster_versions.len(),
+        1,
+        "entries before the cap are kept"
+    );
+    assert!(
+        b.diagnostics
+            .iter()
+            .any(|d| d.level == DiagLevel::Error && d.reason.contains("cap reached")),
+        "{:?}",
+        b.diagnostics
+    );
+}
+
+#[test]
+fn nesting_is_bounded() {
+    let d = tempfile::tempdir().unwrap();
+    // must-gather.tar inside must-gather.tar ... five levels deep, CV at the bottom.
+    let mut inner = common::tar_files(&[(CV_PATH.to_string(), CV.as_bytes().to_vec())]);
+    for _ in 0..5 {
+        inner = common::tar_files(&[(
+            "artifacts/gather-must-gather/artifacts/must-gather.tar".to_string(),
+            common::gzip(&inner),
+        )]);
+    }
+    let p = d.path().join("deep.tar");
+    std::fs::write(&p, &inner).unwrap();
+    let err = ingest(
+        &[p.to_str().unwrap().to_string()],
+        &IngestOptions::default(),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("nested deeper than 3 levels"),
+        "{err}"
+    );
+    // Two levels are fine.
+    let mut inner = common::tar_files(&[(CV_PATH.to_string(), CV.as_bytes().to_vec())]);
+    for _ in 0..2 {
+        inner = common::tar_files(&[(
+            "artifacts/gather-must-gather/artifacts/must-gather.tar".to_string(),
+            common::gzip(&inner),
+        )]);
+    }
+    std::fs::write(&p, &inner).unwrap();
+    let b = ingest(
+        &[p.to_str().unwrap().to_string()],
+        &IngestOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(b.cluster_versions.len(), 1);
+    assert!(
+        b.cluster_versions[0]
+            .prov
+            .file
+            .path()
+            .contains("must-gather.tar::"),
+        "{}",
+        b.cluster_versions[0].prov.file.path()
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn directory_symlinks_and_fifos_are_not_followed() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().join("mg");
+    let cvdir = root.join("img/cluster-scoped-resources/config.openshift.io/clusterversions");
+    std::fs::create_dir_all(&cvdir).unwrap();
+    std::fs::write(cvdir.join("version.yaml"), CV).unwrap();
+    // A loop: img/namespaces -> .. ; and a FIFO where a log should be.
+    std::os::unix::fs::symlink("..", root.join("img/loop")).unwrap();
+    let logs = root.join("img/namespaces/openshift-cluster-version/pods/cluster-version-operator-1/cluster-version-operator/cluster-version-operator/logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    let fifo = logs.join("current.log");
+    let st = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let b = ingest(
+        &[root.to_str().unwrap().to_string()],
+        &IngestOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(b.cluster_versions.len(), 1);
+    if st.map(|s| s.success()).unwrap_or(false) {
+        assert!(
+            b.diagnostics
+                .iter()
+                .any(|d| d.prov.file.path().ends_with("current.log")
+                    && d.reason.contains("not a regular file")),
+            "{:?}",
+            b.diagnostics
+        );
+    }
+}

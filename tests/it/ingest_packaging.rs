@@ -1,0 +1,188 @@
+//! The seed fixtures read the same in every packaging a support engineer receives: a
+//! directory, `.tar`, `.tar.gz`, `.tar.xz`, gzip data without an extension, a case-number
+//! prefix and a nested `must-gather.local.*` wrapper inside another directory.
+
+use crate::common;
+
+use mglint::ingest::{IngestOptions, ingest};
+use mglint::model::fmt_k8s;
+use std::path::Path;
+
+/// What must be identical across packagings.
+fn fingerprint(input: &Path) -> (String, usize, usize, usize, String, usize) {
+    let b = ingest(
+        &[input.to_str().unwrap().to_string()],
+        &IngestOptions::default(),
+    )
+    .unwrap();
+    assert!(
+        b.diagnostics.is_empty(),
+        "{}: {:?}",
+        input.display(),
+        b.diagnostics
+    );
+    let cv = b.cluster_version().expect("cluster version");
+    let hist = cv
+        .status
+        .history
+        .iter()
+        .map(|h| {
+            format!(
+                "{}|{}|{:?}|{:?}",
+                h.state,
+                h.version,
+                h.started_time.map(|t| fmt_k8s(&t)),
+                h.completion_time.map(|t| fmt_k8s(&t))
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(";");
+    let records: usize = b.cvo_logs.iter().map(|l| l.records.len()).sum();
+    (
+        hist,
+        b.cluster_operators.len(),
+        b.nodes.len(),
+        records,
+        fmt_k8s(&b.collection_time().unwrap()),
+        b.events.len(),
+    )
+}
+
+#[test]
+fn seed_fixtures_in_every_packaging() {
+    for fx in [
+        "must-gather/seed1-blocked",
+        "must-gather/seed1-returned",
+        "must-gather/fixed-cvo-rejected-4.14",
+    ] {
+        let dir = common::fixture(fx);
+        let want = fingerprint(&dir);
+        let tmp = tempfile::tempdir().unwrap();
+        let tar = common::tar_dir(&dir, "");
+        let variants: Vec<(&str, Vec<u8>)> = vec![
+            ("must-gather.tar", tar.clone()),
+            ("must-gather.tar.gz", common::gzip(&tar)),
+            ("must-gather.tar.xz", common::xz(&tar)),
+            // gzip data whose name says nothing (support tooling renames attachments)
+            ("02527285_must-gather-20200409_184102Z", common::gzip(&tar)),
+            // gzip data named `.tar` (as the CI gather step writes it)
+            ("artifacts-must-gather.tar", common::gzip(&tar)),
+        ];
+        for (name, bytes) in variants {
+            let p = tmp.path().join(name);
+            std::fs::write(&p, bytes).unwrap();
+            assert_eq!(fingerprint(&p), want, "{fx} as {name}");
+        }
+        // Nested: the must-gather.local.* wrapper inside another directory, as a customer
+        // tarball of their home directory would have it.
+        let nested = tmp.path().join("case-02527285");
+        let inner = nested.join("home/core/collected");
+        std::fs::create_dir_all(&inner).unwrap();
+        let tar_nested = common::tar_dir(&dir, "home/core/collected");
+        std::fs::write(nested.join("bundle.tar.gz"), common::gzip(&tar_nested)).unwrap();
+        assert_eq!(
+            fingerprint(&nested.join("bundle.tar.gz")),
+            want,
+            "{fx} nested in an archive"
+        );
+    }
+}
+
+#[test]
+fn seed1_blocked_facts() {
+    let b = ingest(
+        &[common::fixture("must-gather/seed1-blocked")
+            .to_str()
+            .unwrap()
+            .to_string()],
+        &IngestOptions::default(),
+    )
+    .unwrap();
+    let cv = b.cluster_version().unwrap();
+    assert_eq!(cv.status.desired.version, "4.3.11");
+    assert_eq!(cv.status.history[0].state, "Partial");
+    assert_eq!(cv.status.history[1].version, "4.3.10");
+    assert_eq!(
+        fmt_k8s(&cv.status.history[1].completion_time.unwrap()),
+        "2020-04-09T18:00:34Z"
+    );
+    assert_eq!(b.cluster_operators.len(), 12);
+    assert!(
+        b.cluster_operators
+            .iter()
+            .all(|c| c.operator_version() == Some("4.3.10"))
+    );
+    let cur = b.cvo_logs.iter().find(|l| !l.previous).unwrap();
+    assert_eq!(cur.lines, 8537);
+    assert!(
+        b.cvo_logs
+            .iter()
+            .any(|l| l.previous && l.records.is_empty())
+    );
+    assert_eq!(
+        b.cvo_pods[0].metadata.name,
+        "cluster-version-operator-7bbc4c5dcc-w287k"
+    );
+    let s = mglint::summary::summarize(&b);
+    assert_eq!(s.current_version.as_deref(), Some("4.3.10"));
+    assert_eq!(s.desired.as_deref(), Some("4.3.11"));
+    assert_eq!(
+        s.cvo_logs
+            .iter()
+            .find(|l| !l.previous)
+            .unwrap()
+            .first
+            .as_deref(),
+        Some("2020-04-09T17:38:45Z")
+    );
+}
+
+#[test]
+fn ci_jobs_both_layouts() {
+    // Old layout (second seed): container-logs/test.log, nodes.json, must-gather dir.
+    let b = ingest(
+        &[common::fixture("ci/seed2-rollback-4.3")
+            .to_str()
+            .unwrap()
+            .to_string()],
+        &IngestOptions::default(),
+    )
+    .unwrap();
+    assert!(b.diagnostics.is_empty(), "{:?}", b.diagnostics);
+    assert_eq!(b.inputs[0].kind, mglint::bundle::InputKind::CiJob);
+    let p = b.prow.as_ref().unwrap();
+    assert_eq!(
+        p.job,
+        "release-openshift-origin-installer-e2e-aws-upgrade-rollback-4.3"
+    );
+    assert_eq!(p.build_id, "15");
+    assert_eq!(p.target, "e2e-aws-upgrade");
+    let wait = b
+        .text_lines
+        .iter()
+        .find(|l| l.message.starts_with("Waiting up to 30m0s"))
+        .unwrap();
+    assert_eq!(fmt_k8s(&wait.time.unwrap()), "2019-09-27T21:42:28Z");
+    assert_eq!(b.nodes.len(), 6);
+    assert!(!b.junit.is_empty());
+    // Modern layout: gather-extra JSON (gzip without suffix), intervals, JUnit.
+    let b = ingest(
+        &[common::fixture("ci/modern-upgrade-4.14")
+            .to_str()
+            .unwrap()
+            .to_string()],
+        &IngestOptions::default(),
+    )
+    .unwrap();
+    assert!(b.diagnostics.is_empty(), "{:?}", b.diagnostics);
+    assert_eq!(b.intervals.len(), 67 + 7);
+    assert!(b.intervals.iter().any(|i| i.reason == "UpgradeStarted"));
+    assert_eq!(b.junit.len(), 17);
+    assert!(!b.events.is_empty());
+    assert!(
+        !b.cvo_logs.is_empty()
+            && b.cvo_logs
+                .iter()
+                .all(|l| l.records.iter().all(|r| r.time.is_some()))
+    );
+}
