@@ -1,12 +1,12 @@
 //! Small helpers shared by rules: OpenShift version numbers, object references, condition
 //! lookups with their index (for evidence paths), the CVO generation (legacy or fixed), and
-//! the precondition and ClusterOperator names inside CVO messages.
+//! the precondition and ClusterOperator names inside CVO messages (read by the timeline's
+//! catalogue).
 
 use super::engine::Context;
 use super::model::{EvidenceItem, ObjectRef};
 use crate::model::{ClusterOperator, ClusterVersion, Condition, Release, Sourced, Time};
-use regex::Regex;
-use std::sync::LazyLock;
+use crate::timeline::text;
 
 /// `4.3.0-0.ci-2019-09-27-182824` → `(4, 3, 0)`; `None` when it does not start with numbers.
 pub fn version_triple(v: &str) -> Option<(u64, u64, u64)> {
@@ -106,36 +106,12 @@ pub fn same(r: &Release, version: &str, image: &str) -> bool {
     (!r.image.is_empty() && r.image == image) || (!r.version.is_empty() && r.version == version)
 }
 
-static RE_PRECONDITION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"Precondition "([^"]+)" failed(?: because of "([^"]*)")?"#).expect("static regex")
-});
-static RE_CO_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"[Cc]luster operators? ([a-z0-9][a-z0-9.-]*(?:, [a-z0-9][a-z0-9.-]*)*)")
-        .expect("static regex")
-});
-
-/// `(precondition, reason)` from `Precondition "X" failed because of "R"`.
+/// `(precondition, reason)` of the first `Precondition "X" failed [because of "R"]`.
 pub fn precondition_in(msg: &str) -> Option<(String, Option<String>)> {
-    RE_PRECONDITION.captures(msg).map(|c| {
-        (
-            c[1].to_string(),
-            c.get(2)
-                .map(|m| m.as_str().to_string())
-                .filter(|s| !s.is_empty()),
-        )
-    })
+    text::first_precondition(msg).map(|c| (c.name, c.reason))
 }
 
-/// ClusterOperator names mentioned as `Cluster operator X …` / `Cluster operators X, Y …`.
-pub fn operators_in(msg: &str) -> Vec<String> {
-    let mut out: Vec<String> = RE_CO_NAME
-        .captures_iter(msg)
-        .flat_map(|c| c[1].split(", ").map(str::to_string).collect::<Vec<_>>())
-        .collect();
-    out.sort();
-    out.dedup();
-    out
-}
+pub use text::operators_in;
 
 /// `12m`, `1h05m`, `40s`.
 pub fn duration(from: Time, to: Time) -> String {

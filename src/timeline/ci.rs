@@ -1,22 +1,11 @@
 //! Events from CI artifacts: origin monitor intervals (all schema generations, as normalised by
 //! ingest), monitor and e2e lines of test logs, JUnit results and Prow start and end.
 
-use super::events::cvo_reason_kinds;
+use super::catalogue::{cvo_reason_kinds, monitor};
 use super::model::*;
 use crate::bundle::Bundle;
 use crate::model::{Interval, JunitStatus, TextLine, TextLineKind};
-use regex::Regex;
 use std::collections::BTreeMap;
-use std::sync::LazyLock;
-
-static RE_CHANGED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?s)^changed (\w+) to (\w+)(?:: (.*))?$").expect("static regex"));
-static RE_REASON_PREFIX: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^([A-Z][A-Za-z0-9_]+): ").expect("static regex"));
-static RE_WAIT_NODES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^Waiting up to (\S+) for all \(but \d+\) nodes to be schedulable")
-        .expect("static regex")
-});
 
 /// Locator keys (everything else of the form `k/v` in a monitor line is an annotation).
 const LOCATOR_KEYS: &[&str] = &[
@@ -231,10 +220,8 @@ fn text_lines(lines: &[TextLine], out: &mut Vec<TimelineEvent>) {
         let ev = Evidence::new(l.prov.clone(), &l.message);
         match &l.kind {
             TextLineKind::Info => {
-                if let Some(c) = RE_WAIT_NODES.captures(&l.message) {
-                    let kind = EventKind::E2eWaitingForNodes {
-                        timeout: c[1].to_string(),
-                    };
+                if let Some(timeout) = monitor::waiting_for_nodes(&l.message) {
+                    let kind = EventKind::E2eWaitingForNodes { timeout };
                     out.push(TimelineEvent::new(
                         t,
                         EventSource::TestLog,
@@ -305,13 +292,9 @@ fn monitor(
             ev.clone(),
         ));
     };
-    if let Some(c) = RE_CHANGED.captures(text) {
-        let (cond, status) = (c[1].to_string(), c[2].to_string());
-        let detail = c.get(3).map_or("", |m| m.as_str());
-        let reason = RE_REASON_PREFIX
-            .captures(detail)
-            .map(|r| r[1].to_string())
-            .unwrap_or_default();
+    if let Some(ch) = monitor::condition_change(text) {
+        let (cond, status, detail, reason) = (ch.condition, ch.status, ch.detail, ch.reason);
+        let detail = detail.as_str();
         let msg = if detail.is_empty() {
             format!("`{cond}` → {status}")
         } else {

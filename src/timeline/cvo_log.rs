@@ -12,6 +12,8 @@ use crate::model::{CvoLog, LogRecord, Time};
 pub struct LogScan {
     pub passes: Vec<Pass>,
     pub instances: Vec<Instance>,
+    /// The fixed CVO's load-pipeline results, by time.
+    pub loads: Vec<LoadRecord>,
 }
 
 /// Scans every CVO log, appending events to `out`.
@@ -24,6 +26,8 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) -> LogScan {
         .sort_by(|a, b| (a.start, &a.pod, a.previous_log).cmp(&(b.start, &b.pod, b.previous_log)));
     scan.instances
         .sort_by(|a, b| (a.start, &a.pod, a.previous_log).cmp(&(b.start, &b.pod, b.previous_log)));
+    scan.loads
+        .sort_by(|a, b| (a.time, &a.evidence).cmp(&(b.time, &b.evidence)));
     dedupe(&mut scan);
     scan
 }
@@ -195,6 +199,14 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
                 continue;
             }
             Fact::Event(k, m) => (k, m),
+            Fact::Load(k, m, load) => {
+                scan.loads.push(LoadRecord {
+                    time: t,
+                    fact: load,
+                    evidence: ev.clone(),
+                });
+                (k, m)
+            }
         };
         match &mut kind {
             EventKind::PassStart {

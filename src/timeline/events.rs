@@ -2,13 +2,12 @@
 //! the CVO's payload and precondition events, leader election, the CI upgrade test's
 //! `Upgrade*` events, and node lifecycle reasons. Unrelated events are left out.
 
+use super::catalogue::cvo_reason_kinds;
 use super::locate::locate;
 use super::model::*;
 use crate::bundle::Bundle;
 use crate::model::{Event, Sourced};
 use crate::vocab::FileTable;
-use regex::Regex;
-use std::sync::LazyLock;
 
 const CVO_NS: &str = "openshift-cluster-version";
 
@@ -35,95 +34,6 @@ const NODE_REASONS: &[&str] = &[
     "RegisteredNode",
     "RemovingNode",
 ];
-
-static RE_VERSION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"version[/=]"?([^"\s]+)"?"#).expect("static regex"));
-static RE_IMAGE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"image[/=]"?([^"\s]+)"?"#).expect("static regex"));
-static RE_PRECONDITION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"Precondition "([^"]+)" failed(?: because of "([^"]*)")?"#).expect("static regex")
-});
-
-/// `(version, image)` from `version/<v> image/<i>` or `version="<v>" image="<i>"`.
-pub fn version_image(msg: &str) -> (String, String) {
-    let v = RE_VERSION
-        .captures(msg)
-        .map(|c| c[1].to_string())
-        .unwrap_or_default();
-    let i = RE_IMAGE
-        .captures(msg)
-        .map(|c| c[1].to_string())
-        .unwrap_or_default();
-    (v, i)
-}
-
-/// Every `Precondition "X" failed [because of "R"]` in a summary.
-pub fn preconditions_in(msg: &str) -> Vec<(String, Option<String>)> {
-    RE_PRECONDITION
-        .captures_iter(msg)
-        .map(|c| (c[1].to_string(), c.get(2).map(|m| m.as_str().to_string())))
-        .collect()
-}
-
-/// Maps a CVO or CI event reason (as in events and in `Event(…)` log lines) to an event kind.
-/// Returns several kinds for multi-precondition summaries; empty when the reason is not one
-/// of ours.
-pub fn cvo_reason_kinds(reason: &str, event_type: &str, message: &str) -> Vec<EventKind> {
-    let (version, image) = version_image(message);
-    let one = |k: EventKind| vec![k];
-    match reason {
-        "UpgradeStarted" | "UpgradeVersion" => one(EventKind::UpgradeStarted { version, image }),
-        "UpgradeComplete" => one(EventKind::UpgradeComplete { version, image }),
-        "UpgradeRollback" => one(EventKind::UpgradeRollback { version, image }),
-        "UpgradeFailed" => one(EventKind::UpgradeFailed { version, image }),
-        "RetrievePayload" if event_type != "Warning" => {
-            one(EventKind::PayloadRetrieve { version, image })
-        }
-        "VerifyPayload" => one(EventKind::PayloadVerify { version, image }),
-        "LoadPayload" => one(EventKind::PayloadLoading {
-            target: if version.is_empty() { image } else { version },
-        }),
-        "PayloadLoaded" => one(EventKind::PayloadLoaded { version, image }),
-        "RetrievePayloadFailed" => one(EventKind::PayloadRejected {
-            step: "RetrievePayload".into(),
-        }),
-        "LoadPayloadFailed" => one(EventKind::PayloadRejected {
-            step: "LoadPayload".into(),
-        }),
-        "VerifyPayloadVersionFailed" => one(EventKind::PayloadRejected {
-            step: "VerifyPayloadVersion".into(),
-        }),
-        "PreconditionsFailed" | "PreconditionBlock" => {
-            let found = preconditions_in(message);
-            if found.is_empty() {
-                one(EventKind::PreconditionFailed {
-                    name: String::new(),
-                    reason: None,
-                })
-            } else {
-                found
-                    .into_iter()
-                    .map(|(name, reason)| EventKind::PreconditionFailed { name, reason })
-                    .collect()
-            }
-        }
-        "PreconditionWarn" | "PreconditionsForced" => {
-            let found = preconditions_in(message);
-            if found.is_empty() {
-                one(EventKind::PreconditionWarning {
-                    name: String::new(),
-                })
-            } else {
-                found
-                    .into_iter()
-                    .map(|(name, _)| EventKind::PreconditionWarning { name })
-                    .collect()
-            }
-        }
-        "PreconditionsPassed" => one(EventKind::PreconditionsPassed),
-        _ => Vec::new(),
-    }
-}
 
 /// Appends the kept events to `out`.
 pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {

@@ -26,7 +26,7 @@ mod model;
 mod pass;
 mod render;
 
-pub use catalogue::{Fact, classify};
+pub use catalogue::{Fact, LoadFact, classify, text};
 pub use episodes::human_duration;
 pub use merge::SAME_MOMENT;
 pub use model::*;
@@ -49,6 +49,10 @@ pub struct Timeline {
     pub instances: Vec<Instance>,
     /// `status.history` merged across snapshots, oldest first.
     pub history: Vec<HistoryRecord>,
+    /// The fixed CVO's load-pipeline results from the logs (precondition errors, payloads
+    /// loaded with hash and architecture), by time.
+    #[serde(skip)]
+    pub loads: Vec<LoadRecord>,
     /// The moment the data describes (collection time, else the latest time seen).
     pub reference: Option<Time>,
 }
@@ -87,6 +91,7 @@ pub fn build(bundle: &Bundle) -> Timeline {
         episodes: eps,
         passes: scan.passes,
         instances: scan.instances,
+        loads: scan.loads,
         history,
         reference: bundle.reference_time(),
     }

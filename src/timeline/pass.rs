@@ -154,3 +154,11 @@ impl Instance {
         self.leader.or(self.first_pass)
     }
 }
+
+/// One load-pipeline result from a CVO log (see [`crate::timeline::LoadFact`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadRecord {
+    pub time: Time,
+    pub fact: super::catalogue::LoadFact,
+    pub evidence: Evidence,
+}

@@ -71,8 +71,15 @@ fn unknown_rule_selectors_exit_2_and_name_the_selector() {
         let o = common::mglint(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&o.stderr);
-        let named = args.iter().find(|a| a.contains("BOGUS") || a.contains("NOPE9")).unwrap();
-        let bad = if named.contains("NOPE9") { "NOPE9" } else { "BOGUS" };
+        let named = args
+            .iter()
+            .find(|a| a.contains("BOGUS") || a.contains("NOPE9"))
+            .unwrap();
+        let bad = if named.contains("NOPE9") {
+            "NOPE9"
+        } else {
+            "BOGUS"
+        };
         assert!(err.contains(&format!("`{bad}`")), "{args:?}: {err}");
         assert!(o.stdout.is_empty(), "{args:?}: nothing reported");
     }

@@ -47,7 +47,7 @@ fn deviations(r: &ReplayResult, v: Variant) -> Vec<(String, Option<String>, Opti
     r.run_of(v)
         .expect("run")
         .core()
-        .map(|d| (d.field.clone(), d.dump.clone(), d.model.clone()))
+        .map(|d| (d.field.to_string(), d.dump.clone(), d.model.clone()))
         .collect()
 }
 
@@ -160,7 +160,7 @@ fn seed2_ci_job_names_the_legacy_flavour_with_the_history_fix_off() {
     let run = r.run_of(FIXED_ON).unwrap();
     let d = run
         .core()
-        .find(|d| d.field == "history[1].completionTime")
+        .find(|d| d.field.to_string() == "history[1].completionTime")
         .expect("the clobbered install");
     assert_eq!(
         d.describe(&FIXED_ON),
@@ -171,7 +171,7 @@ fn seed2_ci_job_names_the_legacy_flavour_with_the_history_fix_off() {
     let inf = &r.derived.inferences;
     assert_eq!(inf.len(), 1);
     assert_eq!(
-        (inf[0].field.as_str(), inf[0].value),
+        (inf[0].field.object_path().as_str(), inf[0].value),
         (
             "status.history[1].completionTime",
             t("2019-09-27T21:41:05Z")

@@ -33,6 +33,7 @@ fn timeline(events: Vec<TimelineEvent>, reference: &str) -> Timeline {
         passes: Vec::new(),
         instances: Vec::new(),
         history: Vec::new(),
+        loads: Vec::new(),
         reference: Some(t(reference)),
     }
 }
@@ -209,6 +210,7 @@ fn empty_timeline_says_so() {
         passes: Vec::new(),
         instances: Vec::new(),
         history: Vec::new(),
+        loads: Vec::new(),
         reference: None,
     };
     let html = render_html(&report(vec![]), &tl, &HtmlMeta::default());

@@ -3,6 +3,7 @@
 //! the oldest, status.desired, observedGeneration, the computed conditions by type), and the
 //! verdict: which settings the dump is consistent with, or the closest.
 
+use super::field::{ConditionField, HistoryField, ReleaseField, StatusField};
 use crate::model::{ClusterVersion, Condition, HistoryEntry, find_condition, fmt_k8s};
 use crate::reconciler::semantics::{Flavour, parse_cvo_minor};
 use crate::reconciler::{RunOptions, Scenario, run};
@@ -68,7 +69,7 @@ pub struct Deviation {
     /// Relative to `status`: `history[2].completionTime`, `desired.image`,
     /// `conditions[Failing].reason`, `observedGeneration`; `history[1]` for a dump entry the
     /// model does not write, `history` for a model entry the dump lacks.
-    pub field: String,
+    pub field: StatusField,
     /// `None`: the dump has no such entry or condition.
     pub dump: Option<String>,
     /// `None`: the model writes no such entry or condition.
@@ -99,7 +100,7 @@ impl Deviation {
                 "{}: dump has none, {who} would have written {m}",
                 self.field
             ),
-            (None, None) => self.field.clone(),
+            (None, None) => self.field.to_string(),
         }
     }
 }
@@ -268,7 +269,7 @@ fn condition(c: &Condition) -> String {
 struct Out(Vec<Deviation>);
 
 impl Out {
-    fn field(&mut self, field: String, dump: &str, model: &str) {
+    fn field(&mut self, field: StatusField, dump: &str, model: &str) {
         if dump != model {
             self.0.push(Deviation {
                 field,
@@ -290,34 +291,34 @@ pub fn compare(dump: &ClusterVersion, model: &ClusterVersion) -> Vec<Deviation> 
         match (di, mi) {
             (Some(di), Some(mi)) => {
                 let (a, b) = (&d[di], &m[mi]);
-                let f = |n: &str| format!("history[{di}].{n}");
-                out.field(f("state"), &a.state, &b.state);
-                out.field(f("version"), &a.version, &b.version);
-                out.field(f("image"), &a.image, &b.image);
+                let f = |n: HistoryField| StatusField::History(di, n);
+                out.field(f(HistoryField::State), &a.state, &b.state);
+                out.field(f(HistoryField::Version), &a.version, &b.version);
+                out.field(f(HistoryField::Image), &a.image, &b.image);
                 out.field(
-                    f("startedTime"),
+                    f(HistoryField::StartedTime),
                     &time(a.started_time),
                     &time(b.started_time),
                 );
                 out.field(
-                    f("completionTime"),
+                    f(HistoryField::CompletionTime),
                     &time(a.completion_time),
                     &time(b.completion_time),
                 );
                 out.field(
-                    f("verified"),
+                    f(HistoryField::Verified),
                     &a.verified.to_string(),
                     &b.verified.to_string(),
                 );
             }
             (Some(di), None) => out.0.push(Deviation {
-                field: format!("history[{di}]"),
+                field: StatusField::HistoryEntry(di),
                 dump: Some(entry(&d[di])),
                 model: None,
                 timing: false,
             }),
             (None, Some(mi)) => out.0.push(Deviation {
-                field: "history".into(),
+                field: StatusField::HistoryMissing,
                 dump: None,
                 model: Some(format!("history[{mi}] = {}", entry(&m[mi]))),
                 timing: false,
@@ -326,27 +327,35 @@ pub fn compare(dump: &ClusterVersion, model: &ClusterVersion) -> Vec<Deviation> 
         }
     }
     let (dd, md) = (&dump.status.desired, &model.status.desired);
-    out.field("desired.version".into(), &dd.version, &md.version);
-    out.field("desired.image".into(), &dd.image, &md.image);
+    out.field(
+        StatusField::Desired(ReleaseField::Version),
+        &dd.version,
+        &md.version,
+    );
+    out.field(
+        StatusField::Desired(ReleaseField::Image),
+        &dd.image,
+        &md.image,
+    );
     let g = |c: &ClusterVersion| {
         c.status
             .observed_generation
             .map_or_else(|| "none".into(), |g| g.to_string())
     };
-    out.field("observedGeneration".into(), &g(dump), &g(model));
+    out.field(StatusField::ObservedGeneration, &g(dump), &g(model));
     for t in COMPARED_CONDITIONS {
         let a = find_condition(&dump.status.conditions, t);
         let b = find_condition(&model.status.conditions, t);
         match (a, b) {
             (Some(a), Some(b)) => {
-                let f = |n: &str| format!("conditions[{t}].{n}");
-                out.field(f("status"), &a.status, &b.status);
-                out.field(f("reason"), &a.reason, &b.reason);
-                out.field(f("message"), &a.message, &b.message);
+                let f = |n: ConditionField| StatusField::Condition(t.to_string(), n);
+                out.field(f(ConditionField::Status), &a.status, &b.status);
+                out.field(f(ConditionField::Reason), &a.reason, &b.reason);
+                out.field(f(ConditionField::Message), &a.message, &b.message);
                 let (ta, tb) = (time(a.last_transition_time), time(b.last_transition_time));
                 if a.status == b.status && ta != tb {
                     out.0.push(Deviation {
-                        field: f("lastTransitionTime"),
+                        field: f(ConditionField::LastTransitionTime),
                         dump: Some(ta),
                         model: Some(tb),
                         timing: true,
@@ -354,7 +363,7 @@ pub fn compare(dump: &ClusterVersion, model: &ClusterVersion) -> Vec<Deviation> 
                 }
             }
             (a, b) if a.is_some() || b.is_some() => out.0.push(Deviation {
-                field: format!("conditions[{t}]"),
+                field: StatusField::ConditionEntry(t.to_string()),
                 dump: a.map(condition),
                 model: b.map(condition),
                 timing: false,
@@ -400,7 +409,7 @@ mod tests {
         let model = cv(vec![install]);
         let d = compare(&dump, &model);
         assert_eq!(d.len(), 1, "{d:?}");
-        assert_eq!(d[0].field, "history[0]");
+        assert_eq!(d[0].field.to_string(), "history[0]");
         assert_eq!(d[0].model, None);
         assert!(
             d[0].dump
@@ -410,7 +419,7 @@ mod tests {
         // The other way round: the model writes an entry the dump lacks.
         let d = compare(&model, &dump);
         assert_eq!(
-            (d[0].field.as_str(), d[0].dump.as_deref()),
+            (d[0].field.to_string().as_str(), d[0].dump.as_deref()),
             ("history", None)
         );
         assert!(

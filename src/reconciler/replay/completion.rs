@@ -28,7 +28,7 @@ pub fn resolve(cx: &Cx<'_>, i: usize, claimed: Time) -> (Time, Resolved) {
     let Some(start) = e.started_time.filter(|_| suspect) else {
         return (claimed, Resolved::Claimed);
     };
-    let field = format!("status.history[{i}].completionTime");
+    let field = super::field::StatusField::History(i, super::field::HistoryField::CompletionTime);
     let window = |t: Time| t >= start && t < claimed - Duration::seconds(1);
     let mut found: Vec<(Time, String, Vec<Evidence>)> = Vec::new();
     // Available turns True with the first completion of any release, and stays True.

@@ -36,8 +36,8 @@ pub struct Derived {
 /// A time concluded from other evidence than the ClusterVersion field that claims it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Inference {
-    /// The field it stands for, e.g. `status.history[1].completionTime`.
-    pub field: String,
+    /// The field it stands for (`history[1].completionTime`).
+    pub field: super::field::StatusField,
     pub value: Time,
     /// What the field says.
     pub claimed: Option<Time>,
@@ -144,7 +144,7 @@ pub fn derive_scenario(bundle: &Bundle, timeline: &Timeline) -> Derived {
         timeline,
         cv,
         hist: cv.map_or(empty, |c| c.status.history.as_slice()),
-        facts: logscan::scan(bundle),
+        facts: logscan::scan(timeline),
         events: Vec::new(),
         notes: Vec::new(),
         inferences: Vec::new(),
@@ -234,7 +234,7 @@ fn completions(cx: &mut Cx<'_>) {
                     e.label(),
                     fmt_k8s(&inf.value),
                     inf.basis,
-                    inf.field,
+                    inf.field.object_path(),
                     fmt_k8s(&claimed)
                 ));
                 cx.inferences.push(inf);

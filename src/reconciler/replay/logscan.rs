@@ -1,22 +1,10 @@
-//! What the replay reads straight from CVO log records besides the timeline's passes: the
-//! fixed CVO's `Precondition error (force …, block …): …` load results, and `Payload loaded
-//! from … with hash …, architecture …` (hash and architecture of a loaded payload).
+//! The fixed CVO's load-pipeline results as the replay needs them, from the facts the
+//! timeline read out of the CVO logs: `Precondition error (force …, block …): …` with its
+//! checks, and `Payload loaded from … with hash …, architecture …`.
 
-use crate::bundle::Bundle;
 use crate::model::Time;
 use crate::reconciler::errors::PreconditionFailure;
-use crate::timeline::Evidence;
-use regex::Regex;
-use std::sync::LazyLock;
-
-static RE_PRECONDITION_ERROR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?s)^Precondition error \(force (true|false), block (true|false)\): (.*)$")
-        .expect("static regex")
-});
-static RE_PAYLOAD_LOADED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^Payload loaded from (\S+) with hash (\S+?)(?:, architecture (\S+))?\s*$")
-        .expect("static regex")
-});
+use crate::timeline::{Evidence, LoadFact, Timeline};
 
 /// One load-pipeline precondition result of a fixed CVO.
 #[derive(Debug, Clone)]
@@ -50,44 +38,44 @@ impl LogFacts {
     }
 }
 
-/// Scans every CVO log of the bundle.
-pub fn scan(bundle: &Bundle) -> LogFacts {
+/// The load-pipeline results the timeline read from the CVO logs.
+pub fn scan(timeline: &Timeline) -> LogFacts {
     let mut f = LogFacts::default();
-    for log in &bundle.cvo_logs {
-        for rec in &log.records {
-            let Some(time) = rec.time else { continue };
-            let msg = rec.message.as_str();
-            if msg.starts_with("Precondition error (") {
-                let Some(c) = RE_PRECONDITION_ERROR.captures(msg) else {
+    for rec in &timeline.loads {
+        match &rec.fact {
+            LoadFact::PreconditionError {
+                forced,
+                blocking,
+                checks,
+            } => {
+                let failures: Option<Vec<PreconditionFailure>> = checks
+                    .iter()
+                    .map(|c| {
+                        Some(PreconditionFailure {
+                            name: c.name.clone(),
+                            reason: c.reason.clone()?,
+                            message: c.message.clone()?,
+                            blocking: *blocking,
+                        })
+                    })
+                    .collect();
+                let Some(failures) = failures.filter(|f| !f.is_empty()) else {
                     continue;
                 };
-                let blocking = &c[2] == "true";
-                let Some(failures) = super::parse::precondition_summary(&c[3], blocking) else {
-                    continue;
-                };
-                let prov = log
-                    .prov
-                    .at(rec.line, rec.offset, rec.offset + u64::from(rec.len));
                 f.precondition_errors.push(PreconditionError {
-                    time,
-                    forced: &c[1] == "true",
+                    time: rec.time,
+                    forced: *forced,
                     failures,
-                    evidence: Evidence::new(prov, msg),
-                });
-            } else if msg.starts_with("Payload loaded from ") {
-                let Some(c) = RE_PAYLOAD_LOADED.captures(msg) else {
-                    continue;
-                };
-                f.payloads.push(PayloadLoaded {
-                    time,
-                    image: c[1].to_string(),
-                    hash: c[2].to_string(),
-                    architecture: c.get(3).map_or(String::new(), |m| m.as_str().to_string()),
+                    evidence: rec.evidence.clone(),
                 });
             }
+            LoadFact::PayloadLoaded(p) => f.payloads.push(PayloadLoaded {
+                time: rec.time,
+                image: p.image.clone(),
+                hash: p.hash.clone(),
+                architecture: p.architecture.clone(),
+            }),
         }
     }
-    f.precondition_errors.sort_by_key(|p| p.time);
-    f.payloads.sort_by_key(|p| p.time);
     f
 }

@@ -16,6 +16,7 @@
 mod compare;
 mod completion;
 mod derive;
+mod field;
 mod logevents;
 mod logscan;
 mod parse;
@@ -27,6 +28,7 @@ pub use compare::{
     COMPARED_CONDITIONS, Comparison, Deviation, Variant, VariantRun, Verdict, check, compare,
 };
 pub use derive::{Derived, Inference, RejectedTarget, derive_scenario};
+pub use field::{ConditionField, HistoryField, ReleaseField, StatusField};
 pub use render::{render_json, render_text, scenario_yaml};
 
 use crate::bundle::Bundle;

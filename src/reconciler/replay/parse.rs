@@ -1,117 +1,59 @@
-//! Reading CVO texts back into scenario inputs: precondition summaries (`Precondition "X"
-//! failed because of "R": M`, `Multiple precondition checks failed:`), the ReleaseAccepted
-//! and legacy Failing messages of a rejected target, Progressing progress messages, and the
-//! task errors of `Result of work` (cvo-reference §3.3, §3.5, §3.6, §6.2, §8).
+//! Turning the CVO texts the timeline's catalogue reads (precondition summaries, the
+//! ReleaseAccepted and legacy Failing messages of a rejected target, Progressing progress,
+//! the task errors of `Result of work`) into scenario inputs (cvo-reference §3.3, §3.5, §3.6,
+//! §6.2, §8). No CVO wording is matched here: see `crate::timeline::text`.
 
 use crate::reconciler::errors::PreconditionFailure;
 use crate::reconciler::scenario::{LoadOutcome, LoadStep, TaskError};
-use regex::Regex;
-use std::sync::LazyLock;
+use crate::timeline::text::{self, TaskText};
 
-fn re(s: &str) -> Regex {
-    Regex::new(s).expect("static regex")
-}
-
-static RE_ONE_PRECONDITION: LazyLock<Regex> =
-    LazyLock::new(|| re(r#"(?s)^Precondition "([^"]+)" failed because of "([^"]*)": (.*)$"#));
-static RE_LOAD_MESSAGE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?s)^(Preconditions failed for payload loaded|Retrieving payload failed|Loading payload failed|Verifying payload failed) version="((?:[^"\\]|\\.)*)" image="((?:[^"\\]|\\.)*)"(?:: | failure=)(.*)$"#,
-    )
-});
-static RE_N_OF_M: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^Working towards (.+?): (\d+) of (\d+) done \(\d+% complete\)"));
-static RE_PERCENT: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^Working towards (.+?): (\d+)% complete"));
-static RE_CO_SINGLE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"^Cluster operator (\S+) (is still updating|is not available|is degraded|is updating versions|does not declare expected versions|is reporting a failure: .*|has not yet reported success)$",
-    )
-});
-static RE_CO_PLURAL: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"^Cluster operators (.+?) (are not available|are degraded|are updating versions|do not declare expected versions)$",
-    )
-});
-static RE_SOME_UPDATING: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^Some cluster operators are still updating: (.+)$"));
-static RE_COULD_NOT_UPDATE: LazyLock<Regex> =
-    LazyLock::new(|| re(r#"^Could not update \S+ "[^"]*" \(\d+ of \d+\)(?:: (.*))?$"#));
-
-/// Undoes Go's `%q` for the strings the CVO quotes.
-fn unquote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut it = s.chars();
-    while let Some(c) = it.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match it.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some(o) => out.push(o),
-            None => out.push('\\'),
-        }
-    }
-    out
-}
-
-/// The failed checks in a precondition summary, or `None` when the text is not one.
+/// The failed checks in a precondition summary, or `None` when the text is not one (every
+/// check must name its reason and message, as status and the load pipeline write them).
 pub fn precondition_summary(text: &str, blocking: bool) -> Option<Vec<PreconditionFailure>> {
-    let text = text.trim();
-    let text = text
-        .strip_prefix("Forced through blocking failures: ")
-        .unwrap_or(text);
-    let items: Vec<&str> = match text.strip_prefix("Multiple precondition checks failed:") {
-        Some(rest) => rest
-            .split("\n* ")
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(|s| s.strip_prefix("* ").unwrap_or(s))
-            .collect(),
-        None => vec![text],
-    };
-    let mut out = Vec::new();
-    for item in items {
-        let c = RE_ONE_PRECONDITION.captures(item)?;
-        out.push(PreconditionFailure {
-            name: c[1].to_string(),
-            reason: c[2].to_string(),
-            message: c[3].trim_end().to_string(),
-            blocking,
-        });
+    let checks = text::preconditions(text);
+    if checks.is_empty() {
+        return None;
     }
-    (!out.is_empty()).then_some(out)
+    checks
+        .into_iter()
+        .map(|c| {
+            Some(PreconditionFailure {
+                name: c.name,
+                reason: c.reason?,
+                message: c.message?,
+                blocking,
+            })
+        })
+        .collect()
 }
 
 /// A rejected target named in a ReleaseAccepted=False message: `(version, image, outcome)`.
 pub fn release_accepted_rejection(message: &str) -> Option<(String, String, LoadOutcome)> {
-    let c = RE_LOAD_MESSAGE.captures(message.trim())?;
-    let (version, image, rest) = (unquote(&c[2]), unquote(&c[3]), c[4].to_string());
+    let m = text::load_message(message)?;
     let mut o = LoadOutcome::loaded();
-    o.version = version.clone();
+    o.version = m.version.clone();
     o.failure = Some(true);
-    match &c[1] {
-        "Preconditions failed for payload loaded" => {
+    match m.step {
+        text::LoadStep::Loaded => return None,
+        text::LoadStep::Preconditions => {
             o.step = LoadStep::PreconditionChecks;
-            o.preconditions = precondition_summary(&rest, true)?;
+            o.preconditions = precondition_summary(&m.rest, true)?;
         }
-        "Retrieving payload failed" => {
+        text::LoadStep::Retrieve => {
             o.step = LoadStep::RetrievePayload;
-            o.reason = retrieval_reason(&rest).into();
-            o.message = rest;
+            o.reason = retrieval_reason(&m.rest).into();
+            o.message = m.rest;
         }
-        "Loading payload failed" => {
+        text::LoadStep::Load => {
             o.step = LoadStep::LoadPayload;
-            o.message = rest;
+            o.message = m.rest;
         }
-        _ => {
+        text::LoadStep::Verify => {
             o.step = LoadStep::VerifyPayloadVersion;
-            o.message = rest;
+            o.message = m.rest;
         }
     }
-    Some((version, image, o))
+    Some((m.version, m.image, o))
 }
 
 fn retrieval_reason(message: &str) -> &'static str {
@@ -145,11 +87,7 @@ pub fn legacy_failing_rejection(reason: &str, message: &str) -> Option<LoadOutco
 /// `(done, total)` from a Progressing `Working towards X: …` message (`N of M done` from 4.7,
 /// `P% complete` before, read as P of 100).
 pub fn progress(message: &str) -> Option<(u32, u32)> {
-    if let Some(c) = RE_N_OF_M.captures(message) {
-        return Some((c[2].parse().ok()?, c[3].parse().ok()?));
-    }
-    let c = RE_PERCENT.captures(message)?;
-    Some((c[2].parse().ok()?, 100))
+    text::progress(message).map(|p| (p.done, p.total))
 }
 
 fn co_error(reason: &str, name: &str) -> TaskError {
@@ -164,86 +102,33 @@ fn co_error(reason: &str, name: &str) -> TaskError {
 /// The task errors behind one error text of a pass (`Result of work`, a Failing message or
 /// one `* ` line of `MultipleErrors`). ClusterOperator errors keep no message, so the model
 /// words them as the modelled CVO version does. Context errors give nothing.
-pub fn task_errors(text: &str) -> Vec<TaskError> {
-    let text = text.trim();
-    if text.is_empty()
-        || text.starts_with("update context deadline exceeded")
-        || text.starts_with("update context canceled")
-        || text == "context canceled"
-    {
-        return Vec::new();
-    }
-    if let Some(rest) = text.strip_prefix("Multiple errors are preventing progress:") {
-        return rest
-            .split("\n* ")
-            .map(|s| s.trim().trim_start_matches("* "))
-            .flat_map(task_errors)
-            .collect();
-    }
-    if let Some(c) = RE_CO_SINGLE.captures(text) {
-        let reason = match &c[2] {
-            "is still updating" | "is not available" | "has not yet reported success" => {
-                "ClusterOperatorNotAvailable"
-            }
-            "is updating versions" => "ClusterOperatorUpdating",
-            "does not declare expected versions" => "ClusterOperatorNoVersions",
-            _ => "ClusterOperatorDegraded",
-        };
-        let mut e = co_error(reason, &c[1]);
-        if c[2].starts_with("is reporting a failure") || c[2].starts_with("has not yet") {
-            e.message = text.to_string();
-        }
-        return vec![e];
-    }
-    let plural = |names: &str, reason: &str| -> Vec<TaskError> {
-        names
-            .split(", ")
-            .filter(|n| !n.is_empty())
-            .map(|n| co_error(reason, n))
-            .collect()
-    };
-    if let Some(c) = RE_CO_PLURAL.captures(text) {
-        let reason = match &c[2] {
-            "are not available" => "ClusterOperatorNotAvailable",
-            "are degraded" => "ClusterOperatorDegraded",
-            "are updating versions" => "ClusterOperatorUpdating",
-            _ => "ClusterOperatorNoVersions",
-        };
-        return plural(&c[1], reason);
-    }
-    if let Some(c) = RE_SOME_UPDATING.captures(text) {
-        return plural(&c[1], "ClusterOperatorNotAvailable");
-    }
-    let reason = match RE_COULD_NOT_UPDATE.captures(text) {
-        Some(c) => cause_reason(c.get(1).map_or("", |m| m.as_str())),
-        None => "UpdatePayloadFailed",
-    };
-    vec![TaskError {
-        reason: reason.to_string(),
-        name: String::new(),
-        message: text.to_string(),
-        effect: None,
-    }]
-}
-
-/// The UpdateError reason for a `Could not update …: {cause}` (cvo-reference §3.6).
-fn cause_reason(cause: &str) -> &'static str {
-    match cause {
-        "resource may have been deleted" => "UpdatePayloadResourceNotFound",
-        "someone else is updating this resource" => "UpdatePayloadResourceConflict",
-        "the server is down or not responding" => "UpdatePayloadClusterDown",
-        "the server is reporting an internal error" => "UpdatePayloadClusterError",
-        "the object is invalid, possibly due to local cluster configuration" => {
-            "UpdatePayloadResourceInvalid"
-        }
-        "could not authenticate to the server" => "UpdatePayloadClusterUnauthorized",
-        "the server has forbidden updates to this resource" => "UpdatePayloadResourceForbidden",
-        "the server is overloaded and is not accepting updates" => "UpdatePayloadClusterOverloaded",
-        "the server does not recognize this resource, check extension API servers" => {
-            "UpdatePayloadResourceTypeMissing"
-        }
-        _ => "UpdatePayloadFailed",
-    }
+pub fn task_errors(t: &str) -> Vec<TaskError> {
+    text::task_texts(t)
+        .into_iter()
+        .flat_map(|one| match text::task_text(one) {
+            TaskText::Context => Vec::new(),
+            TaskText::Operators {
+                names,
+                reason,
+                keeps_message,
+            } => names
+                .iter()
+                .map(|n| {
+                    let mut e = co_error(reason, n);
+                    if keeps_message {
+                        e.message = one.to_string();
+                    }
+                    e
+                })
+                .collect(),
+            TaskText::Payload { reason } => vec![TaskError {
+                reason: reason.to_string(),
+                name: String::new(),
+                message: one.to_string(),
+                effect: None,
+            }],
+        })
+        .collect()
 }
 
 #[cfg(test)]

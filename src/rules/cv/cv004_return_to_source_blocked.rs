@@ -8,8 +8,6 @@ use crate::model::{ClusterVersion, Sourced};
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
 use crate::rules::model::*;
 use crate::rules::util::{cond, cond_evidence, cv_ref, fixed_cvo, history_evidence, same};
-use regex::Regex;
-use std::sync::LazyLock;
 
 pub struct ReturnToSourceBlocked;
 
@@ -27,9 +25,6 @@ pub static META: RuleMeta = RuleMeta {
     ],
     page: include_str!("../../../rules/CV004-return-to-source-blocked.md"),
 };
-
-static RE_PAYLOAD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"version="([^"]*)" image="([^"]*)""#).expect("static regex"));
 
 fn available_list(cv: &ClusterVersion) -> String {
     let names: Vec<String> = cv
@@ -119,13 +114,12 @@ impl Rule for ReturnToSourceBlocked {
         {
             return;
         }
-        let target = RE_PAYLOAD
-            .captures(&ra.message)
-            .map(|c| {
-                if c[1].is_empty() {
-                    c[2].to_string()
+        let target = crate::timeline::text::load_message(&ra.message)
+            .map(|m| {
+                if m.version.is_empty() {
+                    m.image
                 } else {
-                    c[1].to_string()
+                    m.version
                 }
             })
             .or_else(|| {

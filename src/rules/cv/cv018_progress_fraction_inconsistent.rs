@@ -4,8 +4,6 @@
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
 use crate::rules::model::*;
 use crate::rules::util::{cond, cond_evidence, cv_ref};
-use regex::Regex;
-use std::sync::LazyLock;
 
 pub struct ProgressFractionInconsistent;
 
@@ -23,9 +21,6 @@ pub static META: RuleMeta = RuleMeta {
     page: include_str!("../../../rules/CV018-progress-fraction-inconsistent.md"),
 };
 
-static RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(\d+) of (\d+) done \((\d+)% complete\)").expect("static regex"));
-
 impl Rule for ProgressFractionInconsistent {
     fn meta(&self) -> &'static RuleMeta {
         &META
@@ -38,16 +33,10 @@ impl Rule for ProgressFractionInconsistent {
         let Some((i, c)) = cond(&cv.status.conditions, "Progressing") else {
             return;
         };
-        let Some(m) = RE.captures(&c.message) else {
+        let Some(m) = crate::timeline::text::progress(&c.message).filter(|m| m.counted) else {
             return;
         };
-        let (Ok(n), Ok(total), Ok(p)) = (
-            m[1].parse::<u64>(),
-            m[2].parse::<u64>(),
-            m[3].parse::<u64>(),
-        ) else {
-            return;
-        };
+        let (n, total, p) = (u64::from(m.done), u64::from(m.total), u64::from(m.percent));
         let want = (100 * n).checked_div(total);
         let problem = if n > total {
             format!("{n} of {total} done: more manifests done than exist")

@@ -8,28 +8,30 @@ pub mod rc002_consistent_only_with_legacy;
 pub mod rc003_deviates_from_every_flavour;
 
 use crate::model::{ClusterVersion, Sourced};
+use crate::reconciler::replay::{ConditionField, StatusField};
 use crate::rules::engine::Context;
 use crate::rules::model::EvidenceItem;
 use crate::rules::util::anchor;
 use crate::timeline::Evidence;
 
-/// Evidence at a field named as the replay names it (relative to `status`:
-/// `history[1].completionTime`, `conditions[Failing].reason`, `desired.version`).
+/// Evidence at a field the replay compared (`history[1].completionTime`,
+/// `conditions[Failing].reason`, `desired.version`): its line in the dump's file.
 pub(crate) fn status_evidence(
     cx: &Context<'_>,
     cv: &Sourced<ClusterVersion>,
-    field: &str,
+    field: &StatusField,
     fallback: &str,
 ) -> EvidenceItem {
-    let path = match field
-        .strip_prefix("conditions[")
-        .and_then(|r| r.split_once(']'))
-    {
-        Some((t, rest)) => match cv.status.conditions.iter().position(|c| c.type_ == t) {
+    let condition_path =
+        |t: &str, rest: &str| match cv.status.conditions.iter().position(|c| c.type_ == t) {
             Some(i) => format!("status.conditions[{i}]{rest}"),
             None => "status.conditions".to_string(),
-        },
-        None => format!("status.{field}"),
+        };
+    let path = match field {
+        StatusField::Condition(t, f) => condition_path(t, &format!(".{f}")),
+        StatusField::ConditionEntry(t) => condition_path(t, ""),
+        StatusField::HistoryMissing => "status.history".to_string(),
+        other => other.object_path(),
     };
     cx.field(cv, anchor(&cv.metadata.name), &path, fallback)
 }
@@ -45,11 +47,11 @@ pub(crate) fn replay_evidence(
     if !same_file || ev.prov.line.is_some() {
         return cx.from_timeline(ev);
     }
-    let field = match ev.text.split_whitespace().next() {
-        Some("Available") => "conditions[Available].lastTransitionTime",
-        Some("Failing") => "conditions[Failing].message",
-        Some("ReleaseAccepted") => "conditions[ReleaseAccepted].message",
+    let (t, f) = match ev.text.split_whitespace().next() {
+        Some("Available") => ("Available", ConditionField::LastTransitionTime),
+        Some("Failing") => ("Failing", ConditionField::Message),
+        Some("ReleaseAccepted") => ("ReleaseAccepted", ConditionField::Message),
         _ => return cx.from_timeline(ev),
     };
-    status_evidence(cx, cv, field, &ev.text)
+    status_evidence(cx, cv, &StatusField::Condition(t.to_string(), f), &ev.text)
 }

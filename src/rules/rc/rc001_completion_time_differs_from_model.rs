@@ -4,7 +4,7 @@
 
 use super::{replay_evidence, status_evidence};
 use crate::model::fmt_k8s;
-use crate::reconciler::replay::Variant;
+use crate::reconciler::replay::{HistoryField, StatusField, Variant};
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
 use crate::rules::model::*;
 use crate::rules::util::cv_ref;
@@ -39,19 +39,13 @@ impl Rule for CompletionTimeDiffersFromModel {
         let correct = Variant::ALL[0];
         let Some(run) = r.run_of(correct) else { return };
         for d in run.core() {
-            let Some(i) = d
-                .field
-                .strip_prefix("history[")
-                .and_then(|s| s.strip_suffix("].completionTime"))
-                .and_then(|s| s.parse::<usize>().ok())
-            else {
+            let StatusField::History(i, HistoryField::CompletionTime) = d.field else {
                 continue;
             };
             let Some(h) = cv.status.history.get(i).filter(|h| h.is_completed()) else {
                 continue;
             };
-            let path = format!("status.{}", d.field);
-            let Some(inf) = r.derived.inferences.iter().find(|inf| inf.field == path) else {
+            let Some(inf) = r.derived.inferences.iter().find(|inf| inf.field == d.field) else {
                 continue;
             };
             let (Some(dump), Some(model)) = (&d.dump, &d.model) else {
@@ -73,7 +67,7 @@ impl Rule for CompletionTimeDiffersFromModel {
             }
             if let Some(s) = i.checked_sub(1).and_then(|j| cv.status.history.get(j)) {
                 let started = s.started_time.map(|t| fmt_k8s(&t)).unwrap_or_default();
-                let field = format!("history[{}].startedTime", i - 1);
+                let field = StatusField::History(i - 1, HistoryField::StartedTime);
                 f.evidence.push(
                     status_evidence(cx, cv, &field, &started)
                         .with_label("the next update started then"),

@@ -5,6 +5,7 @@
 use super::{replay_evidence, status_evidence};
 use crate::model::fmt_k8s;
 use crate::reconciler::Flavour;
+use crate::reconciler::replay::{HistoryField, ReleaseField, StatusField};
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
 use crate::rules::model::*;
 use crate::rules::util::cv_ref;
@@ -68,15 +69,20 @@ impl Rule for ConsistentOnlyWithLegacy {
             }
             let mut f = cx.finding(&META, cv_ref(cv), msg);
             f.at = Some(rej.at);
-            let field = format!("history[{i}].version");
+            let field = StatusField::History(i, HistoryField::Version);
             f.evidence.push(
                 status_evidence(cx, cv, &field, &h.version)
                     .with_label("the rejected target in history"),
             );
             if desired {
                 f.evidence.push(
-                    status_evidence(cx, cv, "desired.version", &cv.status.desired.version)
-                        .with_label("status.desired is the target"),
+                    status_evidence(
+                        cx,
+                        cv,
+                        &StatusField::Desired(ReleaseField::Version),
+                        &cv.status.desired.version,
+                    )
+                    .with_label("status.desired is the target"),
                 );
             }
             for ev in rej.evidence.iter().take(2) {

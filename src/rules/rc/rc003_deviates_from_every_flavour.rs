@@ -78,19 +78,15 @@ impl Rule for DeviatesFromEveryFlavour {
             );
             let mut f = cx.finding(&META, cv_ref(cv), msg);
             let fallback = d.dump.as_deref().unwrap_or("");
-            let field = if d.field == "history" {
-                "history"
-            } else {
-                d.field.as_str()
-            };
             f.evidence.push(
-                status_evidence(cx, cv, field, fallback).with_label("no modelled CVO writes this"),
+                status_evidence(cx, cv, &d.field, fallback)
+                    .with_label("no modelled CVO writes this"),
             );
             f.confidence = Some(Confidence {
                 level: ConfidenceLevel::Medium,
                 basis: vec!["reference-model".into()],
             });
-            f.details.insert("field", d.field.clone());
+            f.details.insert("field", d.field.to_string());
             f.details.insert("dump", d.dump.clone().unwrap_or_default());
             f.details
                 .insert("model", d.model.clone().unwrap_or_default());

@@ -5,7 +5,7 @@ use crate::timeline::{EventKind, Fact, classify};
 
 fn kind(msg: &str) -> EventKind {
     match classify(msg) {
-        Some(Fact::Event(k, _)) => k,
+        Some(Fact::Event(k, _) | Fact::Load(k, _, _)) => k,
         other => panic!("`{msg}` classified as {other:?}"),
     }
 }

@@ -1,9 +1,12 @@
-//! The CVO log catalogue (cvo-reference §8.3): turns one klog message into a typed fact.
-//! Matching is on message text only, never on the `file:line` of the header (it moves
-//! between versions).
+//! CVO log lines (cvo-reference §8.3): turns one klog message into a typed fact. Matching is
+//! on message text only, never on the `file:line` of the header (it moves between versions).
 
-use super::events::{cvo_reason_kinds, preconditions_in};
-use super::model::EventKind;
+use super::event::cvo_reason_kinds;
+use super::text::{
+    PayloadLoadedLine, PreconditionCheck, first_precondition, payload_loaded_line,
+    precondition_error, preconditions,
+};
+use crate::timeline::model::EventKind;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -23,6 +26,22 @@ pub enum Fact {
     /// graph that runs (with its own `Result of work`) before the manifests of an
     /// Initializing or Updating pass.
     Precreated,
+    /// A timeline event that is also a result of the fixed CVO's load pipeline, which the
+    /// replay reads (the timeline keeps these in `Timeline::loads`).
+    Load(EventKind, String, LoadFact),
+}
+
+/// What the fixed CVO's load pipeline logged about a target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadFact {
+    /// `Precondition error (force F, block B): …` with the checks that failed.
+    PreconditionError {
+        forced: bool,
+        blocking: bool,
+        checks: Vec<PreconditionCheck>,
+    },
+    /// `Payload loaded from <image> with hash <hash>[, architecture <arch>]`.
+    PayloadLoaded(PayloadLoadedLine),
 }
 
 fn re(s: &str) -> Regex {
@@ -40,14 +59,8 @@ static RE_APPLY: LazyLock<Regex> =
 static RE_MANIFEST: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(Running sync|Done syncing) for (.+) \((\d+) of (\d+)\)\s*$"));
 static RE_RESULT: LazyLock<Regex> = LazyLock::new(|| re(r"(?s)^Result of work: (?:errs=)?(.*)$"));
-static RE_PAYLOAD_LOADED: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^Payload loaded from (\S+) with hash ([^,\s]+)"));
 static RE_SYNC_PAYLOAD: LazyLock<Regex> =
     LazyLock::new(|| re(r"^syncPayload: (\S+) \(force=(\w+)\)"));
-static RE_PRECOND_FAILED: LazyLock<Regex> =
-    LazyLock::new(|| re(r#"(?s)^Precondition "([^"]+)" failed: (.*)$"#));
-static RE_PRECOND_ERROR: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?s)^Precondition error \(force (\w+), block (\w+)\): (.*)$"));
 static RE_SYNC_FAILED: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?s)^unable to synchronize image \(waiting ([^)]*)\): (.*)$"));
 static RE_WORK_CHANGED: LazyLock<Regex> =
@@ -296,45 +309,64 @@ pub fn classify(message: &str) -> Option<Fact> {
             if msg.starts_with("Precreated resource ") {
                 return Some(Fact::Precreated);
             }
-            if let Some(c) = RE_PAYLOAD_LOADED.captures(msg) {
-                return ev(
+            if let Some(p) = payload_loaded_line(msg) {
+                let m = format!("payload loaded from {} (hash {})", p.image, p.hash);
+                return Some(Fact::Load(
                     EventKind::PayloadLoaded {
                         version: String::new(),
-                        image: c[1].to_string(),
+                        image: p.image.clone(),
                     },
-                    format!("payload loaded from {} (hash {})", &c[1], &c[2]),
-                );
+                    m,
+                    LoadFact::PayloadLoaded(p),
+                ));
             }
-            if let Some(c) = RE_PRECOND_FAILED.captures(msg) {
-                return ev(
-                    EventKind::PreconditionFailed {
-                        name: c[1].to_string(),
-                        reason: None,
-                    },
-                    format!("precondition `{}` failed: {}", &c[1], first_line(&c[2])),
-                );
-            }
-            if let Some(c) = RE_PRECOND_ERROR.captures(msg) {
-                let blocking = &c[2] == "true" && &c[1] != "true";
-                let summary = first_line(&c[3]).to_string();
-                let named = preconditions_in(&c[3]);
-                let (name, reason) = named.into_iter().next().unwrap_or_default();
+            if let Some(e) = precondition_error(msg) {
+                let blocking = e.blocking && !e.forced;
+                let checks = preconditions(&e.summary);
+                let (name, reason) = checks
+                    .first()
+                    .map(|c| (c.name.clone(), c.reason.clone()))
+                    .unwrap_or_default();
                 let kind = if blocking {
                     EventKind::PreconditionFailed { name, reason }
                 } else {
                     EventKind::PreconditionWarning { name }
                 };
-                return ev(
+                let m = format!(
+                    "precondition error (force {}, block {}): {}",
+                    e.forced,
+                    e.blocking,
+                    first_line(&e.summary)
+                );
+                return Some(Fact::Load(
                     kind,
-                    format!(
-                        "precondition error (force {}, block {}): {summary}",
-                        &c[1], &c[2]
-                    ),
+                    m,
+                    LoadFact::PreconditionError {
+                        forced: e.forced,
+                        blocking: e.blocking,
+                        checks,
+                    },
+                ));
+            }
+            if msg.starts_with("Precondition \"")
+                && let Some(c) = first_precondition(msg)
+            {
+                let m = format!(
+                    "precondition `{}` failed: {}",
+                    c.name,
+                    first_line(c.message.as_deref().unwrap_or(""))
+                );
+                return ev(
+                    EventKind::PreconditionFailed {
+                        name: c.name,
+                        reason: c.reason,
+                    },
+                    m,
                 );
             }
         }
         b'F' if msg.starts_with("Forcing past precondition failures: ") => {
-            let (name, _) = preconditions_in(msg).into_iter().next().unwrap_or_default();
+            let name = first_precondition(msg).map(|c| c.name).unwrap_or_default();
             return ev(
                 EventKind::PreconditionWarning { name },
                 format!("forced past precondition failures: {}", first_line(msg)),

@@ -1,0 +1,68 @@
+//! Kubernetes event reasons of the CVO and of CI's upgrade test (as in `core/events.yaml`,
+//! gather-extra `events.json` and `Event(…)` log lines) mapped to timeline event kinds.
+
+use super::text::{preconditions, version_image};
+use crate::timeline::model::EventKind;
+
+/// Maps a CVO or CI event reason (as in events and in `Event(…)` log lines) to an event kind.
+/// Returns several kinds for multi-precondition summaries; empty when the reason is not one
+/// of ours.
+pub fn cvo_reason_kinds(reason: &str, event_type: &str, message: &str) -> Vec<EventKind> {
+    let (version, image) = version_image(message);
+    let one = |k: EventKind| vec![k];
+    match reason {
+        "UpgradeStarted" | "UpgradeVersion" => one(EventKind::UpgradeStarted { version, image }),
+        "UpgradeComplete" => one(EventKind::UpgradeComplete { version, image }),
+        "UpgradeRollback" => one(EventKind::UpgradeRollback { version, image }),
+        "UpgradeFailed" => one(EventKind::UpgradeFailed { version, image }),
+        "RetrievePayload" if event_type != "Warning" => {
+            one(EventKind::PayloadRetrieve { version, image })
+        }
+        "VerifyPayload" => one(EventKind::PayloadVerify { version, image }),
+        "LoadPayload" => one(EventKind::PayloadLoading {
+            target: if version.is_empty() { image } else { version },
+        }),
+        "PayloadLoaded" => one(EventKind::PayloadLoaded { version, image }),
+        "RetrievePayloadFailed" => one(EventKind::PayloadRejected {
+            step: "RetrievePayload".into(),
+        }),
+        "LoadPayloadFailed" => one(EventKind::PayloadRejected {
+            step: "LoadPayload".into(),
+        }),
+        "VerifyPayloadVersionFailed" => one(EventKind::PayloadRejected {
+            step: "VerifyPayloadVersion".into(),
+        }),
+        "PreconditionsFailed" | "PreconditionBlock" => {
+            let found = preconditions(message);
+            if found.is_empty() {
+                one(EventKind::PreconditionFailed {
+                    name: String::new(),
+                    reason: None,
+                })
+            } else {
+                found
+                    .into_iter()
+                    .map(|c| EventKind::PreconditionFailed {
+                        name: c.name,
+                        reason: c.reason,
+                    })
+                    .collect()
+            }
+        }
+        "PreconditionWarn" | "PreconditionsForced" => {
+            let found = preconditions(message);
+            if found.is_empty() {
+                one(EventKind::PreconditionWarning {
+                    name: String::new(),
+                })
+            } else {
+                found
+                    .into_iter()
+                    .map(|c| EventKind::PreconditionWarning { name: c.name })
+                    .collect()
+            }
+        }
+        "PreconditionsPassed" => one(EventKind::PreconditionsPassed),
+        _ => Vec::new(),
+    }
+}
