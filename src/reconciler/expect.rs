@@ -1,6 +1,7 @@
 //! Expectations a scenario can assert on the resulting ClusterVersion (history, conditions by
 //! type, desired, generations) and the readable list of mismatches.
 
+use super::capabilities::CapabilitiesStatus;
 use crate::model::{ClusterVersion, HistoryEntry, Time, fmt_time, parse_rfc3339};
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -30,6 +31,19 @@ pub struct Expect {
     /// metadata.generation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generation: Option<i64>,
+    /// `status.capabilities` (4.11+; the model keeps it beside the ClusterVersion object).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<ExpectCapabilities>,
+}
+
+/// Expected `status.capabilities`; each list is compared in order when given.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ExpectCapabilities {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub known: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -43,6 +57,10 @@ pub struct ExpectRelease {
     pub url: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub channels: Option<Vec<String>>,
+    /// `status.desired.force` (present in 4.1-4.5, where desired is an `Update`; `absent`
+    /// from 4.6).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub force: Option<bool>,
 }
 
 /// One history entry; times are RFC3339 strings, `completionTime: null` asserts null.
@@ -148,9 +166,26 @@ fn show(e: &HistoryEntry) -> String {
     format!("{} {}", e.state, e.label())
 }
 
-/// Compares a ClusterVersion with the expectation; empty when everything matches.
-pub fn compare(expect: &Expect, cv: &ClusterVersion) -> Vec<Mismatch> {
+/// Compares a ClusterVersion (and the capabilities status kept beside it) with the
+/// expectation; empty when everything matches.
+pub fn compare(expect: &Expect, cv: &ClusterVersion, caps: &CapabilitiesStatus) -> Vec<Mismatch> {
     let mut d = Diff(Vec::new());
+    if let Some(c) = &expect.capabilities {
+        if let Some(v) = &c.enabled {
+            d.check(
+                "status.capabilities.enabledCapabilities".into(),
+                &v.join(", "),
+                &caps.enabled.join(", "),
+            );
+        }
+        if let Some(v) = &c.known {
+            d.check(
+                "status.capabilities.knownCapabilities".into(),
+                &v.join(", "),
+                &caps.known.join(", "),
+            );
+        }
+    }
     if let Some(g) = expect.generation {
         d.check(
             "metadata.generation".into(),
@@ -183,6 +218,10 @@ pub fn compare(expect: &Expect, cv: &ClusterVersion) -> Vec<Mismatch> {
                 &v.join(", "),
                 &a.channels.join(", "),
             );
+        }
+        if let Some(v) = r.force {
+            let actual = a.force.map_or("absent".to_string(), |f| f.to_string());
+            d.check("status.desired.force".into(), &v.to_string(), &actual);
         }
     }
     if let Some(h) = &expect.history {

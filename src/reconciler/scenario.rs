@@ -3,14 +3,16 @@
 //! YAML ([`load_scenario`]) and written back ([`Scenario::to_yaml`]). Documented in
 //! docs/scenario-format.md.
 
-use super::errors::{Effect, PreconditionFailure};
+pub use super::events::*;
+
+use super::capabilities::{CapabilitiesStatus, CapabilitySpec};
 use super::expect::Expect;
 use super::semantics::{Flavour, PruneVariant};
 use crate::model::{
     ClusterVersionSpec, ClusterVersionStatus, Release, Time, fmt_time, parse_rfc3339,
 };
 use serde::ser::SerializeMap;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 /// A scenario: how the CVO is configured, where the ClusterVersion starts, and what happens.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -37,6 +39,42 @@ pub struct Scenario {
     pub events: Vec<TimedEvent>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expect: Option<Expect>,
+    /// Capabilities (4.11+): `spec.capabilities`, `status.capabilities` before the first
+    /// event and the CVO's always-enabled capabilities.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<ScenarioCapabilities>,
+    /// CVO feature gates that are on (`ReconciliationIssuesCondition`, `UnknownVersion`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub feature_gates: Vec<String>,
+}
+
+/// The capability settings of a scenario.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ScenarioCapabilities {
+    /// `spec.capabilities` before the first event.
+    #[serde(flatten)]
+    pub spec: CapabilitySpec,
+    /// `status.capabilities.enabledCapabilities` before the first event (what an earlier CVO
+    /// enabled, which cannot be disabled again).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub enabled: Vec<String>,
+    /// `status.capabilities.knownCapabilities` before the first event (informational).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub known: Vec<String>,
+    /// Capabilities this CVO always enables (`--always-enable-capabilities`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub always_enabled: Vec<String>,
+}
+
+impl ScenarioCapabilities {
+    /// `status.capabilities` before the first event.
+    pub fn status(&self) -> CapabilitiesStatus {
+        CapabilitiesStatus {
+            enabled: self.enabled.clone(),
+            known: self.known.clone(),
+        }
+    }
 }
 
 impl Default for Scenario {
@@ -54,6 +92,8 @@ impl Default for Scenario {
             initial_status: ClusterVersionStatus::default(),
             events: Vec::new(),
             expect: None,
+            capabilities: None,
+            feature_gates: Vec::new(),
         }
     }
 }
@@ -86,6 +126,8 @@ pub enum Event {
     AvailableUpdates(AvailableUpdates),
     /// The Upgradeable condition is set (`Some`) or removed (`None`).
     Upgradeable(Option<UpgradeableChange>),
+    /// A unit test's fake worker reports this status from now on.
+    WorkerStatus(Box<FakeStatus>),
 }
 
 impl Event {
@@ -101,221 +143,9 @@ impl Event {
             Event::SyncFailedRepeatedly(_) => "sync_failed_repeatedly",
             Event::AvailableUpdates(_) => "available_updates",
             Event::Upgradeable(_) => "upgradeable",
+            Event::WorkerStatus(_) => "worker_status",
         }
     }
-}
-
-/// The release a CVO pod runs.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct PodStart {
-    pub version: String,
-    pub image: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub url: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub channels: Vec<String>,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub architecture: String,
-    /// The payload's manifest hash (status.versionHash).
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub hash: String,
-}
-
-impl PodStart {
-    pub fn release(&self) -> Release {
-        Release {
-            version: self.version.clone(),
-            image: self.image.clone(),
-            url: self.url.clone(),
-            channels: self.channels.clone(),
-            architecture: self.architecture.clone(),
-            ..Default::default()
-        }
-    }
-}
-
-/// A requested update (`spec.desiredUpdate`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct DesiredUpdate {
-    pub version: String,
-    pub image: String,
-    pub force: bool,
-}
-
-impl DesiredUpdate {
-    pub fn release(&self) -> Release {
-        Release {
-            version: self.version.clone(),
-            image: self.image.clone(),
-            force: Some(self.force),
-            ..Default::default()
-        }
-    }
-}
-
-fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
-    d: D,
-) -> Result<Option<Option<T>>, D::Error> {
-    Option::<T>::deserialize(d).map(Some)
-}
-
-/// A spec change. Absent fields are unchanged; `desired_update: null` clears the target.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct SpecChange {
-    #[serde(
-        deserialize_with = "double_option",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub desired_update: Option<Option<DesiredUpdate>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub channel: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub upstream: Option<String>,
-    /// The new metadata.generation (defaults to the old one + 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub generation: Option<i64>,
-}
-
-/// The load pipeline's steps (cvo-reference §5.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum LoadStep {
-    PayloadLoaded,
-    RetrievePayload,
-    VerifyPayloadVersion,
-    LoadPayload,
-    PreconditionChecks,
-}
-
-impl LoadStep {
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            LoadStep::PayloadLoaded => "PayloadLoaded",
-            LoadStep::RetrievePayload => "RetrievePayload",
-            LoadStep::VerifyPayloadVersion => "VerifyPayloadVersion",
-            LoadStep::LoadPayload => "LoadPayload",
-            LoadStep::PreconditionChecks => "PreconditionChecks",
-        }
-    }
-}
-
-/// The scripted result of loading the current target. It stays in force for that target
-/// (re-checks give the same answer) until another `load_outcome` or a new target.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LoadOutcome {
-    /// Scripts the outcome for this image ahead of time (kept across pod restarts) instead of
-    /// for the target being loaded now; a later request for it then resolves in the same sync.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub image: String,
-    pub step: LoadStep,
-    /// Defaults to `step != PayloadLoaded`. `RetrievePayload` without failure means "still
-    /// retrieving"; other steps without failure mean the payload loaded.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub failure: Option<bool>,
-    /// UpdateError reason (RetrievePayload: `UpdatePayloadRetrievalFailed` by default, or
-    /// `ImageVerificationFailed`, which `force` waives).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub reason: String,
-    /// Failure text for RetrievePayload, LoadPayload and VerifyPayloadVersion.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub message: String,
-    /// The version the payload declares (fills a by-image request).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub version: String,
-    /// Signature verified (default: the image is by digest and retrieval succeeded).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub verified: Option<bool>,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub hash: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub architecture: String,
-    /// Release metadata of the payload (status.desired url and channels).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub url: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub channels: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub preconditions: Vec<PreconditionFailure>,
-}
-
-impl LoadOutcome {
-    /// A successful load.
-    pub fn loaded() -> LoadOutcome {
-        LoadOutcome {
-            image: String::new(),
-            step: LoadStep::PayloadLoaded,
-            failure: None,
-            reason: String::new(),
-            message: String::new(),
-            version: String::new(),
-            verified: None,
-            hash: String::new(),
-            architecture: String::new(),
-            url: String::new(),
-            channels: Vec::new(),
-            preconditions: Vec::new(),
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PassProgress {
-    pub done: u32,
-    pub total: u32,
-}
-
-/// One task error at the end of a pass.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct TaskError {
-    pub reason: String,
-    /// The object (for ClusterOperator reasons, the operator name).
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub name: String,
-    /// Defaults to the CVO's template for ClusterOperator reasons, else the reason.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub message: String,
-    /// Defaults by reason: Updating None, Degraded FailAfterInterval, others Fail.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub effect: Option<Effect>,
-}
-
-/// The end of a pass: `ok: true`, or `errors`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct PassResult {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ok: Option<bool>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub errors: Vec<TaskError>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub done: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub total: Option<u32>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct SyncFailed {
-    pub error: String,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct AvailableUpdates {
-    pub updates: Vec<Release>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct UpgradeableChange {
-    pub status: String,
-    pub reason: String,
-    pub message: String,
 }
 
 #[derive(Deserialize)]
@@ -345,10 +175,14 @@ struct RawScenario {
     events: Vec<yaml_serde::Value>,
     #[serde(default)]
     expect: Option<Expect>,
+    #[serde(default)]
+    capabilities: Option<ScenarioCapabilities>,
+    #[serde(default)]
+    feature_gates: Vec<String>,
 }
 
 const KINDS: &str = "pod_start, spec_change, load_outcome, pass_progress, pass_result, tick, \
-sync_failed_repeatedly, available_updates, upgradeable";
+sync_failed_repeatedly, available_updates, upgradeable, worker_status";
 
 fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
     let yaml_serde::Value::Mapping(map) = v else {
@@ -405,6 +239,7 @@ fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
         "available_updates" => Event::AvailableUpdates(yaml_serde::from_value(v).map_err(ctx)?),
         "upgradeable" if v.is_null() => Event::Upgradeable(None),
         "upgradeable" => Event::Upgradeable(Some(yaml_serde::from_value(v).map_err(ctx)?)),
+        "worker_status" => Event::WorkerStatus(Box::new(yaml_serde::from_value(v).map_err(ctx)?)),
         other => {
             return Err(format!(
                 "event {i} at {}: unknown event kind `{other}`; expected one of {KINDS}",
@@ -422,11 +257,21 @@ fn check_event(i: usize, at: &Time, e: &Event) -> Result<(), String> {
         Event::PassResult(r) if r.ok == Some(true) && !r.errors.is_empty() => {
             bad("`pass_result` has `ok: true` and `errors`")
         }
-        Event::PassResult(r) if r.ok != Some(true) && r.errors.is_empty() => {
-            bad("`pass_result` needs `ok: true` or `errors`")
+        Event::PassResult(r) if r.timed_out && (r.ok == Some(true) || !r.errors.is_empty()) => {
+            bad("`pass_result` with `timed_out: true` has no `ok` or `errors`")
         }
-        Event::PassResult(r) if r.errors.iter().any(|e| e.reason.is_empty()) => {
-            bad("every pass error needs a `reason`")
+        Event::PassResult(r) if !r.timed_out && r.ok != Some(true) && r.errors.is_empty() => {
+            bad("`pass_result` needs `ok: true`, `errors` or `timed_out: true`")
+        }
+        Event::PassResult(r)
+            if r.errors.iter().any(|e| {
+                e.reason.is_empty()
+                    && (e.message.is_empty() || !e.name.is_empty() || e.effect.is_some())
+            }) =>
+        {
+            bad(
+                "a pass error without a `reason` is a plain error: it needs a `message` and has no `name` or `effect`",
+            )
         }
         Event::LoadOutcome(o)
             if o.step == LoadStep::PreconditionChecks
@@ -474,6 +319,12 @@ pub fn load_scenario(text: &str) -> Result<Scenario, String> {
     if raw.max_history == Some(0) {
         return Err("invalid scenario: `max_history` must be at least 1".into());
     }
+    let mut gates = super::semantics::FeatureGates::default();
+    if let Some(g) = raw.feature_gates.iter().find(|g| !gates.enable(g)) {
+        return Err(format!(
+            "invalid scenario: unknown feature gate `{g}`; expected ReconciliationIssuesCondition or UnknownVersion"
+        ));
+    }
     let mut events = Vec::with_capacity(raw.events.len());
     for (i, v) in raw.events.into_iter().enumerate() {
         let ev = parse_event(i, v)?;
@@ -501,6 +352,8 @@ pub fn load_scenario(text: &str) -> Result<Scenario, String> {
         initial_status: raw.initial_status.unwrap_or_default(),
         events,
         expect: raw.expect,
+        capabilities: raw.capabilities,
+        feature_gates: raw.feature_gates,
     })
 }
 
@@ -526,6 +379,7 @@ impl Serialize for TimedEvent {
             Event::SyncFailedRepeatedly(v) => m.serialize_entry(kind, v)?,
             Event::AvailableUpdates(v) => m.serialize_entry(kind, v)?,
             Event::Upgradeable(v) => m.serialize_entry(kind, v)?,
+            Event::WorkerStatus(v) => m.serialize_entry(kind, v)?,
         }
         m.end()
     }
