@@ -31,6 +31,9 @@ pub struct Expect {
     /// metadata.generation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generation: Option<i64>,
+    /// status.versionHash.
+    #[serde(skip_serializing_if = "Option::is_none", alias = "version_hash")]
+    pub version_hash: Option<String>,
     /// `status.capabilities` (4.11+; the model keeps it beside the ClusterVersion object).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capabilities: Option<ExpectCapabilities>,
@@ -73,8 +76,13 @@ pub struct ExpectHistory {
     pub version: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", alias = "started_time")]
-    pub started_time: Option<String>,
+    /// `startedTime: null` asserts a zero (unset) start time.
+    #[serde(
+        deserialize_with = "double_option",
+        skip_serializing_if = "Option::is_none",
+        alias = "started_time"
+    )]
+    pub started_time: Option<Option<String>>,
     #[serde(
         deserialize_with = "double_option",
         skip_serializing_if = "Option::is_none",
@@ -148,7 +156,8 @@ fn check_entry(d: &mut Diff, i: usize, e: &ExpectHistory, a: &HistoryEntry) {
         d.check(f("image"), v, &a.image);
     }
     if let Some(v) = &e.started_time {
-        d.check(f("startedTime"), &norm_time(v), &time_str(a.started_time));
+        let exp = v.as_deref().map(norm_time).unwrap_or_else(|| "null".into());
+        d.check(f("startedTime"), &exp, &time_str(a.started_time));
     }
     if let Some(v) = &e.completion_time {
         let exp = v.as_deref().map(norm_time).unwrap_or_else(|| "null".into());
@@ -200,6 +209,9 @@ pub fn compare(expect: &Expect, cv: &ClusterVersion, caps: &CapabilitiesStatus) 
             .map(|g| g.to_string())
             .unwrap_or_else(|| "null".into());
         d.check("status.observedGeneration".into(), &g.to_string(), &actual);
+    }
+    if let Some(h) = &expect.version_hash {
+        d.check("status.versionHash".into(), h, &cv.status.version_hash);
     }
     if let Some(r) = &expect.desired {
         let a = &cv.status.desired;

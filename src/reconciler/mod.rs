@@ -24,6 +24,7 @@ pub mod fake;
 pub mod history;
 pub mod issues;
 pub mod load;
+pub mod progress;
 pub mod replay;
 pub mod scenario;
 pub mod semantics;

@@ -46,6 +46,34 @@ pub struct Scenario {
     /// CVO feature gates that are on (`ReconciliationIssuesCondition`, `UnknownVersion`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub feature_gates: Vec<String>,
+    /// Where the scenario comes from (a conformance vector ported from a CVO unit test).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+}
+
+/// The upstream origin of a conformance vector.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Source {
+    /// `openshift/cluster-version-operator` unless said otherwise.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub repo: String,
+    /// The file of the test (or of the code a derived vector reads), e.g. `pkg/cvo/cvo_test.go`.
+    pub file: String,
+    /// The Go test, e.g. `TestOperator_sync`.
+    pub test: String,
+    /// The subtest name or the step of a multi-step test.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub subtest: String,
+    pub branch: String,
+    /// The commit of `branch` the vector was read from (40 hex digits).
+    pub commit: String,
+    /// `real` (the model's own worker reaches the expectation), `fake` (the test's fake worker
+    /// status is replayed with `worker_status`) or `derived` (from the code, no test asserts it).
+    pub worker: String,
+    /// What differs from the upstream test and why.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub note: String,
 }
 
 /// The capability settings of a scenario.
@@ -94,6 +122,7 @@ impl Default for Scenario {
             expect: None,
             capabilities: None,
             feature_gates: Vec::new(),
+            source: None,
         }
     }
 }
@@ -179,6 +208,8 @@ struct RawScenario {
     capabilities: Option<ScenarioCapabilities>,
     #[serde(default)]
     feature_gates: Vec<String>,
+    #[serde(default)]
+    source: Option<Source>,
 }
 
 const KINDS: &str = "pod_start, spec_change, load_outcome, pass_progress, pass_result, tick, \
@@ -354,6 +385,7 @@ pub fn load_scenario(text: &str) -> Result<Scenario, String> {
         expect: raw.expect,
         capabilities: raw.capabilities,
         feature_gates: raw.feature_gates,
+        source: raw.source,
     })
 }
 
