@@ -501,6 +501,36 @@ expect: {}
     }
 
     #[test]
+    fn the_grown_format_parses_and_round_trips() {
+        let text = r#"
+cvo_version: "5.1"
+feature_gates: [ReconciliationIssuesCondition]
+capabilities: {baseline: None, additional: [baremetal], enabled: [Console], always_enabled: [Ingress]}
+source: {file: pkg/cvo/cvo_test.go, test: TestOperator_sync, branch: main, commit: "6e719331fb5863141397f35b1f47bed42148a6dd", worker: fake}
+events:
+  - {at: "2020-01-01T00:00:00Z", pass_result: {errors: [{message: injected error}]}}
+  - {at: "2020-01-01T00:01:00Z", pass_result: {timed_out: true}}
+  - {at: "2020-01-01T00:02:00Z", spec_change: {capabilities: {baseline: vCurrent}}}
+  - at: "2020-01-01T00:03:00Z"
+    worker_status: {actual: {version: 1.2.3}, completed: 2, failure: {plain: true, message: x}, co_update_started_minutes_ago: {dns: 5}}
+expect:
+  desired: {force: false}
+  versionHash: abc
+  capabilities: {enabled: [Console]}
+  history: [{startedTime: null}]
+"#;
+        let s = load_scenario(text).unwrap();
+        assert_eq!(s.events.len(), 4);
+        assert!(matches!(&s.events[3].event, Event::WorkerStatus(f) if f.completed == 2));
+        assert_eq!(
+            s.capabilities.as_ref().map(|c| c.spec.baseline.as_str()),
+            Some("None")
+        );
+        let back = load_scenario(&s.to_yaml().unwrap()).unwrap();
+        assert_eq!(back, s);
+    }
+
+    #[test]
     fn rejects_bad_events_with_their_index_and_time() {
         let two =
             "events:\n  - {at: \"2020-01-01T00:00:00Z\", tick: {}, pass_result: {ok: true}}\n";
@@ -517,6 +547,16 @@ expect: {}
         );
         let order = "events:\n  - {at: \"2020-01-01T00:01:00Z\", tick: {}}\n  - {at: \"2020-01-01T00:00:00Z\", tick: {}}\n";
         assert!(load_scenario(order).unwrap_err().contains("time order"));
+        let nameless =
+            "events:\n  - {at: \"2020-01-01T00:00:00Z\", pass_result: {errors: [{name: dns}]}}\n";
+        assert!(load_scenario(nameless).unwrap_err().contains("plain error"));
+        let both = "events:\n  - {at: \"2020-01-01T00:00:00Z\", pass_result: {ok: true, timed_out: true}}\n";
+        assert!(load_scenario(both).unwrap_err().contains("timed_out"));
+        assert!(
+            load_scenario("feature_gates: [Warp]\n")
+                .unwrap_err()
+                .contains("`Warp`")
+        );
         let typo = "events:\n  - {at: \"2020-01-01T00:00:00Z\", pass_result: {okay: true}}\n";
         assert!(load_scenario(typo).unwrap_err().contains("event 0"));
         assert!(load_scenario("flavour: newest\n").is_err());

@@ -281,3 +281,34 @@ impl Worker {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests_compare_across_pull_specs() {
+        assert!(equal_digest("a/b@sha256:1", "c/d@sha256:1"));
+        assert!(equal_digest("a/b:tag", "a/b:tag"));
+        assert!(!equal_digest("a/b:tag", "c/d:tag"));
+        assert!(!equal_digest("a/b@sha256:1", "a/b@sha256:2"));
+    }
+
+    #[test]
+    fn a_report_that_is_no_progress_clears_last_progress() {
+        let t = crate::model::parse_rfc3339("2020-01-01T00:00:00Z").unwrap();
+        let prev = WorkerStatus {
+            done: 5,
+            total: 10,
+            last_progress: Some(t),
+            ..Default::default()
+        };
+        let mut next = WorkerStatus {
+            done: 5,
+            total: 10,
+            ..Default::default()
+        };
+        assert!(filter_report(&prev, &mut next, t).forwarded);
+        assert_eq!(next.last_progress, None);
+    }
+}
