@@ -2,17 +2,21 @@
 //! an Operator.sync (validation, desired update, SyncWorker.Update, status sync) and records a
 //! trace step. Pure: time comes only from the events.
 
+use super::apply::Pass;
+use super::capabilities::{CapabilitiesStatus, CapabilitySpec};
 use super::errors::{Failure, UpdateError};
+use super::fake::fake_worker_status;
 use super::scenario::{Event, LoadOutcome, Scenario, TimedEvent};
-use super::semantics::Semantics;
+use super::semantics::{Flavour, Semantics};
 use super::status::{
     SyncInput, WorkerStatus, remove_condition, set_condition, sync_failing_status, sync_status,
     validate, version_string,
 };
 use super::trace::{TraceStep, describe_event, diff};
-use super::worker::{Ctx, Pass, Worker};
+use super::update::UpdateInput;
+use super::worker::{Ctx, Worker};
 use crate::model::{ClusterVersion, ObjectMeta, Release, Time};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The simulated CVO and its ClusterVersion.
 #[derive(Debug, Clone)]
@@ -27,6 +31,14 @@ pub struct Engine {
     pub co_started: BTreeMap<String, Time>,
     /// Load outcomes scripted ahead of time, by image.
     pub scripts: BTreeMap<String, LoadOutcome>,
+    /// `spec.capabilities`.
+    pub caps_spec: CapabilitySpec,
+    /// `status.capabilities` (kept beside the ClusterVersion object, which has no field for it).
+    pub caps_status: CapabilitiesStatus,
+    /// Capabilities the CVO always enables.
+    pub always_caps: Vec<String>,
+    /// The status a unit test's fake worker reports, once a `worker_status` event gave one.
+    pub fake: Option<WorkerStatus>,
 }
 
 impl Engine {
@@ -43,6 +55,7 @@ impl Engine {
             spec: s.initial_spec.clone(),
             status: s.initial_status.clone(),
         };
+        let caps = s.capabilities.clone().unwrap_or_default();
         Engine {
             sem,
             operator: s.operator_release.clone(),
@@ -51,6 +64,10 @@ impl Engine {
             worker: Worker::default(),
             co_started: BTreeMap::new(),
             scripts: BTreeMap::new(),
+            caps_spec: caps.spec.clone(),
+            caps_status: caps.status(),
+            always_caps: caps.always_enabled.clone(),
+            fake: None,
         }
     }
 
@@ -84,41 +101,68 @@ impl Engine {
         })
     }
 
+    /// The release Operator.sync hands to the worker: the spec target, or the CVO's own
+    /// release; from 4.14 a worker without work first gets only the CVO's own release and the
+    /// spec target is evaluated at the next sync.
+    fn desired(&self, target: Option<Release>, notes: &mut Vec<String>) -> Release {
+        let own = Release {
+            version: self.operator.version.clone(),
+            image: self.operator.image.clone(),
+            force: Some(false),
+            ..Default::default()
+        };
+        let waits = self.sem.flavour == Flavour::Fixed
+            && self.sem.initializes_on_own_release()
+            && !self.worker.initialized()
+            && self.fake.is_none();
+        match target {
+            Some(t) if waits => {
+                notes.push(format!(
+                    "Desired version from operator is {} with user's request to go to {}; the worker is initializing and the request is re-queued for the next sync",
+                    version_string(&own),
+                    version_string(&t)
+                ));
+                own
+            }
+            Some(t) => t,
+            None => own,
+        }
+    }
+
     /// Operator.sync: validate, choose the desired release, call Update, sync the status.
     fn operator_sync(&mut self, now: Time, notes: &mut Vec<String>) {
         let errs = validate(&self.cv);
         let generation = self.generation();
-        if self.operator.image.is_empty() && !self.worker.initialized() {
-            let failure = UpdateError::new(
-                "NoDesiredImage",
-                "No configured operator version, unable to update cluster",
-            );
-            let ws = WorkerStatus {
-                generation,
-                failure: Some(Failure::Update(failure)),
-                ..Default::default()
-            };
-            self.sync(&ws, &errs, now, notes);
-            return;
-        }
         let target = match errs.is_empty() {
             true => self.spec_target(),
             false => None,
         };
-        let own = Release {
-            force: Some(false),
-            url: String::new(),
-            channels: Vec::new(),
-            ..self.operator.clone()
-        };
-        let desired = target.unwrap_or_else(|| own.clone());
-        // Before 4.14 the first sync after a restart could take the spec target directly.
-        let first = match self.sem.minor < 14 && desired.image == own.image {
-            true => Release {
-                version: own.version.clone(),
-                ..desired.clone()
-            },
-            false => own,
+        let desired = self.desired(target, notes);
+        if desired.image.is_empty() {
+            let text = "No configured operator version, unable to update cluster";
+            let failure = match self.sem.no_desired_image_reason() {
+                true => Failure::Update(UpdateError::new("NoDesiredImage", text)),
+                false => Failure::Generic(text.into()),
+            };
+            let ws = WorkerStatus {
+                failure: Some(failure),
+                ..Default::default()
+            };
+            self.set_caps_status(&ws);
+            self.sync(&ws, &errs, now, notes);
+            return;
+        }
+        if let Some(ws) = self.fake.clone() {
+            self.set_caps_status(&ws);
+            self.sync(&ws, &errs, now, notes);
+            return;
+        }
+        let status_caps: BTreeSet<String> = self.caps_status.enabled.iter().cloned().collect();
+        let inp = UpdateInput {
+            generation,
+            history: &self.cv.status.history,
+            caps_spec: &self.caps_spec,
+            status_caps: &status_caps,
         };
         let mut cx = Ctx {
             sem: &self.sem,
@@ -128,14 +172,19 @@ impl Engine {
             notes,
             co_started: &mut self.co_started,
             scripts: &self.scripts,
+            always_caps: &self.always_caps,
         };
-        if !self.worker.initialized() {
-            self.worker
-                .init(&mut cx, generation, &self.cv.status.history, &first);
-        }
-        self.worker.update(&mut cx, generation, &desired);
+        self.worker.update(&mut cx, &inp, &desired);
         let ws = self.worker.status.clone();
+        self.set_caps_status(&ws);
         self.sync(&ws, &errs, now, notes);
+    }
+
+    /// `status.capabilities` ← the worker's (4.11+).
+    fn set_caps_status(&mut self, ws: &WorkerStatus) {
+        if self.sem.capabilities() {
+            self.caps_status = ws.capabilities.clone().unwrap_or_default();
+        }
     }
 
     fn sync(&mut self, ws: &WorkerStatus, errs: &[String], now: Time, notes: &mut Vec<String>) {
@@ -159,6 +208,9 @@ impl Engine {
         }
         if let Some(ch) = &c.channel {
             spec.channel = ch.clone();
+        }
+        if let Some(caps) = &c.capabilities {
+            self.caps_spec = caps.clone();
         }
         if let Some(up) = &c.upstream {
             spec.upstream = up.clone();
@@ -197,36 +249,33 @@ impl Engine {
             Event::SpecChange(c) => self.spec_change(c, &mut notes),
             Event::LoadOutcome(o) if !o.image.is_empty() => {
                 self.scripts.insert(o.image.clone(), o.clone());
-                let mut cx = Ctx {
-                    sem: &self.sem,
-                    operator: &self.operator,
-                    operator_hash: &self.operator_hash,
-                    now,
-                    notes: &mut notes,
-                    co_started: &mut self.co_started,
-                    scripts: &self.scripts,
-                };
-                self.worker.load_outcome(&mut cx, o);
+                self.with_worker(now, &mut notes, |w, cx| w.load_outcome(cx, o));
             }
-            Event::PassProgress(_) | Event::PassResult(_) | Event::LoadOutcome(_) => {
+            Event::PassProgress(_) | Event::PassResult(_) | Event::LoadOutcome(_)
+                if self.fake.is_some() =>
+            {
+                notes.push("ignored: the fake worker reports a fixed status".into());
+            }
+            Event::PassProgress(p) => {
                 pass_attempt = self.worker.work.as_ref().map(|w| w.attempt);
-                let mut cx = Ctx {
-                    sem: &self.sem,
-                    operator: &self.operator,
-                    operator_hash: &self.operator_hash,
-                    now,
-                    notes: &mut notes,
-                    co_started: &mut self.co_started,
-                    scripts: &self.scripts,
-                };
-                match &ev.event {
-                    Event::PassProgress(p) => {
-                        applied = self.worker.pass(&mut cx, Pass::Progress(p))
-                    }
-                    Event::PassResult(r) => applied = self.worker.pass(&mut cx, Pass::Result(r)),
-                    Event::LoadOutcome(o) => self.worker.load_outcome(&mut cx, o),
-                    _ => {}
+                applied = self.with_worker(now, &mut notes, |w, cx| w.pass(cx, Pass::Progress(p)));
+            }
+            Event::PassResult(r) => {
+                pass_attempt = self.worker.work.as_ref().map(|w| w.attempt);
+                applied = self.with_worker(now, &mut notes, |w, cx| w.pass(cx, Pass::Result(r)));
+            }
+            Event::LoadOutcome(o) => {
+                self.with_worker(now, &mut notes, |w, cx| w.load_outcome(cx, o));
+            }
+            Event::WorkerStatus(f) => {
+                for (name, minutes) in &f.co_update_started_minutes_ago {
+                    self.co_started.insert(
+                        name.clone(),
+                        now - chrono::Duration::minutes((*minutes).clamp(0, 1_000_000)),
+                    );
                 }
+                self.fake = Some(fake_worker_status(f, now));
+                notes.push("the fake worker of a CVO unit test reports this status".into());
             }
             Event::Tick => {}
             Event::SyncFailedRepeatedly(f) => {
@@ -275,10 +324,7 @@ impl Engine {
             index,
             at: now,
             event: describe_event(ev),
-            worker_release: work.map(|w| match self.worker.status.actual.image.is_empty() {
-                true => version_string(&w.target),
-                false => version_string(&self.worker.status.actual),
-            }),
+            worker_release: self.worker.release_label(),
             state: work.map(|w| w.state),
             attempt: if is_pass {
                 pass_attempt
@@ -292,11 +338,32 @@ impl Engine {
         }
     }
 
+    /// Runs `f` on the worker with the context of this event.
+    fn with_worker<T>(
+        &mut self,
+        now: Time,
+        notes: &mut Vec<String>,
+        f: impl FnOnce(&mut Worker, &mut Ctx<'_>) -> T,
+    ) -> T {
+        let mut cx = Ctx {
+            sem: &self.sem,
+            operator: &self.operator,
+            operator_hash: &self.operator_hash,
+            now,
+            notes,
+            co_started: &mut self.co_started,
+            scripts: &self.scripts,
+            always_caps: &self.always_caps,
+        };
+        f(&mut self.worker, &mut cx)
+    }
+
     fn loading(&self) -> Option<String> {
         let c = self.worker.candidate.as_ref()?;
         let label = version_string(&c.target);
         let load = &self.worker.status.load;
         let state = match (&c.outcome, self.sem.release_accepted()) {
+            (None, _) if c.local => "the CVO's own payload, loaded at the next pass".to_string(),
             (None, _) => "retrieving and verifying".to_string(),
             (Some(_), true) if load.failure => format!("rejected at {}", load.step),
             (Some(_), false) if self.worker.status.failure.is_some() => {

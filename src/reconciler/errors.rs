@@ -51,6 +51,9 @@ pub struct UpdateError {
     pub name: String,
     pub names: Vec<String>,
     pub nested: Vec<UpdateError>,
+    /// A plain Go error, not an `UpdateError`: no reason, no effect (only `message` counts).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub plain: bool,
 }
 
 impl UpdateError {
@@ -59,6 +62,23 @@ impl UpdateError {
             reason: reason.into(),
             message: message.into(),
             ..Default::default()
+        }
+    }
+
+    /// A plain error with this text.
+    pub fn plain(message: &str) -> UpdateError {
+        UpdateError {
+            message: message.into(),
+            plain: true,
+            ..Default::default()
+        }
+    }
+
+    /// The worker failure this error is: a plain error stays plain.
+    pub fn into_failure(self) -> Failure {
+        match self.plain {
+            true => Failure::Generic(self.message),
+            false => Failure::Update(self),
         }
     }
 }
@@ -102,11 +122,21 @@ pub fn is_operator_reason(reason: &str) -> bool {
     CO_REASONS.iter().any(|(s, p)| *s == reason || *p == reason)
 }
 
+/// Whether `reason` is a ClusterOperator degraded reason.
+pub fn is_degraded_reason(reason: &str) -> bool {
+    matches!(
+        reason,
+        "ClusterOperatorDegraded" | "ClusterOperatorsDegraded"
+    )
+}
+
 /// The effect a ClusterOperator wait error has by default (4.7+); `Fail` for anything else.
+/// While installing a degraded operator is `Report` (4.12+; earlier CVOs raise no error for
+/// it at all, see [`Semantics::report_effect`]).
 pub fn default_effect(reason: &str, initializing: bool) -> Effect {
     match reason {
-        "ClusterOperatorDegraded" | "ClusterOperatorsDegraded" if initializing => Effect::Report,
-        "ClusterOperatorDegraded" | "ClusterOperatorsDegraded" => Effect::FailAfterInterval,
+        r if is_degraded_reason(r) && initializing => Effect::Report,
+        r if is_degraded_reason(r) => Effect::FailAfterInterval,
         "ClusterOperatorUpdating" | "ClusterOperatorsUpdating" => Effect::None,
         _ => Effect::Fail,
     }
@@ -114,9 +144,9 @@ pub fn default_effect(reason: &str, initializing: bool) -> Effect {
 
 /// The singular message of a ClusterOperator wait error, when the CVO has a template for it.
 pub fn operator_message(reason: &str, name: &str, sem: &Semantics) -> Option<String> {
-    let m = if sem.condenses_cluster_operators() {
+    let m = if sem.effect_based_progress() {
         match reason {
-            "ClusterOperatorNoVersions" => {
+            "ClusterOperatorNoVersions" if sem.no_versions_reason() => {
                 format!("Cluster operator {name} does not declare expected versions")
             }
             "ClusterOperatorNotAvailable" => format!("Cluster operator {name} is not available"),
@@ -144,10 +174,21 @@ fn plural_message(reason: &str, names: &str) -> String {
     }
 }
 
-/// The Progressing summary for a reason (`SummaryForReason`, cvo-reference §3.6).
+/// The Progressing summary for a reason (`SummaryForReason`, cvo-reference §3.6), with the
+/// reasons each CVO version knows: `UpgradePreconditionCheckFailed` from 4.3, the workload
+/// reasons from 4.4, `ClusterOperatorNoVersions` from 4.12; a reason the version does not
+/// know gets the unknown-error text.
 pub fn summary_for_reason(reason: &str, name: &str, sem: &Semantics) -> String {
     let new = sem.new_operator_summaries();
+    let known = match reason {
+        "UpgradePreconditionCheckFailed" => sem.preconditions(),
+        "WorkloadNotAvailable" | "WorkloadNotProgressing" => sem.workload_summaries(),
+        "ClusterOperatorNoVersions" => sem.no_versions_reason(),
+        _ => true,
+    };
+    let named = !name.is_empty();
     let s = match reason {
+        _ if !known => return unknown_error(reason, name, sem),
         "UpdatePayloadResourceNotFound" | "UpdatePayloadResourceConflict" => {
             "some resources could not be updated"
         }
@@ -178,19 +219,32 @@ pub fn summary_for_reason(reason: &str, name: &str, sem: &Semantics) -> String {
         "ClusterOperatorNotAvailable" => "a cluster operator has not yet rolled out",
         "ClusterOperatorsNotAvailable" if new => "some cluster operators are not available",
         "ClusterOperatorsNotAvailable" => "some cluster operators have not yet rolled out",
-        "ClusterOperatorNoVersions" => {
+        "ClusterOperatorNoVersions" if named => {
             return format!("the cluster operator {name} does not declare expected versions");
         }
-        "WorkloadNotAvailable" => {
+        "ClusterOperatorNoVersions" => "a cluster operator does not declare expected versions",
+        "WorkloadNotAvailable" if named => {
             return format!("the workload {name} has not yet successfully rolled out");
         }
-        "WorkloadNotProgressing" => return format!("the workload {name} cannot roll out"),
+        "WorkloadNotAvailable" => "a workload has not yet rolled out",
+        "WorkloadNotProgressing" if named => return format!("the workload {name} cannot roll out"),
+        "WorkloadNotProgressing" => "a workload cannot roll out",
         r if r.starts_with("UpdatePayload") => "the update could not be applied",
-        _ if !sem.unknown_error_names_reason() => "an unknown error has occurred",
-        _ if !name.is_empty() => return format!("{name} has an unknown error: {reason}"),
-        _ => return format!("an unknown error has occurred: {reason}"),
+        _ => return unknown_error(reason, name, sem),
     };
     s.to_string()
+}
+
+/// The summary of a reason the CVO has no text for.
+fn unknown_error(reason: &str, name: &str, sem: &Semantics) -> String {
+    if reason.starts_with("UpdatePayload") {
+        return "the update could not be applied".into();
+    }
+    match (sem.unknown_error_names_reason(), name.is_empty()) {
+        (false, _) => "an unknown error has occurred".into(),
+        (true, false) => format!("{name} has an unknown error: {reason}"),
+        (true, true) => format!("an unknown error has occurred: {reason}"),
+    }
 }
 
 /// Condenses ClusterOperator errors sharing a reason into one plural error and orders the
@@ -214,14 +268,19 @@ pub fn condense_cluster_operators(errs: Vec<UpdateError>) -> Vec<UpdateError> {
             out.extend(group.pop());
             continue;
         }
-        let mut names: Vec<String> = group.iter().map(|e| e.name.clone()).collect();
-        names.sort();
-        names.dedup();
-        let effect = group
+        let mut names: Vec<String> = group
             .iter()
-            .map(|e| e.effect)
-            .max_by_key(|e| e.strength())
-            .unwrap_or_default();
+            .filter(|e| !e.name.is_empty())
+            .map(|e| e.name.clone())
+            .collect();
+        names.sort();
+        // The combined effect starts at Report and only grows; an unset effect changes nothing.
+        let effect = group.iter().map(|e| e.effect).fold(Effect::Report, |a, e| {
+            match e.strength() > a.strength() {
+                true => e,
+                false => a,
+            }
+        });
         let plural = CO_REASONS
             .iter()
             .find(|(s, _)| *s == reason)
@@ -235,9 +294,20 @@ pub fn condense_cluster_operators(errs: Vec<UpdateError>) -> Vec<UpdateError> {
             name: joined,
             names,
             nested: group,
+            plain: false,
         });
     }
     out
+}
+
+/// `newMultipleError`: nothing for no errors, the error itself for one, else the
+/// `MultipleErrors` error.
+pub fn new_multiple_error(mut errs: Vec<UpdateError>) -> Option<UpdateError> {
+    match errs.len() {
+        0 => None,
+        1 => errs.pop(),
+        _ => Some(multiple_errors(errs)),
+    }
 }
 
 /// Builds the `MultipleErrors` error from several errors (messages sorted and de-duplicated).
@@ -259,39 +329,55 @@ pub fn multiple_errors(nested: Vec<UpdateError>) -> UpdateError {
 
 /// Aggregates the errors of one pass into the worker failure (`summarizeTaskGraphErrors`).
 pub fn summarize_task_errors(errs: Vec<UpdateError>, sem: &Semantics) -> Option<UpdateError> {
-    let mut errs = if sem.condenses_cluster_operators() {
-        condense_cluster_operators(errs)
-    } else {
-        condense_legacy(errs)
-    };
-    match errs.len() {
-        0 => None,
-        1 => errs.pop(),
-        _ => Some(multiple_errors(errs)),
+    if sem.condenses_cluster_operators() {
+        return new_multiple_error(condense_cluster_operators(errs));
     }
+    summarize_legacy(errs)
 }
 
-/// 4.1-4.6: several ClusterOperatorNotAvailable errors become one ClusterOperatorsNotAvailable.
-fn condense_legacy(errs: Vec<UpdateError>) -> Vec<UpdateError> {
-    if errs.len() > 1
-        && errs
-            .iter()
-            .all(|e| e.reason == "ClusterOperatorNotAvailable")
-    {
-        let mut names: Vec<String> = errs.iter().map(|e| e.name.clone()).collect();
-        names.sort();
-        names.dedup();
-        let joined = names.join(", ");
-        return vec![UpdateError {
-            reason: "ClusterOperatorsNotAvailable".into(),
-            message: format!("Some cluster operators are still updating: {joined}"),
-            effect: Effect::Fail,
-            name: joined,
-            names,
-            nested: errs,
-        }];
+fn is_not_available(e: &UpdateError) -> bool {
+    !e.plain && e.reason == "ClusterOperatorNotAvailable"
+}
+
+/// 4.1-4.11: one error stays as it is; `ClusterOperatorNotAvailable` errors are hidden behind
+/// more specific ones; when they are all there is, they become one
+/// `ClusterOperatorsNotAvailable` (the strongest effect of None, Fail, FailAfterInterval).
+fn summarize_legacy(mut errs: Vec<UpdateError>) -> Option<UpdateError> {
+    if errs.len() <= 1 {
+        return errs.pop();
     }
-    errs
+    let specific: Vec<UpdateError> = errs
+        .iter()
+        .filter(|e| !is_not_available(e))
+        .cloned()
+        .collect();
+    if !specific.is_empty() {
+        return new_multiple_error(specific);
+    }
+    let mut names: Vec<String> = errs
+        .iter()
+        .filter(|e| !e.name.is_empty())
+        .map(|e| e.name.clone())
+        .collect();
+    if names.is_empty() {
+        return new_multiple_error(errs);
+    }
+    names.sort();
+    let effect = errs.iter().fold(Effect::None, |a, e| match (a, e.effect) {
+        (_, Effect::Fail) | (Effect::Fail, _) => Effect::Fail,
+        (_, Effect::FailAfterInterval) => Effect::FailAfterInterval,
+        (a, _) => a,
+    });
+    let joined = names.join(", ");
+    Some(UpdateError {
+        reason: "ClusterOperatorsNotAvailable".into(),
+        message: format!("Some cluster operators are still updating: {joined}"),
+        effect,
+        name: joined,
+        names,
+        nested: errs,
+        plain: false,
+    })
 }
 
 /// One precondition check's failure (cvo-reference §6.1).

@@ -1,6 +1,7 @@
 //! Expectations a scenario can assert on the resulting ClusterVersion (history, conditions by
 //! type, desired, generations) and the readable list of mismatches.
 
+use super::capabilities::CapabilitiesStatus;
 use crate::model::{ClusterVersion, HistoryEntry, Time, fmt_k8s, parse_rfc3339};
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -30,6 +31,22 @@ pub struct Expect {
     /// metadata.generation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generation: Option<i64>,
+    /// status.versionHash.
+    #[serde(skip_serializing_if = "Option::is_none", alias = "version_hash")]
+    pub version_hash: Option<String>,
+    /// `status.capabilities` (4.11+; the model keeps it beside the ClusterVersion object).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<ExpectCapabilities>,
+}
+
+/// Expected `status.capabilities`; each list is compared in order when given.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ExpectCapabilities {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub known: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -43,6 +60,10 @@ pub struct ExpectRelease {
     pub url: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub channels: Option<Vec<String>>,
+    /// `status.desired.force` (present in 4.1-4.5, where desired is an `Update`; `absent`
+    /// from 4.6).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub force: Option<bool>,
 }
 
 /// One history entry; times are RFC3339 strings, `completionTime: null` asserts null.
@@ -55,8 +76,13 @@ pub struct ExpectHistory {
     pub version: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", alias = "started_time")]
-    pub started_time: Option<String>,
+    /// `startedTime: null` asserts a zero (unset) start time.
+    #[serde(
+        deserialize_with = "double_option",
+        skip_serializing_if = "Option::is_none",
+        alias = "started_time"
+    )]
+    pub started_time: Option<Option<String>>,
     #[serde(
         deserialize_with = "double_option",
         skip_serializing_if = "Option::is_none",
@@ -130,7 +156,8 @@ fn check_entry(d: &mut Diff, i: usize, e: &ExpectHistory, a: &HistoryEntry) {
         d.check(f("image"), v, &a.image);
     }
     if let Some(v) = &e.started_time {
-        d.check(f("startedTime"), &norm_time(v), &time_str(a.started_time));
+        let exp = v.as_deref().map(norm_time).unwrap_or_else(|| "null".into());
+        d.check(f("startedTime"), &exp, &time_str(a.started_time));
     }
     if let Some(v) = &e.completion_time {
         let exp = v.as_deref().map(norm_time).unwrap_or_else(|| "null".into());
@@ -148,9 +175,26 @@ fn show(e: &HistoryEntry) -> String {
     format!("{} {}", e.state, e.label())
 }
 
-/// Compares a ClusterVersion with the expectation; empty when everything matches.
-pub fn compare(expect: &Expect, cv: &ClusterVersion) -> Vec<Mismatch> {
+/// Compares a ClusterVersion (and the capabilities status kept beside it) with the
+/// expectation; empty when everything matches.
+pub fn compare(expect: &Expect, cv: &ClusterVersion, caps: &CapabilitiesStatus) -> Vec<Mismatch> {
     let mut d = Diff(Vec::new());
+    if let Some(c) = &expect.capabilities {
+        if let Some(v) = &c.enabled {
+            d.check(
+                "status.capabilities.enabledCapabilities".into(),
+                &v.join(", "),
+                &caps.enabled.join(", "),
+            );
+        }
+        if let Some(v) = &c.known {
+            d.check(
+                "status.capabilities.knownCapabilities".into(),
+                &v.join(", "),
+                &caps.known.join(", "),
+            );
+        }
+    }
     if let Some(g) = expect.generation {
         d.check(
             "metadata.generation".into(),
@@ -165,6 +209,9 @@ pub fn compare(expect: &Expect, cv: &ClusterVersion) -> Vec<Mismatch> {
             .map(|g| g.to_string())
             .unwrap_or_else(|| "null".into());
         d.check("status.observedGeneration".into(), &g.to_string(), &actual);
+    }
+    if let Some(h) = &expect.version_hash {
+        d.check("status.versionHash".into(), h, &cv.status.version_hash);
     }
     if let Some(r) = &expect.desired {
         let a = &cv.status.desired;
@@ -183,6 +230,10 @@ pub fn compare(expect: &Expect, cv: &ClusterVersion) -> Vec<Mismatch> {
                 &v.join(", "),
                 &a.channels.join(", "),
             );
+        }
+        if let Some(v) = r.force {
+            let actual = a.force.map_or("absent".to_string(), |f| f.to_string());
+            d.check("status.desired.force".into(), &v.to_string(), &actual);
         }
     }
     if let Some(h) = &expect.history {

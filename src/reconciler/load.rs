@@ -89,9 +89,14 @@ pub fn evaluate(o: &LoadOutcome, target: &Release, sem: &Semantics, op: &Release
         LoadStep::RetrievePayload => {
             let reason = reason("UpdatePayloadRetrievalFailed");
             if reason == "ImageVerificationFailed" && force {
+                // The retriever reports `The update cannot be verified: {err}`; forced, it
+                // wraps the verifier's own error instead.
+                let detail = o
+                    .message
+                    .strip_prefix("The update cannot be verified: ")
+                    .unwrap_or(&o.message);
                 let risk = format!(
-                    "Target release version={qv} image={qi} cannot be verified, but continuing anyway because the update was forced: {}",
-                    o.message
+                    "Target release version={qv} image={qi} cannot be verified, but continuing anyway because the update was forced: {detail}"
                 );
                 return accepted(false, risk);
             }
@@ -138,7 +143,8 @@ pub fn evaluate(o: &LoadOutcome, target: &Release, sem: &Semantics, op: &Release
             })
         }
         LoadStep::PreconditionChecks => {
-            if o.preconditions.is_empty() {
+            // 4.1 and 4.2 have no precondition framework.
+            if o.preconditions.is_empty() || !sem.preconditions() {
                 return accepted(verified, String::new());
             }
             let (summary, blocking) = summarize_preconditions(&o.preconditions, sem);

@@ -14,16 +14,23 @@
 //! # Ok(()) }
 //! ```
 
+pub mod apply;
+pub mod capabilities;
 pub mod engine;
 pub mod errors;
+pub mod events;
 pub mod expect;
+pub mod fake;
 pub mod history;
+pub mod issues;
 pub mod load;
+pub mod progress;
 pub mod replay;
 pub mod scenario;
 pub mod semantics;
 pub mod status;
 pub mod trace;
+pub mod update;
 pub mod validation;
 pub mod worker;
 
@@ -34,6 +41,7 @@ pub use semantics::{Flavour, PruneVariant, Semantics};
 pub use trace::{Change, TraceStep, render_trace};
 
 use crate::model::ClusterVersion;
+use capabilities::CapabilitiesStatus;
 
 /// Overrides applied on top of a scenario's own settings.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -47,6 +55,8 @@ pub struct RunOptions {
 pub struct Outcome {
     /// The final ClusterVersion (apiVersion, kind, metadata, spec, status).
     pub cluster_version: ClusterVersion,
+    /// The final `status.capabilities` (4.11+), which the ClusterVersion type does not hold.
+    pub capabilities: CapabilitiesStatus,
     pub trace: Vec<TraceStep>,
     /// Empty when the scenario has no `expect` or everything matched.
     pub expect_mismatches: Vec<Mismatch>,
@@ -66,9 +76,10 @@ pub fn semantics_for(s: &Scenario, opts: &RunOptions) -> (Semantics, Vec<String>
         .and_then(semantics::parse_cvo_minor);
     if let Some(m) = minor.filter(|m| !flavour.admits_minor(*m)) {
         notes.push(format!(
-            "`cvo_version` 4.{m} cannot behave as the {} flavour; modelling 4.{} instead",
+            "`cvo_version` {} cannot behave as the {} flavour; modelling {} instead",
+            semantics::minor_label(m),
             flavour.as_str(),
-            flavour.default_minor()
+            semantics::minor_label(flavour.default_minor())
         ));
         minor = None;
     }
@@ -81,6 +92,17 @@ pub fn semantics_for(s: &Scenario, opts: &RunOptions) -> (Semantics, Vec<String>
         sem.max_history = m.max(1);
     }
     sem.history_fix = opts.history_fix.or(s.history_fix).unwrap_or(true);
+    for g in &s.feature_gates {
+        if !sem.gates.enable(g) {
+            notes.push(format!("unknown feature gate `{g}` ignored"));
+        }
+    }
+    if !s.feature_gates.is_empty() && !sem.reconciliation_issues() {
+        notes.push(format!(
+            "feature gates have no effect on CVO {}: `ReconciliationIssues` exists in 4.16-4.19",
+            semantics::minor_label(sem.minor)
+        ));
+    }
     (sem, notes)
 }
 
@@ -97,10 +119,11 @@ pub fn run(s: &Scenario, opts: &RunOptions) -> Outcome {
     let expect_mismatches = s
         .expect
         .as_ref()
-        .map(|e| expect::compare(e, &engine.cv))
+        .map(|e| expect::compare(e, &engine.cv, &engine.caps_status))
         .unwrap_or_default();
     Outcome {
         cluster_version: engine.cv,
+        capabilities: engine.caps_status,
         trace,
         expect_mismatches,
         semantics: sem,

@@ -3,14 +3,16 @@
 //! YAML ([`load_scenario`]) and written back ([`Scenario::to_yaml`]). Documented in
 //! docs/scenario-format.md.
 
-use super::errors::{Effect, PreconditionFailure};
+pub use super::events::*;
+
+use super::capabilities::{CapabilitiesStatus, CapabilitySpec};
 use super::expect::Expect;
 use super::semantics::{Flavour, PruneVariant};
 use crate::model::{
     ClusterVersionSpec, ClusterVersionStatus, Release, Time, fmt_k8s, parse_rfc3339,
 };
 use serde::ser::SerializeMap;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 /// A scenario: how the CVO is configured, where the ClusterVersion starts, and what happens.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -37,6 +39,70 @@ pub struct Scenario {
     pub events: Vec<TimedEvent>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expect: Option<Expect>,
+    /// Capabilities (4.11+): `spec.capabilities`, `status.capabilities` before the first
+    /// event and the CVO's always-enabled capabilities.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<ScenarioCapabilities>,
+    /// CVO feature gates that are on (`ReconciliationIssuesCondition`, `UnknownVersion`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub feature_gates: Vec<String>,
+    /// Where the scenario comes from (a conformance vector ported from a CVO unit test).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+}
+
+/// The upstream origin of a conformance vector.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Source {
+    /// `openshift/cluster-version-operator` unless said otherwise.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub repo: String,
+    /// The file of the test (or of the code a derived vector reads), e.g. `pkg/cvo/cvo_test.go`.
+    pub file: String,
+    /// The Go test, e.g. `TestOperator_sync`.
+    pub test: String,
+    /// The subtest name or the step of a multi-step test.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub subtest: String,
+    pub branch: String,
+    /// The commit of `branch` the vector was read from (40 hex digits).
+    pub commit: String,
+    /// `real` (the model's own worker reaches the expectation), `fake` (the test's fake worker
+    /// status is replayed with `worker_status`) or `derived` (from the code, no test asserts it).
+    pub worker: String,
+    /// What differs from the upstream test and why.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+/// The capability settings of a scenario.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ScenarioCapabilities {
+    /// `spec.capabilities` before the first event.
+    #[serde(flatten)]
+    pub spec: CapabilitySpec,
+    /// `status.capabilities.enabledCapabilities` before the first event (what an earlier CVO
+    /// enabled, which cannot be disabled again).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub enabled: Vec<String>,
+    /// `status.capabilities.knownCapabilities` before the first event (informational).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub known: Vec<String>,
+    /// Capabilities this CVO always enables (`--always-enable-capabilities`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub always_enabled: Vec<String>,
+}
+
+impl ScenarioCapabilities {
+    /// `status.capabilities` before the first event.
+    pub fn status(&self) -> CapabilitiesStatus {
+        CapabilitiesStatus {
+            enabled: self.enabled.clone(),
+            known: self.known.clone(),
+        }
+    }
 }
 
 impl Default for Scenario {
@@ -54,6 +120,9 @@ impl Default for Scenario {
             initial_status: ClusterVersionStatus::default(),
             events: Vec::new(),
             expect: None,
+            capabilities: None,
+            feature_gates: Vec::new(),
+            source: None,
         }
     }
 }
@@ -86,6 +155,8 @@ pub enum Event {
     AvailableUpdates(AvailableUpdates),
     /// The Upgradeable condition is set (`Some`) or removed (`None`).
     Upgradeable(Option<UpgradeableChange>),
+    /// A unit test's fake worker reports this status from now on.
+    WorkerStatus(Box<FakeStatus>),
 }
 
 impl Event {
@@ -101,221 +172,9 @@ impl Event {
             Event::SyncFailedRepeatedly(_) => "sync_failed_repeatedly",
             Event::AvailableUpdates(_) => "available_updates",
             Event::Upgradeable(_) => "upgradeable",
+            Event::WorkerStatus(_) => "worker_status",
         }
     }
-}
-
-/// The release a CVO pod runs.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct PodStart {
-    pub version: String,
-    pub image: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub url: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub channels: Vec<String>,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub architecture: String,
-    /// The payload's manifest hash (status.versionHash).
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub hash: String,
-}
-
-impl PodStart {
-    pub fn release(&self) -> Release {
-        Release {
-            version: self.version.clone(),
-            image: self.image.clone(),
-            url: self.url.clone(),
-            channels: self.channels.clone(),
-            architecture: self.architecture.clone(),
-            ..Default::default()
-        }
-    }
-}
-
-/// A requested update (`spec.desiredUpdate`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct DesiredUpdate {
-    pub version: String,
-    pub image: String,
-    pub force: bool,
-}
-
-impl DesiredUpdate {
-    pub fn release(&self) -> Release {
-        Release {
-            version: self.version.clone(),
-            image: self.image.clone(),
-            force: Some(self.force),
-            ..Default::default()
-        }
-    }
-}
-
-fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
-    d: D,
-) -> Result<Option<Option<T>>, D::Error> {
-    Option::<T>::deserialize(d).map(Some)
-}
-
-/// A spec change. Absent fields are unchanged; `desired_update: null` clears the target.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct SpecChange {
-    #[serde(
-        deserialize_with = "double_option",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub desired_update: Option<Option<DesiredUpdate>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub channel: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub upstream: Option<String>,
-    /// The new metadata.generation (defaults to the old one + 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub generation: Option<i64>,
-}
-
-/// The load pipeline's steps (cvo-reference §5.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum LoadStep {
-    PayloadLoaded,
-    RetrievePayload,
-    VerifyPayloadVersion,
-    LoadPayload,
-    PreconditionChecks,
-}
-
-impl LoadStep {
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            LoadStep::PayloadLoaded => "PayloadLoaded",
-            LoadStep::RetrievePayload => "RetrievePayload",
-            LoadStep::VerifyPayloadVersion => "VerifyPayloadVersion",
-            LoadStep::LoadPayload => "LoadPayload",
-            LoadStep::PreconditionChecks => "PreconditionChecks",
-        }
-    }
-}
-
-/// The scripted result of loading the current target. It stays in force for that target
-/// (re-checks give the same answer) until another `load_outcome` or a new target.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LoadOutcome {
-    /// Scripts the outcome for this image ahead of time (kept across pod restarts) instead of
-    /// for the target being loaded now; a later request for it then resolves in the same sync.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub image: String,
-    pub step: LoadStep,
-    /// Defaults to `step != PayloadLoaded`. `RetrievePayload` without failure means "still
-    /// retrieving"; other steps without failure mean the payload loaded.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub failure: Option<bool>,
-    /// UpdateError reason (RetrievePayload: `UpdatePayloadRetrievalFailed` by default, or
-    /// `ImageVerificationFailed`, which `force` waives).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub reason: String,
-    /// Failure text for RetrievePayload, LoadPayload and VerifyPayloadVersion.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub message: String,
-    /// The version the payload declares (fills a by-image request).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub version: String,
-    /// Signature verified (default: the image is by digest and retrieval succeeded).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub verified: Option<bool>,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub hash: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub architecture: String,
-    /// Release metadata of the payload (status.desired url and channels).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub url: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub channels: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub preconditions: Vec<PreconditionFailure>,
-}
-
-impl LoadOutcome {
-    /// A successful load.
-    pub fn loaded() -> LoadOutcome {
-        LoadOutcome {
-            image: String::new(),
-            step: LoadStep::PayloadLoaded,
-            failure: None,
-            reason: String::new(),
-            message: String::new(),
-            version: String::new(),
-            verified: None,
-            hash: String::new(),
-            architecture: String::new(),
-            url: String::new(),
-            channels: Vec::new(),
-            preconditions: Vec::new(),
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PassProgress {
-    pub done: u32,
-    pub total: u32,
-}
-
-/// One task error at the end of a pass.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct TaskError {
-    pub reason: String,
-    /// The object (for ClusterOperator reasons, the operator name).
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub name: String,
-    /// Defaults to the CVO's template for ClusterOperator reasons, else the reason.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub message: String,
-    /// Defaults by reason: Updating None, Degraded FailAfterInterval, others Fail.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub effect: Option<Effect>,
-}
-
-/// The end of a pass: `ok: true`, or `errors`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct PassResult {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ok: Option<bool>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub errors: Vec<TaskError>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub done: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub total: Option<u32>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct SyncFailed {
-    pub error: String,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct AvailableUpdates {
-    pub updates: Vec<Release>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct UpgradeableChange {
-    pub status: String,
-    pub reason: String,
-    pub message: String,
 }
 
 #[derive(Deserialize)]
@@ -345,10 +204,16 @@ struct RawScenario {
     events: Vec<yaml_serde::Value>,
     #[serde(default)]
     expect: Option<Expect>,
+    #[serde(default)]
+    capabilities: Option<ScenarioCapabilities>,
+    #[serde(default)]
+    feature_gates: Vec<String>,
+    #[serde(default)]
+    source: Option<Source>,
 }
 
 const KINDS: &str = "pod_start, spec_change, load_outcome, pass_progress, pass_result, tick, \
-sync_failed_repeatedly, available_updates, upgradeable";
+sync_failed_repeatedly, available_updates, upgradeable, worker_status";
 
 fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
     let yaml_serde::Value::Mapping(map) = v else {
@@ -405,6 +270,7 @@ fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
         "available_updates" => Event::AvailableUpdates(yaml_serde::from_value(v).map_err(ctx)?),
         "upgradeable" if v.is_null() => Event::Upgradeable(None),
         "upgradeable" => Event::Upgradeable(Some(yaml_serde::from_value(v).map_err(ctx)?)),
+        "worker_status" => Event::WorkerStatus(Box::new(yaml_serde::from_value(v).map_err(ctx)?)),
         other => {
             return Err(format!(
                 "event {i} at {}: unknown event kind `{other}`; expected one of {KINDS}",
@@ -422,11 +288,21 @@ fn check_event(i: usize, at: &Time, e: &Event) -> Result<(), String> {
         Event::PassResult(r) if r.ok == Some(true) && !r.errors.is_empty() => {
             bad("`pass_result` has `ok: true` and `errors`")
         }
-        Event::PassResult(r) if r.ok != Some(true) && r.errors.is_empty() => {
-            bad("`pass_result` needs `ok: true` or `errors`")
+        Event::PassResult(r) if r.timed_out && (r.ok == Some(true) || !r.errors.is_empty()) => {
+            bad("`pass_result` with `timed_out: true` has no `ok` or `errors`")
         }
-        Event::PassResult(r) if r.errors.iter().any(|e| e.reason.is_empty()) => {
-            bad("every pass error needs a `reason`")
+        Event::PassResult(r) if !r.timed_out && r.ok != Some(true) && r.errors.is_empty() => {
+            bad("`pass_result` needs `ok: true`, `errors` or `timed_out: true`")
+        }
+        Event::PassResult(r)
+            if r.errors.iter().any(|e| {
+                e.reason.is_empty()
+                    && (e.message.is_empty() || !e.name.is_empty() || e.effect.is_some())
+            }) =>
+        {
+            bad(
+                "a pass error without a `reason` is a plain error: it needs a `message` and has no `name` or `effect`",
+            )
         }
         Event::LoadOutcome(o)
             if o.step == LoadStep::PreconditionChecks
@@ -474,6 +350,12 @@ pub fn load_scenario(text: &str) -> Result<Scenario, String> {
     if raw.max_history == Some(0) {
         return Err("invalid scenario: `max_history` must be at least 1".into());
     }
+    let mut gates = super::semantics::FeatureGates::default();
+    if let Some(g) = raw.feature_gates.iter().find(|g| !gates.enable(g)) {
+        return Err(format!(
+            "invalid scenario: unknown feature gate `{g}`; expected ReconciliationIssuesCondition or UnknownVersion"
+        ));
+    }
     let mut events = Vec::with_capacity(raw.events.len());
     for (i, v) in raw.events.into_iter().enumerate() {
         let ev = parse_event(i, v)?;
@@ -501,6 +383,9 @@ pub fn load_scenario(text: &str) -> Result<Scenario, String> {
         initial_status: raw.initial_status.unwrap_or_default(),
         events,
         expect: raw.expect,
+        capabilities: raw.capabilities,
+        feature_gates: raw.feature_gates,
+        source: raw.source,
     })
 }
 
@@ -526,6 +411,7 @@ impl Serialize for TimedEvent {
             Event::SyncFailedRepeatedly(v) => m.serialize_entry(kind, v)?,
             Event::AvailableUpdates(v) => m.serialize_entry(kind, v)?,
             Event::Upgradeable(v) => m.serialize_entry(kind, v)?,
+            Event::WorkerStatus(v) => m.serialize_entry(kind, v)?,
         }
         m.end()
     }
@@ -615,6 +501,36 @@ expect: {}
     }
 
     #[test]
+    fn the_grown_format_parses_and_round_trips() {
+        let text = r#"
+cvo_version: "5.1"
+feature_gates: [ReconciliationIssuesCondition]
+capabilities: {baseline: None, additional: [baremetal], enabled: [Console], always_enabled: [Ingress]}
+source: {file: pkg/cvo/cvo_test.go, test: TestOperator_sync, branch: main, commit: "6e719331fb5863141397f35b1f47bed42148a6dd", worker: fake}
+events:
+  - {at: "2020-01-01T00:00:00Z", pass_result: {errors: [{message: injected error}]}}
+  - {at: "2020-01-01T00:01:00Z", pass_result: {timed_out: true}}
+  - {at: "2020-01-01T00:02:00Z", spec_change: {capabilities: {baseline: vCurrent}}}
+  - at: "2020-01-01T00:03:00Z"
+    worker_status: {actual: {version: 1.2.3}, completed: 2, failure: {plain: true, message: x}, co_update_started_minutes_ago: {dns: 5}}
+expect:
+  desired: {force: false}
+  versionHash: abc
+  capabilities: {enabled: [Console]}
+  history: [{startedTime: null}]
+"#;
+        let s = load_scenario(text).unwrap();
+        assert_eq!(s.events.len(), 4);
+        assert!(matches!(&s.events[3].event, Event::WorkerStatus(f) if f.completed == 2));
+        assert_eq!(
+            s.capabilities.as_ref().map(|c| c.spec.baseline.as_str()),
+            Some("None")
+        );
+        let back = load_scenario(&s.to_yaml().unwrap()).unwrap();
+        assert_eq!(back, s);
+    }
+
+    #[test]
     fn rejects_bad_events_with_their_index_and_time() {
         let two =
             "events:\n  - {at: \"2020-01-01T00:00:00Z\", tick: {}, pass_result: {ok: true}}\n";
@@ -631,6 +547,16 @@ expect: {}
         );
         let order = "events:\n  - {at: \"2020-01-01T00:01:00Z\", tick: {}}\n  - {at: \"2020-01-01T00:00:00Z\", tick: {}}\n";
         assert!(load_scenario(order).unwrap_err().contains("time order"));
+        let nameless =
+            "events:\n  - {at: \"2020-01-01T00:00:00Z\", pass_result: {errors: [{name: dns}]}}\n";
+        assert!(load_scenario(nameless).unwrap_err().contains("plain error"));
+        let both = "events:\n  - {at: \"2020-01-01T00:00:00Z\", pass_result: {ok: true, timed_out: true}}\n";
+        assert!(load_scenario(both).unwrap_err().contains("timed_out"));
+        assert!(
+            load_scenario("feature_gates: [Warp]\n")
+                .unwrap_err()
+                .contains("`Warp`")
+        );
         let typo = "events:\n  - {at: \"2020-01-01T00:00:00Z\", pass_result: {okay: true}}\n";
         assert!(load_scenario(typo).unwrap_err().contains("event 0"));
         assert!(load_scenario("flavour: newest\n").is_err());

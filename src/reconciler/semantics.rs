@@ -101,6 +101,27 @@ impl PruneVariant {
     }
 }
 
+/// CVO feature gates the model knows (off unless a scenario turns them on).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct FeatureGates {
+    /// `ReconciliationIssuesCondition`: the `ReconciliationIssues` condition is written.
+    pub reconciliation_issues_condition: bool,
+    /// `UnknownVersion`: an existing `ReconciliationIssues` condition is kept up to date.
+    pub unknown_version: bool,
+}
+
+impl FeatureGates {
+    /// Turns on a gate by its CVO name; `false` for a name the model does not know.
+    pub fn enable(&mut self, name: &str) -> bool {
+        match name {
+            "ReconciliationIssuesCondition" => self.reconciliation_issues_condition = true,
+            "UnknownVersion" => self.unknown_version = true,
+            _ => return false,
+        }
+        true
+    }
+}
+
 /// Everything that selects behaviour and wording. Build it with [`Semantics::new`] and adjust
 /// the public fields; the methods answer "does this CVO do X".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -113,6 +134,7 @@ pub struct Semantics {
     pub prune: PruneVariant,
     /// Maximum history length (50 or 100 normally; tests use 10).
     pub max_history: usize,
+    pub gates: FeatureGates,
 }
 
 impl Semantics {
@@ -126,6 +148,7 @@ impl Semantics {
             history_fix: true,
             prune,
             max_history: prune.default_max(),
+            gates: FeatureGates::default(),
         }
     }
 
@@ -147,9 +170,61 @@ impl Semantics {
     pub fn implicitly_enabled_capabilities(&self) -> bool {
         self.flavour == Flavour::Fixed && self.minor >= 11
     }
-    /// HEAD deletes the stray `ImplicitlyEnabled` condition type.
+    /// The stray `ImplicitlyEnabled` condition type (OCPBUGS-56114) is deleted (4.19+).
     pub fn removes_stray_implicitly_enabled(&self) -> bool {
-        self.flavour == Flavour::Fixed && self.minor >= 16
+        self.flavour == Flavour::Fixed && self.minor >= 19
+    }
+    /// `status.capabilities` and the capability machinery (4.11+).
+    pub fn capabilities(&self) -> bool {
+        self.flavour == Flavour::Fixed && self.minor >= 11
+    }
+    /// The `ReconciliationIssues` condition behind its feature gates (4.16-4.19; 4.20 removes a
+    /// leftover one).
+    pub fn reconciliation_issues(&self) -> bool {
+        self.flavour == Flavour::Fixed && (16..=19).contains(&self.minor)
+    }
+    /// 4.20 deletes a `ReconciliationIssues` condition left by a TechPreview cluster.
+    pub fn removes_reconciliation_issues(&self) -> bool {
+        self.flavour == Flavour::Fixed && self.minor == 20
+    }
+    /// The first Operator.sync after a restart hands the worker only the CVO's own release and
+    /// re-queues the spec target (OCPBUGS-35228, 4.14+); before, the spec target went to the
+    /// uninitialised worker directly.
+    pub fn initializes_on_own_release(&self) -> bool {
+        self.minor >= 14
+    }
+    /// A missing version, url and channels are filled from the CVO's own release when the
+    /// worker applies the CVO's own image, and from the available updates (4.6+).
+    pub fn backfills_release_metadata(&self) -> bool {
+        self.minor >= 6
+    }
+    /// While history has no Completed entry, a new target image is ignored (4.6+).
+    pub fn ignores_target_change_while_installing(&self) -> bool {
+        self.minor >= 6
+    }
+    /// A missing operator image is the UpdateError `NoDesiredImage` (4.5+); before it is a
+    /// plain error (no reason, `an error occurred`).
+    pub fn no_desired_image_reason(&self) -> bool {
+        self.minor >= 5
+    }
+    /// The precondition framework and `UpgradePreconditionCheckFailed` (4.3+).
+    pub fn preconditions(&self) -> bool {
+        self.minor >= 3
+    }
+    /// The `WorkloadNotAvailable` / `WorkloadNotProgressing` summaries (4.4+).
+    pub fn workload_summaries(&self) -> bool {
+        self.minor >= 4
+    }
+    /// The `ClusterOperatorNoVersions` reason and summary (4.12+; 4.7-4.11 report a CO
+    /// without versions as `ClusterOperatorNotAvailable`).
+    pub fn no_versions_reason(&self) -> bool {
+        self.minor >= 12
+    }
+    /// The `Report` update effect (4.12+): a degraded operator during installation is
+    /// reported without failing the pass. Before, a degraded operator is tolerated while
+    /// installing and no error is raised.
+    pub fn report_effect(&self) -> bool {
+        self.minor >= 12
     }
     /// `N of M done (P% complete)` (4.7+) instead of a rounded `P% complete`.
     pub fn progress_n_of_m(&self) -> bool {
@@ -159,9 +234,11 @@ impl Semantics {
     pub fn effect_based_progress(&self) -> bool {
         self.minor >= 7
     }
-    /// CO wait errors sharing a reason are condensed into one plural error (4.7+).
+    /// CO wait errors sharing a reason are condensed into one plural error (4.12+); before,
+    /// `ClusterOperatorNotAvailable` errors are hidden behind more specific ones, or merged
+    /// into `ClusterOperatorsNotAvailable` when they are all there is.
     pub fn condenses_cluster_operators(&self) -> bool {
-        self.minor >= 7
+        self.minor >= 12
     }
     /// None-effect errors filtered out of Failing; slow operators (4.16+).
     pub fn failing_filter_and_slow(&self) -> bool {
@@ -213,14 +290,25 @@ impl Semantics {
     }
 }
 
-/// Parses `4.N` or `4.N.z` into N.
+/// Parses `4.N` or `4.N.z` into N. `5.N` (the 5.x line and HEAD) parses as 100 + N: it has
+/// every behaviour of the newest 4.x.
 pub fn parse_cvo_minor(s: &str) -> Option<u32> {
     let mut parts = s.trim().split('.');
-    if parts.next()? != "4" {
-        return None;
-    }
+    let major = parts.next()?;
     let minor: u32 = parts.next()?.parse().ok()?;
-    (1..=99).contains(&minor).then_some(minor)
+    match major {
+        "4" => (1..=99).contains(&minor).then_some(minor),
+        "5" => (minor <= 99).then_some(100 + minor),
+        _ => None,
+    }
+}
+
+/// `4.N`, or `5.N` for the 5.x line.
+pub fn minor_label(minor: u32) -> String {
+    match minor {
+        100.. => format!("5.{}", minor - 100),
+        m => format!("4.{m}"),
+    }
 }
 
 #[cfg(test)]
@@ -250,6 +338,8 @@ mod tests {
         assert_eq!(parse_cvo_minor("4.3"), Some(3));
         assert_eq!(parse_cvo_minor("4.10.12"), Some(10));
         assert_eq!(parse_cvo_minor("3.11"), None);
+        assert_eq!(parse_cvo_minor("5.1"), Some(101));
+        assert_eq!(minor_label(101), "5.1");
         assert!(Flavour::Legacy.admits_minor(10) && Flavour::Fixed.admits_minor(10));
         assert!(!Flavour::Fixed.admits_minor(3) && !Flavour::Legacy.admits_minor(11));
     }

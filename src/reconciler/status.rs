@@ -2,13 +2,14 @@
 //! status out (observedGeneration, versionHash, desired, history, and the conditions with
 //! their exact reasons, messages and lastTransitionTime rules; cvo-reference §3, §3.9).
 
+use super::capabilities::CapabilitiesStatus;
 use super::errors::{Effect, Failure, summary_for_reason};
 use super::history::{MergeInput, Pruned, merge_operator_history};
 use super::semantics::Semantics;
 use crate::model::{ClusterVersionStatus, Condition, Release, Time};
 
+pub use super::progress::{ProgressConversion, convert_error_to_progressing};
 pub use super::validation::validate;
-use chrono::Duration;
 use std::collections::BTreeMap;
 
 /// The payload-load pipeline's report (`loadPayloadStatus`, cvo-reference §3.5).
@@ -45,6 +46,8 @@ pub struct WorkerStatus {
     pub step: String,
     pub load: LoadStatus,
     pub implicitly_enabled: Vec<String>,
+    /// `status.capabilities` as the worker reports it (4.11+; `None` before it has work).
+    pub capabilities: Option<CapabilitiesStatus>,
 }
 
 /// Everything a status sync reads besides the old status.
@@ -148,148 +151,16 @@ fn shape_desired(mut r: Release, sem: &Semantics) -> Release {
     r
 }
 
-/// What `convertErrorToProgressing` decided (cvo-reference §3.4).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ProgressConversion {
-    pub reason: String,
-    pub message: String,
-    /// The failure is treated as expected progress.
-    pub skip: bool,
-    /// Slow-operator text that turns Failing Unknown (4.16+).
-    pub slow: Option<String>,
-}
-
-fn started_before(co: &BTreeMap<String, Time>, name: &str, threshold: Time) -> bool {
-    // A CO never seen updating counts as started at the zero time, as in the CVO.
-    co.get(name).is_none_or(|t| *t < threshold)
-}
-
-/// Decides whether the worker's failure is shown as progress.
-pub fn convert_error_to_progressing(
-    status: &ClusterVersionStatus,
-    input: &SyncInput<'_>,
-) -> ProgressConversion {
-    let w = input.worker;
-    let none = ProgressConversion::default();
-    let (true, Some(Failure::Update(u)), false) =
-        (!status.history.is_empty(), &w.failure, w.reconciling)
-    else {
-        return none;
-    };
-    let now = input.now;
-    if !input.sem.effect_based_progress() {
-        let reasons = [
-            "ClusterOperatorNotAvailable",
-            "ClusterOperatorsNotAvailable",
-        ];
-        let window = Duration::minutes(input.sem.legacy_progress_window_minutes());
-        let recent = w.last_progress.is_some_and(|t| t > now - window);
-        let young = status.history[0]
-            .started_time
-            .is_some_and(|t| t > now - Duration::hours(1));
-        if reasons.contains(&u.reason.as_str()) && recent && young {
-            return ProgressConversion {
-                reason: u.reason.clone(),
-                message: format!("waiting on {}", u.name),
-                skip: true,
-                slow: None,
-            };
-        }
-        return none;
-    }
-    let names: Vec<&str> = match u.names.is_empty() {
-        true => vec![u.name.as_str()],
-        false => u.names.iter().map(String::as_str).collect(),
-    };
-    match u.effect {
-        Effect::Report => ProgressConversion {
-            reason: u.reason.clone(),
-            message: u.message.clone(),
-            ..none
-        },
-        Effect::None => {
-            let mut message = format!("waiting on {}", u.name);
-            let mut slow = None;
-            if input.sem.failing_filter_and_slow() {
-                let co = input.co_update_started;
-                let slow_cos: Vec<&str> = names
-                    .iter()
-                    .copied()
-                    .filter(|n| {
-                        *n != "machine-config" && started_before(co, n, now - Duration::minutes(30))
-                    })
-                    .collect();
-                let slow_mco = names.contains(&"machine-config")
-                    && started_before(co, "machine-config", now - Duration::minutes(90));
-                let text = match (slow_cos.is_empty(), slow_mco) {
-                    (true, false) => None,
-                    (false, false) => Some(format!(
-                        "waiting on {} over 30 minutes which is longer than expected",
-                        slow_cos.join(", ")
-                    )),
-                    (true, true) => Some(
-                        "waiting on machine-config over 90 minutes which is longer than expected"
-                            .into(),
-                    ),
-                    (false, true) => Some(format!(
-                        "waiting on {} over 30 minutes and machine-config over 90 minutes which is longer than expected",
-                        slow_cos.join(", ")
-                    )),
-                };
-                if let Some(t) = text {
-                    message = t.clone();
-                    slow = Some(t);
-                }
-            }
-            ProgressConversion {
-                reason: u.reason.clone(),
-                message,
-                skip: true,
-                slow,
-            }
-        }
-        Effect::FailAfterInterval => {
-            let threshold = now - Duration::minutes(40);
-            let exceeded: Vec<&str> = names
-                .iter()
-                .copied()
-                .filter(|n| started_before(input.co_update_started, n, threshold))
-                .collect();
-            if exceeded.is_empty() {
-                ProgressConversion {
-                    reason: u.reason.clone(),
-                    message: format!("waiting up to 40 minutes on {}", u.name),
-                    skip: true,
-                    slow: None,
-                }
-            } else {
-                ProgressConversion {
-                    reason: u.reason.clone(),
-                    message: format!(
-                        "wait has exceeded 40 minutes for these operators: {}",
-                        exceeded.join(", ")
-                    ),
-                    ..none
-                }
-            }
-        }
-        Effect::Fail | Effect::Unset => none,
-    }
-}
-
-/// Failing for an unsuppressed failure: status, reason, message (4.16+ filters None-effect
-/// errors out of a `MultipleErrors` while updating).
-fn failing_for(
+/// The failure Failing reports (reason, message): 4.16+ removes None-effect errors from a
+/// `MultipleErrors` while updating (`filterErrorForFailingCondition`); `None` when nothing is
+/// left.
+fn failing_failure(
     f: &Failure,
     status: &ClusterVersionStatus,
     w: &WorkerStatus,
     sem: &Semantics,
-) -> (String, String, String) {
-    let plain = (
-        "True".to_string(),
-        f.reason().to_string(),
-        f.text().to_string(),
-    );
+) -> Option<(String, String)> {
+    let plain = Some((f.reason().to_string(), f.text().to_string()));
     let Failure::Update(u) = f else { return plain };
     if !sem.failing_filter_and_slow()
         || w.reconciling
@@ -298,23 +169,13 @@ fn failing_for(
     {
         return plain;
     }
-    let mut kept: Vec<_> = u
+    let kept: Vec<_> = u
         .nested
         .iter()
-        .filter(|e| e.effect != Effect::None)
+        .filter(|e| e.plain || e.effect != Effect::None)
         .cloned()
         .collect();
-    match kept.len() {
-        0 => ("False".into(), String::new(), String::new()),
-        1 => {
-            let e = kept.remove(0);
-            ("True".into(), e.reason, e.message)
-        }
-        _ => {
-            let m = super::errors::multiple_errors(kept);
-            ("True".into(), m.reason, m.message)
-        }
-    }
+    super::errors::new_multiple_error(kept).map(|e| (e.reason, e.message))
 }
 
 fn percent(done: u32, total: u32) -> f32 {
@@ -334,21 +195,21 @@ pub fn sync_status(status: &mut ClusterVersionStatus, input: &SyncInput<'_>) -> 
     let version = version_string(&w.actual);
     let mut actual = w.actual.clone();
     let op = input.operator_release;
-    if actual.image == op.image {
-        if actual.version.is_empty() {
-            actual.version = op.version.clone();
+    if sem.backfills_release_metadata() {
+        if actual.image == op.image {
+            if actual.version.is_empty() {
+                actual.version = op.version.clone();
+            }
+            if actual.url.is_empty() {
+                actual.url = op.url.clone();
+            }
+            if actual.channels.is_empty() {
+                actual.channels = op.channels.clone();
+            }
         }
-        if actual.url.is_empty() {
-            actual.url = op.url.clone();
-        }
-        if actual.channels.is_empty() {
-            actual.channels = op.channels.clone();
-        }
+        actual = merge_release_metadata(actual, &status.available_updates);
     }
-    let desired = shape_desired(
-        merge_release_metadata(actual, &status.available_updates),
-        sem,
-    );
+    let desired = shape_desired(actual, sem);
     let risks = match sem.accepted_risks() {
         true if desired.image == w.load.update.image => Some(w.load.accepted_risks.as_str()),
         true => Some(""),
@@ -444,6 +305,22 @@ pub fn sync_status(status: &mut ClusterVersionStatus, input: &SyncInput<'_>) -> 
     };
     let conv = convert_error_to_progressing(&snapshot, input);
     let conds = &mut status.conditions;
+    let failing = w
+        .failure
+        .as_ref()
+        .and_then(|f| failing_failure(f, &snapshot, w, sem));
+    match (&failing, &conv.slow) {
+        (Some(_), Some(slow)) => set_condition(
+            conds,
+            "Failing",
+            "Unknown",
+            "SlowClusterOperator",
+            slow,
+            now,
+        ),
+        (Some((r, m)), None) if !conv.skip => set_condition(conds, "Failing", "True", r, m, now),
+        _ => set_condition(conds, "Failing", "False", "", "", now),
+    }
     match (&w.failure, conv.skip) {
         (Some(f), false) => {
             let reason = f.reason().to_string();
@@ -452,8 +329,6 @@ pub fn sync_status(status: &mut ClusterVersionStatus, input: &SyncInput<'_>) -> 
                 (Failure::Update(u), true) => summary_for_reason(&u.reason, &u.name, sem),
                 (Failure::Generic(_), true) => "an error occurred".into(),
             };
-            let (fs, fr, fm) = failing_for(f, &snapshot, w, sem);
-            set_condition(conds, "Failing", &fs, &fr, &fm, now);
             if w.reconciling {
                 let m = format!("Error while reconciling {version}: {msg}");
                 set_condition(conds, "Progressing", "False", &reason, &m, now);
@@ -469,19 +344,6 @@ pub fn sync_status(status: &mut ClusterVersionStatus, input: &SyncInput<'_>) -> 
             }
         }
         _ => {
-            match &conv.slow {
-                Some(slow) if w.failure.is_some() => {
-                    set_condition(
-                        conds,
-                        "Failing",
-                        "Unknown",
-                        "SlowClusterOperator",
-                        slow,
-                        now,
-                    );
-                }
-                _ => set_condition(conds, "Failing", "False", "", "", now),
-            }
             let mut reason = if invalid {
                 "InvalidClusterVersion".to_string()
             } else {
@@ -507,14 +369,14 @@ pub fn sync_status(status: &mut ClusterVersionStatus, input: &SyncInput<'_>) -> 
                 };
                 let m = if invalid {
                     format!("Reconciling {version}: the cluster version is invalid")
-                } else if sem.downloading_update() && w.step == "RetrievePayload" {
-                    reason = "DownloadingUpdate".into();
-                    format!("Working towards {version}: downloading update")
                 } else if pct > 0.0 && skip {
                     reason = conv.reason.clone();
                     format!("Working towards {version}: {progress}, {}", conv.message)
                 } else if pct > 0.0 {
                     format!("Working towards {version}: {progress}")
+                } else if sem.downloading_update() && w.step == "RetrievePayload" {
+                    reason = "DownloadingUpdate".into();
+                    format!("Working towards {version}: downloading update")
                 } else if skip {
                     reason = conv.reason.clone();
                     format!("Working towards {version}: {}", conv.message)
@@ -525,10 +387,38 @@ pub fn sync_status(status: &mut ClusterVersionStatus, input: &SyncInput<'_>) -> 
             }
         }
     }
+    reconciliation_issues(conds, w, sem, now);
     if !conds.iter().any(|c| c.type_ == "RetrievedUpdates") {
         set_condition(conds, "RetrievedUpdates", "False", "", "", now);
     }
     pruned
+}
+
+/// `ReconciliationIssues` (4.16-4.19): written while its gate is on, or kept up to date while
+/// `UnknownVersion` is on and it already exists; removed otherwise. 4.20 removes it.
+fn reconciliation_issues(conds: &mut Vec<Condition>, w: &WorkerStatus, sem: &Semantics, now: Time) {
+    use super::issues;
+    if sem.removes_reconciliation_issues() {
+        remove_condition(conds, issues::TYPE);
+    }
+    if !sem.reconciliation_issues() {
+        return;
+    }
+    let exists = conds.iter().any(|c| c.type_ == issues::TYPE);
+    let g = sem.gates;
+    if g.reconciliation_issues_condition || (exists && g.unknown_version) {
+        let (status, reason, message) = match &w.failure {
+            None => (
+                "False",
+                issues::NO_ISSUES.0,
+                issues::NO_ISSUES.1.to_string(),
+            ),
+            Some(f) => ("True", issues::ISSUES_FOUND, issues::message(f)),
+        };
+        set_condition(conds, issues::TYPE, status, reason, &message, now);
+    } else if exists {
+        remove_condition(conds, issues::TYPE);
+    }
 }
 
 /// `syncFailingStatus`: Operator.sync failed 15 times in a row (cvo-reference §3.9).

@@ -78,13 +78,16 @@ pub fn describe_event(ev: &TimedEvent) -> String {
             format!("load_outcome {} {what}", o.step.as_str())
         }
         Event::PassProgress(p) => format!("pass_progress {}/{}", p.done, p.total),
+        Event::PassResult(r) if r.timed_out => "pass_result timed out".into(),
         Event::PassResult(r) if r.errors.is_empty() => "pass_result ok".into(),
         Event::PassResult(r) => {
             let errs: Vec<String> = r
                 .errors
                 .iter()
                 .map(|e| {
-                    if e.name.is_empty() {
+                    if e.reason.is_empty() {
+                        format!("{:?}", e.message)
+                    } else if e.name.is_empty() {
                         e.reason.clone()
                     } else {
                         format!("{} {}", e.reason, e.name)
@@ -101,6 +104,18 @@ pub fn describe_event(ev: &TimedEvent) -> String {
         }
         Event::Upgradeable(Some(c)) => format!("upgradeable {} {}", c.status, c.reason),
         Event::Upgradeable(None) => "upgradeable removed".into(),
+        Event::WorkerStatus(f) => {
+            let failure = match &f.failure {
+                Some(e) if e.plain => format!(", failure {:?}", e.message),
+                Some(e) => format!(", failure {}", e.reason),
+                None => String::new(),
+            };
+            format!(
+                "worker_status {} completed {}{failure}",
+                version_string(&f.actual),
+                f.completed
+            )
+        }
     }
 }
 

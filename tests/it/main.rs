@@ -27,6 +27,7 @@ mod reconciler_conformance;
 mod reconciler_conformance_status;
 mod reconciler_scenarios;
 mod reconciler_seeds;
+mod reconciler_upstream;
 mod redact_cli;
 mod remote_fetch;
 mod replay_fixtures;

@@ -179,14 +179,28 @@ fn tv09_stale_implicitly_enabled_condition_is_removed() {
         failure: Some(case.failure),
         ..Default::default()
     };
+    // HEAD (and 4.19+, OCPBUGS-56114) removes the stale type; 4.16 leaves it alone.
+    let mut kept = s.clone();
     sync(
         &mut s,
-        &Semantics::fixed(),
+        &Semantics::new(mglint::reconciler::Flavour::Fixed, Some(19)),
         &rel("", "img@op"),
         &w,
         t("12:00:00"),
     );
     assert!(!s.conditions.iter().any(|c| c.type_ == "ImplicitlyEnabled"));
+    sync(
+        &mut kept,
+        &Semantics::fixed(),
+        &rel("", "img@op"),
+        &w,
+        t("12:00:00"),
+    );
+    assert!(
+        kept.conditions
+            .iter()
+            .any(|c| c.type_ == "ImplicitlyEnabled")
+    );
 }
 
 #[test]

@@ -1,0 +1,307 @@
+//! The payloads of the scenario events (pod start, spec change, load outcome, pass progress
+//! and result, sync failures, available updates, Upgradeable, and the fake worker status of
+//! the CVO's own unit tests), as plain Rust types with their YAML spelling.
+
+use super::capabilities::CapabilitySpec;
+use super::errors::{Effect, PreconditionFailure};
+use crate::model::Release;
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// The release a CVO pod runs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PodStart {
+    pub version: String,
+    pub image: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub url: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub channels: Vec<String>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub architecture: String,
+    /// The payload's manifest hash (status.versionHash).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub hash: String,
+}
+
+impl PodStart {
+    pub fn release(&self) -> Release {
+        Release {
+            version: self.version.clone(),
+            image: self.image.clone(),
+            url: self.url.clone(),
+            channels: self.channels.clone(),
+            architecture: self.architecture.clone(),
+            ..Default::default()
+        }
+    }
+}
+
+/// A requested update (`spec.desiredUpdate`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DesiredUpdate {
+    pub version: String,
+    pub image: String,
+    pub force: bool,
+}
+
+impl DesiredUpdate {
+    pub fn release(&self) -> Release {
+        Release {
+            version: self.version.clone(),
+            image: self.image.clone(),
+            force: Some(self.force),
+            ..Default::default()
+        }
+    }
+}
+
+fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// A spec change. Absent fields are unchanged; `desired_update: null` clears the target.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SpecChange {
+    #[serde(
+        deserialize_with = "double_option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub desired_update: Option<Option<DesiredUpdate>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub channel: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<String>,
+    /// The new metadata.generation (defaults to the old one + 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generation: Option<i64>,
+    /// The new `spec.capabilities` (4.11+).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<CapabilitySpec>,
+}
+
+/// The load pipeline's steps (cvo-reference §5.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LoadStep {
+    PayloadLoaded,
+    RetrievePayload,
+    VerifyPayloadVersion,
+    LoadPayload,
+    PreconditionChecks,
+}
+
+impl LoadStep {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            LoadStep::PayloadLoaded => "PayloadLoaded",
+            LoadStep::RetrievePayload => "RetrievePayload",
+            LoadStep::VerifyPayloadVersion => "VerifyPayloadVersion",
+            LoadStep::LoadPayload => "LoadPayload",
+            LoadStep::PreconditionChecks => "PreconditionChecks",
+        }
+    }
+}
+
+/// The scripted result of loading the current target. It stays in force for that target
+/// (re-checks give the same answer) until another `load_outcome` or a new target.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoadOutcome {
+    /// Scripts the outcome for this image ahead of time (kept across pod restarts) instead of
+    /// for the target being loaded now; a later request for it then resolves in the same sync.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub image: String,
+    pub step: LoadStep,
+    /// Defaults to `step != PayloadLoaded`. `RetrievePayload` without failure means "still
+    /// retrieving"; other steps without failure mean the payload loaded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<bool>,
+    /// UpdateError reason (RetrievePayload: `UpdatePayloadRetrievalFailed` by default, or
+    /// `ImageVerificationFailed`, which `force` waives).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// Failure text for RetrievePayload, LoadPayload and VerifyPayloadVersion.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    /// The version the payload declares (fills a by-image request).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub version: String,
+    /// Signature verified (default: the image is by digest and retrieval succeeded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified: Option<bool>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub hash: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub architecture: String,
+    /// Release metadata of the payload (status.desired url and channels).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub url: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub channels: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub preconditions: Vec<PreconditionFailure>,
+    /// Capabilities the payload's manifests need that are not enabled
+    /// (`GetImplicitlyEnabledCapabilities`; 4.11+).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub implicitly_enabled: Vec<String>,
+}
+
+impl LoadOutcome {
+    /// A successful load.
+    pub fn loaded() -> LoadOutcome {
+        LoadOutcome {
+            image: String::new(),
+            step: LoadStep::PayloadLoaded,
+            failure: None,
+            reason: String::new(),
+            message: String::new(),
+            version: String::new(),
+            verified: None,
+            hash: String::new(),
+            architecture: String::new(),
+            url: String::new(),
+            channels: Vec::new(),
+            preconditions: Vec::new(),
+            implicitly_enabled: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PassProgress {
+    pub done: u32,
+    pub total: u32,
+}
+
+/// One task error at the end of a pass. Without a `reason` it is a plain error (not an
+/// `UpdateError`: no reason, no effect), as a failed download or an unexpected API error.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TaskError {
+    pub reason: String,
+    /// The object (for ClusterOperator reasons, the operator name).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// Defaults to the CVO's template for ClusterOperator reasons, else the reason.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    /// Defaults by reason: Updating None, Degraded FailAfterInterval, others Fail.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
+}
+
+/// The end of a pass: `ok: true`, or `errors`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PassResult {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ok: Option<bool>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<TaskError>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub done: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<u32>,
+    /// The pass hit its timeout or was cancelled: its only errors are context errors, which
+    /// the CVO drops, so the status keeps the pass's progress without a failure while the
+    /// pass counts as failed (attempt + 1, Completed 0).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub timed_out: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SyncFailed {
+    pub error: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AvailableUpdates {
+    pub updates: Vec<Release>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct UpgradeableChange {
+    pub status: String,
+    pub reason: String,
+    pub message: String,
+}
+
+/// A failure in a [`FakeStatus`]: an update error (with nested errors) or a plain error.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FakeFailure {
+    /// A plain Go error (`fmt.Errorf`, `os.ErrNotExist`): only `message` counts.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub plain: bool,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub nested: Vec<FakeFailure>,
+}
+
+/// The sync worker status a test's fake worker returns from every Update
+/// (`fakeSyncRecorder` in the CVO's TestOperator_sync, or the status handed to
+/// `updateClusterVersionStatus` in status_test.go). Once given, the worker is the fake one for
+/// the rest of the scenario: pass and load events no longer change what it reports. Some
+/// combinations (Completed > 0 with a failure) no real worker reports.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FakeStatus {
+    pub actual: Release,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generation: Option<i64>,
+    pub verified: bool,
+    pub reconciling: bool,
+    pub initial: bool,
+    pub completed: u32,
+    pub done: u32,
+    pub total: u32,
+    /// 4.1-4.6 progress as a fraction (`Fraction`); sets done/total to per-mille.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fraction: Option<f32>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub step: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub version_hash: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure: Option<FakeFailure>,
+    /// Seconds before the event the last progress was, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_progress_seconds_ago: Option<i64>,
+    /// When this CVO first saw each ClusterOperator updating, in minutes before the event.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub co_update_started_minutes_ago: std::collections::BTreeMap<String, i64>,
+    /// The load status (`ReleaseAccepted`): step, message, failure, target, acceptedRisks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load: Option<FakeLoad>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub implicitly_enabled: Vec<String>,
+}
+
+/// The load status of a [`FakeStatus`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FakeLoad {
+    pub step: String,
+    pub message: String,
+    pub failure: bool,
+    pub update: Release,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub accepted_risks: String,
+    pub local: bool,
+}
