@@ -410,6 +410,8 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
     let mut pools = Vec::new();
     let mut events = Vec::new();
     let mut pods = Vec::new();
+    let mut mcs = Vec::new();
+    let mut deployments = Vec::new();
     for r in results {
         if let Some(&i) = input_index.get(&r.prov.input) {
             let info: &mut InputInfo = &mut bundle.inputs[i];
@@ -431,6 +433,13 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
                 nodes.extend(o.nodes);
                 pools.extend(o.pools);
                 events.extend(o.events);
+                mcs.extend(o.machine_configs);
+                bundle.alerts.extend(o.alerts);
+                deployments.extend(o.deployments.into_iter().filter(|d| {
+                    d.metadata.name == "machine-config-operator"
+                        && (d.metadata.namespace.is_empty()
+                            || d.metadata.namespace == "openshift-machine-config-operator")
+                }));
                 pods.extend(o.pods.into_iter().filter(|p| {
                     p.metadata.name.starts_with("cluster-version-operator")
                         && (p.metadata.namespace.is_empty()
@@ -482,6 +491,16 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
         pools,
         |p| p.metadata.name.clone(),
         |p| freshness(&p.status.conditions),
+    );
+    bundle.machine_configs = dedup_by(
+        mcs,
+        |m| m.metadata.name.clone(),
+        |m| m.metadata.creation_timestamp,
+    );
+    bundle.mco_deployments = dedup_by(
+        deployments,
+        |d| d.metadata.name.clone(),
+        |d| d.metadata.creation_timestamp,
     );
     bundle.events = dedup_by(
         events,
