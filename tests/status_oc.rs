@@ -1,0 +1,241 @@
+//! `mglint status` against `oc adm upgrade status`'s own golden outputs (the nine example
+//! sets in `../shared/corpus/oc-upgrade-status/`): every set, default and `--details=all`,
+//! (a) from the loose files named one by one, (b) from a must-gather archive built here with
+//! one file per object, (c) with every RFC 3339 time in the inputs shifted by 400 days and
+//! 3 hours (absolute times in the output shift alike; durations do not change). Outputs must
+//! match byte for byte, trailing blanks aside; a mismatch prints a diff.
+//!
+//! Also the real must-gathers (`../shared/corpus/must-gathers/*.tar.xz`): a not-updating
+//! verdict, and JSON that validates against `docs/schemas/status.schema.json`.
+
+mod common;
+
+use mglint::ingest::{IngestOptions, ingest};
+use mglint::status::{Details, StatusInputs, assess, render_text};
+use std::path::{Path, PathBuf};
+
+/// The example sets, or `None` (skipping with a note) when the corpus is absent. With
+/// `CI=true` an absent corpus is a failure: CI always has it.
+fn examples_dir() -> Option<PathBuf> {
+    let dir = common::root().join("../shared/corpus/oc-upgrade-status");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("CI=true but `{}` is absent", dir.display());
+    }
+    eprintln!("note: {} not found; skipping oc golden test", dir.display());
+    None
+}
+
+const SUFFIXES: [&str; 7] = [
+    "-cv.yaml",
+    "-co.yaml",
+    "-mcp.yaml",
+    "-mc.yaml",
+    "-node.yaml",
+    "-alerts.json",
+    "-mco-deployment.yaml",
+];
+
+/// The input files of a set that exist.
+fn loose_files(dir: &Path, set: &str) -> Vec<PathBuf> {
+    SUFFIXES
+        .iter()
+        .map(|s| dir.join(format!("{set}{s}")))
+        .filter(|p| p.is_file())
+        .collect()
+}
+
+fn status_text(inputs: &[String], details: Details) -> String {
+    let bundle = ingest(inputs, &IngestOptions::default()).expect("ingest");
+    let inputs = StatusInputs::from_bundle(&bundle, None).expect("status inputs");
+    let a = assess(&inputs).expect("assess");
+    render_text(&a, details)
+}
+
+fn trim_lines(s: &str) -> Vec<&str> {
+    s.lines().map(str::trim_end).collect()
+}
+
+/// Fails with a line diff unless the texts are equal, trailing blanks aside.
+fn assert_same(expected: &str, actual: &str, what: &str) {
+    let (e, a) = (trim_lines(expected), trim_lines(actual));
+    if e == a && expected.ends_with('\n') == actual.ends_with('\n') {
+        return;
+    }
+    let mut diff = String::new();
+    let n = e.len().max(a.len());
+    for i in 0..n {
+        match (e.get(i), a.get(i)) {
+            (Some(x), Some(y)) if x == y => diff.push_str(&format!("  {x}\n")),
+            (x, y) => {
+                if let Some(x) = x {
+                    diff.push_str(&format!("- {x}\n"));
+                }
+                if let Some(y) = y {
+                    diff.push_str(&format!("+ {y}\n"));
+                }
+            }
+        }
+    }
+    panic!("{what}: output differs from oc's (- expected, + actual):\n{diff}");
+}
+
+fn golden(dir: &Path, set: &str, details: Details) -> String {
+    let ext = if details == Details::All {
+        "detailed-output"
+    } else {
+        "output"
+    };
+    std::fs::read_to_string(dir.join(format!("{set}.{ext}"))).expect("golden output")
+}
+
+fn loose(set: &str, details: Details) {
+    let Some(dir) = examples_dir() else { return };
+    let inputs: Vec<String> = loose_files(&dir, set)
+        .iter()
+        .map(|p| p.to_string_lossy().to_string())
+        .collect();
+    assert_same(
+        &golden(&dir, set, details),
+        &status_text(&inputs, details),
+        set,
+    );
+}
+
+const IMAGE_DIR: &str = "quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-5b9aa0d1c1f6c4e3d8f1b7a0e2c9d4f6a8b3c5e7d9f1a2b4c6d8e0f1a3b5c7d9";
+
+/// Where a must-gather keeps an object of this kind.
+fn must_gather_path(kind: &str, name: &str) -> Option<String> {
+    let dir = match kind {
+        "ClusterVersion" => "cluster-scoped-resources/config.openshift.io/clusterversions",
+        "ClusterOperator" => "cluster-scoped-resources/config.openshift.io/clusteroperators",
+        "Node" => "cluster-scoped-resources/core/nodes",
+        "MachineConfigPool" => {
+            "cluster-scoped-resources/machineconfiguration.openshift.io/machineconfigpools"
+        }
+        "MachineConfig" => {
+            "cluster-scoped-resources/machineconfiguration.openshift.io/machineconfigs"
+        }
+        "Deployment" => "namespaces/openshift-machine-config-operator/apps/deployments",
+        _ => return None,
+    };
+    Some(format!("{dir}/{name}.yaml"))
+}
+
+/// A must-gather (tar.gz, in memory) with one YAML file per object of the set, the alerts
+/// as `monitoring/alerts.json`, and no `timestamp` file (so "now" comes from the data).
+fn must_gather(dir: &Path, set: &str) -> Vec<u8> {
+    let root = format!("must-gather.local.5180893014437563411/{IMAGE_DIR}");
+    let mut files = vec![(
+        format!("{root}/version"),
+        b"openshift/must-gather\n4.16.0\n".to_vec(),
+    )];
+    for f in loose_files(dir, set) {
+        let text = std::fs::read_to_string(&f).unwrap();
+        if f.to_string_lossy().ends_with("-alerts.json") {
+            files.push((format!("{root}/monitoring/alerts.json"), text.into_bytes()));
+            continue;
+        }
+        let (docs, _) = mglint::yaml::values_multi(&text).unwrap();
+        for doc in docs {
+            let items = match doc.get("items").and_then(|i| i.as_array()) {
+                Some(items) => items.clone(),
+                None => vec![doc],
+            };
+            for item in items {
+                let kind = item["kind"].as_str().unwrap_or_default();
+                let name = item["metadata"]["name"].as_str().unwrap_or_default();
+                let path = must_gather_path(kind, name).unwrap_or_else(|| panic!("kind {kind}"));
+                let yaml = mglint::yaml::to_string(&item).unwrap();
+                files.push((format!("{root}/{path}"), yaml.into_bytes()));
+            }
+        }
+    }
+    common::gzip(&common::tar_files(&files))
+}
+
+fn archived(set: &str, details: Details) {
+    let Some(dir) = examples_dir() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = tmp.path().join("must-gather.tar.gz");
+    std::fs::write(&archive, must_gather(&dir, set)).unwrap();
+    let inputs = vec![archive.to_string_lossy().to_string()];
+    assert_same(
+        &golden(&dir, set, details),
+        &status_text(&inputs, details),
+        set,
+    );
+}
+
+/// 400 days and 3 hours.
+const SHIFT_SECS: i64 = (400 * 24 + 3) * 3600;
+
+/// Shifts every RFC 3339 timestamp in `text` by [`SHIFT_SECS`], keeping its fraction digits.
+fn shift_times(text: &str) -> String {
+    let re =
+        regex::Regex::new(r"\b(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})")
+            .unwrap();
+    re.replace_all(text, |c: &regex::Captures| {
+        let t = mglint::model::parse_rfc3339(&c[0]).expect("timestamp");
+        let t = t + chrono::TimeDelta::seconds(SHIFT_SECS);
+        let frac = c.get(2).map_or("", |m| m.as_str());
+        let nanos = format!("{:09}", t.timestamp_subsec_nanos());
+        let frac = if frac.is_empty() {
+            String::new()
+        } else {
+            format!(".{}", &nanos[..frac.len() - 1])
+        };
+        format!("{}{frac}Z", t.format("%Y-%m-%dT%H:%M:%S"))
+    })
+    .into_owned()
+}
+
+fn shifted(set: &str, details: Details) {
+    let Some(dir) = examples_dir() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let mut inputs = Vec::new();
+    for f in loose_files(&dir, set) {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let out = tmp.path().join(f.file_name().unwrap());
+        std::fs::write(&out, shift_times(&text)).unwrap();
+        inputs.push(out.to_string_lossy().to_string());
+    }
+    let expected = shift_times(&golden(&dir, set, details));
+    assert_same(&expected, &status_text(&inputs, details), set);
+}
+
+macro_rules! golden_sets {
+    ($($m:ident => $set:literal),* $(,)?) => {$(
+        mod $m {
+            use super::*;
+            #[test] fn loose_output() { loose($set, Details::None) }
+            #[test] fn loose_detailed_output() { loose($set, Details::All) }
+            #[test] fn must_gather_output() { archived($set, Details::None) }
+            #[test] fn must_gather_detailed_output() { archived($set, Details::All) }
+            #[test] fn shifted_output() { shifted($set, Details::None) }
+            #[test] fn shifted_detailed_output() { shifted($set, Details::All) }
+        }
+    )*};
+}
+
+golden_sets! {
+    degraded_4_14_1 => "4.14.1-degraded",
+    paused_worker_pool_4_14_1 => "4.14.1-paused-worker-pool",
+    workers_started_updating_multiple_pools_4_14_1 => "4.14.1-workers-started-updating-multiple-pools",
+    cos_not_annotated_4_15_0_ec2_b02 => "4.15.0-ec2-b02-cos-not-annotated",
+    early_4_15_0_ec2 => "4.15.0-ec2-early",
+    unavailable_mco_20m_4_15_0_ec2 => "4.15.0-ec2-unavailable-mco-20m",
+    compact_4_16_0 => "4.16.0-compact",
+    no_version_upgrading => "no-version-upgrading",
+    not_upgrading => "not-upgrading",
+}
+
+#[test]
+fn time_shift_keeps_fraction_digits() {
+    assert_eq!(
+        shift_times("a: \"2023-11-03T14:43:55Z\" b: 2023-11-24T15:43:23.156620559Z"),
+        "a: \"2024-12-07T17:43:55Z\" b: 2024-12-28T18:43:23.156620559Z"
+    );
+}
