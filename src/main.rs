@@ -389,6 +389,26 @@ fn run(cli: Cli) -> Result<u8, String> {
             None => Err(format!("no rule `{}`; `mglint rules` lists them", a.code)),
         },
         Command::Batch(a) => run_batch(a),
+        Command::Status(a) => {
+            use mglint::status::{StatusInputs, assess};
+            let now = parse_time(&a.now, "--now")?;
+            let bundle = load(&a.input)?;
+            let inputs = StatusInputs::from_bundle(&bundle, now).map_err(|e| e.to_string())?;
+            let t = inputs.now.time;
+            let t = t.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true);
+            eprintln!("note: now = {t} ({})", inputs.now.source.describe());
+            let s = assess(&inputs).map_err(|e| e.to_string())?;
+            for n in &s.notes {
+                eprintln!("note: {n}");
+            }
+            let text = match a.format {
+                StatusFormat::Text => mglint::status::render_text(&s, a.details),
+                StatusFormat::Json => mglint::status::render_json(&s),
+                StatusFormat::Markdown => mglint::status::render_markdown(&s),
+            };
+            emit(&text, a.output.as_deref())?;
+            Ok(input_errors(&bundle, 0))
+        }
         Command::Fetch(a) => {
             let r = remote::fetch_to(&a.url, &a.output, &fetch_opts(&a.remote))
                 .map_err(|e| e.to_string())?;

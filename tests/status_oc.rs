@@ -11,7 +11,7 @@
 mod common;
 
 use mglint::ingest::{IngestOptions, ingest};
-use mglint::status::{Details, StatusInputs, assess, render_text};
+use mglint::status::{Details, StatusInputs, assess, render_json, render_text};
 use std::path::{Path, PathBuf};
 
 /// The example sets, or `None` (skipping with a note) when the corpus is absent. With
@@ -237,5 +237,201 @@ fn time_shift_keeps_fraction_digits() {
     assert_eq!(
         shift_times("a: \"2023-11-03T14:43:55Z\" b: 2023-11-24T15:43:23.156620559Z"),
         "a: \"2024-12-07T17:43:55Z\" b: 2024-12-28T18:43:23.156620559Z"
+    );
+}
+
+/// The JSON schema of `mglint/status/v1`.
+fn validator() -> jsonschema::Validator {
+    let text = std::fs::read_to_string(common::root().join("docs/schemas/status.schema.json"))
+        .expect("schema file");
+    let schema: serde_json::Value = serde_json::from_str(&text).expect("schema is JSON");
+    jsonschema::validator_for(&schema).expect("schema compiles")
+}
+
+fn assert_valid(v: &jsonschema::Validator, json: &str, what: &str) {
+    let doc: serde_json::Value = serde_json::from_str(json).expect("status JSON parses");
+    let errors: Vec<String> = v
+        .iter_errors(&doc)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{what}: JSON does not match the schema:\n{}",
+        errors.join("\n")
+    );
+}
+
+/// The JSON of every example set validates, and says what the text says.
+#[test]
+fn examples_json_validates_against_the_schema() {
+    let Some(dir) = examples_dir() else { return };
+    let v = validator();
+    for set in SETS {
+        let inputs: Vec<String> = loose_files(&dir, set)
+            .iter()
+            .map(|p| p.to_string_lossy().to_string())
+            .collect();
+        let bundle = ingest(&inputs, &IngestOptions::default()).unwrap();
+        let a = assess(&StatusInputs::from_bundle(&bundle, None).unwrap()).unwrap();
+        let json = render_json(&a);
+        assert_valid(&v, &json, set);
+        let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(doc["schema"], "mglint/status/v1");
+        assert_eq!(doc["now_source"], "latest-condition");
+        let not_updating = golden(&dir, set, Details::None) == "The cluster is not updating.\n";
+        assert_eq!(doc["updating"], !not_updating, "{set}");
+    }
+}
+
+/// `--details=nodes|health|operators` expand only their section: each equals the default
+/// output with that section taken from oc's `--details=all` output (no example pool has
+/// more than ten nodes, so `nodes` changes nothing here).
+#[test]
+fn each_details_value_expands_only_its_section() {
+    let Some(dir) = examples_dir() else { return };
+    let split = |s: &str| -> (String, String) {
+        match s.find("= Update Health =") {
+            Some(i) => (s[..i].to_string(), s[i..].to_string()),
+            None => (s.to_string(), String::new()),
+        }
+    };
+    for set in SETS {
+        let inputs: Vec<String> = loose_files(&dir, set)
+            .iter()
+            .map(|p| p.to_string_lossy().to_string())
+            .collect();
+        let (plain_top, plain_health) = split(&golden(&dir, set, Details::None));
+        let (all_top, all_health) = split(&golden(&dir, set, Details::All));
+        let cases = [
+            (Details::Nodes, format!("{plain_top}{plain_health}")),
+            (Details::Health, format!("{plain_top}{all_health}")),
+            (Details::Operators, format!("{all_top}{plain_health}")),
+        ];
+        for (details, expected) in cases {
+            let what = format!("{set} --details={details:?}");
+            assert_same(&expected, &status_text(&inputs, details), &what);
+        }
+    }
+}
+
+const SETS: [&str; 9] = [
+    "4.14.1-degraded",
+    "4.14.1-paused-worker-pool",
+    "4.14.1-workers-started-updating-multiple-pools",
+    "4.15.0-ec2-b02-cos-not-annotated",
+    "4.15.0-ec2-early",
+    "4.15.0-ec2-unavailable-mco-20m",
+    "4.16.0-compact",
+    "no-version-upgrading",
+    "not-upgrading",
+];
+
+/// The real must-gathers (healthy fresh installs): not updating, the install completed,
+/// "now" from the collection time, and JSON that validates.
+#[test]
+fn real_must_gathers_are_not_updating() {
+    let dir = common::root().join("../shared/corpus/must-gathers");
+    if !dir.is_dir() {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("CI=true but `{}` is absent", dir.display());
+        }
+        eprintln!("note: {} not found; skipping", dir.display());
+        return;
+    }
+    let v = validator();
+    let mut seen = 0;
+    let mut archives: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".tar.xz"))
+        .collect();
+    archives.sort();
+    for archive in archives {
+        seen += 1;
+        let what = archive.display().to_string();
+        let bundle = ingest(std::slice::from_ref(&what), &IngestOptions::default()).unwrap();
+        assert!(
+            !bundle.machine_configs.is_empty(),
+            "{what}: no MachineConfig read"
+        );
+        assert!(
+            !bundle.mco_deployments.is_empty(),
+            "{what}: no MCO Deployment read"
+        );
+        let inputs = StatusInputs::from_bundle(&bundle, None).unwrap();
+        assert_eq!(
+            inputs.now.source,
+            mglint::status::NowSource::CollectionTime,
+            "{what}"
+        );
+        let a = assess(&inputs).unwrap();
+        assert_eq!(
+            render_text(&a, Details::All),
+            "The cluster is not updating.\n",
+            "{what}"
+        );
+        let json = render_json(&a);
+        assert_valid(&v, &json, &what);
+        let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(doc["updating"], false, "{what}");
+        assert_eq!(doc["control_plane"]["assessment"], "Completed", "{what}");
+        assert_eq!(doc["control_plane"]["kind"], "install", "{what}");
+        let md = mglint::status::render_markdown(&a);
+        assert!(
+            md.contains("**The cluster is not updating.**"),
+            "{what}:\n{md}"
+        );
+        // Every node is in a pool and runs the installed release.
+        let pools = [&doc["control_plane_nodes"]]
+            .into_iter()
+            .chain(doc["worker_pools"].as_array().unwrap());
+        for p in pools {
+            for n in p["nodes"].as_array().unwrap() {
+                assert_eq!(n["assessment"], "Completed", "{what}: {n}");
+            }
+        }
+    }
+    assert!(seen > 0, "no must-gather archive in {}", dir.display());
+}
+
+/// The binary prints oc's text on stdout and the "now" it used on stderr.
+#[test]
+fn cli_prints_oc_text_and_says_which_now() {
+    let Some(dir) = examples_dir() else { return };
+    let set = "4.15.0-ec2-early";
+    let files: Vec<String> = loose_files(&dir, set)
+        .iter()
+        .map(|p| p.to_string_lossy().to_string())
+        .collect();
+    let mut args = vec!["status", "--details", "all"];
+    args.extend(files.iter().map(String::as_str));
+    let out = common::mglint(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_same(
+        &golden(&dir, set, Details::All),
+        &String::from_utf8_lossy(&out.stdout),
+        "cli",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("note: now = ")
+            && stderr.contains("(latest condition transition + 368975 ns)"),
+        "{stderr}"
+    );
+    // An explicit --now wins and is reported.
+    args.extend(["--now", "2023-12-01T00:00:00Z", "--format", "json"]);
+    let out = common::mglint(&args);
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["now"], "2023-12-01T00:00:00.000Z");
+    assert_eq!(doc["now_source"], "override");
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("note: now = 2023-12-01T00:00:00.000000000Z (given with --now)")
     );
 }

@@ -26,6 +26,7 @@ struct Doc<'a> {
     control_plane_nodes: Option<PoolView<'a>>,
     worker_pools: Vec<PoolView<'a>>,
     update_health: HealthView<'a>,
+    notes: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -237,9 +238,8 @@ fn insight(i: &Insight, now: Time) -> InsightView<'_> {
     }
 }
 
-/// The document as a JSON value.
-pub fn to_json_value(a: &Assessment) -> serde_json::Value {
-    let doc = Doc {
+fn doc(a: &Assessment) -> Doc<'_> {
+    Doc {
         schema: SCHEMA,
         now: fmt_time_ms(&a.now.time),
         now_source: a.now.source,
@@ -254,13 +254,18 @@ pub fn to_json_value(a: &Assessment) -> serde_json::Value {
             proceeding_well: !a.health_has_insights,
             insights: a.insights.iter().map(|i| insight(i, a.now.time)).collect(),
         },
-    };
-    serde_json::to_value(doc).unwrap_or(serde_json::Value::Null)
+        notes: &a.notes,
+    }
 }
 
-/// The document, pretty-printed, with a final newline.
+/// The document as a JSON value.
+pub fn to_json_value(a: &Assessment) -> serde_json::Value {
+    serde_json::to_value(doc(a)).unwrap_or(serde_json::Value::Null)
+}
+
+/// The document, pretty-printed in field order (`schema` first), with a final newline.
 pub fn render_json(a: &Assessment) -> String {
-    let mut s = serde_json::to_string_pretty(&to_json_value(a)).unwrap_or_default();
+    let mut s = serde_json::to_string_pretty(&doc(a)).unwrap_or_default();
     s.push('\n');
     s
 }

@@ -6,7 +6,7 @@
 //! This module owns the inputs ([`StatusInputs`], built from typed objects or a
 //! [`Bundle`]), the choice of "now" ([`choose_now`]), the typed [`Assessment`] and its
 //! errors. The rules live in submodules: [`controlplane`] (operators, versions, estimates),
-//! [`nodes`] (node and pool assessment, MCO node state), [`insights`] (Update Health, alerts);
+//! [`nodes`] (node and pool assessment) and `mco` (a node's state as the MCO sees it), [`insights`] (Update Health, alerts);
 //! the renderers in `text`, `json` and `markdown`; Go's duration and tabwriter behaviour
 //! that the text depends on in `godur` and `tabwriter`.
 
@@ -15,6 +15,7 @@ mod godur;
 pub mod insights;
 mod json;
 mod markdown;
+mod mco;
 pub mod nodes;
 mod selector;
 mod tabwriter;
@@ -270,6 +271,8 @@ pub struct Assessment {
     /// Whether the insights are real ones, worth a detailed view (false for the single
     /// "Update is proceeding well" insight).
     pub health_has_insights: bool,
+    /// Where the assessment departs from oc's rules, and why.
+    pub notes: Vec<String>,
 }
 
 /// Assesses the cluster at `inputs.now`.
@@ -287,6 +290,15 @@ pub fn assess(inputs: &StatusInputs) -> Result<Assessment, StatusError> {
         controlplane::is_multi_arch_migration(history) && progressing.is_true();
 
     let by_pool = nodes::nodes_per_pool(&inputs.pools, &inputs.nodes)?;
+    let inferred = nodes::inferred_config_versions(cv, &inputs.pools, &inputs.machine_configs);
+    let notes = inferred
+        .iter()
+        .map(|(mc, v)| {
+            format!(
+                "MachineConfig `{mc}` has no release-image-version annotation; taken to be {v} (its pool is Updated and the last update completed)"
+            )
+        })
+        .collect();
     let mut gathered = Vec::new();
     let mut control_plane_nodes = None;
     let mut worker_pools = Vec::new();
@@ -299,6 +311,7 @@ pub fn assess(inputs: &StatusInputs) -> Result<Assessment, StatusError> {
             pool,
             pool_nodes,
             &inputs.machine_configs,
+            &inferred,
             multi_arch_in_progress,
             now,
         );
@@ -348,5 +361,6 @@ pub fn assess(inputs: &StatusInputs) -> Result<Assessment, StatusError> {
         worker_pools,
         insights,
         health_has_insights,
+        notes,
     })
 }

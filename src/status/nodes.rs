@@ -4,21 +4,14 @@
 //! unavailable or degraded nodes and paused pools.
 
 use super::StatusError;
-use super::godur::{Dur, MINUTE};
 use super::insights::{ImpactLevel, ImpactType, Insight, InsightResource, ScopeType};
+use super::mco::{Availability, annotation, is_draining};
 use super::selector::Selector;
 use crate::model::*;
 use std::collections::BTreeMap;
 
-const MCO: &str = "machineconfiguration.openshift.io/";
 const MCO_REFERENCE: &str = "https://docs.openshift.com/container-platform/latest/post_installation_configuration/machine-configuration-tasks.html#understanding-the-machine-config-operator";
 const PAUSED_REFERENCE: &str = "https://docs.openshift.com/container-platform/latest/support/troubleshooting/troubleshooting-operator-issues.html#troubleshooting-disabling-autoreboot-mco_troubleshooting-operator-issues";
-
-const WORK_IN_PROGRESS: &str = "Machine Config Daemon is processing the node";
-const UNSCHEDULABLE: &str = "Node is marked unschedulable";
-const NOT_READY: &str = "Not ready";
-const DISK_PRESSURE: &str = "Disk pressure";
-const NETWORK_UNAVAILABLE: &str = "Network unavailable";
 
 /// Where a node is in its update (ordered as oc sorts them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
@@ -173,216 +166,43 @@ pub fn nodes_per_pool<'a>(
     Ok(out)
 }
 
-fn annotation<'a>(n: &'a Node, key: &str) -> Option<&'a str> {
-    n.metadata
-        .annotations
-        .get(&format!("{MCO}{key}"))
-        .map(String::as_str)
+/// The release a MachineConfig was rendered for, when it is known: its
+/// `release-image-version` annotation, else a version from [`inferred_config_versions`].
+fn config_version<'a>(
+    mcs: &'a [MachineConfig],
+    inferred: &'a BTreeMap<String, String>,
+    name: &str,
+) -> Option<&'a str> {
+    let mc = mcs.iter().find(|m| m.metadata.name == name)?;
+    mc.release_image_version()
+        .or_else(|| inferred.get(name).map(String::as_str))
 }
 
-/// The release a MachineConfig was rendered for, when it is known.
-fn config_version<'a>(mcs: &'a [MachineConfig], name: &str) -> Option<&'a str> {
-    mcs.iter()
-        .find(|m| m.metadata.name == name)
-        .and_then(MachineConfig::release_image_version)
-}
-
-/// A reason a node is unavailable.
-struct Bad {
-    reason: String,
-    message: String,
-    since: Option<Time>,
-}
-
-impl Bad {
-    fn new(reason: &str) -> Bad {
-        Bad {
-            reason: reason.to_string(),
-            message: String::new(),
-            since: None,
-        }
-    }
-}
-
-/// Go's `%q`: a double-quoted string with Go escapes.
-fn go_quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// The MCO's view of whether a node is available, and the reasons it is not.
-struct Availability {
-    unavailable: bool,
-    bad: Vec<Bad>,
-}
-
-impl Availability {
-    fn of(node: &Node, pool: &MachineConfigPool) -> Availability {
-        let mut bad = Vec::new();
-        for c in &node.status.conditions {
-            let reason = match c.type_.as_str() {
-                "Ready" if c.status != "True" => NOT_READY,
-                "DiskPressure" if c.status != "False" => DISK_PRESSURE,
-                "NetworkUnavailable" if c.status != "False" => NETWORK_UNAVAILABLE,
-                _ => continue,
-            };
-            bad.push(Bad {
-                reason: reason.to_string(),
-                message: c.message.clone(),
-                since: c.last_transition_time,
-            });
-        }
-        if node.spec.unschedulable {
-            bad.push(Bad::new(UNSCHEDULABLE));
-        }
-        let state = annotation(node, "state").unwrap_or("");
-        let node_unavailable = if !bad.is_empty() {
-            true
-        } else if is_done(node) || matches!(state, "Degraded" | "Unreconcilable") {
-            false
-        } else {
-            bad.push(Bad::new(WORK_IN_PROGRESS));
-            true
-        };
-        let unavailable = node_unavailable && desired_image_matches_pool(node, pool, &mut bad);
-        Availability { unavailable, bad }
-    }
-
-    /// Unavailable for a reason other than the update itself, long enough to matter.
-    fn serious(&self, now: Time) -> bool {
-        let younger_than = |since: Option<Time>, minutes: i64| {
-            since.is_some_and(|s| Dur::between(s, now) < Dur(minutes * MINUTE))
-        };
-        self.bad.iter().any(|b| match b.reason.as_str() {
-            UNSCHEDULABLE | WORK_IN_PROGRESS => false,
-            NOT_READY => !younger_than(b.since, 5),
-            DISK_PRESSURE | NETWORK_UNAVAILABLE => !younger_than(b.since, 1),
-            _ => true,
-        })
-    }
-
-    fn since(&self) -> Option<Time> {
-        self.bad.iter().filter_map(|b| b.since).min()
-    }
-
-    fn reason(&self) -> String {
-        let r: Vec<&str> = self.bad.iter().map(|b| b.reason.as_str()).collect();
-        r.join(" | ")
-    }
-
-    fn summary(&self, node: &str) -> String {
-        let m: Vec<String> = self
-            .bad
-            .iter()
-            .map(|b| match b.reason.as_str() {
-                NOT_READY => format!("Node {node} is not ready"),
-                DISK_PRESSURE => format!("Node {node} has disk pressure"),
-                NETWORK_UNAVAILABLE => format!("Node {node} has unavailable network"),
-                r => r.to_string(),
-            })
-            .collect();
-        m.join(" | ")
-    }
-
-    fn description(&self) -> String {
-        let d: Vec<String> = self
-            .bad
-            .iter()
-            .map(|b| {
-                let cond = match b.reason.as_str() {
-                    NOT_READY => "Ready!=True",
-                    DISK_PRESSURE => "DiskPressure!=False",
-                    NETWORK_UNAVAILABLE => "NetworkUnavailable!=False",
-                    r => return r.to_string(),
-                };
-                format!(
-                    "Node has a {cond} condition with Reason {} and message {}",
-                    go_quote(&b.reason),
-                    go_quote(&b.message)
-                )
-            })
-            .collect();
-        d.join(" | ")
-    }
-}
-
-/// The node applied its desired config (and image) and the daemon is Done.
-fn is_done(node: &Node) -> bool {
-    let current = annotation(node, "currentConfig").unwrap_or("");
-    let desired = annotation(node, "desiredConfig").unwrap_or("");
-    if current.is_empty() || desired.is_empty() || current != desired {
-        return false;
-    }
-    let image_done = match (
-        annotation(node, "desiredImage"),
-        annotation(node, "currentImage"),
-    ) {
-        (None, None) => true,
-        (d, c) => {
-            let (d, c) = (d.unwrap_or(""), c.unwrap_or(""));
-            !d.is_empty() && !c.is_empty() && d == c
-        }
+/// Releases of rendered MachineConfigs that carry no `release-image-version` annotation
+/// (older MCOs did not write it) but whose release is certain: the newest history entry is
+/// Completed and a pool whose `Updated` condition is True has the config as its
+/// `spec.configuration`. oc has no such rule: it reports such nodes' version as unknown
+/// and the pool as pending. Keyed by config name.
+pub fn inferred_config_versions(
+    cv: &ClusterVersion,
+    pools: &[MachineConfigPool],
+    mcs: &[MachineConfig],
+) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let Some(current) = cv.status.history.first().filter(|h| h.is_completed()) else {
+        return out;
     };
-    image_done && annotation(node, "state") == Some("Done")
-}
-
-/// For layered pools with an OS image, the node's desired image must be it (a mismatch is
-/// recorded as a reason); otherwise the node must have no desired image.
-fn desired_image_matches_pool(node: &Node, pool: &MachineConfigPool, bad: &mut Vec<Bad>) -> bool {
-    let desired = annotation(node, "desiredImage");
-    let layered = pool
-        .metadata
-        .labels
-        .contains_key(&format!("{MCO}layering-enabled"));
-    let key = format!("{MCO}newestImageEquivalentConfig");
-    let os_image = pool
-        .metadata
-        .annotations
-        .get(&key)
-        .filter(|v| !v.is_empty());
-    match os_image {
-        Some(image) if layered => {
-            if desired.unwrap_or("") == image {
-                return true;
-            }
-            bad.push(Bad::new(&format!(
-                "Node has an unexpected annotation {key}={image}"
-            )));
-            false
+    for p in pools {
+        let name = &p.spec.configuration.name;
+        let updated = p.condition("Updated").is_some_and(Condition::is_true);
+        let unannotated = mcs
+            .iter()
+            .any(|m| &m.metadata.name == name && m.release_image_version().is_none());
+        if updated && unannotated && !current.version.is_empty() {
+            out.insert(name.clone(), current.version.clone());
         }
-        _ => desired.is_none_or(str::is_empty),
     }
-}
-
-fn is_draining(node: &Node, updating: bool) -> bool {
-    let desired = annotation(node, "desiredDrain").unwrap_or("");
-    let applied = annotation(node, "lastAppliedDrain").unwrap_or("");
-    if desired.is_empty() || applied.is_empty() {
-        return false;
-    }
-    if desired != applied && desired.split('-').next() == Some("drain") {
-        return true;
-    }
-    // About to update, but the daemon has not left `Done` yet: report draining, not done.
-    updating && annotation(node, "state") == Some("Done")
+    out
 }
 
 fn phase_of(node: &Node, pool: &MachineConfigPool, updating: bool, updated: bool) -> NodePhase {
@@ -439,6 +259,7 @@ pub fn assess_nodes(
     pool: &MachineConfigPool,
     nodes: &[&Node],
     mcs: &[MachineConfig],
+    inferred: &BTreeMap<String, String>,
     multi_arch_in_progress: bool,
     now: Time,
 ) -> (Vec<NodeAssessment>, Vec<Insight>) {
@@ -450,8 +271,8 @@ pub fn assess_nodes(
         let name = node.metadata.name.as_str();
         let desired = annotation(node, "desiredConfig");
         let current = annotation(node, "currentConfig").unwrap_or("");
-        let current_version = config_version(mcs, current);
-        let desired_version = config_version(mcs, desired.unwrap_or(""));
+        let current_version = config_version(mcs, inferred, current);
+        let desired_version = config_version(mcs, inferred, desired.unwrap_or(""));
         let availability = Availability::of(node, pool);
         let state = annotation(node, "state").unwrap_or("");
         let degraded = desired.is_some_and(|d| !d.is_empty())
