@@ -195,7 +195,9 @@ pub fn alert_insights(alerts: &[Alert], update_started: Time) -> Vec<Insight> {
 pub fn assess_health(insights: Vec<Insight>, updating_for: Dur, now: Time) -> (Vec<Insight>, bool) {
     let mut kept: Vec<Insight> = insights.into_iter().filter(Insight::is_complete).collect();
     if kept.is_empty() {
-        let started = now - chrono::TimeDelta::nanoseconds(updating_for.nanos());
+        let started = now
+            .checked_sub_signed(chrono::TimeDelta::nanoseconds(updating_for.nanos()))
+            .unwrap_or(now);
         let ok = Insight {
             started_at: Some(started),
             scope: ScopeType::Cluster,

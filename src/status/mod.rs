@@ -105,7 +105,7 @@ pub fn latest_condition_now<'a>(
         if let Some(t) = t
             && now.is_none_or(|n| t > n)
         {
-            now = Some(t + skew);
+            now = Some(t.checked_add_signed(skew).unwrap_or(t));
         }
     };
     for c in cv.iter().flat_map(|cv| &cv.status.conditions) {
