@@ -218,3 +218,56 @@ pub(super) fn is_draining(node: &Node, updating: bool) -> bool {
     // About to update, but the daemon has not left `Done` yet: report draining, not done.
     updating && annotation(node, "state") == Some("Done")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(ready: &str, since: &str, unschedulable: bool) -> Node {
+        let mut n = Node::default();
+        n.metadata.name = "node-a".into();
+        for (k, v) in [
+            ("currentConfig", "c1"),
+            ("desiredConfig", "c1"),
+            ("state", "Done"),
+        ] {
+            n.metadata.annotations.insert(format!("{MCO}{k}"), v.into());
+        }
+        n.spec.unschedulable = unschedulable;
+        n.status.conditions.push(Condition {
+            type_: "Ready".into(),
+            status: ready.into(),
+            reason: "KubeletNotReady".into(),
+            message: "PLEG is \"not\" healthy".into(),
+            last_transition_time: parse_rfc3339(since),
+        });
+        n
+    }
+
+    #[test]
+    fn not_ready_is_serious_after_five_minutes() {
+        let pool = MachineConfigPool::default();
+        let now = parse_rfc3339("2024-01-01T10:10:00Z").unwrap();
+        let a = Availability::of(&node("False", "2024-01-01T10:00:00Z", false), &pool);
+        assert!(a.unavailable && a.serious(now));
+        assert_eq!(a.reason(), NOT_READY);
+        assert_eq!(a.summary("node-a"), "Node node-a is not ready");
+        assert_eq!(
+            a.description(),
+            r#"Node has a Ready!=True condition with Reason "Not ready" and message "PLEG is \"not\" healthy""#
+        );
+        let a = Availability::of(&node("False", "2024-01-01T10:07:00Z", false), &pool);
+        assert!(a.unavailable && !a.serious(now));
+    }
+
+    #[test]
+    fn done_and_ready_is_available_and_cordoning_alone_is_not_serious() {
+        let pool = MachineConfigPool::default();
+        let now = parse_rfc3339("2024-01-01T10:10:00Z").unwrap();
+        let a = Availability::of(&node("True", "2024-01-01T09:00:00Z", false), &pool);
+        assert!(!a.unavailable);
+        let a = Availability::of(&node("True", "2024-01-01T09:00:00Z", true), &pool);
+        assert!(a.unavailable && !a.serious(now));
+        assert_eq!(a.reason(), UNSCHEDULABLE);
+    }
+}

@@ -70,3 +70,77 @@ impl Selector {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::LabelSelectorRequirement;
+
+    fn labels(kv: &[(&str, &str)]) -> BTreeMap<String, String> {
+        kv.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    fn req(key: &str, op: &str, values: &[&str]) -> LabelSelectorRequirement {
+        LabelSelectorRequirement {
+            key: key.into(),
+            operator: op.into(),
+            values: values.iter().map(|v| v.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn missing_matches_nothing_and_empty_matches_everything() {
+        let l = labels(&[("a", "1")]);
+        assert!(!Selector::from_label_selector(None).unwrap().matches(&l));
+        let empty = LabelSelector::default();
+        assert!(
+            Selector::from_label_selector(Some(&empty))
+                .unwrap()
+                .matches(&l)
+        );
+    }
+
+    #[test]
+    fn expressions_and_labels_are_anded() {
+        let mut s = LabelSelector::default();
+        s.match_labels
+            .insert("node-role.kubernetes.io/worker".into(), "".into());
+        s.match_expressions = vec![
+            req("zone", "In", &["a", "b"]),
+            req("tier", "NotIn", &["gold"]),
+            req("gpu", "Exists", &[]),
+            req("spot", "DoesNotExist", &[]),
+        ];
+        let sel = Selector::from_label_selector(Some(&s)).unwrap();
+        let base = [
+            ("node-role.kubernetes.io/worker", ""),
+            ("zone", "a"),
+            ("gpu", "1"),
+        ];
+        assert!(sel.matches(&labels(&base)));
+        let mut with = base.to_vec();
+        with.push(("tier", "gold"));
+        assert!(!sel.matches(&labels(&with)));
+        let mut with = base.to_vec();
+        with.push(("spot", "yes"));
+        assert!(!sel.matches(&labels(&with)));
+        assert!(!sel.matches(&labels(&[("zone", "a"), ("gpu", "1")])));
+    }
+
+    #[test]
+    fn invalid_requirements_are_errors() {
+        for r in [
+            req("k", "In", &[]),
+            req("k", "Exists", &["v"]),
+            req("k", "Gt", &["1"]),
+        ] {
+            let s = LabelSelector {
+                match_expressions: vec![r],
+                ..Default::default()
+            };
+            assert!(Selector::from_label_selector(Some(&s)).is_err());
+        }
+    }
+}
