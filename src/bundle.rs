@@ -56,6 +56,12 @@ pub struct Bundle {
     pub cluster_operators: Vec<Sourced<ClusterOperator>>,
     pub nodes: Vec<Sourced<Node>>,
     pub pools: Vec<Sourced<MachineConfigPool>>,
+    /// MachineConfigs (for the release each rendered config belongs to).
+    pub machine_configs: Vec<Sourced<MachineConfig>>,
+    /// The `openshift-machine-config-operator/machine-config-operator` Deployment.
+    pub mco_deployments: Vec<Sourced<Deployment>>,
+    /// Alerts documents (Prometheus alerts or rules API responses).
+    pub alerts: Vec<Sourced<Alerts>>,
     pub events: Vec<Sourced<Event>>,
     /// Pods in `openshift-cluster-version` (the CVO pods).
     pub cvo_pods: Vec<Sourced<Pod>>,
@@ -139,6 +145,8 @@ impl Bundle {
             && self.cluster_operators.is_empty()
             && self.nodes.is_empty()
             && self.pools.is_empty()
+            && self.machine_configs.is_empty()
+            && self.alerts.is_empty()
             && self.events.is_empty()
             && self.cvo_pods.is_empty()
             && self.cvo_logs.is_empty()

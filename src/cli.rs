@@ -36,6 +36,9 @@ pub enum Command {
     /// Analyze many inputs in parallel: one JSON Lines row per input (`mglint/batch/v1`),
     /// in input order, then a summary
     Batch(BatchArgs),
+    /// `oc adm upgrade status`, offline: the update's control plane, nodes, worker pools and
+    /// health, printed as oc prints them
+    Status(StatusArgs),
 }
 
 /// Options for inputs given as URLs (Prow, gcsweb, gs://, storage.googleapis.com).
@@ -349,5 +352,62 @@ pub struct ReplayArgs {
     pub format: TextOrJson,
     /// Write the derived scenario here (re-run it with `mglint reconcile`)
     #[arg(long, short = 'o', value_name = "SCENARIO.yaml")]
+    pub output: Option<PathBuf>,
+}
+
+/// `status --details` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DetailsArg {
+    /// No section
+    None,
+    /// Every section
+    All,
+    /// Every node, not only the first ten of a pool
+    Nodes,
+    /// Description, reference and resources of each Update Health insight
+    Health,
+    /// The updating cluster operators with their Progressing messages
+    Operators,
+}
+
+impl From<DetailsArg> for mglint::status::Details {
+    fn from(d: DetailsArg) -> Self {
+        use mglint::status::Details;
+        match d {
+            DetailsArg::None => Details::None,
+            DetailsArg::All => Details::All,
+            DetailsArg::Nodes => Details::Nodes,
+            DetailsArg::Health => Details::Health,
+            DetailsArg::Operators => Details::Operators,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StatusFormat {
+    /// Exactly what `oc adm upgrade status` prints
+    Text,
+    /// The versioned `mglint/status/v1` document
+    Json,
+    /// Tables for a support case
+    Markdown,
+}
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Show detailed output in this section (as `oc adm upgrade status --details`)
+    #[arg(long, value_enum, default_value_t = DetailsArg::None)]
+    pub details: DetailsArg,
+    /// Assess at this time (RFC3339) [default: the collection time, else the latest
+    /// condition transition + 368975 ns]
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = StatusFormat::Text)]
+    pub format: StatusFormat,
+    /// Write to this file instead of standard output
+    #[arg(long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,
 }

@@ -16,6 +16,7 @@ pub mod redact;
 pub mod remote;
 pub mod rules;
 pub mod source;
+pub mod status;
 pub mod summary;
 pub mod timeline;
 pub mod vocab;

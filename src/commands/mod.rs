@@ -8,6 +8,7 @@ mod fetch;
 mod reconcile;
 mod replay;
 mod rules;
+mod status;
 mod summary;
 mod timeline;
 
@@ -46,6 +47,7 @@ pub fn run(command: Command) -> Result<u8, CliError> {
         Command::Explain(a) => rules::explain(a),
         Command::Batch(a) => batch::run(a),
         Command::Fetch(a) => fetch::run(a),
+        Command::Status(a) => status::run(a),
     }
 }
 

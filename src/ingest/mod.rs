@@ -407,6 +407,8 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
     let mut pools = Vec::new();
     let mut events = Vec::new();
     let mut pods = Vec::new();
+    let mut mcs = Vec::new();
+    let mut deployments = Vec::new();
     for r in results {
         bundle.files.set_read(r.prov.file.id(), r.bytes, r.text);
         if let Some(&i) = input_index.get(r.prov.file.input()) {
@@ -429,6 +431,13 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
                 nodes.extend(o.nodes);
                 pools.extend(o.pools);
                 events.extend(o.events);
+                mcs.extend(o.machine_configs);
+                bundle.alerts.extend(o.alerts);
+                deployments.extend(o.deployments.into_iter().filter(|d| {
+                    d.metadata.name == "machine-config-operator"
+                        && (d.metadata.namespace.is_empty()
+                            || d.metadata.namespace == "openshift-machine-config-operator")
+                }));
                 pods.extend(o.pods.into_iter().filter(|p| {
                     p.metadata.name.starts_with("cluster-version-operator")
                         && (p.metadata.namespace.is_empty()
@@ -480,6 +489,16 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
         pools,
         |p| p.metadata.name.clone(),
         |p| freshness(&p.status.conditions),
+    );
+    bundle.machine_configs = dedup_by(
+        mcs,
+        |m| m.metadata.name.clone(),
+        |m| m.metadata.creation_timestamp,
+    );
+    bundle.mco_deployments = dedup_by(
+        deployments,
+        |d| d.metadata.name.clone(),
+        |d| d.metadata.creation_timestamp,
     );
     bundle.events = dedup_by(
         events,

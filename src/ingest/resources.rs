@@ -14,6 +14,10 @@ pub struct Objects {
     pub pools: Vec<Sourced<MachineConfigPool>>,
     pub events: Vec<Sourced<Event>>,
     pub pods: Vec<Sourced<Pod>>,
+    pub machine_configs: Vec<Sourced<MachineConfig>>,
+    pub deployments: Vec<Sourced<Deployment>>,
+    /// Alerts documents (`/api/v1/alerts` or `/api/v1/rules` responses).
+    pub alerts: Vec<Sourced<Alerts>>,
 }
 
 /// A problem with one item or the whole file.
@@ -82,6 +86,16 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
     let path_kind = kind_from_path(path);
     let mut flat: Vec<(Value, Option<String>)> = Vec::new();
     for doc in docs {
+        if Alerts::looks_like(&doc) {
+            match Alerts::from_value(doc) {
+                Ok(a) => objs.alerts.push(Sourced {
+                    value: a,
+                    prov: prov.clone(),
+                }),
+                Err(e) => errors.push(err(None, None, format!("not a valid alerts response: {e}"))),
+            }
+            continue;
+        }
         let (items, list_kind): (Vec<Value>, Option<String>) = match doc {
             Value::Object(mut m) if m.get("items").is_some_and(Value::is_array) => {
                 let lk = m
@@ -153,6 +167,8 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
                 Some("MachineConfigPool") => push!(objs.pools, MachineConfigPool),
                 Some("Event") => push!(objs.events, Event),
                 Some("Pod") => push!(objs.pods, Pod),
+                Some("MachineConfig") => push!(objs.machine_configs, MachineConfig),
+                Some("Deployment") => push!(objs.deployments, Deployment),
                 _ => {} // Other kinds are not needed by the analysis.
             }
         }
@@ -185,6 +201,10 @@ fn kind_from_path(path: &str) -> Option<&'static str> {
         Some("Node")
     } else if has("machineconfigpools") {
         Some("MachineConfigPool")
+    } else if has("machineconfigs") {
+        Some("MachineConfig")
+    } else if has("deployments") {
+        Some("Deployment")
     } else if has("events") {
         Some("Event")
     } else if has("pods") {
@@ -270,6 +290,25 @@ mod tests {
         assert_eq!(e.len(), 1);
         assert!(e[0].reason.starts_with("invalid YAML"), "{}", e[0].reason);
         assert!(e[0].line.is_some());
+    }
+
+    #[test]
+    fn machine_configs_deployments_and_alerts() {
+        let text = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: machineconfiguration.openshift.io/v1\n  kind: MachineConfig\n  metadata:\n    name: rendered-worker-1\n    annotations:\n      machineconfiguration.openshift.io/release-image-version: 4.14.1\n";
+        let (o, e) = parse_resources(text, "x-mc.yaml", &prov());
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(o.machine_configs[0].release_image_version(), Some("4.14.1"));
+        let text = "items:\n- metadata:\n    name: machine-config-operator\n  spec:\n    template:\n      spec:\n        containers:\n        - name: machine-config-operator\n          image: quay.io/x@sha256:1\nkind: DeploymentList\n";
+        let (o, e) = parse_resources(text, "ns/apps/deployments.yaml", &prov());
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(
+            o.deployments[0].container_image("machine-config-operator"),
+            Some("quay.io/x@sha256:1")
+        );
+        let text = r#"{"status":"success","data":{"alerts":[{"labels":{"alertname":"A"}}]}}"#;
+        let (o, e) = parse_resources(text, "x-alerts.json", &prov());
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(o.alerts[0].alerts.len(), 1);
     }
 
     #[test]

@@ -3,11 +3,15 @@
 //! Only the fields the analysis uses are modelled; everything is optional and defaulted so
 //! that older and newer API shapes (and Insights JSON without `kind`) deserialize alike.
 
+mod alerts;
 mod cluster;
+mod mco;
 mod provenance;
 mod records;
 
 pub use crate::vocab::time::*;
+pub use alerts::*;
 pub use cluster::*;
+pub use mco::*;
 pub use provenance::*;
 pub use records::*;

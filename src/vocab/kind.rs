@@ -59,6 +59,7 @@ const CI_OBJECT_FILES: &[&str] = &[
     "nodes.json",
     "events.json",
     "machineconfigpools.json",
+    "machineconfigs.json",
 ];
 
 /// Classifies a `/`-separated path relative to an input root. `None` means "not needed".
@@ -74,6 +75,10 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
     if matches!(name, "prowjob.json" | "started.json" | "finished.json") {
         return Some(FileKind::ProwMeta);
     }
+    if parts.len() >= 2 && parts[parts.len() - 2..] == ["monitoring", "alerts.json"] {
+        // A must-gather's alerts (the Prometheus alerts or rules API response).
+        return Some(FileKind::Resource);
+    }
     if let Some(i) = parts.iter().rposition(|p| *p == "cluster-scoped-resources") {
         let rest = &parts[i + 1..];
         let wanted = match rest {
@@ -83,12 +88,18 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
                 _,
             ]
             | ["core", "nodes", _]
-            | ["machineconfiguration.openshift.io", "machineconfigpools", _] => true,
+            | [
+                "machineconfiguration.openshift.io",
+                "machineconfigpools" | "machineconfigs",
+                _,
+            ] => true,
             ["config.openshift.io", f] => {
                 matches!(*f, "clusterversions.yaml" | "clusteroperators.yaml")
             }
             ["core", f] => *f == "nodes.yaml",
-            ["machineconfiguration.openshift.io", f] => *f == "machineconfigpools.yaml",
+            ["machineconfiguration.openshift.io", f] => {
+                matches!(*f, "machineconfigpools.yaml" | "machineconfigs.yaml")
+            }
             _ => false,
         };
         return (wanted && is_yaml_or_json(&lower)).then_some(FileKind::Resource);
@@ -100,6 +111,17 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
                 Some(FileKind::Resource)
             }
             ["openshift-cluster-version", "core", "pods.yaml"] => Some(FileKind::Resource),
+            [
+                "openshift-machine-config-operator",
+                "apps",
+                "deployments.yaml",
+            ]
+            | [
+                "openshift-machine-config-operator",
+                "apps",
+                "deployments",
+                "machine-config-operator.yaml",
+            ] => Some(FileKind::Resource),
             ["openshift-cluster-version", "pods", pod, file]
                 if file.strip_suffix(".yaml") == Some(pod) =>
             {
@@ -245,6 +267,24 @@ mod tests {
                 None,
             ),
             (format!("{IMG}/timestamp"), Some(FileKind::Timestamp)),
+            (
+                format!(
+                    "{IMG}/cluster-scoped-resources/machineconfiguration.openshift.io/machineconfigs/rendered-master-1.yaml"
+                ),
+                Some(FileKind::Resource),
+            ),
+            (
+                format!("{IMG}/namespaces/openshift-machine-config-operator/apps/deployments.yaml"),
+                Some(FileKind::Resource),
+            ),
+            (
+                format!("{IMG}/namespaces/openshift-monitoring/apps/deployments.yaml"),
+                None,
+            ),
+            (
+                format!("{IMG}/monitoring/alerts.json"),
+                Some(FileKind::Resource),
+            ),
             (format!("{IMG}/version"), Some(FileKind::GatherVersion)),
         ];
         for (p, want) in cases {

@@ -14,6 +14,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub struct Time(DateTime<Utc>);
 
 impl Time {
+    /// The earliest representable instant.
+    pub const MIN_UTC: Time = Time(DateTime::<Utc>::MIN_UTC);
+
     /// The instant at `secs` seconds and `nanos` nanoseconds after the Unix epoch.
     pub fn from_unix(secs: i64, nanos: u32) -> Option<Time> {
         Utc.timestamp_opt(secs, nanos).single().map(Time)
@@ -27,6 +30,16 @@ impl Time {
     /// The chrono value.
     pub fn inner(&self) -> DateTime<Utc> {
         self.0
+    }
+
+    /// `self + d`, or `None` when out of range.
+    pub fn checked_add_signed(&self, d: TimeDelta) -> Option<Time> {
+        self.0.checked_add_signed(d).map(Time)
+    }
+
+    /// `self - d`, or `None` when out of range.
+    pub fn checked_sub_signed(&self, d: TimeDelta) -> Option<Time> {
+        self.0.checked_sub_signed(d).map(Time)
     }
 
     /// The JSON form: RFC 3339, UTC, milliseconds, `Z`.

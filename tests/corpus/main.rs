@@ -7,6 +7,7 @@
 mod common;
 mod ingest;
 mod rules;
+mod status;
 mod timeline;
 
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -14,6 +15,11 @@ use std::path::{Path, PathBuf};
 
 /// A corpus test: its name and the function, given the corpus directory.
 pub type CorpusTest = (&'static str, fn(&Path));
+/// A corpus test made at run time (one per example set and form).
+pub type DynTest = (
+    String,
+    Box<dyn Fn(&Path) + Send + Sync + std::panic::RefUnwindSafe>,
+);
 
 fn main() {
     let args = Arguments::from_args();
@@ -32,9 +38,18 @@ fn main() {
         ("rules", rules::TESTS),
         ("timeline", timeline::TESTS),
     ];
-    let mut trials = Vec::new();
+    let mut all: Vec<(String, DynTest)> = Vec::new();
     for (group, tests) in groups {
         for (name, f) in tests.iter().copied() {
+            all.push((group.to_string(), (name.to_string(), Box::new(f))));
+        }
+    }
+    for t in status::tests() {
+        all.push(("status".to_string(), t));
+    }
+    let mut trials = Vec::new();
+    for (group, (name, f)) in all {
+        {
             let dir: PathBuf = corpus.clone();
             let trial = Trial::test(format!("{group}::{name}"), move || {
                 if !present {

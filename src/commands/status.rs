@@ -1,0 +1,32 @@
+//! `mglint status`: the offline `oc adm upgrade status`. oc's text on stdout; which "now"
+//! was used, and any departure from oc's rules, on stderr.
+
+use super::timeline::parse_time;
+use super::{CliError, emit, finish, load, settings};
+use crate::cli::{StatusArgs, StatusFormat};
+use mglint::status::{StatusInputs, assess, render_json, render_markdown, render_text};
+
+pub fn run(a: StatusArgs) -> Result<u8, CliError> {
+    let now = parse_time(&a.now, "--now")?;
+    let s = settings(&a.input, None)?;
+    let run = load(&a.input, &s)?;
+    let bundle = &run.analysis().bundle;
+    let inputs =
+        StatusInputs::from_bundle(bundle, now).map_err(|e| CliError::Failed(e.to_string()))?;
+    let t = inputs
+        .now
+        .time
+        .to_rfc3339_opts(chrono::SecondsFormat::Nanos, true);
+    eprintln!("note: now = {t} ({})", inputs.now.source.describe());
+    let assessment = assess(&inputs).map_err(|e| CliError::Failed(e.to_string()))?;
+    for n in &assessment.notes {
+        eprintln!("note: {n}");
+    }
+    let text = match a.format {
+        StatusFormat::Text => render_text(&assessment, a.details.into()),
+        StatusFormat::Json => render_json(&assessment),
+        StatusFormat::Markdown => render_markdown(&assessment),
+    };
+    emit(&run, &text, a.output.as_deref())?;
+    Ok(finish(&run, 0))
+}

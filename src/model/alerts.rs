@@ -1,0 +1,134 @@
+//! Prometheus alerts as `oc adm inspect-alerts` (the `/api/v1/alerts` response) and the
+//! must-gather's `monitoring/` files (also the `/api/v1/rules` response, alerts nested in
+//! rule groups) write them. Both shapes are read into one flat list.
+
+use crate::vocab::time::{Time, de_opt_time};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+fn de_null_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+/// One alert (firing or pending).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Alert {
+    #[serde(deserialize_with = "de_null_default")]
+    pub labels: BTreeMap<String, String>,
+    #[serde(deserialize_with = "de_null_default")]
+    pub annotations: BTreeMap<String, String>,
+    /// `firing` or `pending` (`inactive` only appears on rules).
+    #[serde(deserialize_with = "de_null_default")]
+    pub state: String,
+    #[serde(deserialize_with = "de_null_default")]
+    pub value: String,
+    #[serde(deserialize_with = "de_opt_time")]
+    pub active_at: Option<Time>,
+}
+
+impl Alert {
+    /// A label, or `""` when absent.
+    pub fn label(&self, key: &str) -> &str {
+        self.labels.get(key).map_or("", String::as_str)
+    }
+    /// An annotation, or `""` when absent.
+    pub fn annotation(&self, key: &str) -> &str {
+        self.annotations.get(key).map_or("", String::as_str)
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+struct Rule {
+    #[serde(deserialize_with = "de_null_default")]
+    alerts: Vec<Alert>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+struct RuleGroup {
+    #[serde(deserialize_with = "de_null_default")]
+    rules: Vec<Rule>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+struct Data {
+    alerts: Option<Vec<Alert>>,
+    #[serde(deserialize_with = "de_null_default")]
+    groups: Vec<RuleGroup>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+struct Response {
+    #[serde(deserialize_with = "de_null_default")]
+    status: String,
+    data: Option<Data>,
+}
+
+/// The alerts of one alerts document.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Alerts {
+    /// The response `status` (`success` when Prometheus answered).
+    pub status: String,
+    pub alerts: Vec<Alert>,
+}
+
+impl Alerts {
+    /// Whether a JSON value has the shape of an alerts or rules API response.
+    pub fn looks_like(v: &serde_json::Value) -> bool {
+        v.get("kind").is_none()
+            && v.get("data").is_some_and(|d| {
+                d.get("alerts").is_some_and(|a| a.is_array())
+                    || d.get("groups").is_some_and(|g| g.is_array())
+            })
+    }
+
+    /// Reads an alerts (`data.alerts`) or rules (`data.groups[].rules[].alerts`) response.
+    pub fn from_value(v: serde_json::Value) -> Result<Alerts, serde_json::Error> {
+        let r: Response = serde_json::from_value(v)?;
+        let data = r.data.unwrap_or_default();
+        let alerts = match data.alerts {
+            Some(a) => a,
+            None => data
+                .groups
+                .into_iter()
+                .flat_map(|g| g.rules)
+                .flat_map(|r| r.alerts)
+                .collect(),
+        };
+        Ok(Alerts {
+            status: r.status,
+            alerts,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_shapes_read() {
+        let a = serde_json::json!({"status":"success","data":{"alerts":[{"labels":{"alertname":"A"},"state":"firing","activeAt":"2023-11-24T15:43:23.156620559Z"}]}});
+        assert!(Alerts::looks_like(&a));
+        let a = Alerts::from_value(a).unwrap();
+        assert_eq!(a.alerts[0].label("alertname"), "A");
+        assert!(a.alerts[0].active_at.is_some());
+        let r = serde_json::json!({"status":"success","data":{"groups":[{"rules":[{"alerts":[{"labels":{"alertname":"B"}}]},{"alerts":null}]}]}});
+        assert!(Alerts::looks_like(&r));
+        assert_eq!(
+            Alerts::from_value(r).unwrap().alerts[0].label("alertname"),
+            "B"
+        );
+        assert!(!Alerts::looks_like(
+            &serde_json::json!({"kind":"List","items":[]})
+        ));
+    }
+}
