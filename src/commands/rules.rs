@@ -16,7 +16,7 @@ pub fn list(a: RulesArgs) -> Result<u8, CliError> {
 pub fn explain(a: ExplainArgs) -> Result<u8, CliError> {
     match mglint::rules::explain(&a.code) {
         Some(page) => {
-            write_text(page, None)?;
+            write_text(&page, None)?;
             Ok(0)
         }
         None => Err(CliError::Usage(format!(

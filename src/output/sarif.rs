@@ -63,20 +63,13 @@ fn what_it_flags(page: &str) -> String {
         .join(" ")
 }
 
-/// The page without its front matter.
-fn page_body(page: &str) -> &str {
-    page.strip_prefix("---\n")
-        .and_then(|r| r.split_once("\n---\n"))
-        .map_or(page, |(_, body)| body.trim_start())
-}
-
 fn rule(meta: &RuleMeta) -> Value {
     json!({
         "id": meta.code,
         "name": meta.name,
         "shortDescription": { "text": meta.summary },
         "fullDescription": { "text": what_it_flags(meta.page) },
-        "help": { "text": meta.help, "markdown": page_body(meta.page) },
+        "help": { "text": meta.help, "markdown": meta.render_page() },
         "defaultConfiguration": { "level": level(meta.severity) },
         "properties": { "category": meta.family.name(), "tags": [meta.family.name()] }
     })

@@ -109,6 +109,39 @@ impl RuleMeta {
     pub fn page_file(&self) -> String {
         format!("{}-{}.md", self.code, self.name)
     }
+
+    /// The rule's whole page in Markdown: a title and facts line made from the declaration,
+    /// the page's own text (`rules/<CODE>-<slug>.md`, which repeats none of it), and the
+    /// references.
+    pub fn render_page(&self) -> String {
+        let needs: Vec<String> = self
+            .needs
+            .iter()
+            .map(|g| {
+                g.iter()
+                    .map(|i| i.describe())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            })
+            .collect();
+        let mut s = format!(
+            "# {} `{}`\n\n{} · {} · needs {}\n\n{}",
+            self.code,
+            self.name,
+            self.severity,
+            self.family.name(),
+            needs.join(" and "),
+            self.page.trim_end()
+        );
+        s.push('\n');
+        if !self.references.is_empty() {
+            s.push_str("\n## References\n\n");
+            for r in self.references {
+                s.push_str(&format!("- <{r}>\n"));
+            }
+        }
+        s
+    }
 }
 
 /// A lint rule: a pure function from the inputs to findings.

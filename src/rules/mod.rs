@@ -12,6 +12,8 @@
 //! std::process::exit(i32::from(report.exit_code()));
 //! ```
 
+#[macro_use]
+mod declare;
 mod ci;
 mod co;
 mod cv;
@@ -28,6 +30,7 @@ mod util;
 
 pub use engine::{Context, Input, Rule, RuleMeta};
 pub use model::*;
+pub use registry::files as rule_files;
 pub use selection::{Selection, UnknownSelector};
 
 use crate::bundle::Bundle;
@@ -56,13 +59,17 @@ pub fn catalogue() -> Vec<&'static RuleMeta> {
     registry::all().iter().map(|r| r.meta()).collect()
 }
 
-/// A rule's page (Markdown with front matter), by code (any case) or slug.
-pub fn explain(code: &str) -> Option<&'static str> {
+/// A rule's declaration by code (any case) or slug.
+pub fn find(code: &str) -> Option<&'static RuleMeta> {
     let c = code.trim();
     catalogue()
         .into_iter()
         .find(|m| m.code.eq_ignore_ascii_case(c) || m.name == c)
-        .map(|m| m.page)
+}
+
+/// A rule's whole page (see [`RuleMeta::render_page`]), by code (any case) or slug.
+pub fn explain(code: &str) -> Option<String> {
+    find(code).map(RuleMeta::render_page)
 }
 
 /// The catalogue as text: one rule a line (`mglint rules`).

@@ -1,33 +1,14 @@
-//! The rule catalogue is complete and consistent: unique codes with a family prefix, one page
-//! per rule in `rules/` (embedded, front matter matching the declaration, the four sections),
-//! no orphan pages, and a failing and a passing fixture for every rule.
+//! The rule catalogue is complete and consistent: unique codes with a family prefix, each rule
+//! in the file its code and slug name, one page per rule in `rules/` (embedded, the four
+//! sections, no repeat of what the declaration says), no orphan pages, and a failing and a
+//! passing fixture for every rule.
 
-use mglint::rules::{Family, catalogue, explain};
+use mglint::rules::{Family, catalogue, explain, rule_files};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// `key: value` pairs and `references` items of a page's front matter.
-fn front_matter(page: &str) -> (Vec<(String, String)>, Vec<String>) {
-    let body = page
-        .strip_prefix("---\n")
-        .expect("page starts with front matter");
-    let (fm, _) = body
-        .split_once("\n---\n")
-        .expect("front matter ends with ---");
-    let mut pairs = Vec::new();
-    let mut refs = Vec::new();
-    for line in fm.lines() {
-        if let Some(item) = line.strip_prefix("  - ") {
-            refs.push(item.to_string());
-        } else if let Some((k, v)) = line.split_once(':') {
-            pairs.push((k.trim().to_string(), v.trim().to_string()));
-        }
-    }
-    (pairs, refs)
 }
 
 #[test]
@@ -72,7 +53,25 @@ fn codes_and_slugs_are_unique_and_prefixed() {
 }
 
 #[test]
-fn every_rule_has_its_page_with_matching_front_matter() {
+fn every_rule_lives_in_the_file_its_code_and_slug_name() {
+    let files = rule_files();
+    assert_eq!(files.len(), catalogue().len());
+    for (m, file) in catalogue().iter().zip(files) {
+        let want = format!(
+            "{}_{}",
+            m.code.to_ascii_lowercase(),
+            m.name.replace('-', "_")
+        );
+        assert!(
+            file.ends_with(&format!("/{want}")),
+            "{}: declared in {file}, expected …/{want}.rs",
+            m.code
+        );
+    }
+}
+
+#[test]
+fn every_rule_has_its_page_with_the_four_sections() {
     for m in catalogue() {
         let path = root().join("rules").join(m.page_file());
         let on_disk =
@@ -82,19 +81,11 @@ fn every_rule_has_its_page_with_matching_front_matter() {
             "{}: embedded page differs from the file",
             m.code
         );
-        let (pairs, refs) = front_matter(m.page);
-        let get = |k: &str| {
-            pairs
-                .iter()
-                .find(|(key, _)| key == k)
-                .map(|(_, v)| v.as_str())
-        };
-        assert_eq!(get("code"), Some(m.code), "{}", m.code);
-        assert_eq!(get("name"), Some(m.name), "{}", m.code);
-        assert_eq!(get("severity"), Some(m.severity.as_str()), "{}", m.code);
-        assert_eq!(get("category"), Some(m.family.name()), "{}", m.code);
-        let want: Vec<String> = m.references.iter().map(|s| s.to_string()).collect();
-        assert_eq!(refs, want, "{}: references", m.code);
+        assert!(
+            !m.page.starts_with("---") && !m.page.starts_with("# "),
+            "{}: the title and front matter come from the declaration",
+            m.code
+        );
         let mut at = 0;
         for section in [
             "## What it flags",
@@ -107,9 +98,22 @@ fn every_rule_has_its_page_with_matching_front_matter() {
                 .unwrap_or_else(|| panic!("{}: missing `{section}`", m.code));
             at += pos + section.len();
         }
-        assert_eq!(explain(m.code), Some(m.page));
-        assert_eq!(explain(&m.code.to_ascii_lowercase()), Some(m.page));
-        assert_eq!(explain(m.name), Some(m.page));
+        let page = explain(m.code).unwrap();
+        assert!(
+            page.starts_with(&format!(
+                "# {} `{}`\n\n{} · {}",
+                m.code,
+                m.name,
+                m.severity,
+                m.family.name()
+            )),
+            "{page}"
+        );
+        for r in m.references {
+            assert!(page.contains(r), "{}: reference {r}", m.code);
+        }
+        assert_eq!(explain(&m.code.to_ascii_lowercase()), Some(page.clone()));
+        assert_eq!(explain(m.name), Some(page));
     }
     assert_eq!(explain("ZZ999"), None);
 }

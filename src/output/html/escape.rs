@@ -118,11 +118,10 @@ pub fn inline(s: &str) -> String {
     out
 }
 
-/// Renders a rule page: drops the YAML front matter, turns `#` headings into `<h4>`..`<h6>`
-/// (the page sits inside the report), and handles paragraphs, `-`/`*`/`1.` lists and fenced
-/// code blocks.
+/// Renders a rule page: turns `#` headings into `<h4>`..`<h6>` (the page sits inside the
+/// report), and handles paragraphs, `-`/`*`/`1.` lists and fenced code blocks.
 pub fn markdown(page: &str) -> String {
-    let body = strip_front_matter(page);
+    let body = page;
     let mut out = String::new();
     let mut para: Vec<&str> = Vec::new();
     let mut list: Option<&'static str> = None;
@@ -214,16 +213,6 @@ pub fn markdown(page: &str) -> String {
     out
 }
 
-fn strip_front_matter(page: &str) -> &str {
-    let Some(rest) = page.strip_prefix("---\n") else {
-        return page;
-    };
-    match rest.find("\n---\n") {
-        Some(end) => &rest[end + 5..],
-        None => page,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,7 +237,7 @@ mod tests {
 
     #[test]
     fn markdown_renders_page_without_front_matter() {
-        let page = "---\ncode: X\n---\n\n# X `slug`\n\nSome *text* with **bold** and \
+        let page = "# X `slug`\n\nSome *text* with **bold** and \
                     [a link](https://example.com/a) and [bad](javascript:alert(1)).\n\n\
                     ## How\n\n- one\n  continued\n- two `<x>`\n\n```yaml\na: <b>\n```\n";
         let html = markdown(page);
@@ -269,7 +258,7 @@ mod tests {
     #[test]
     fn markdown_of_every_rule_page_is_balanced() {
         for meta in crate::rules::catalogue() {
-            let html = markdown(meta.page);
+            let html = markdown(&meta.render_page());
             for tag in ["ul", "ol", "pre", "p", "li"] {
                 let open = html.matches(&format!("<{tag}>")).count();
                 let close = html.matches(&format!("</{tag}>")).count();

@@ -275,7 +275,7 @@ pub fn rules(out: &mut String, report: &Report) {
             esc(code),
             esc(code),
             esc(name),
-            markdown(page)
+            markdown(&page)
         );
     }
     out.push_str("</section>\n");

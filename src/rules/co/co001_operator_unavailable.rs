@@ -2,48 +2,39 @@
 //! component it manages is not serving. During an update this blocks the CVO.
 
 use super::{condition_finding, update_context};
-use crate::rules::engine::{Context, Input, Rule, RuleMeta};
+use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
 use crate::rules::util::cond;
 
-pub struct OperatorUnavailable;
-
-pub static META: RuleMeta = RuleMeta {
-    code: "CO001",
-    name: "operator-unavailable",
-    severity: Severity::Error,
-    family: Family::ClusterOperator,
-    summary: "a ClusterOperator is not Available",
-    needs: &[&[Input::ClusterOperators]],
-    help: "inspect the operator's namespace (pods, events, operator log) starting from the reason and message",
-    references: &[
-        "https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go",
-    ],
-    page: include_str!("../../../rules/CO001-operator-unavailable.md"),
-};
-
-impl Rule for OperatorUnavailable {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
+declare_rule! {
+    OperatorUnavailable: "CO001" "operator-unavailable" {
+        severity: Error,
+        family: ClusterOperator,
+        summary: "a ClusterOperator is not Available",
+        needs: &[&[Input::ClusterOperators]],
+        help: "inspect the operator's namespace (pods, events, operator log) starting from the reason and message",
+        references: &[
+                "https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go",
+            ],
     }
+}
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let ctx = update_context(cx);
-        for co in cx.bundle.cluster_operators() {
-            let Some((i, c)) = cond(&co.status.conditions, "Available") else {
-                continue;
-            };
-            if c.is_true() {
-                continue;
-            }
-            out.push(condition_finding(
-                cx,
-                &META,
-                co,
-                (i, c),
-                &format!("Available={}", c.status),
-                &ctx,
-            ));
+fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    let ctx = update_context(cx);
+    for co in cx.bundle.cluster_operators() {
+        let Some((i, c)) = cond(&co.status.conditions, "Available") else {
+            continue;
+        };
+        if c.is_true() {
+            continue;
         }
+        out.push(condition_finding(
+            cx,
+            &META,
+            co,
+            (i, c),
+            &format!("Available={}", c.status),
+            &ctx,
+        ));
     }
 }

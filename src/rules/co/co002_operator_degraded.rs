@@ -2,40 +2,31 @@
 //! CVO waits up to 40 minutes for it, then reports Failing.
 
 use super::{condition_finding, update_context};
-use crate::rules::engine::{Context, Input, Rule, RuleMeta};
+use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
 use crate::rules::util::cond;
 
-pub struct OperatorDegraded;
-
-pub static META: RuleMeta = RuleMeta {
-    code: "CO002",
-    name: "operator-degraded",
-    severity: Severity::Error,
-    family: Family::ClusterOperator,
-    summary: "a ClusterOperator is Degraded",
-    needs: &[&[Input::ClusterOperators]],
-    help: "follow the reason (e.g. `NodeController_MasterNodesReady` points at nodes) into the operator's namespace and its operands",
-    references: &[
-        "https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go",
-        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go",
-    ],
-    page: include_str!("../../../rules/CO002-operator-degraded.md"),
-};
-
-impl Rule for OperatorDegraded {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
+declare_rule! {
+    OperatorDegraded: "CO002" "operator-degraded" {
+        severity: Error,
+        family: ClusterOperator,
+        summary: "a ClusterOperator is Degraded",
+        needs: &[&[Input::ClusterOperators]],
+        help: "follow the reason (e.g. `NodeController_MasterNodesReady` points at nodes) into the operator's namespace and its operands",
+        references: &[
+                "https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go",
+                "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go",
+            ],
     }
+}
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let ctx = update_context(cx);
-        for co in cx.bundle.cluster_operators() {
-            let Some((i, c)) = cond(&co.status.conditions, "Degraded").filter(|(_, c)| c.is_true())
-            else {
-                continue;
-            };
-            out.push(condition_finding(cx, &META, co, (i, c), "Degraded", &ctx));
-        }
+fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    let ctx = update_context(cx);
+    for co in cx.bundle.cluster_operators() {
+        let Some((i, c)) = cond(&co.status.conditions, "Degraded").filter(|(_, c)| c.is_true())
+        else {
+            continue;
+        };
+        out.push(condition_finding(cx, &META, co, (i, c), "Degraded", &ctx));
     }
 }

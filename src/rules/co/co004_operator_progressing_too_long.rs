@@ -2,27 +2,24 @@
 //! than 20 minutes (90 for machine-config, which rolls nodes), measured to the collection time.
 
 use super::update_context;
-use crate::rules::engine::{Context, Input, Rule, RuleMeta};
+use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
 use crate::rules::util::{co_ref, cond, cond_evidence, duration};
 use chrono::Duration;
 
-pub struct OperatorProgressingTooLong;
-
-pub static META: RuleMeta = RuleMeta {
-    code: "CO004",
-    name: "operator-progressing-too-long",
-    severity: Severity::Warning,
-    family: Family::ClusterOperator,
-    summary: "a ClusterOperator has been Progressing for more than 20 minutes (90 for machine-config)",
-    needs: &[&[Input::ClusterOperators]],
-    help: "look at what the operator waits for (its Progressing message, its operands' rollout, for machine-config the pools and nodes)",
-    references: &[
-        "https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go",
-        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go",
-    ],
-    page: include_str!("../../../rules/CO004-operator-progressing-too-long.md"),
-};
+declare_rule! {
+    OperatorProgressingTooLong: "CO004" "operator-progressing-too-long" {
+        severity: Warning,
+        family: ClusterOperator,
+        summary: "a ClusterOperator has been Progressing for more than 20 minutes (90 for machine-config)",
+        needs: &[&[Input::ClusterOperators]],
+        help: "look at what the operator waits for (its Progressing message, its operands' rollout, for machine-config the pools and nodes)",
+        references: &[
+                "https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go",
+                "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go",
+            ],
+    }
+}
 
 fn limit(name: &str) -> Duration {
     if name == "machine-config" {
@@ -32,44 +29,37 @@ fn limit(name: &str) -> Duration {
     }
 }
 
-impl Rule for OperatorProgressingTooLong {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(now) = cx.now() else { return };
-        let ctx = update_context(cx);
-        for co in cx.bundle.cluster_operators() {
-            let Some((i, c)) =
-                cond(&co.status.conditions, "Progressing").filter(|(_, c)| c.is_true())
-            else {
-                continue;
-            };
-            let Some(since) = c.last_transition_time else {
-                continue;
-            };
-            let lim = limit(&co.metadata.name);
-            if now - since <= lim {
-                continue;
-            }
-            let mut f = cx.finding(
-                &META,
-                co_ref(co),
-                format!(
-                    "`{}` has been Progressing for {} (since {}, limit {}){ctx}: {}",
-                    co.metadata.name,
-                    duration(since, now),
-                    fmt_short(&since),
-                    crate::timeline::human_duration(lim),
-                    one_line(&c.message, 200)
-                ),
-            );
-            f.evidence
-                .push(cond_evidence(cx, co, &co.metadata.name, i, c, "message"));
-            f.at = Some(since);
-            f.details.insert("progressing_for", duration(since, now));
-            out.push(f);
+fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    let Some(now) = cx.now() else { return };
+    let ctx = update_context(cx);
+    for co in cx.bundle.cluster_operators() {
+        let Some((i, c)) = cond(&co.status.conditions, "Progressing").filter(|(_, c)| c.is_true())
+        else {
+            continue;
+        };
+        let Some(since) = c.last_transition_time else {
+            continue;
+        };
+        let lim = limit(&co.metadata.name);
+        if now - since <= lim {
+            continue;
         }
+        let mut f = cx.finding(
+            &META,
+            co_ref(co),
+            format!(
+                "`{}` has been Progressing for {} (since {}, limit {}){ctx}: {}",
+                co.metadata.name,
+                duration(since, now),
+                fmt_short(&since),
+                crate::timeline::human_duration(lim),
+                one_line(&c.message, 200)
+            ),
+        );
+        f.evidence
+            .push(cond_evidence(cx, co, &co.metadata.name, i, c, "message"));
+        f.at = Some(since);
+        f.details.insert("progressing_for", duration(since, now));
+        out.push(f);
     }
 }

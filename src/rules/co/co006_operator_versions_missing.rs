@@ -1,61 +1,52 @@
 //! CO006 `operator-versions-missing`: a ClusterOperator declares no `operator` version (or no
 //! Available condition); the CVO waits on it with ClusterOperatorNoVersions.
 
-use crate::rules::engine::{Context, Input, Rule, RuleMeta};
+use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
 use crate::rules::util::co_ref;
 
-pub struct OperatorVersionsMissing;
-
-pub static META: RuleMeta = RuleMeta {
-    code: "CO006",
-    name: "operator-versions-missing",
-    severity: Severity::Warning,
-    family: Family::ClusterOperator,
-    summary: "a ClusterOperator reports no `operator` version or no Available condition",
-    needs: &[&[Input::ClusterOperators]],
-    help: "check that the operator is running and has written its status; the CVO cannot level it otherwise",
-    references: &[
-        "https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go",
-        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/internal/operatorstatus.go",
-    ],
-    page: include_str!("../../../rules/CO006-operator-versions-missing.md"),
-};
-
-impl Rule for OperatorVersionsMissing {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
+declare_rule! {
+    OperatorVersionsMissing: "CO006" "operator-versions-missing" {
+        severity: Warning,
+        family: ClusterOperator,
+        summary: "a ClusterOperator reports no `operator` version or no Available condition",
+        needs: &[&[Input::ClusterOperators]],
+        help: "check that the operator is running and has written its status; the CVO cannot level it otherwise",
+        references: &[
+                "https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go",
+                "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/internal/operatorstatus.go",
+            ],
     }
+}
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        for co in cx.bundle.cluster_operators() {
-            let no_version = co.operator_version().is_none_or(str::is_empty);
-            let no_available = co.condition("Available").is_none();
-            let what = match (no_version, no_available) {
-                (true, true) => "no `operator` version and no Available condition",
-                (true, false) => "no `operator` version",
-                (false, true) => "no Available condition",
-                (false, false) => continue,
-            };
-            let mut f = cx.finding(
-                &META,
-                co_ref(co),
-                format!("`{}` reports {what}", co.metadata.name),
-            );
-            let path = if no_version {
-                "status.versions"
-            } else {
-                "status.conditions"
-            };
-            f.evidence
-                .push(cx.field(co, Some(&co.metadata.name), path, &co.metadata.name));
-            f.at = co
-                .status
-                .conditions
-                .iter()
-                .filter_map(|c| c.last_transition_time)
-                .max();
-            out.push(f);
-        }
+fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    for co in cx.bundle.cluster_operators() {
+        let no_version = co.operator_version().is_none_or(str::is_empty);
+        let no_available = co.condition("Available").is_none();
+        let what = match (no_version, no_available) {
+            (true, true) => "no `operator` version and no Available condition",
+            (true, false) => "no `operator` version",
+            (false, true) => "no Available condition",
+            (false, false) => continue,
+        };
+        let mut f = cx.finding(
+            &META,
+            co_ref(co),
+            format!("`{}` reports {what}", co.metadata.name),
+        );
+        let path = if no_version {
+            "status.versions"
+        } else {
+            "status.conditions"
+        };
+        f.evidence
+            .push(cx.field(co, Some(&co.metadata.name), path, &co.metadata.name));
+        f.at = co
+            .status
+            .conditions
+            .iter()
+            .filter_map(|c| c.last_transition_time)
+            .max();
+        out.push(f);
     }
 }

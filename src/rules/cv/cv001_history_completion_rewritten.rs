@@ -5,27 +5,24 @@
 
 use crate::model::Time;
 use crate::model::{ClusterVersion, Sourced};
-use crate::rules::engine::{Context, Input, Rule, RuleMeta};
+use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
 use crate::rules::util::{cv_ref, history_evidence};
 use crate::timeline::{Bound, Evidence};
 
-pub struct HistoryCompletionRewritten;
-
-pub static META: RuleMeta = RuleMeta {
-    code: "CV001",
-    name: "history-completion-rewritten",
-    severity: Severity::Warning,
-    family: Family::ClusterVersion,
-    summary: "a Completed history entry's completionTime was rewritten after the fact (Bug 1756461)",
-    needs: &[&[Input::ClusterVersion]],
-    help: "take the real completion from the CVO log, events or CI, not from this entry; the value is the next update's start",
-    references: &[
-        "https://bugzilla.redhat.com/show_bug.cgi?id=1756461",
-        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go",
-    ],
-    page: include_str!("../../../rules/CV001-history-completion-rewritten.md"),
-};
+declare_rule! {
+    HistoryCompletionRewritten: "CV001" "history-completion-rewritten" {
+        severity: Warning,
+        family: ClusterVersion,
+        summary: "a Completed history entry's completionTime was rewritten after the fact (Bug 1756461)",
+        needs: &[&[Input::ClusterVersion]],
+        help: "take the real completion from the CVO log, events or CI, not from this entry; the value is the next update's start",
+        references: &[
+                "https://bugzilla.redhat.com/show_bug.cgi?id=1756461",
+                "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status_history.go",
+            ],
+    }
+}
 
 /// What supports one rewritten entry.
 #[derive(Default)]
@@ -35,64 +32,56 @@ struct Case<'a> {
     moved: Vec<String>,
 }
 
-impl Rule for HistoryCompletionRewritten {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
+fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    let Some(cv) = cx.bundle.cluster_version() else {
+        return;
+    };
+    let hist = &cv.status.history;
+    let mut cases: Vec<(usize, Case<'_>)> = Vec::new();
+    for i in 1..hist.len() {
+        let (h, succ) = (&hist[i], &hist[i - 1]);
+        if h.is_completed() && h.completion_time.is_some() && h.completion_time == succ.started_time
+        {
+            cases.push((
+                i,
+                Case {
+                    equality: true,
+                    ..Case::default()
+                },
+            ));
+        }
     }
-
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(cv) = cx.bundle.cluster_version() else {
-            return;
-        };
-        let hist = &cv.status.history;
-        let mut cases: Vec<(usize, Case<'_>)> = Vec::new();
-        for i in 1..hist.len() {
-            let (h, succ) = (&hist[i], &hist[i - 1]);
-            if h.is_completed()
-                && h.completion_time.is_some()
-                && h.completion_time == succ.started_time
-            {
-                cases.push((
-                    i,
-                    Case {
-                        equality: true,
-                        ..Case::default()
-                    },
-                ));
-            }
+    // The install had finished before what history claims (test log, events, conditions).
+    if let (Some(b), Some(rec)) = (
+        cx.timeline.install_finished_before(),
+        cx.timeline.history().first(),
+    ) {
+        let idx = hist
+            .iter()
+            .position(|h| h.started_time == rec.started && h.label() == rec.label());
+        if let Some(i) = idx.filter(|_| b.contradicts_claim()) {
+            case_at(&mut cases, i).bound = Some(b);
         }
-        // The install had finished before what history claims (test log, events, conditions).
-        if let (Some(b), Some(rec)) = (
-            cx.timeline.install_finished_before(),
-            cx.timeline.history().first(),
-        ) {
-            let idx = hist
-                .iter()
-                .position(|h| h.started_time == rec.started && h.label() == rec.label());
-            if let Some(i) = idx.filter(|_| b.contradicts_claim()) {
-                case_at(&mut cases, i).bound = Some(b);
-            }
+    }
+    // The value moved between two snapshots.
+    for rec in cx.timeline.history() {
+        let values: Vec<&String> = rec
+            .completion_rewrites
+            .iter()
+            .filter(|v| *v != "null")
+            .collect();
+        if values.len() < 2 {
+            continue;
         }
-        // The value moved between two snapshots.
-        for rec in cx.timeline.history() {
-            let values: Vec<&String> = rec
-                .completion_rewrites
-                .iter()
-                .filter(|v| *v != "null")
-                .collect();
-            if values.len() < 2 {
-                continue;
-            }
-            if let Some(i) = hist
-                .iter()
-                .position(|h| h.started_time == rec.started && h.label() == rec.label())
-            {
-                case_at(&mut cases, i).moved = values.into_iter().cloned().collect();
-            }
+        if let Some(i) = hist
+            .iter()
+            .position(|h| h.started_time == rec.started && h.label() == rec.label())
+        {
+            case_at(&mut cases, i).moved = values.into_iter().cloned().collect();
         }
-        for (i, case) in cases {
-            out.push(finding(cx, cv, i, &case));
-        }
+    }
+    for (i, case) in cases {
+        out.push(finding(cx, cv, i, &case));
     }
 }
 

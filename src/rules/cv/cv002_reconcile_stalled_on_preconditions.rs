@@ -5,122 +5,112 @@
 
 use super::blocked::{legacy_blocked, open_stall};
 use crate::model::Time;
-use crate::rules::engine::{Context, Input, Rule, RuleMeta};
+use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
 use crate::rules::util::{
     cond, cond_evidence, cv_ref, duration, history_evidence, operators_in, precondition_in, ticked,
 };
 use crate::timeline::{Episode, StallCause};
 
-pub struct ReconcileStalledOnPreconditions;
-
-pub static META: RuleMeta = RuleMeta {
-    code: "CV002",
-    name: "reconcile-stalled-on-preconditions",
-    severity: Severity::Error,
-    family: Family::ClusterVersion,
-    summary: "the CVO stopped reconciling the running release while it retried a target that fails preconditions, retrieval or verification",
-    needs: &[&[Input::ClusterVersion, Input::CvoLog]],
-    help: "fix the failing precondition, or return to the running release (see CV004); until then nothing reconciles the cluster's manifests",
-    references: &[
-        "https://bugzilla.redhat.com/show_bug.cgi?id=1822752",
-        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go",
-    ],
-    page: include_str!("../../../rules/CV002-reconcile-stalled-on-preconditions.md"),
-};
-
-impl Rule for ReconcileStalledOnPreconditions {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
+declare_rule! {
+    ReconcileStalledOnPreconditions: "CV002" "reconcile-stalled-on-preconditions" {
+        severity: Error,
+        family: ClusterVersion,
+        summary: "the CVO stopped reconciling the running release while it retried a target that fails preconditions, retrieval or verification",
+        needs: &[&[Input::ClusterVersion, Input::CvoLog]],
+        help: "fix the failing precondition, or return to the running release (see CV004); until then nothing reconciles the cluster's manifests",
+        references: &[
+                "https://bugzilla.redhat.com/show_bug.cgi?id=1822752",
+                "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/sync_worker.go",
+            ],
     }
+}
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        if cx.bundle.cluster_version().is_some() {
-            let Some(b) = legacy_blocked(cx) else { return };
-            let stall = open_stall(cx, Some(b.target.label()));
-            let object = cv_ref(b.cv);
-            let mut f = cx.finding(&META, object, String::new());
-            let mut texts: Vec<String> = Vec::new();
-            if let Some((i, c)) = b.failing {
-                texts.push(c.message.clone());
-                f.evidence.push(cond_evidence(
-                    cx,
-                    b.cv,
-                    &b.cv.metadata.name,
-                    i,
-                    c,
-                    "message",
-                ));
-            }
-            if let Some((i, c)) = b.progressing {
-                f.evidence.push(cond_evidence(
-                    cx,
-                    b.cv,
-                    &b.cv.metadata.name,
-                    i,
-                    c,
-                    "message",
-                ));
-            }
-            f.evidence.push(
-                history_evidence(cx, b.cv, 0, "state", "Partial")
-                    .with_label("target never applied"),
-            );
-            if let Some((i, c)) =
-                cond(&b.cv.status.conditions, "Available").filter(|(_, c)| c.is_true())
-            {
-                f.evidence.push(cond_evidence(
-                    cx,
-                    b.cv,
-                    &b.cv.metadata.name,
-                    i,
-                    c,
-                    "message",
-                ));
-            }
-            let since = stall.map(|s| s.start).or(b.target.started_time);
-            let cause = cause_words(stall, &b.reason);
-            let running = b.source.map(|(_, h)| h.label().to_string());
-            describe(
+fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    if cx.bundle.cluster_version().is_some() {
+        let Some(b) = legacy_blocked(cx) else { return };
+        let stall = open_stall(cx, Some(b.target.label()));
+        let object = cv_ref(b.cv);
+        let mut f = cx.finding(&META, object, String::new());
+        let mut texts: Vec<String> = Vec::new();
+        if let Some((i, c)) = b.failing {
+            texts.push(c.message.clone());
+            f.evidence.push(cond_evidence(
                 cx,
-                &mut f,
-                Parts {
-                    target: b.target.label(),
-                    running: running.as_deref(),
-                    since,
-                    cause,
-                    stall,
-                    texts,
-                },
-            );
-            out.push(f);
-        } else if let Some(stall) = open_stall(cx, None) {
-            let pod = cx
-                .timeline
-                .passes()
-                .iter()
-                .rev()
-                .find(|p| p.start >= stall.start)
-                .map(|p| p.pod.clone())
-                .unwrap_or_default();
-            let object = ObjectRef::new("Pod", "openshift-cluster-version", &pod);
-            let mut f = cx.finding(&META, object, String::new());
-            let target = stall.target_release.clone().unwrap_or_default();
-            let cause = cause_words(Some(stall), "");
-            describe(
-                cx,
-                &mut f,
-                Parts {
-                    target: &target,
-                    running: stall.running_release.as_deref(),
-                    since: Some(stall.start),
-                    cause,
-                    stall: Some(stall),
-                    texts: Vec::new(),
-                },
-            );
-            out.push(f);
+                b.cv,
+                &b.cv.metadata.name,
+                i,
+                c,
+                "message",
+            ));
         }
+        if let Some((i, c)) = b.progressing {
+            f.evidence.push(cond_evidence(
+                cx,
+                b.cv,
+                &b.cv.metadata.name,
+                i,
+                c,
+                "message",
+            ));
+        }
+        f.evidence.push(
+            history_evidence(cx, b.cv, 0, "state", "Partial").with_label("target never applied"),
+        );
+        if let Some((i, c)) =
+            cond(&b.cv.status.conditions, "Available").filter(|(_, c)| c.is_true())
+        {
+            f.evidence.push(cond_evidence(
+                cx,
+                b.cv,
+                &b.cv.metadata.name,
+                i,
+                c,
+                "message",
+            ));
+        }
+        let since = stall.map(|s| s.start).or(b.target.started_time);
+        let cause = cause_words(stall, &b.reason);
+        let running = b.source.map(|(_, h)| h.label().to_string());
+        describe(
+            cx,
+            &mut f,
+            Parts {
+                target: b.target.label(),
+                running: running.as_deref(),
+                since,
+                cause,
+                stall,
+                texts,
+            },
+        );
+        out.push(f);
+    } else if let Some(stall) = open_stall(cx, None) {
+        let pod = cx
+            .timeline
+            .passes()
+            .iter()
+            .rev()
+            .find(|p| p.start >= stall.start)
+            .map(|p| p.pod.clone())
+            .unwrap_or_default();
+        let object = ObjectRef::new("Pod", "openshift-cluster-version", &pod);
+        let mut f = cx.finding(&META, object, String::new());
+        let target = stall.target_release.clone().unwrap_or_default();
+        let cause = cause_words(Some(stall), "");
+        describe(
+            cx,
+            &mut f,
+            Parts {
+                target: &target,
+                running: stall.running_release.as_deref(),
+                since: Some(stall.start),
+                cause,
+                stall: Some(stall),
+                texts: Vec::new(),
+            },
+        );
+        out.push(f);
     }
 }
 

@@ -2,70 +2,61 @@
 //! degraded machines counted): its nodes cannot be updated, so the update cannot complete.
 
 use super::pool_ref;
-use crate::rules::engine::{Context, Input, Rule, RuleMeta};
+use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
 use crate::rules::util::{cond, cond_evidence};
 
-pub struct PoolDegraded;
-
-pub static META: RuleMeta = RuleMeta {
-    code: "MC001",
-    name: "pool-degraded",
-    severity: Severity::Error,
-    family: Family::MachineConfig,
-    summary: "a MachineConfigPool is Degraded (a node or the rendered config failed)",
-    needs: &[&[Input::MachineConfigPools]],
-    help: "read the pool's NodeDegraded/RenderDegraded message, then the machine-config-daemon log on the named node",
-    references: &[
-        "https://docs.openshift.com/container-platform/latest/post_installation_configuration/machine-configuration-tasks.html",
-    ],
-    page: include_str!("../../../rules/MC001-pool-degraded.md"),
-};
-
-impl Rule for PoolDegraded {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
+declare_rule! {
+    PoolDegraded: "MC001" "pool-degraded" {
+        severity: Error,
+        family: MachineConfig,
+        summary: "a MachineConfigPool is Degraded (a node or the rendered config failed)",
+        needs: &[&[Input::MachineConfigPools]],
+        help: "read the pool's NodeDegraded/RenderDegraded message, then the machine-config-daemon log on the named node",
+        references: &[
+                "https://docs.openshift.com/container-platform/latest/post_installation_configuration/machine-configuration-tasks.html",
+            ],
     }
+}
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        for pool in &cx.bundle.pools {
-            let name = &pool.metadata.name;
-            let conds = &pool.status.conditions;
-            let hit = ["NodeDegraded", "RenderDegraded", "Degraded"]
-                .iter()
-                .find_map(|t| cond(conds, t).filter(|(_, c)| c.is_true()));
-            let degraded_count = pool.status.degraded_machine_count.unwrap_or(0);
-            if hit.is_none() && degraded_count == 0 {
-                continue;
-            }
-            let mut msg = format!("pool `{name}` is degraded");
-            if degraded_count > 0 {
-                msg.push_str(&format!(
-                    " ({degraded_count} of {} machines)",
-                    pool.status.machine_count.unwrap_or(0)
-                ));
-            }
-            let mut f = cx.finding(&META, pool_ref(name), String::new());
-            if let Some((i, c)) = hit {
-                msg.push_str(&format!(
-                    ": {} `{}`: {}",
-                    c.type_,
-                    c.reason,
-                    one_line(&c.message, 200)
-                ));
-                f.evidence
-                    .push(cond_evidence(cx, pool, name, i, c, "message"));
-                f.at = c.last_transition_time;
-            } else {
-                f.evidence.push(cx.field(
-                    pool,
-                    Some(name),
-                    "status.degradedMachineCount",
-                    &degraded_count.to_string(),
-                ));
-            }
-            f.message = msg;
-            out.push(f);
+fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    for pool in &cx.bundle.pools {
+        let name = &pool.metadata.name;
+        let conds = &pool.status.conditions;
+        let hit = ["NodeDegraded", "RenderDegraded", "Degraded"]
+            .iter()
+            .find_map(|t| cond(conds, t).filter(|(_, c)| c.is_true()));
+        let degraded_count = pool.status.degraded_machine_count.unwrap_or(0);
+        if hit.is_none() && degraded_count == 0 {
+            continue;
         }
+        let mut msg = format!("pool `{name}` is degraded");
+        if degraded_count > 0 {
+            msg.push_str(&format!(
+                " ({degraded_count} of {} machines)",
+                pool.status.machine_count.unwrap_or(0)
+            ));
+        }
+        let mut f = cx.finding(&META, pool_ref(name), String::new());
+        if let Some((i, c)) = hit {
+            msg.push_str(&format!(
+                ": {} `{}`: {}",
+                c.type_,
+                c.reason,
+                one_line(&c.message, 200)
+            ));
+            f.evidence
+                .push(cond_evidence(cx, pool, name, i, c, "message"));
+            f.at = c.last_transition_time;
+        } else {
+            f.evidence.push(cx.field(
+                pool,
+                Some(name),
+                "status.degradedMachineCount",
+                &degraded_count.to_string(),
+            ));
+        }
+        f.message = msg;
+        out.push(f);
     }
 }

@@ -5,83 +5,74 @@
 use super::{replay_evidence, status_evidence};
 use crate::model::fmt_k8s;
 use crate::reconciler::replay::{HistoryField, StatusField, Variant};
-use crate::rules::engine::{Context, Input, Rule, RuleMeta};
+use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
 use crate::rules::util::cv_ref;
 
-pub struct CompletionTimeDiffersFromModel;
-
-pub static META: RuleMeta = RuleMeta {
-    code: "RC001",
-    name: "completion-time-differs-from-model",
-    severity: Severity::Warning,
-    family: Family::Reconciler,
-    summary: "a history completionTime differs from what a correct CVO would have written",
-    needs: &[&[Input::ClusterVersion]],
-    help: "take the completion from the evidence named here, not from the history entry",
-    references: &[
-        "https://bugzilla.redhat.com/show_bug.cgi?id=1756461",
-        "https://github.com/openshift/cluster-version-operator/pull/247",
-    ],
-    page: include_str!("../../../rules/RC001-completion-time-differs-from-model.md"),
-};
-
-impl Rule for CompletionTimeDiffersFromModel {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
+declare_rule! {
+    CompletionTimeDiffersFromModel: "RC001" "completion-time-differs-from-model" {
+        severity: Warning,
+        family: Reconciler,
+        summary: "a history completionTime differs from what a correct CVO would have written",
+        needs: &[&[Input::ClusterVersion]],
+        help: "take the completion from the evidence named here, not from the history entry",
+        references: &[
+                "https://bugzilla.redhat.com/show_bug.cgi?id=1756461",
+                "https://github.com/openshift/cluster-version-operator/pull/247",
+            ],
     }
+}
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(cv) = cx.bundle.cluster_version() else {
-            return;
+fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    let Some(cv) = cx.bundle.cluster_version() else {
+        return;
+    };
+    let r = cx.replay();
+    let correct = Variant::ALL[0];
+    let Some(run) = r.run_of(correct) else { return };
+    for d in run.core() {
+        let StatusField::History(i, HistoryField::CompletionTime) = d.field else {
+            continue;
         };
-        let r = cx.replay();
-        let correct = Variant::ALL[0];
-        let Some(run) = r.run_of(correct) else { return };
-        for d in run.core() {
-            let StatusField::History(i, HistoryField::CompletionTime) = d.field else {
-                continue;
-            };
-            let Some(h) = cv.status.history.get(i).filter(|h| h.is_completed()) else {
-                continue;
-            };
-            let Some(inf) = r.derived.inferences.iter().find(|inf| inf.field == d.field) else {
-                continue;
-            };
-            let (Some(dump), Some(model)) = (&d.dump, &d.model) else {
-                continue;
-            };
-            let verdict = r.verdict().map(|v| v.summary.clone()).unwrap_or_default();
-            let msg = format!(
-                "history[{i}] (`{}`, Completed) says it completed at {dump}; a correct CVO (history fix on) would have written {model} ({}); the dump is {verdict}",
-                h.label(),
-                inf.basis
-            );
-            let mut f = cx.finding(&META, cv_ref(cv), msg);
-            f.at = Some(inf.value);
+        let Some(h) = cv.status.history.get(i).filter(|h| h.is_completed()) else {
+            continue;
+        };
+        let Some(inf) = r.derived.inferences.iter().find(|inf| inf.field == d.field) else {
+            continue;
+        };
+        let (Some(dump), Some(model)) = (&d.dump, &d.model) else {
+            continue;
+        };
+        let verdict = r.verdict().map(|v| v.summary.clone()).unwrap_or_default();
+        let msg = format!(
+            "history[{i}] (`{}`, Completed) says it completed at {dump}; a correct CVO (history fix on) would have written {model} ({}); the dump is {verdict}",
+            h.label(),
+            inf.basis
+        );
+        let mut f = cx.finding(&META, cv_ref(cv), msg);
+        f.at = Some(inf.value);
+        f.evidence
+            .push(status_evidence(cx, cv, &d.field, dump).with_label("completion as written"));
+        for ev in &inf.evidence {
             f.evidence
-                .push(status_evidence(cx, cv, &d.field, dump).with_label("completion as written"));
-            for ev in &inf.evidence {
-                f.evidence
-                    .push(replay_evidence(cx, cv, ev).with_label("when it really completed"));
-            }
-            if let Some(s) = i.checked_sub(1).and_then(|j| cv.status.history.get(j)) {
-                let started = s.started_time.map(|t| fmt_k8s(&t)).unwrap_or_default();
-                let field = StatusField::History(i - 1, HistoryField::StartedTime);
-                f.evidence.push(
-                    status_evidence(cx, cv, &field, &started)
-                        .with_label("the next update started then"),
-                );
-            }
-            f.confidence = Some(Confidence {
-                level: ConfidenceLevel::High,
-                basis: vec!["reference-model".into(), inf.basis.clone()],
-            });
-            f.details.insert("entry", h.label().to_string());
-            f.details.insert("written", dump.clone());
-            f.details.insert("model", model.clone());
-            f.details.insert("verdict", verdict);
-            out.push(f);
+                .push(replay_evidence(cx, cv, ev).with_label("when it really completed"));
         }
+        if let Some(s) = i.checked_sub(1).and_then(|j| cv.status.history.get(j)) {
+            let started = s.started_time.map(|t| fmt_k8s(&t)).unwrap_or_default();
+            let field = StatusField::History(i - 1, HistoryField::StartedTime);
+            f.evidence.push(
+                status_evidence(cx, cv, &field, &started)
+                    .with_label("the next update started then"),
+            );
+        }
+        f.confidence = Some(Confidence {
+            level: ConfidenceLevel::High,
+            basis: vec!["reference-model".into(), inf.basis.clone()],
+        });
+        f.details.insert("entry", h.label().to_string());
+        f.details.insert("written", dump.clone());
+        f.details.insert("model", model.clone());
+        f.details.insert("verdict", verdict);
+        out.push(f);
     }
 }

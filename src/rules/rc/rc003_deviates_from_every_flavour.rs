@@ -3,25 +3,22 @@
 
 use super::status_evidence;
 use crate::reconciler::replay::Deviation;
-use crate::rules::engine::{Context, Input, Rule, RuleMeta};
+use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
 use crate::rules::util::cv_ref;
 
-pub struct DeviatesFromEveryFlavour;
-
-pub static META: RuleMeta = RuleMeta {
-    code: "RC003",
-    name: "deviates-from-every-flavour",
-    severity: Severity::Warning,
-    family: Family::Reconciler,
-    summary: "a ClusterVersion field that no modelled CVO would have written",
-    needs: &[&[Input::ClusterVersion]],
-    help: "find who else wrote the ClusterVersion status (a restore, a script, a hand edit) or attach the CVO log so the replay sees more",
-    references: &[
-        "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go",
-    ],
-    page: include_str!("../../../rules/RC003-deviates-from-every-flavour.md"),
-};
+declare_rule! {
+    DeviatesFromEveryFlavour: "RC003" "deviates-from-every-flavour" {
+        severity: Warning,
+        family: Reconciler,
+        summary: "a ClusterVersion field that no modelled CVO would have written",
+        needs: &[&[Input::ClusterVersion]],
+        help: "find who else wrote the ClusterVersion status (a restore, a script, a hand edit) or attach the CVO log so the replay sees more",
+        references: &[
+                "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go",
+            ],
+    }
+}
 
 fn shown(v: &Option<String>) -> String {
     match v {
@@ -31,66 +28,59 @@ fn shown(v: &Option<String>) -> String {
     }
 }
 
-impl Rule for DeviatesFromEveryFlavour {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let Some(cv) = cx.bundle.cluster_version() else {
-            return;
-        };
-        let r = cx.replay();
-        let Some(c) = r
-            .comparison
-            .as_ref()
-            .filter(|c| c.verdict.consistent.is_empty())
-        else {
-            return;
-        };
-        let Some(first) = c.runs.first() else { return };
-        for d in first.core() {
-            let all: Vec<(&str, &Deviation)> = c
-                .runs
-                .iter()
-                .filter_map(|run| {
-                    run.core()
-                        .find(|o| o.field == d.field && o.dump == d.dump)
-                        .map(|o| (run.variant.writer(), o))
-                })
-                .collect();
-            if all.len() != c.runs.len() {
-                continue;
-            }
-            let mut models: Vec<String> = Vec::new();
-            for (_, o) in &all {
-                let m = shown(&o.model);
-                if !models.contains(&m) {
-                    models.push(m);
-                }
-            }
-            let msg = format!(
-                "`{}` is {} in the dump, which no modelled CVO writes here (fixed or legacy, history fix on or off): the model gives {}; {}",
-                d.field,
-                shown(&d.dump),
-                models.join(" or "),
-                c.verdict.summary
-            );
-            let mut f = cx.finding(&META, cv_ref(cv), msg);
-            let fallback = d.dump.as_deref().unwrap_or("");
-            f.evidence.push(
-                status_evidence(cx, cv, &d.field, fallback)
-                    .with_label("no modelled CVO writes this"),
-            );
-            f.confidence = Some(Confidence {
-                level: ConfidenceLevel::Medium,
-                basis: vec!["reference-model".into()],
-            });
-            f.details.insert("field", d.field.to_string());
-            f.details.insert("dump", d.dump.clone().unwrap_or_default());
-            f.details
-                .insert("model", d.model.clone().unwrap_or_default());
-            out.push(f);
+fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    let Some(cv) = cx.bundle.cluster_version() else {
+        return;
+    };
+    let r = cx.replay();
+    let Some(c) = r
+        .comparison
+        .as_ref()
+        .filter(|c| c.verdict.consistent.is_empty())
+    else {
+        return;
+    };
+    let Some(first) = c.runs.first() else { return };
+    for d in first.core() {
+        let all: Vec<(&str, &Deviation)> = c
+            .runs
+            .iter()
+            .filter_map(|run| {
+                run.core()
+                    .find(|o| o.field == d.field && o.dump == d.dump)
+                    .map(|o| (run.variant.writer(), o))
+            })
+            .collect();
+        if all.len() != c.runs.len() {
+            continue;
         }
+        let mut models: Vec<String> = Vec::new();
+        for (_, o) in &all {
+            let m = shown(&o.model);
+            if !models.contains(&m) {
+                models.push(m);
+            }
+        }
+        let msg = format!(
+            "`{}` is {} in the dump, which no modelled CVO writes here (fixed or legacy, history fix on or off): the model gives {}; {}",
+            d.field,
+            shown(&d.dump),
+            models.join(" or "),
+            c.verdict.summary
+        );
+        let mut f = cx.finding(&META, cv_ref(cv), msg);
+        let fallback = d.dump.as_deref().unwrap_or("");
+        f.evidence.push(
+            status_evidence(cx, cv, &d.field, fallback).with_label("no modelled CVO writes this"),
+        );
+        f.confidence = Some(Confidence {
+            level: ConfidenceLevel::Medium,
+            basis: vec!["reference-model".into()],
+        });
+        f.details.insert("field", d.field.to_string());
+        f.details.insert("dump", d.dump.clone().unwrap_or_default());
+        f.details
+            .insert("model", d.model.clone().unwrap_or_default());
+        out.push(f);
     }
 }
