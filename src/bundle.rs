@@ -51,20 +51,8 @@ pub struct Bundle {
     pub collection_times: Vec<Sourced<Time>>,
     /// Must-gather image `version` files (`openshift/must-gather` + version).
     pub gather_versions: Vec<Sourced<String>>,
-    /// ClusterVersion snapshots (several when several dumps or sources were given).
-    pub cluster_versions: Vec<Sourced<ClusterVersion>>,
-    pub cluster_operators: Vec<Sourced<ClusterOperator>>,
-    pub nodes: Vec<Sourced<Node>>,
-    pub pools: Vec<Sourced<MachineConfigPool>>,
-    /// MachineConfigs (for the release each rendered config belongs to).
-    pub machine_configs: Vec<Sourced<MachineConfig>>,
-    /// The `openshift-machine-config-operator/machine-config-operator` Deployment.
-    pub mco_deployments: Vec<Sourced<Deployment>>,
-    /// Alerts documents (Prometheus alerts or rules API responses).
-    pub alerts: Vec<Sourced<Alerts>>,
-    pub events: Vec<Sourced<Event>>,
-    /// Pods in `openshift-cluster-version` (the CVO pods).
-    pub cvo_pods: Vec<Sourced<Pod>>,
+    /// Kubernetes and OpenShift objects, by kind (one per key, the freshest copy).
+    pub objects: Objects,
     pub cvo_logs: Vec<CvoLog>,
     pub intervals: Vec<Interval>,
     pub text_lines: Vec<TextLine>,
@@ -81,12 +69,12 @@ pub struct Bundle {
 impl Bundle {
     /// The newest ClusterVersion snapshot (by collection order: the last one read).
     pub fn cluster_version(&self) -> Option<&Sourced<ClusterVersion>> {
-        self.cluster_versions.last()
+        self.objects.cluster_versions.last()
     }
 
     /// ClusterOperators, deduplicated by name.
     pub fn cluster_operators(&self) -> &[Sourced<ClusterOperator>] {
-        &self.cluster_operators
+        &self.objects.cluster_operators
     }
 
     /// CVO log records across all CVO log files, by time.
@@ -110,7 +98,7 @@ impl Bundle {
                 best = Some(best.map_or(t, |b| b.max(t)));
             }
         };
-        for cv in &self.cluster_versions {
+        for cv in &self.objects.cluster_versions {
             for c in &cv.status.conditions {
                 see(c.last_transition_time);
             }
@@ -119,7 +107,7 @@ impl Bundle {
                 see(h.completion_time);
             }
         }
-        for co in &self.cluster_operators {
+        for co in &self.objects.cluster_operators {
             for c in &co.status.conditions {
                 see(c.last_transition_time);
             }
@@ -141,14 +129,7 @@ impl Bundle {
 
     /// True when no recognisable object or record was found.
     pub fn is_empty(&self) -> bool {
-        self.cluster_versions.is_empty()
-            && self.cluster_operators.is_empty()
-            && self.nodes.is_empty()
-            && self.pools.is_empty()
-            && self.machine_configs.is_empty()
-            && self.alerts.is_empty()
-            && self.events.is_empty()
-            && self.cvo_pods.is_empty()
+        self.objects.is_empty()
             && self.cvo_logs.is_empty()
             && self.intervals.is_empty()
             && self.text_lines.is_empty()

@@ -101,7 +101,7 @@ pub fn summarize(b: &Bundle) -> Summary {
         .map(|c| c.status.desired.version.clone())
         .filter(|v| !v.is_empty());
     let mut operator_problems = Vec::new();
-    for co in &b.cluster_operators {
+    for co in &b.objects.cluster_operators {
         let mut problems = Vec::new();
         match co.condition("Available") {
             Some(c) if c.is_true() => {}
@@ -151,6 +151,7 @@ pub fn summarize(b: &Bundle) -> Summary {
         })
         .collect();
     let cvo_pods = b
+        .objects
         .cvo_pods
         .iter()
         .map(|p| CvoPod {
@@ -214,11 +215,11 @@ pub fn summarize(b: &Bundle) -> Summary {
         conditions: cv.map(|c| c.status.conditions.clone()).unwrap_or_default(),
         cvo_pods,
         cvo_logs,
-        operators_total: b.cluster_operators.len(),
+        operators_total: b.objects.cluster_operators.len(),
         operator_problems,
-        nodes: b.nodes.len(),
-        machine_config_pools: b.pools.len(),
-        events: b.events.len(),
+        nodes: b.objects.nodes.len(),
+        machine_config_pools: b.objects.pools.len(),
+        events: b.objects.events.len(),
         intervals: b.intervals.len(),
         test_log_lines: b.text_lines.len(),
         junit_cases: b.junit.len(),

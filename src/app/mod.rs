@@ -189,6 +189,7 @@ pub fn load_named(
 /// Names that identify the cluster and are redacted wherever they appear.
 pub fn identifying_names(bundle: &Bundle) -> Vec<String> {
     bundle
+        .objects
         .nodes
         .iter()
         .map(|n| n.metadata.name.clone())

@@ -37,7 +37,7 @@ pub enum IngestError {
 
 /// What parsing one file produced.
 enum Parsed {
-    Objects(resources::Objects),
+    Objects(Objects),
     CvoLog(CvoLog),
     Intervals(Vec<Interval>),
     Text(Vec<TextLine>),
@@ -358,57 +358,9 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
     }
 }
 
-/// How recent an object's status is: the latest condition transition it carries.
-fn freshness(conds: &[Condition]) -> Option<Time> {
-    conds.iter().filter_map(|c| c.last_transition_time).max()
-}
-
-fn cv_freshness(cv: &ClusterVersion) -> Option<Time> {
-    let h = cv
-        .status
-        .history
-        .iter()
-        .flat_map(|h| [h.started_time, h.completion_time])
-        .flatten()
-        .max();
-    freshness(&cv.status.conditions).max(h)
-}
-
-/// Keeps one object per key: the freshest (ties: the first in path order).
-fn dedup_by<T>(
-    v: Vec<Sourced<T>>,
-    key: impl Fn(&T) -> String,
-    fresh: impl Fn(&T) -> Option<Time>,
-) -> Vec<Sourced<T>> {
-    let mut best: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, o) in v.iter().enumerate() {
-        let k = key(&o.value);
-        match best.get(&k) {
-            Some(&j) if fresh(&v[j].value) >= fresh(&o.value) => {}
-            _ => {
-                best.insert(k, i);
-            }
-        }
-    }
-    let keep: std::collections::BTreeSet<usize> = best.into_values().collect();
-    v.into_iter()
-        .enumerate()
-        .filter(|(i, _)| keep.contains(i))
-        .map(|(_, o)| o)
-        .collect()
-}
-
 fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<Arc<str>, usize>) {
     let mut prow = ProwJob::default();
     let mut have_prow = false;
-    let mut cvs = Vec::new();
-    let mut cos = Vec::new();
-    let mut nodes = Vec::new();
-    let mut pools = Vec::new();
-    let mut events = Vec::new();
-    let mut pods = Vec::new();
-    let mut mcs = Vec::new();
-    let mut deployments = Vec::new();
     for r in results {
         bundle.files.set_read(r.prov.file.id(), r.bytes, r.text);
         if let Some(&i) = input_index.get(r.prov.file.input()) {
@@ -425,25 +377,7 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
                 .or_default() += 1;
         }
         match r.parsed {
-            Parsed::Objects(o) => {
-                cvs.extend(o.cluster_versions);
-                cos.extend(o.cluster_operators);
-                nodes.extend(o.nodes);
-                pools.extend(o.pools);
-                events.extend(o.events);
-                mcs.extend(o.machine_configs);
-                bundle.alerts.extend(o.alerts);
-                deployments.extend(o.deployments.into_iter().filter(|d| {
-                    d.metadata.name == "machine-config-operator"
-                        && (d.metadata.namespace.is_empty()
-                            || d.metadata.namespace == "openshift-machine-config-operator")
-                }));
-                pods.extend(o.pods.into_iter().filter(|p| {
-                    p.metadata.name.starts_with("cluster-version-operator")
-                        && (p.metadata.namespace.is_empty()
-                            || p.metadata.namespace == "openshift-cluster-version")
-                }));
-            }
+            Parsed::Objects(mut o) => bundle.objects.append(&mut o),
             Parsed::CvoLog(l) => bundle.cvo_logs.push(l),
             Parsed::Intervals(v) => bundle.intervals.extend(v),
             Parsed::Text(v) => bundle.text_lines.extend(v),
@@ -466,59 +400,9 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
     if have_prow {
         bundle.prow = Some(prow);
     }
-    // The same ClusterVersion seen twice (gather-extra and must-gather) is one snapshot.
-    let mut seen = std::collections::HashSet::new();
-    cvs.retain(|cv: &Sourced<ClusterVersion>| {
-        let key = serde_json::to_string(&cv.value.status).unwrap_or_default()
-            + &cv.value.metadata.resource_version;
-        seen.insert(key)
-    });
-    cvs.sort_by_key(|cv| cv_freshness(&cv.value));
-    bundle.cluster_versions = cvs;
-    bundle.cluster_operators = dedup_by(
-        cos,
-        |c| c.metadata.name.clone(),
-        |c| freshness(&c.status.conditions),
-    );
-    bundle.nodes = dedup_by(
-        nodes,
-        |n| n.metadata.name.clone(),
-        |n| freshness(&n.status.conditions),
-    );
-    bundle.pools = dedup_by(
-        pools,
-        |p| p.metadata.name.clone(),
-        |p| freshness(&p.status.conditions),
-    );
-    bundle.machine_configs = dedup_by(
-        mcs,
-        |m| m.metadata.name.clone(),
-        |m| m.metadata.creation_timestamp,
-    );
-    bundle.mco_deployments = dedup_by(
-        deployments,
-        |d| d.metadata.name.clone(),
-        |d| d.metadata.creation_timestamp,
-    );
-    bundle.events = dedup_by(
-        events,
-        |e| {
-            if e.metadata.uid.is_empty() {
-                format!(
-                    "{}/{}/{}/{:?}/{}",
-                    e.metadata.namespace,
-                    e.metadata.name,
-                    e.reason,
-                    e.first_seen(),
-                    e.message
-                )
-            } else {
-                e.metadata.uid.clone()
-            }
-        },
-        |e| e.last_seen(),
-    );
-    bundle.cvo_pods = dedup_by(pods, |p| p.metadata.name.clone(), |p| p.status.start_time);
+    // One object per key (the same ClusterVersion from gather-extra and the must-gather is
+    // one snapshot; a node in two dumps, the fresher copy).
+    bundle.objects.dedup();
     // Years missing from klog and test-log lines are inferred here, once: from the collection
     // time or the latest absolute time inside the inputs, else from the inputs' modification
     // time (a raw `oc logs` file has nothing else).

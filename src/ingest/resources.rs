@@ -5,21 +5,6 @@
 use crate::model::*;
 use serde_json::Value;
 
-/// Objects parsed from one file.
-#[derive(Debug, Default)]
-pub struct Objects {
-    pub cluster_versions: Vec<Sourced<ClusterVersion>>,
-    pub cluster_operators: Vec<Sourced<ClusterOperator>>,
-    pub nodes: Vec<Sourced<Node>>,
-    pub pools: Vec<Sourced<MachineConfigPool>>,
-    pub events: Vec<Sourced<Event>>,
-    pub pods: Vec<Sourced<Pod>>,
-    pub machine_configs: Vec<Sourced<MachineConfig>>,
-    pub deployments: Vec<Sourced<Deployment>>,
-    /// Alerts documents (`/api/v1/alerts` or `/api/v1/rules` responses).
-    pub alerts: Vec<Sourced<Alerts>>,
-}
-
 /// A problem with one item or the whole file.
 #[derive(Debug, Clone)]
 pub struct ItemError {
@@ -83,7 +68,7 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
             }
         }
     };
-    let path_kind = kind_from_path(path);
+    let path_kind = Objects::kind_of_path(path);
     let mut flat: Vec<(Value, Option<String>)> = Vec::new();
     for doc in docs {
         if Alerts::looks_like(&doc) {
@@ -132,7 +117,7 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
                 .map(str::to_string)
                 .or_else(|| list_kind.clone())
                 .or_else(|| path_kind.map(str::to_string))
-                .or_else(|| kind_from_shape(&item).map(str::to_string));
+                .or_else(|| Objects::kind_of_shape(&item).map(str::to_string));
             let p = match spans.as_ref().and_then(|s| s.get(i)) {
                 Some(&(a, b)) => Provenance {
                     span: Some((a as u64, b as u64)),
@@ -145,31 +130,10 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
             } else {
                 String::new()
             };
-            macro_rules! push {
-                ($vec:expr, $t:ty) => {
-                    match serde_json::from_value::<$t>(item) {
-                        Ok(v) => $vec.push(Sourced { value: v, prov: p }),
-                        Err(e) => errors.push(err(
-                            None,
-                            None,
-                            format!(
-                                "{where_}not a valid {}: {e}",
-                                kind.as_deref().unwrap_or("object")
-                            ),
-                        )),
-                    }
-                };
-            }
-            match kind.as_deref() {
-                Some("ClusterVersion") => push!(objs.cluster_versions, ClusterVersion),
-                Some("ClusterOperator") => push!(objs.cluster_operators, ClusterOperator),
-                Some("Node") => push!(objs.nodes, Node),
-                Some("MachineConfigPool") => push!(objs.pools, MachineConfigPool),
-                Some("Event") => push!(objs.events, Event),
-                Some("Pod") => push!(objs.pods, Pod),
-                Some("MachineConfig") => push!(objs.machine_configs, MachineConfig),
-                Some("Deployment") => push!(objs.deployments, Deployment),
-                _ => {} // Other kinds are not needed by the analysis.
+            if let Some(kind) = kind.as_deref()
+                && let Err(e) = objs.push(kind, item, p)
+            {
+                errors.push(err(None, None, format!("{where_}{e}")));
             }
         }
     }
@@ -181,60 +145,6 @@ fn strip_loc(s: &str) -> String {
         Some(i) => s[..i].to_string(),
         None => s.to_string(),
     }
-}
-
-fn kind_from_path(path: &str) -> Option<&'static str> {
-    let parts: Vec<&str> = path.split(['/', ':']).collect();
-    let has = |s: &str| {
-        parts.iter().any(|p| {
-            p.trim_end_matches(".yaml")
-                .trim_end_matches(".json")
-                .trim_end_matches(".gz")
-                == s
-        })
-    };
-    if has("clusterversions") || has("clusterversion") {
-        Some("ClusterVersion")
-    } else if has("clusteroperators") || has("clusteroperator") {
-        Some("ClusterOperator")
-    } else if has("nodes") {
-        Some("Node")
-    } else if has("machineconfigpools") {
-        Some("MachineConfigPool")
-    } else if has("machineconfigs") {
-        Some("MachineConfig")
-    } else if has("deployments") {
-        Some("Deployment")
-    } else if has("events") {
-        Some("Event")
-    } else if has("pods") {
-        Some("Pod")
-    } else {
-        None
-    }
-}
-
-/// Recognises objects without `kind` (Insights archives) by their fields.
-fn kind_from_shape(v: &Value) -> Option<&'static str> {
-    let status = v.get("status");
-    if status.and_then(|s| s.get("history")).is_some() || v.pointer("/spec/clusterID").is_some() {
-        return Some("ClusterVersion");
-    }
-    if status.and_then(|s| s.get("versions")).is_some() || v.get("relatedObjects").is_some() {
-        return Some("ClusterOperator");
-    }
-    if status.and_then(|s| s.get("nodeInfo")).is_some() {
-        return Some("Node");
-    }
-    if status.and_then(|s| s.get("machineCount")).is_some() {
-        return Some("MachineConfigPool");
-    }
-    if v.get("involvedObject").is_some()
-        || (v.get("reason").is_some() && v.get("lastTimestamp").is_some())
-    {
-        return Some("Event");
-    }
-    None
 }
 
 #[cfg(test)]
@@ -302,7 +212,7 @@ mod tests {
         let (o, e) = parse_resources(text, "ns/apps/deployments.yaml", &prov());
         assert!(e.is_empty(), "{e:?}");
         assert_eq!(
-            o.deployments[0].container_image("machine-config-operator"),
+            o.mco_deployments[0].container_image("machine-config-operator"),
             Some("quay.io/x@sha256:1")
         );
         let text = r#"{"status":"success","data":{"alerts":[{"labels":{"alertname":"A"}}]}}"#;

@@ -73,6 +73,7 @@ struct Response {
 }
 
 /// The alerts of one alerts document.
+/// Deserializes through [`Alerts::from_value`] (either API response shape).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Alerts {
     /// The response `status` (`success` when Prometheus answered).
@@ -130,5 +131,12 @@ mod tests {
         assert!(!Alerts::looks_like(
             &serde_json::json!({"kind":"List","items":[]})
         ));
+    }
+}
+
+impl<'de> Deserialize<'de> for Alerts {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        Alerts::from_value(v).map_err(serde::de::Error::custom)
     }
 }

@@ -6,6 +6,7 @@
 mod alerts;
 mod cluster;
 mod mco;
+mod objects;
 mod provenance;
 mod records;
 
@@ -13,5 +14,6 @@ pub use crate::vocab::time::*;
 pub use alerts::*;
 pub use cluster::*;
 pub use mco::*;
+pub use objects::*;
 pub use provenance::*;
 pub use records::*;

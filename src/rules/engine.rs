@@ -47,13 +47,13 @@ impl Input {
     /// Whether the bundle holds this input.
     pub fn present(self, b: &Bundle) -> bool {
         match self {
-            Input::ClusterVersion => !b.cluster_versions.is_empty(),
-            Input::ClusterOperators => !b.cluster_operators.is_empty(),
-            Input::Nodes => !b.nodes.is_empty(),
-            Input::MachineConfigPools => !b.pools.is_empty(),
+            Input::ClusterVersion => !b.objects.cluster_versions.is_empty(),
+            Input::ClusterOperators => !b.objects.cluster_operators.is_empty(),
+            Input::Nodes => !b.objects.nodes.is_empty(),
+            Input::MachineConfigPools => !b.objects.pools.is_empty(),
             Input::CvoLog => b.cvo_logs.iter().any(|l| !l.records.is_empty()),
-            Input::CvoPods => !b.cvo_pods.is_empty(),
-            Input::Events => !b.events.is_empty(),
+            Input::CvoPods => !b.objects.cvo_pods.is_empty(),
+            Input::Events => !b.objects.events.is_empty(),
             Input::CiTestLog => !b.text_lines.is_empty() || !b.intervals.is_empty(),
             Input::Junit => !b.junit.is_empty(),
             Input::Files => true,

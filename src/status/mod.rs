@@ -222,10 +222,10 @@ impl StatusInputs {
             &operators,
         )
         .ok_or(StatusError::NoTime)?;
-        let alerts = (!b.alerts.is_empty()).then(|| {
+        let alerts = (!b.objects.alerts.is_empty()).then(|| {
             // The first document whole; from later ones, the alerts it does not already have.
             let mut all: Vec<Alert> = Vec::new();
-            for doc in &b.alerts {
+            for doc in &b.objects.alerts {
                 let before = all.len();
                 for a in &doc.alerts {
                     if !all[..before].contains(a) {
@@ -238,11 +238,16 @@ impl StatusInputs {
         Ok(StatusInputs {
             cluster_version: cv.value.clone(),
             cluster_operators: operators,
-            nodes: b.nodes.iter().map(|n| n.value.clone()).collect(),
-            pools: b.pools.iter().map(|p| p.value.clone()).collect(),
-            machine_configs: b.machine_configs.iter().map(|m| m.value.clone()).collect(),
+            nodes: b.objects.nodes.iter().map(|n| n.value.clone()).collect(),
+            pools: b.objects.pools.iter().map(|p| p.value.clone()).collect(),
+            machine_configs: b
+                .objects
+                .machine_configs
+                .iter()
+                .map(|m| m.value.clone())
+                .collect(),
             alerts,
-            mco_deployment: b.mco_deployments.first().map(|d| d.value.clone()),
+            mco_deployment: b.objects.mco_deployments.first().map(|d| d.value.clone()),
             now,
         })
     }

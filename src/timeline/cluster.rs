@@ -13,10 +13,10 @@ use std::collections::BTreeMap;
 /// Appends every resource-derived event to `out`.
 pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
     let files = &bundle.files;
-    for cv in &bundle.cluster_versions {
+    for cv in &bundle.objects.cluster_versions {
         cluster_version(bundle, cv, out);
     }
-    for co in &bundle.cluster_operators {
+    for co in &bundle.objects.cluster_operators {
         let subject = format!("clusteroperator/{}", co.metadata.name);
         conditions(
             files,
@@ -53,7 +53,7 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
             }
         }
     }
-    for node in &bundle.nodes {
+    for node in &bundle.objects.nodes {
         let subject = format!("node/{}", node.metadata.name);
         let ready: Vec<Condition> = node
             .status
@@ -81,7 +81,7 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
             ev.message.push_str(&format!(" (machine `{machine}`)"));
         }
     }
-    for pool in &bundle.pools {
+    for pool in &bundle.objects.pools {
         let subject = format!("machineconfigpool/{}", pool.metadata.name);
         let keep: Vec<Condition> = pool
             .status
@@ -100,7 +100,7 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
             out,
         );
     }
-    for pod in &bundle.cvo_pods {
+    for pod in &bundle.objects.cvo_pods {
         cvo_pod(files, pod, out);
     }
 }
@@ -371,6 +371,7 @@ fn pod_event(
 pub fn merged_history(bundle: &Bundle) -> Vec<HistoryRecord> {
     let files = &bundle.files;
     let mut snaps: Vec<(Option<Time>, usize, &Sourced<crate::model::ClusterVersion>)> = bundle
+        .objects
         .cluster_versions
         .iter()
         .enumerate()

@@ -37,7 +37,7 @@ const NODE_REASONS: &[&str] = &[
 
 /// Appends the kept events to `out`.
 pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
-    for ev in &bundle.events {
+    for ev in &bundle.objects.events {
         event(&bundle.files, ev, out);
     }
 }

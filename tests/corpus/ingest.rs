@@ -54,10 +54,10 @@ fn check(input: &str, e: &Expect) {
         assert_eq!(fmt_k8s(&h.completion_time.unwrap()), e.completed);
     }
     assert_eq!(fmt_k8s(&b.collection_time().unwrap()), e.collected);
-    assert_eq!(b.cluster_operators.len(), e.operators);
+    assert_eq!(b.objects.cluster_operators.len(), e.operators);
     assert_eq!(b.cvo_logs.len(), e.logs);
-    assert_eq!(b.nodes.len(), 6);
-    assert_eq!(b.pools.len(), 2);
+    assert_eq!(b.objects.nodes.len(), 6);
+    assert_eq!(b.objects.pools.len(), 2);
     // Every CVO log record got a UTC time.
     for l in &b.cvo_logs {
         assert!(l.records.iter().all(|r| r.time.is_some()), "{}", l.prov);
@@ -117,40 +117,42 @@ pub fn corpus_single_files_in_every_shape(c: &Path) {
     let cases: &[(&str, Check)] = &[
         (
             "cv_4.7.16_insights-archive_json_upgradeable-false.json",
-            |b| b.cluster_versions.len() == 1,
+            |b| b.objects.cluster_versions.len() == 1,
         ),
         (
             "cv_4.14.1_conditionalUpdates-all-recommended_list.yaml",
-            |b| b.cluster_versions.len() == 1,
+            |b| b.objects.cluster_versions.len() == 1,
         ),
         (
             "co-list_4.8-nightly_must-gather-aggregate_leading-doc-separator.yaml",
-            |b| b.cluster_operators.len() == 31,
+            |b| b.objects.cluster_operators.len() == 31,
         ),
         ("co-list_4.14.1-upgrade_etcd-kas-degraded.yaml", |b| {
-            b.cluster_operators.len() == 33
+            b.objects.cluster_operators.len() == 33
         }),
         ("co_4.7.16_etcd_insights-archive.json", |b| {
-            b.cluster_operators.len() == 1
+            b.objects.cluster_operators.len() == 1
         }),
         (
             "mcp-list_4.14.1_workers-updating-multiple-pools.yaml",
-            |b| b.pools.len() == 3,
+            |b| b.objects.pools.len() == 3,
         ),
-        ("mcp_master_insights-archive.json", |b| b.pools.len() == 1),
+        ("mcp_master_insights-archive.json", |b| {
+            b.objects.pools.len() == 1
+        }),
         ("node-list_4.14.1-upgrade_degraded.yaml", |b| {
-            !b.nodes.is_empty()
+            !b.objects.nodes.is_empty()
         }),
         ("node_master-0_insights-archive.json", |b| {
-            b.nodes.len() == 1
+            b.objects.nodes.len() == 1
         }),
         (
             "events_openshift-cluster-version_4.8-nightly_must-gather.yaml",
-            |b| b.events.len() > 10,
+            |b| b.objects.events.len() > 10,
         ),
         (
             "events_openshift-machine-api_insights-archive_compact.json",
-            |b| !b.events.is_empty(),
+            |b| !b.objects.events.is_empty(),
         ),
         (
             "cvo-log_4.9-nightly_metal_install_current_first4000lines.log",

@@ -349,11 +349,11 @@ pub fn real_must_gathers_are_not_updating(c: &Path) {
         let what = archive.display().to_string();
         let bundle = ingest(std::slice::from_ref(&what), &IngestOptions::default()).unwrap();
         assert!(
-            !bundle.machine_configs.is_empty(),
+            !bundle.objects.machine_configs.is_empty(),
             "{what}: no MachineConfig read"
         );
         assert!(
-            !bundle.mco_deployments.is_empty(),
+            !bundle.objects.mco_deployments.is_empty(),
             "{what}: no MCO Deployment read"
         );
         let inputs = StatusInputs::from_bundle(&bundle, None).unwrap();

@@ -191,7 +191,7 @@ fn gzip_bomb_entry_hits_the_file_cap() {
         },
     };
     let b = ingest(&[p.to_str().unwrap().to_string()], &opts).unwrap();
-    assert_eq!(b.cluster_versions.len(), 1);
+    assert_eq!(b.objects.cluster_versions.len(), 1);
     let d = b
         .diagnostics
         .iter()
@@ -220,7 +220,7 @@ fn xz_bomb_archive_hits_the_total_cap() {
     };
     let b = ingest(&[p.to_str().unwrap().to_string()], &opts).unwrap();
     assert_eq!(
-        b.cluster_versions.len(),
+        b.objects.cluster_versions.len(),
         1,
         "entries before the cap are kept"
     );
@@ -269,15 +269,15 @@ fn nesting_is_bounded() {
         &IngestOptions::default(),
     )
     .unwrap();
-    assert_eq!(b.cluster_versions.len(), 1);
+    assert_eq!(b.objects.cluster_versions.len(), 1);
     assert!(
-        b.cluster_versions[0]
+        b.objects.cluster_versions[0]
             .prov
             .file
             .path()
             .contains("must-gather.tar::"),
         "{}",
-        b.cluster_versions[0].prov.file.path()
+        b.objects.cluster_versions[0].prov.file.path()
     );
 }
 
@@ -300,7 +300,7 @@ fn directory_symlinks_and_fifos_are_not_followed() {
         &IngestOptions::default(),
     )
     .unwrap();
-    assert_eq!(b.cluster_versions.len(), 1);
+    assert_eq!(b.objects.cluster_versions.len(), 1);
     if st.map(|s| s.success()).unwrap_or(false) {
         assert!(
             b.diagnostics

@@ -41,13 +41,19 @@ fn corrupted_input_corpus() {
         };
         // The good parts are still there.
         let cv = b
+            .objects
             .cluster_versions
             .iter()
             .find(|c| c.metadata.name == "version");
         if cv.map(|c| c.status.history.len()) != Some(3) {
             failures.push(format!("{name}: good ClusterVersion lost"));
         }
-        if !b.cluster_operators.iter().any(|c| c.metadata.name == "dns") {
+        if !b
+            .objects
+            .cluster_operators
+            .iter()
+            .any(|c| c.metadata.name == "dns")
+        {
             failures.push(format!("{name}: good ClusterOperator lost"));
         }
         let about: Vec<_> = b

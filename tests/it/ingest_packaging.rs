@@ -40,11 +40,11 @@ fn fingerprint(input: &Path) -> (String, usize, usize, usize, String, usize) {
     let records: usize = b.cvo_logs.iter().map(|l| l.records.len()).sum();
     (
         hist,
-        b.cluster_operators.len(),
-        b.nodes.len(),
+        b.objects.cluster_operators.len(),
+        b.objects.nodes.len(),
         records,
         fmt_k8s(&b.collection_time().unwrap()),
-        b.events.len(),
+        b.objects.events.len(),
     )
 }
 
@@ -106,9 +106,10 @@ fn seed1_blocked_facts() {
         fmt_k8s(&cv.status.history[1].completion_time.unwrap()),
         "2020-04-09T18:00:34Z"
     );
-    assert_eq!(b.cluster_operators.len(), 12);
+    assert_eq!(b.objects.cluster_operators.len(), 12);
     assert!(
-        b.cluster_operators
+        b.objects
+            .cluster_operators
             .iter()
             .all(|c| c.operator_version() == Some("4.3.10"))
     );
@@ -120,7 +121,7 @@ fn seed1_blocked_facts() {
             .any(|l| l.previous && l.records.is_empty())
     );
     assert_eq!(
-        b.cvo_pods[0].metadata.name,
+        b.objects.cvo_pods[0].metadata.name,
         "cluster-version-operator-7bbc4c5dcc-w287k"
     );
     let s = mglint::summary::summarize(&b);
@@ -163,7 +164,7 @@ fn ci_jobs_both_layouts() {
         .find(|l| l.message.starts_with("Waiting up to 30m0s"))
         .unwrap();
     assert_eq!(fmt_k8s(&wait.time.unwrap()), "2019-09-27T21:42:28Z");
-    assert_eq!(b.nodes.len(), 6);
+    assert_eq!(b.objects.nodes.len(), 6);
     assert!(!b.junit.is_empty());
     // Modern layout: gather-extra JSON (gzip without suffix), intervals, JUnit.
     let b = ingest(
@@ -178,7 +179,7 @@ fn ci_jobs_both_layouts() {
     assert_eq!(b.intervals.len(), 67 + 7);
     assert!(b.intervals.iter().any(|i| i.reason == "UpgradeStarted"));
     assert_eq!(b.junit.len(), 17);
-    assert!(!b.events.is_empty());
+    assert!(!b.objects.events.is_empty());
     assert!(
         !b.cvo_logs.is_empty()
             && b.cvo_logs

@@ -41,12 +41,12 @@ fn digest(b: &Bundle) -> String {
         "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
         b.inputs[0].kind,
         b.inputs[0].must_gather_roots,
-        b.cluster_versions,
-        b.cluster_operators,
-        b.nodes,
-        b.pools,
-        b.events,
-        b.cvo_pods,
+        b.objects.cluster_versions,
+        b.objects.cluster_operators,
+        b.objects.nodes,
+        b.objects.pools,
+        b.objects.events,
+        b.objects.cvo_pods,
         b.cvo_logs,
         b.intervals,
         b.text_lines,
@@ -133,9 +133,9 @@ fn fetched_job_ingests_like_the_local_copy() {
     );
     assert_same_ingest(&job, &r.local_dir);
     let b = ingest_dir(&r.local_dir);
-    assert_eq!(b.events.len(), 2);
+    assert_eq!(b.objects.events.len(), 2);
     assert_eq!(b.cluster_version().unwrap().status.history[0].version, TO);
-    assert_eq!(b.cluster_operators.len(), 3);
+    assert_eq!(b.objects.cluster_operators.len(), 3);
     assert_eq!(b.cvo_logs.len(), 1);
     assert_eq!(b.cvo_logs[0].records.len(), 5);
     assert_eq!(
@@ -268,7 +268,7 @@ fn must_gather_archive_only_when_asked_or_needed() {
     assert_eq!((r2.downloaded, r2.from_cache), (1, needed));
     assert_eq!(server.requests_for("must-gather.tar"), before + 1);
     assert!(r2.local_dir.join(&archive).is_file());
-    assert_eq!(ingest_dir(&r2.local_dir).cluster_versions.len(), 2);
+    assert_eq!(ingest_dir(&r2.local_dir).objects.cluster_versions.len(), 2);
 
     // Nothing else has the ClusterVersion: the archive comes without asking.
     let r3 = remote::fetch(&format!("gs://{BUCKET}/logs/no-gather-extra-cv/2"), &opts).unwrap();
@@ -310,7 +310,7 @@ fn gzip_object_without_suffix_is_read() {
     let b = ingest_dir(&r.local_dir);
     assert!(b.diagnostics.is_empty(), "{:?}", b.diagnostics);
     assert_eq!(b.cluster_version().unwrap().status.history.len(), 2);
-    assert_eq!(b.events.len(), 2);
+    assert_eq!(b.objects.events.len(), 2);
 }
 
 /// A one-object job whose object misbehaves as told.
@@ -333,7 +333,7 @@ fn server_errors_are_retried() {
     let r = remote::fetch(&url, &options(&server, tmp.path())).unwrap();
     assert_eq!(r.downloaded, 1);
     assert_eq!(server.requests_for(&format!("/{BUCKET}/{name}")), 2);
-    assert_eq!(ingest_dir(&r.local_dir).cluster_versions.len(), 1);
+    assert_eq!(ingest_dir(&r.local_dir).objects.cluster_versions.len(), 1);
 
     let tmp = tempfile::tempdir().unwrap();
     let (server, url, name) = one_object_job(Behaviour::FailFirst(10));
@@ -465,7 +465,7 @@ fn fetch_to_writes_a_job_directory_and_caps_objects() {
             .is_file()
     );
     let b = ingest_dir(&dest);
-    assert_eq!(b.cluster_versions.len(), 1);
+    assert_eq!(b.objects.cluster_versions.len(), 1);
     assert_eq!(b.cluster_version().unwrap().status.history.len(), 1);
-    assert_eq!((b.cvo_logs.len(), b.events.len()), (1, 2));
+    assert_eq!((b.cvo_logs.len(), b.objects.events.len()), (1, 2));
 }

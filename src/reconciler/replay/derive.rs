@@ -152,10 +152,10 @@ pub fn derive_scenario(bundle: &Bundle, timeline: &Timeline) -> Derived {
         completions: Vec::new(),
         cv_evidence: sourced.map(|s| s.prov.clone()),
     };
-    if bundle.cluster_versions.len() > 1 {
+    if bundle.objects.cluster_versions.len() > 1 {
         cx.note(format!(
             "seen: {} ClusterVersion snapshots; the newest is compared, history is read from it",
-            bundle.cluster_versions.len()
+            bundle.objects.cluster_versions.len()
         ));
     }
     let install = install(&mut cx);

@@ -12,7 +12,12 @@ use chrono::Duration;
 
 /// The image of a CVO pod's operator container, from its Pod object.
 fn pod_image(cx: &Cx<'_>, pod: &str) -> Option<String> {
-    let p = cx.bundle.cvo_pods.iter().find(|p| p.metadata.name == pod)?;
+    let p = cx
+        .bundle
+        .objects
+        .cvo_pods
+        .iter()
+        .find(|p| p.metadata.name == pod)?;
     let c = p
         .spec
         .containers

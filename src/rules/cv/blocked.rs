@@ -48,6 +48,7 @@ fn applied(cx: &Context<'_>, h0: &HistoryEntry, progressing: Option<&Condition>)
     if !h0.version.is_empty()
         && cx
             .bundle
+            .objects
             .cluster_operators
             .iter()
             .any(|co| co.operator_version() == Some(h0.version.as_str()))

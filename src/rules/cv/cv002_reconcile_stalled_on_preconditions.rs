@@ -216,6 +216,7 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
     for name in &operators {
         let Some(co) = cx
             .bundle
+            .objects
             .cluster_operators
             .iter()
             .find(|c| &c.metadata.name == name)

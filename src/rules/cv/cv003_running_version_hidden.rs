@@ -92,7 +92,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         }
     }
     if !running_image.is_empty() {
-        for pod in &cx.bundle.cvo_pods {
+        for pod in &cx.bundle.objects.cvo_pods {
             if let Some(i) = pod
                 .spec
                 .containers

@@ -20,7 +20,7 @@ declare_rule! {
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
-    for pool in &cx.bundle.pools {
+    for pool in &cx.bundle.objects.pools {
         let name = &pool.metadata.name;
         let conds = &pool.status.conditions;
         let hit = ["NodeDegraded", "RenderDegraded", "Degraded"]

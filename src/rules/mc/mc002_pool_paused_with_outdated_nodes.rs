@@ -19,7 +19,7 @@ declare_rule! {
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
-    for pool in &cx.bundle.pools {
+    for pool in &cx.bundle.objects.pools {
         if !pool.spec.paused {
             continue;
         }

@@ -18,7 +18,7 @@ declare_rule! {
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
-    for node in &cx.bundle.nodes {
+    for node in &cx.bundle.objects.nodes {
         let name = &node.metadata.name;
         let Some((i, c)) = cond(&node.status.conditions, "Ready") else {
             continue;

@@ -19,7 +19,7 @@ declare_rule! {
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
-    for node in &cx.bundle.nodes {
+    for node in &cx.bundle.objects.nodes {
         if node.mco_annotation("state") != Some("Degraded") {
             continue;
         }

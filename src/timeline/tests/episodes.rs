@@ -234,7 +234,7 @@ fn install_with_restart() -> Bundle {
 09:45:27.617037 I task_graph.go:555] Result of work: []
 09:45:27.617069 I sync_worker.go:358] Sync succeeded, transitioning from Initializing to Reconciling",
     ));
-    b.cluster_versions.push(cv(
+    b.objects.cluster_versions.push(cv(
         json!({"metadata": {"name": "version"}, "status": {"desired": {"version": "4.8.0-0.nightly-2021-07-31-065602"},
           "conditions": [{"type": "Available", "status": "True", "lastTransitionTime": "2021-08-03T09:45:28Z", "message": "Done applying 4.8.0-0.nightly-2021-07-31-065602"}],
           "history": [{"state": "Completed", "startedTime": "2021-08-03T09:14:59Z", "completionTime": "2021-08-03T09:45:28Z",
@@ -266,9 +266,13 @@ fn install_end_is_history_completion_confirmed_by_the_log() {
 #[test]
 fn install_end_comes_from_the_log_when_history_has_none() {
     let mut b = install_with_restart();
-    b.cluster_versions[0].value.status.history[0].completion_time = None;
-    b.cluster_versions[0].value.status.history[0].state = "Partial".into();
-    b.cluster_versions[0].value.status.conditions.clear();
+    b.objects.cluster_versions[0].value.status.history[0].completion_time = None;
+    b.objects.cluster_versions[0].value.status.history[0].state = "Partial".into();
+    b.objects.cluster_versions[0]
+        .value
+        .status
+        .conditions
+        .clear();
     let tl = build(&b);
     let install = tl.install().unwrap();
     assert_eq!(
@@ -310,7 +314,7 @@ fn cvo_restart_from_previous_log_and_the_leadership_gap() {
 fn rollback_when_the_abandoned_target_was_applied() {
     let mut b = Bundle::default();
     let h = |state: &str, s: &str, c: Option<&str>, v: &str| json!({"state": state, "startedTime": s, "completionTime": c, "version": v, "image": format!("quay.io/r:{v}")});
-    b.cluster_versions.push(cv(
+    b.objects.cluster_versions.push(cv(
         json!({"status": {"desired": {"version": "4.6.1"}, "history": [
             h("Completed", "2020-11-01T11:00:00Z", Some("2020-11-01T11:40:00Z"), "4.6.1"),
             h("Partial", "2020-11-01T10:00:00Z", Some("2020-11-01T11:00:00Z"), "4.6.2"),
@@ -359,7 +363,7 @@ fn rollback_when_the_abandoned_target_was_applied() {
 fn snapshot_only_stall_from_the_legacy_signature() {
     let mut b = seed1();
     b.cvo_logs.clear();
-    b.cluster_versions.truncate(1);
+    b.objects.cluster_versions.truncate(1);
     let tl = build(&b);
     let s = tl
         .episodes_of(EpisodeTag::Stall)

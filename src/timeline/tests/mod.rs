@@ -166,7 +166,7 @@ pub fn seed1() -> Bundle {
                       hist("Completed", "2020-04-09T17:35:48Z", Some("2020-04-09T18:00:34Z"), "4.3.10", IMG_10)]}}),
         "returned/cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml",
     );
-    b.cluster_versions = vec![blocked, returned];
+    b.objects.cluster_versions = vec![blocked, returned];
     let log_text = format!(
         "17:38:45.549400 I start.go:19] ClusterVersionOperator v4.3.10-202003311428-dirty
 17:38:50.100000 I leaderelection.go:242] successfully acquired lease openshift-cluster-version/version
@@ -209,7 +209,7 @@ pub fn seed2() -> Bundle {
     let mut b = Bundle::default();
     let from = "4.3.0-0.ci-2019-09-27-181735";
     let to = "4.3.0-0.ci-2019-09-27-182824";
-    b.cluster_versions.push(cv(
+    b.objects.cluster_versions.push(cv(
         json!({"metadata": {"name": "version", "generation": 2},
         "status": {"desired": {"version": to, "image": "registry.svc.ci.openshift.org/ocp/release:4.3.0-0.ci-2019-09-27-182824"},
           "observedGeneration": 2,

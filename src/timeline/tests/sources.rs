@@ -70,7 +70,7 @@ fn cluster_version_history_conditions_and_snapshot() {
 #[test]
 fn operators_nodes_and_pools_yield_condition_transitions() {
     let mut b = Bundle::default();
-    b.cluster_operators.push(sourced(
+    b.objects.cluster_operators.push(sourced(
         serde_json::from_value(json!({"metadata": {"name": "kube-apiserver"}, "status": {
             "conditions": [
                 {"type": "Upgradeable", "status": "False", "reason": "DefaultSecurityContextConstraints_Mutated", "lastTransitionTime": "2020-04-09T18:12:01Z"},
@@ -79,7 +79,7 @@ fn operators_nodes_and_pools_yield_condition_transitions() {
         .unwrap(),
         "cluster-scoped-resources/config.openshift.io/clusteroperators/kube-apiserver.yaml",
     ));
-    b.nodes.push(sourced(
+    b.objects.nodes.push(sourced(
         serde_json::from_value(json!({"metadata": {"name": "master-1", "annotations": {"machine.openshift.io/machine": "openshift-machine-api/ci-master-1"}},
             "status": {"conditions": [
                 {"type": "MemoryPressure", "status": "False", "lastTransitionTime": "2019-09-27T21:20:00Z"},
@@ -87,7 +87,7 @@ fn operators_nodes_and_pools_yield_condition_transitions() {
         .unwrap(),
         "nodes.json",
     ));
-    b.pools.push(sourced(
+    b.objects.pools.push(sourced(
         serde_json::from_value(json!({"metadata": {"name": "worker"}, "status": {"conditions": [
             {"type": "Updating", "status": "True", "lastTransitionTime": "2019-09-27T22:10:00Z"},
             {"type": "RenderDegraded", "status": "False", "lastTransitionTime": "2019-09-27T21:10:00Z"}]}}))
@@ -128,7 +128,7 @@ fn kube_event_and_its_log_mirror_merge_into_one_fact() {
         "message": "payload loaded version=\"4.6.1\" image=\"quay.io/x@sha256:1\"",
         "firstTimestamp": "2020-11-01T10:00:01Z", "lastTimestamp": "2020-11-01T10:00:01Z", "count": 1}))
     .unwrap();
-    b.events.push(sourced(
+    b.objects.events.push(sourced(
         ev,
         "namespaces/openshift-cluster-version/core/events.yaml",
     ));
@@ -136,7 +136,7 @@ fn kube_event_and_its_log_mirror_merge_into_one_fact() {
         "metadata": {"name": "version.1"}, "involvedObject": {"kind": "ConfigMap", "name": "version", "namespace": "openshift-cluster-version"},
         "reason": "LeaderElection", "type": "Normal", "message": "cluster-version-operator-abc_0f1 became leader", "firstTimestamp": "2020-11-01T09:59:00Z"}))
     .unwrap();
-    b.events.push(sourced(
+    b.objects.events.push(sourced(
         lease,
         "namespaces/openshift-cluster-version/core/events.yaml",
     ));
@@ -144,7 +144,7 @@ fn kube_event_and_its_log_mirror_merge_into_one_fact() {
         "metadata": {"name": "x"}, "involvedObject": {"kind": "Pod", "name": "etcd-0", "namespace": "openshift-etcd"},
         "reason": "Pulled", "type": "Normal", "message": "pulled", "firstTimestamp": "2020-11-01T09:59:00Z"}))
     .unwrap();
-    b.events.push(sourced(unrelated, "events.json"));
+    b.objects.events.push(sourced(unrelated, "events.json"));
     b.cvo_logs.push(log(
         "cvo-abc",
         false,
@@ -172,7 +172,7 @@ fn kube_event_and_its_log_mirror_merge_into_one_fact() {
 #[test]
 fn cvo_pod_status_gives_container_restarts() {
     let mut b = Bundle::default();
-    b.cvo_pods.push(sourced(
+    b.objects.cvo_pods.push(sourced(
         serde_json::from_value(json!({"metadata": {"name": "cluster-version-operator-1", "namespace": "openshift-cluster-version"},
             "status": {"containerStatuses": [{"name": "cluster-version-operator", "restartCount": 1,
                 "state": {"running": {"startedAt": "2021-08-03T09:28:09Z"}},
@@ -400,7 +400,7 @@ fn ordering_across_a_year_boundary_follows_resolved_times() {
         "00:00:01.000000 I sync_worker.go:1] Running sync 4.6.9 (force=false) on generation 1 in state Reconciling at attempt 1
 2020-12-31 23:59:59.000000 I sync_worker.go:1] Running sync 4.6.9 (force=false) on generation 1 in state Reconciling at attempt 0",
     ));
-    b.cluster_versions.push(cv(
+    b.objects.cluster_versions.push(cv(
         json!({"status": {"conditions": [{"type": "Failing", "status": "False", "lastTransitionTime": "2021-01-01T00:00:00Z"}]}}),
         "cv.yaml",
     ));
