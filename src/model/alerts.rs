@@ -111,6 +111,13 @@ impl Alerts {
     }
 }
 
+impl<'de> Deserialize<'de> for Alerts {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        Alerts::from_value(v).map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,12 +138,5 @@ mod tests {
         assert!(!Alerts::looks_like(
             &serde_json::json!({"kind":"List","items":[]})
         ));
-    }
-}
-
-impl<'de> Deserialize<'de> for Alerts {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = serde_json::Value::deserialize(d)?;
-        Alerts::from_value(v).map_err(serde::de::Error::custom)
     }
 }
