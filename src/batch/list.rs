@@ -21,11 +21,16 @@ pub struct Shard {
     pub count: u64,
 }
 
-impl FromStr for Shard {
-    type Err = String;
+/// A `--shard` value that is not `K/N` with `0 <= K < N`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("shard `{0}`: expected K/N with 0 <= K < N (e.g. 0/4)")]
+pub struct BadShard(String);
 
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("shard `{s}`: expected K/N with 0 <= K < N (e.g. 0/4)");
+impl FromStr for Shard {
+    type Err = BadShard;
+
+    fn from_str(s: &str) -> Result<Shard, BadShard> {
+        let bad = || BadShard(s.to_string());
         let (k, n) = s.trim().split_once('/').ok_or_else(bad)?;
         let index: u64 = k.trim().parse().map_err(|_| bad())?;
         let count: u64 = n.trim().parse().map_err(|_| bad())?;

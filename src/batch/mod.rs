@@ -35,6 +35,33 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+/// Why a batch could not run (exit 2); one bad input is never this, it is an error row.
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    #[error("cannot start worker threads: {0}")]
+    Threads(String),
+    #[error("cannot read `{path}`: {source}")]
+    Read {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot open `{path}`: {source}")]
+    Open {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot cut the torn last line of `{path}`: {source}")]
+    Truncate {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot write rows: {0}")]
+    Write(#[source] std::io::Error),
+}
+
 /// How to run a batch.
 #[derive(Debug, Clone, Default)]
 pub struct BatchOptions {
@@ -196,7 +223,7 @@ pub fn run_to(
     opts: &BatchOptions,
     previous: &Previous,
     out: &mut (dyn Write + Send),
-) -> Result<BatchRun, String> {
+) -> Result<BatchRun, BatchError> {
     let selected = select(inputs, opts.shard);
     let todo: Vec<&(usize, String)> = selected
         .iter()
@@ -206,7 +233,7 @@ pub fn run_to(
         .num_threads(opts.settings.threads.unwrap_or(0))
         .thread_name(|i| format!("mglint-batch-{i}"))
         .build()
-        .map_err(|e| format!("cannot start worker threads: {e}"))?;
+        .map_err(|e| BatchError::Threads(e.to_string()))?;
     let ctx = Ctx::new(opts);
     let bar = progress_bar(opts.progress, todo.len());
     let next = AtomicUsize::new(0);
@@ -256,7 +283,7 @@ pub fn run_to(
         .failed;
     let truncated = match failed {
         Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => true,
-        Some(e) => return Err(format!("cannot write rows: {e}")),
+        Some(e) => return Err(BatchError::Write(e)),
         None => false,
     };
     let rows: Vec<Row> = rows
@@ -287,7 +314,7 @@ pub fn run_file(
     opts: &BatchOptions,
     path: &Path,
     resume: bool,
-) -> Result<BatchRun, String> {
+) -> Result<BatchRun, BatchError> {
     let previous = if resume {
         read_previous(path)?
     } else {
@@ -299,7 +326,10 @@ pub fn run_file(
         .write(true)
         .truncate(!resume)
         .open(path)
-        .map_err(|e| format!("cannot open `{}`: {e}", path.display()))?;
+        .map_err(|source| BatchError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
     run_to(inputs, opts, &previous, &mut f)
 }
 

@@ -2,6 +2,7 @@
 //! input order as soon as every earlier row is written (flushed line by line, so a killed run
 //! leaves whole rows), and reading back an earlier output file for `--resume`.
 
+use super::BatchError;
 use super::row::Row;
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
@@ -65,12 +66,16 @@ pub struct Previous {
 /// Reads the rows of an earlier run from `path` (none when it does not exist). A last line
 /// without its newline is a row cut by a killed run: it is removed from the file, so that
 /// appended rows start on a line of their own and the input is analysed again.
-pub fn read_previous(path: &Path) -> Result<Previous, String> {
-    let shown = path.display();
+pub fn read_previous(path: &Path) -> Result<Previous, BatchError> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Previous::default()),
-        Err(e) => return Err(format!("cannot read `{shown}`: {e}")),
+        Err(source) => {
+            return Err(BatchError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
     };
     let whole = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
     let mut prev = Previous {
@@ -81,9 +86,15 @@ pub fn read_previous(path: &Path) -> Result<Previous, String> {
         let f = std::fs::OpenOptions::new()
             .write(true)
             .open(path)
-            .map_err(|e| format!("cannot open `{shown}`: {e}"))?;
+            .map_err(|source| BatchError::Open {
+                path: path.to_path_buf(),
+                source,
+            })?;
         f.set_len(whole as u64)
-            .map_err(|e| format!("cannot cut the torn last line of `{shown}`: {e}"))?;
+            .map_err(|source| BatchError::Truncate {
+                path: path.to_path_buf(),
+                source,
+            })?;
     }
     for line in String::from_utf8_lossy(&bytes[..whole]).lines() {
         if line.trim().is_empty() {

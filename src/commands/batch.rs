@@ -51,7 +51,7 @@ pub fn run(a: BatchArgs) -> Result<u8, CliError> {
         Some(p) => run_file(&inputs, &opts, p, a.resume),
         None => run_to(&inputs, &opts, &Default::default(), &mut std::io::stdout()),
     }
-    .map_err(CliError::Failed)?;
+    .map_err(|e| CliError::Failed(e.to_string()))?;
     if run.skipped > 0 {
         eprintln!("note: {} inputs already had a row; skipped", run.skipped);
     }

@@ -3,30 +3,28 @@
 //! `message` each present twice (string, then object); v4 structured only. Normalised into
 //! [`Interval`]s. Duplicate keys are accepted (the later, structured value wins), not rejected.
 
+use super::ParseError;
 use crate::model::{Interval, Provenance, parse_rfc3339};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// Parses an interval file (`{"items":[...]}` or a bare list).
-pub fn parse_intervals(data: &[u8], prov: &Provenance) -> Result<Vec<Interval>, String> {
+pub fn parse_intervals(data: &[u8], prov: &Provenance) -> Result<Vec<Interval>, ParseError> {
     // serde_json's Value keeps the last of duplicate keys: in v3 that is the structured
     // form, which carries everything the string form did.
-    let v: Value = serde_json::from_slice(data).map_err(|e| {
-        format!(
-            "invalid JSON at line {} column {}: {}",
-            e.line(),
-            e.column(),
-            e
-        )
-    })?;
+    let v: Value = serde_json::from_slice(data).map_err(|e| ParseError::json(&e))?;
     let items = match &v {
         Value::Object(m) => match m.get("items") {
             Some(Value::Array(a)) => a.as_slice(),
             Some(Value::Null) | None => &[],
-            Some(_) => return Err("`items` is not a list".to_string()),
+            Some(_) => return Err(ParseError::Shape("`items` is not a list")),
         },
         Value::Array(a) => a.as_slice(),
-        _ => return Err("expected an object with `items` or a list".to_string()),
+        _ => {
+            return Err(ParseError::Shape(
+                "expected an object with `items` or a list",
+            ));
+        }
     };
     Ok(items
         .iter()
@@ -250,7 +248,8 @@ mod tests {
         assert!(
             parse_intervals(b"not json", &prov())
                 .unwrap_err()
-                .starts_with("invalid JSON")
+                .to_string()
+                .starts_with("invalid JSON at line 1 column 2: expected ident")
         );
     }
 }

@@ -2,6 +2,7 @@
 //! duration and outcome. ANSI escape sequences (raw ESC bytes, invalid in XML) are stripped
 //! before parsing.
 
+use super::ParseError;
 use crate::model::{JunitCase, JunitStatus, Provenance};
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
@@ -54,7 +55,7 @@ fn resolve_ref(name: &str) -> Option<char> {
 }
 
 /// Parses a JUnit document into test cases.
-pub fn parse_junit(data: &[u8], prov: &Provenance) -> Result<Vec<JunitCase>, String> {
+pub fn parse_junit(data: &[u8], prov: &Provenance) -> Result<Vec<JunitCase>, ParseError> {
     let clean = strip_ansi(data);
     let text = String::from_utf8_lossy(&clean);
     let mut reader = Reader::from_str(&text);
@@ -67,9 +68,10 @@ pub fn parse_junit(data: &[u8], prov: &Provenance) -> Result<Vec<JunitCase>, Str
     let mut saw_root = false;
     loop {
         let pos = reader.buffer_position();
-        let ev = reader
-            .read_event()
-            .map_err(|e| format!("invalid XML near byte {pos}: {e}"))?;
+        let ev = reader.read_event().map_err(|e| ParseError::Xml {
+            pos,
+            message: e.to_string(),
+        })?;
         match ev {
             Event::Start(ref e) | Event::Empty(ref e) => {
                 let empty = matches!(ev, Event::Empty(_));
@@ -146,7 +148,7 @@ pub fn parse_junit(data: &[u8], prov: &Provenance) -> Result<Vec<JunitCase>, Str
         }
     }
     if !saw_root {
-        return Err("no <testsuite> or <testsuites> element".to_string());
+        return Err(ParseError::Shape("no <testsuite> or <testsuites> element"));
     }
     Ok(cases)
 }
@@ -177,6 +179,6 @@ mod tests {
     #[test]
     fn not_junit_is_an_error() {
         let err = parse_junit(b"<html></html>", &prov()).unwrap_err();
-        assert_eq!(err, "no <testsuite> or <testsuites> element");
+        assert_eq!(err.to_string(), "no <testsuite> or <testsuites> element");
     }
 }

@@ -35,6 +35,39 @@ pub enum IngestError {
     NothingFound(Vec<String>),
 }
 
+/// Why a file could not be read as its format (it becomes an error diagnostic naming the
+/// file; the rest of the input is read).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    #[error("invalid JSON at line {line} column {column}: {message}")]
+    Json {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("invalid XML near byte {pos}: {message}")]
+    Xml { pos: u64, message: String },
+    /// Well-formed, but not the shape the format has.
+    #[error("{0}")]
+    Shape(&'static str),
+}
+
+impl ParseError {
+    /// A serde_json error, with the position it reports.
+    pub fn json(e: &serde_json::Error) -> Self {
+        let text = e.to_string();
+        let message = match text.find(" at line ") {
+            Some(i) => text[..i].to_string(),
+            None => text,
+        };
+        ParseError::Json {
+            line: e.line(),
+            column: e.column(),
+            message,
+        }
+    }
+}
+
 /// What parsing one file produced.
 enum Parsed {
     Objects(Objects),
@@ -64,9 +97,15 @@ impl FileResult {
         kind: FileKind,
         prov: Provenance,
         mut diags: Vec<Diagnostic>,
-        reason: String,
+        reason: impl ToString,
     ) -> Self {
-        diags.push(diag(&prov, DiagLevel::Error, None, None, reason));
+        diags.push(diag(
+            &prov,
+            DiagLevel::Error,
+            None,
+            None,
+            reason.to_string(),
+        ));
         FileResult {
             kind,
             prov,
@@ -97,7 +136,7 @@ pub fn ingest_named(
         sniff: sniff::sniff_content,
         ..opts.source.clone()
     };
-    let collected: Vec<Result<Collected, String>> = inputs
+    let collected: Vec<Result<Collected, source::SourceError>> = inputs
         .par_iter()
         .map(|(path, name)| source::collect_as(path, name, &source_opts))
         .collect();
@@ -112,7 +151,7 @@ pub fn ingest_named(
                 bundle.diagnostics.extend(c.diagnostics);
                 files.extend(c.files);
             }
-            Err(e) => bundle.input_errors.push(e),
+            Err(e) => bundle.input_errors.push(e.to_string()),
         }
     }
     let refs: Vec<FileRef> = files
@@ -291,7 +330,7 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
         FileKind::Intervals => match intervals::parse_intervals(&data, &prov) {
             Ok(v) => Parsed::Intervals(v),
             Err(e) => {
-                diags.push(diag(&prov, DiagLevel::Error, None, None, e));
+                diags.push(diag(&prov, DiagLevel::Error, None, None, e.to_string()));
                 Parsed::Nothing
             }
         },
@@ -299,7 +338,7 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
         FileKind::Junit => match junit::parse_junit(&data, &prov) {
             Ok(v) => Parsed::Junit(v),
             Err(e) => {
-                diags.push(diag(&prov, DiagLevel::Error, None, None, e));
+                diags.push(diag(&prov, DiagLevel::Error, None, None, e.to_string()));
                 Parsed::Nothing
             }
         },
@@ -387,11 +426,13 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
             Parsed::Prow(name, data) => {
                 match prow::merge(&mut prow, &name, &data, r.prov.clone()) {
                     Ok(()) => have_prow = true,
-                    Err(e) => {
-                        bundle
-                            .diagnostics
-                            .push(diag(&r.prov, DiagLevel::Error, None, None, e))
-                    }
+                    Err(e) => bundle.diagnostics.push(diag(
+                        &r.prov,
+                        DiagLevel::Error,
+                        None,
+                        None,
+                        e.to_string(),
+                    )),
                 }
             }
             Parsed::Nothing => {}

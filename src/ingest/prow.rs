@@ -1,6 +1,7 @@
 //! Prow job metadata: `prowjob.json` (job, build id, state, times, target, release images),
 //! `started.json` and `finished.json`.
 
+use super::ParseError;
 use crate::model::{Provenance, ProwJob, Time, parse_rfc3339};
 use serde_json::Value;
 
@@ -17,10 +18,15 @@ fn s(v: &Value, ptr: &str) -> String {
 }
 
 /// Merges one metadata file into `job`. `name` is the file name.
-pub fn merge(job: &mut ProwJob, name: &str, data: &[u8], prov: Provenance) -> Result<(), String> {
-    let v: Value = serde_json::from_slice(data).map_err(|e| format!("invalid JSON: {e}"))?;
+pub fn merge(
+    job: &mut ProwJob,
+    name: &str,
+    data: &[u8],
+    prov: Provenance,
+) -> Result<(), ParseError> {
+    let v: Value = serde_json::from_slice(data).map_err(|e| ParseError::json(&e))?;
     if !v.is_object() {
-        return Err("expected a JSON object".to_string());
+        return Err(ParseError::Shape("expected a JSON object"));
     }
     if name.ends_with("prowjob.json") || v.get("spec").is_some() {
         job.job = s(&v, "/spec/job");

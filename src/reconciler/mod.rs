@@ -6,7 +6,7 @@
 //! against the scenario's expectations.
 //!
 //! ```no_run
-//! # fn main() -> Result<(), String> {
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use mglint::reconciler::{RunOptions, load_scenario, render_trace, render_yaml, run};
 //! let s = load_scenario(&std::fs::read_to_string("fixtures/scenarios/tv02-install-complete-reconcile.yaml").map_err(|e| e.to_string())?)?;
 //! let out = run(&s, &RunOptions::default());
@@ -36,7 +36,7 @@ pub mod worker;
 
 pub use expect::{Expect, Mismatch, render_mismatches};
 pub use replay::{ReplayResult, derive_scenario, replay};
-pub use scenario::{Event, Scenario, TimedEvent, load_scenario};
+pub use scenario::{Event, Scenario, ScenarioError, TimedEvent, load_scenario};
 pub use semantics::{Flavour, PruneVariant, Semantics};
 pub use trace::{Change, TraceStep, render_trace};
 
@@ -131,17 +131,31 @@ pub fn run(s: &Scenario, opts: &RunOptions) -> Outcome {
     }
 }
 
+/// The resulting ClusterVersion could not be written out.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot render `ClusterVersion` as {format}: {message}")]
+pub struct RenderError {
+    pub format: &'static str,
+    pub message: String,
+}
+
 /// The ClusterVersion as YAML (what `mglint analyze` reads back).
-pub fn render_yaml(cv: &ClusterVersion) -> Result<String, String> {
-    yaml_serde::to_string(cv).map_err(|e| format!("cannot render `ClusterVersion` as YAML: {e}"))
+pub fn render_yaml(cv: &ClusterVersion) -> Result<String, RenderError> {
+    yaml_serde::to_string(cv).map_err(|e| RenderError {
+        format: "YAML",
+        message: e.to_string(),
+    })
 }
 
 /// The ClusterVersion as pretty JSON.
-pub fn render_json(cv: &ClusterVersion) -> Result<String, String> {
+pub fn render_json(cv: &ClusterVersion) -> Result<String, RenderError> {
     serde_json::to_string_pretty(cv)
         .map(|mut s| {
             s.push('\n');
             s
         })
-        .map_err(|e| format!("cannot render `ClusterVersion` as JSON: {e}"))
+        .map_err(|e| RenderError {
+            format: "JSON",
+            message: e.to_string(),
+        })
 }

@@ -336,36 +336,51 @@ fn check_event(i: usize, at: &Time, e: &Event) -> Result<(), String> {
     }
 }
 
+/// Why a scenario could not be read or written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScenarioError {
+    /// Not YAML of the scenario's shape, or a top-level key out of range.
+    #[error("invalid scenario: {0}")]
+    Format(String),
+    /// One event is wrong (the text names its index and time).
+    #[error("{0}")]
+    Event(String),
+    #[error("cannot write scenario: {0}")]
+    Write(String),
+}
+
 /// Parses a scenario from YAML. Errors name the event index and time, or the YAML location.
-pub fn load_scenario(text: &str) -> Result<Scenario, String> {
+pub fn load_scenario(text: &str) -> Result<Scenario, ScenarioError> {
     let raw: RawScenario =
-        yaml_serde::from_str(text).map_err(|e| format!("invalid scenario: {e}"))?;
+        yaml_serde::from_str(text).map_err(|e| ScenarioError::Format(e.to_string()))?;
     if let Some(v) = &raw.cvo_version {
         if super::semantics::parse_cvo_minor(v).is_none() {
-            return Err(format!(
-                "invalid scenario: `cvo_version` must look like \"4.3\", got `{v}`"
-            ));
+            return Err(ScenarioError::Format(format!(
+                "`cvo_version` must look like \"4.3\", got `{v}`"
+            )));
         }
     }
     if raw.max_history == Some(0) {
-        return Err("invalid scenario: `max_history` must be at least 1".into());
+        return Err(ScenarioError::Format(
+            "`max_history` must be at least 1".into(),
+        ));
     }
     let mut gates = super::semantics::FeatureGates::default();
     if let Some(g) = raw.feature_gates.iter().find(|g| !gates.enable(g)) {
-        return Err(format!(
-            "invalid scenario: unknown feature gate `{g}`; expected ReconciliationIssuesCondition or UnknownVersion"
-        ));
+        return Err(ScenarioError::Format(format!(
+            "unknown feature gate `{g}`; expected ReconciliationIssuesCondition or UnknownVersion"
+        )));
     }
     let mut events = Vec::with_capacity(raw.events.len());
     for (i, v) in raw.events.into_iter().enumerate() {
-        let ev = parse_event(i, v)?;
+        let ev = parse_event(i, v).map_err(ScenarioError::Event)?;
         if let Some(prev) = events.last().map(|e: &TimedEvent| e.at) {
             if ev.at < prev {
-                return Err(format!(
+                return Err(ScenarioError::Event(format!(
                     "event {i} at {} is earlier than the event before it ({}); events must be in time order",
                     fmt_k8s(&ev.at),
                     fmt_k8s(&prev)
-                ));
+                )));
             }
         }
         events.push(ev);
@@ -391,8 +406,8 @@ pub fn load_scenario(text: &str) -> Result<Scenario, String> {
 
 impl Scenario {
     /// Writes the scenario in the YAML format [`load_scenario`] reads.
-    pub fn to_yaml(&self) -> Result<String, String> {
-        yaml_serde::to_string(self).map_err(|e| format!("cannot write scenario: {e}"))
+    pub fn to_yaml(&self) -> Result<String, ScenarioError> {
+        yaml_serde::to_string(self).map_err(|e| ScenarioError::Write(e.to_string()))
     }
 }
 
@@ -534,7 +549,7 @@ expect:
     fn rejects_bad_events_with_their_index_and_time() {
         let two =
             "events:\n  - {at: \"2020-01-01T00:00:00Z\", tick: {}, pass_result: {ok: true}}\n";
-        let e = load_scenario(two).unwrap_err();
+        let e = load_scenario(two).unwrap_err().to_string();
         assert!(
             e.contains("event 0 at 2020-01-01T00:00:00Z") && e.contains("exactly one"),
             "{e}"
@@ -543,22 +558,44 @@ expect:
         assert!(
             load_scenario(unknown)
                 .unwrap_err()
+                .to_string()
                 .contains("unknown event kind `reboot`")
         );
         let order = "events:\n  - {at: \"2020-01-01T00:01:00Z\", tick: {}}\n  - {at: \"2020-01-01T00:00:00Z\", tick: {}}\n";
-        assert!(load_scenario(order).unwrap_err().contains("time order"));
+        assert!(
+            load_scenario(order)
+                .unwrap_err()
+                .to_string()
+                .contains("time order")
+        );
         let nameless =
             "events:\n  - {at: \"2020-01-01T00:00:00Z\", pass_result: {errors: [{name: dns}]}}\n";
-        assert!(load_scenario(nameless).unwrap_err().contains("plain error"));
+        assert!(
+            load_scenario(nameless)
+                .unwrap_err()
+                .to_string()
+                .contains("plain error")
+        );
         let both = "events:\n  - {at: \"2020-01-01T00:00:00Z\", pass_result: {ok: true, timed_out: true}}\n";
-        assert!(load_scenario(both).unwrap_err().contains("timed_out"));
+        assert!(
+            load_scenario(both)
+                .unwrap_err()
+                .to_string()
+                .contains("timed_out")
+        );
         assert!(
             load_scenario("feature_gates: [Warp]\n")
                 .unwrap_err()
+                .to_string()
                 .contains("`Warp`")
         );
         let typo = "events:\n  - {at: \"2020-01-01T00:00:00Z\", pass_result: {okay: true}}\n";
-        assert!(load_scenario(typo).unwrap_err().contains("event 0"));
+        assert!(
+            load_scenario(typo)
+                .unwrap_err()
+                .to_string()
+                .contains("event 0")
+        );
         assert!(load_scenario("flavour: newest\n").is_err());
     }
 }

@@ -2,8 +2,11 @@
 //! files the analysis needs. Archives are streamed in memory and never extracted to disk;
 //! formats are sniffed from content; must-gather roots and CI layouts are found by content.
 
+mod error;
 pub mod sniff;
 mod walk;
+
+pub use error::{ReadError, SourceError};
 
 use crate::bundle::{InputInfo, InputKind};
 use crate::model::{DiagLevel, Diagnostic, Provenance};
@@ -75,16 +78,16 @@ impl VFile {
 
     /// Opens the file as a stream, decompressing gzip or xz data whatever the file is called,
     /// bounded by `max_file_bytes` of output. Large logs are parsed from this, never copied.
-    pub fn open(self, opts: &SourceOptions) -> Result<Box<dyn BufRead>, String> {
+    pub fn open(self, opts: &SourceOptions) -> Result<Box<dyn BufRead>, ReadError> {
         let raw: Box<dyn BufRead> = match self.content {
             Content::Mem(b) => Box::new(std::io::Cursor::new(b)),
             Content::Disk(p) => {
-                let f = std::fs::File::open(&p).map_err(|e| sniff::describe_io(&e))?;
+                let f = std::fs::File::open(&p).map_err(|e| ReadError::io(&e))?;
                 Box::new(BufReader::with_capacity(1 << 18, f))
             }
         };
         let mut raw = raw;
-        let head = raw.fill_buf().map_err(|e| sniff::describe_io(&e))?;
+        let head = raw.fill_buf().map_err(|e| ReadError::io(&e))?;
         let magic = sniff::sniff(head);
         match magic {
             Magic::Gzip | Magic::Xz => {
@@ -93,6 +96,8 @@ impl VFile {
                     inner: d,
                     left: opts.max_file_bytes,
                     cap: opts.max_file_bytes,
+                    what: "file",
+                    flag: "--max-file-bytes",
                 };
                 Ok(Box::new(BufReader::with_capacity(1 << 18, capped)))
             }
@@ -101,11 +106,11 @@ impl VFile {
     }
 
     /// Reads the bytes, decompressing gzip or xz data whatever the file is called.
-    pub fn load(self, opts: &SourceOptions) -> Result<Vec<u8>, String> {
+    pub fn load(self, opts: &SourceOptions) -> Result<Vec<u8>, ReadError> {
         let raw = match self.content {
             Content::Mem(b) => b,
             Content::Disk(p) => {
-                let f = std::fs::File::open(&p).map_err(|e| sniff::describe_io(&e))?;
+                let f = std::fs::File::open(&p).map_err(|e| ReadError::io(&e))?;
                 sniff::read_capped(f, opts.max_file_bytes)?
             }
         };
@@ -139,12 +144,12 @@ impl Collected {
         }
     }
 
-    fn diag(&mut self, input: &Arc<str>, path: &str, level: DiagLevel, reason: String) {
+    fn diag(&mut self, input: &Arc<str>, path: &str, level: DiagLevel, reason: impl ToString) {
         self.diagnostics.push(Diagnostic {
             level,
             prov: Provenance::detached(input, path),
             column: None,
-            reason,
+            reason: reason.to_string(),
         });
     }
 }

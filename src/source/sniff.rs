@@ -1,5 +1,6 @@
 //! Content sniffing by magic bytes (never by name) and bounded decompression.
 
+use super::ReadError;
 use std::io::Read;
 
 /// What the first bytes of a file say it is.
@@ -31,12 +32,12 @@ pub fn sniff(head: &[u8]) -> Magic {
 }
 
 /// Wraps a reader in the decoder its magic asks for (`Plain` and `Tar` pass through).
-pub fn decoder<'a, R: Read + 'a>(magic: Magic, r: R) -> Result<Box<dyn Read + 'a>, String> {
+pub fn decoder<'a, R: Read + 'a>(magic: Magic, r: R) -> Result<Box<dyn Read + 'a>, ReadError> {
     match magic {
         Magic::Gzip => Ok(Box::new(flate2::read::MultiGzDecoder::new(r))),
         Magic::Xz => Ok(Box::new(liblzma::read::XzDecoder::new_multi_decoder(r))),
-        Magic::Zstd => Err("zstd-compressed data is not supported yet".to_string()),
-        Magic::Zip => Err("zip archives are not supported yet".to_string()),
+        Magic::Zstd => Err(ReadError::Unsupported("zstd-compressed")),
+        Magic::Zip => Err(ReadError::Unsupported("zip")),
         Magic::Tar | Magic::Plain => Ok(Box::new(r)),
     }
 }
@@ -46,6 +47,10 @@ pub struct Capped<R> {
     pub inner: R,
     pub left: u64,
     pub cap: u64,
+    /// What is capped, for the message (`archive`, `file`).
+    pub what: &'static str,
+    /// The option that raises the cap.
+    pub flag: &'static str,
 }
 
 impl<R: Read> Read for Capped<R> {
@@ -53,8 +58,8 @@ impl<R: Read> Read for Capped<R> {
         let n = self.inner.read(buf)?;
         if n as u64 > self.left {
             return Err(std::io::Error::other(format!(
-                "archive decompresses to more than {} bytes (cap reached; raise --max-archive-bytes)",
-                self.cap
+                "{} decompresses to more than {} bytes (cap reached; raise {})",
+                self.what, self.cap, self.flag
             )));
         }
         self.left -= n as u64;
@@ -63,23 +68,23 @@ impl<R: Read> Read for Capped<R> {
 }
 
 /// Reads everything from `r` into memory, failing when more than `cap` bytes come out.
-pub fn read_capped(mut r: impl Read, cap: u64) -> Result<Vec<u8>, String> {
+pub fn read_capped(mut r: impl Read, cap: u64) -> Result<Vec<u8>, ReadError> {
     let mut out = Vec::new();
     let n = (&mut r)
         .take(cap.saturating_add(1))
         .read_to_end(&mut out)
-        .map_err(|e| describe_io(&e))?;
+        .map_err(|e| ReadError::io(&e))?;
     if n as u64 > cap {
-        return Err(format!(
-            "more than {} bytes after decompression (cap reached)",
-            cap
-        ));
+        return Err(ReadError::TooLarge {
+            cap,
+            flag: "--max-file-bytes",
+        });
     }
     Ok(out)
 }
 
 /// Decompresses `data` if it is gzip or xz (by magic), bounded by `cap`.
-pub fn decompress_if_needed(data: Vec<u8>, cap: u64) -> Result<(Vec<u8>, bool), String> {
+pub fn decompress_if_needed(data: Vec<u8>, cap: u64) -> Result<(Vec<u8>, bool), ReadError> {
     match sniff(&data) {
         m @ (Magic::Gzip | Magic::Xz) => {
             let d = decoder(m, std::io::Cursor::new(data))?;
@@ -125,7 +130,7 @@ mod tests {
         let (out, was) = decompress_if_needed(gz.clone(), 1 << 20).unwrap();
         assert!(was);
         assert_eq!(out.len(), 10_000);
-        let err = decompress_if_needed(gz, 100).unwrap_err();
+        let err = decompress_if_needed(gz, 100).unwrap_err().to_string();
         assert!(err.contains("cap reached"), "{err}");
     }
 
@@ -135,7 +140,7 @@ mod tests {
         enc.write_all(&vec![b'x'; 100_000]).unwrap();
         let mut gz = enc.finish().unwrap();
         gz.truncate(gz.len() / 2);
-        let err = decompress_if_needed(gz, 1 << 20).unwrap_err();
+        let err = decompress_if_needed(gz, 1 << 20).unwrap_err().to_string();
         assert!(err.contains("truncated"), "{err}");
     }
 }

@@ -2,7 +2,9 @@
 //! archives) into [`VFile`]s, with size caps and per-entry diagnostics.
 
 use super::sniff::{self, Capped, Magic};
-use super::{Collected, Content, LayoutSeen, SourceOptions, VFile, normalise};
+use super::{
+    Collected, Content, LayoutSeen, ReadError, SourceError, SourceOptions, VFile, normalise,
+};
 use crate::bundle::InputKind;
 use crate::model::DiagLevel;
 use crate::vocab::FileKind;
@@ -13,17 +15,27 @@ use std::sync::Arc;
 
 /// Finds the files the analysis needs in one input. `Err` means the input itself cannot be
 /// used at all (missing, unreadable); everything else becomes a diagnostic.
-pub fn collect(input: &str, opts: &SourceOptions) -> Result<Collected, String> {
+pub fn collect(input: &str, opts: &SourceOptions) -> Result<Collected, SourceError> {
     collect_as(input, input, opts)
 }
 
 /// Like [`collect`], but names the input `display` in provenance and summaries (e.g. the URL
 /// a cached CI job was fetched from).
-pub fn collect_as(input: &str, display: &str, opts: &SourceOptions) -> Result<Collected, String> {
+pub fn collect_as(
+    input: &str,
+    display: &str,
+    opts: &SourceOptions,
+) -> Result<Collected, SourceError> {
     let path = Path::new(input);
+    let unreadable = |reason: ReadError| SourceError::Unreadable {
+        input: input.to_string(),
+        reason,
+    };
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => format!("`{input}`: no such file or directory"),
-        _ => format!("`{input}`: {}", sniff::describe_io(&e)),
+        std::io::ErrorKind::NotFound => SourceError::NotFound {
+            input: input.to_string(),
+        },
+        _ => unreadable(ReadError::io(&e)),
     })?;
     let name: Arc<str> = Arc::from(display);
     let mut seen = LayoutSeen::default();
@@ -32,10 +44,9 @@ pub fn collect_as(input: &str, display: &str, opts: &SourceOptions) -> Result<Co
         out = Collected::new(display, InputKind::Directory);
         walk_dir(path, &name, opts, &mut out, &mut seen);
     } else if meta.is_file() {
-        let f = std::fs::File::open(path)
-            .map_err(|e| format!("`{input}`: {}", sniff::describe_io(&e)))?;
+        let f = std::fs::File::open(path).map_err(|e| unreadable(ReadError::io(&e)))?;
         let r: Box<dyn Read> = Box::new(BufReader::with_capacity(1 << 16, f));
-        let (head, r) = peek(r, 512).map_err(|e| format!("`{input}`: {e}"))?;
+        let (head, r) = peek(r, 512).map_err(unreadable)?;
         let magic = sniff::sniff(&head);
         if matches!(magic, Magic::Gzip | Magic::Xz | Magic::Tar) {
             out = Collected::new(display, InputKind::Archive);
@@ -45,10 +56,10 @@ pub fn collect_as(input: &str, display: &str, opts: &SourceOptions) -> Result<Co
                 .unwrap_or_default();
             read_stream(r, magic, "", &fname, 0, &name, opts, &mut out, &mut seen);
         } else if matches!(magic, Magic::Zip | Magic::Zstd) {
-            return Err(format!(
-                "`{input}`: {} archives are not supported yet",
-                if magic == Magic::Zip { "zip" } else { "zstd" }
-            ));
+            return Err(SourceError::UnsupportedArchive {
+                input: input.to_string(),
+                what: if magic == Magic::Zip { "zip" } else { "zstd" },
+            });
         } else {
             out = Collected::new(display, InputKind::File);
             out.info.files_seen = 1;
@@ -63,14 +74,16 @@ pub fn collect_as(input: &str, display: &str, opts: &SourceOptions) -> Result<Co
                     content: Content::Disk(path.to_path_buf()),
                 }),
                 None => {
-                    return Err(format!(
-                        "`{input}`: not a must-gather, CI artifact directory, archive, or known file (ClusterVersion/ClusterOperator/Node/MachineConfigPool/Event YAML or JSON, CVO log, interval JSON, test log, JUnit XML)"
-                    ));
+                    return Err(SourceError::NotRecognised {
+                        input: input.to_string(),
+                    });
                 }
             }
         }
     } else {
-        return Err(format!("`{input}`: not a regular file or directory"));
+        return Err(SourceError::NotRegular {
+            input: input.to_string(),
+        });
     }
     out.info.must_gather_roots = seen.roots.into_iter().collect();
     out.info.ci_job = seen.ci;
@@ -108,12 +121,15 @@ pub fn collect_bytes(name: &str, data: Vec<u8>, opts: &SourceOptions) -> Collect
 }
 
 /// Reads up to `n` bytes from the front of `r` and gives back a reader that still yields them.
-fn peek<'a>(mut r: Box<dyn Read + 'a>, n: usize) -> Result<(Vec<u8>, Box<dyn Read + 'a>), String> {
+fn peek<'a>(
+    mut r: Box<dyn Read + 'a>,
+    n: usize,
+) -> Result<(Vec<u8>, Box<dyn Read + 'a>), ReadError> {
     let mut head = Vec::with_capacity(n);
     (&mut r)
         .take(n as u64)
         .read_to_end(&mut head)
-        .map_err(|e| sniff::describe_io(&e))?;
+        .map_err(|e| ReadError::io(&e))?;
     let again = std::io::Cursor::new(head.clone()).chain(r);
     Ok((head, Box::new(again)))
 }
@@ -265,6 +281,8 @@ fn read_stream<'a>(
         inner: decoded,
         left: opts.max_archive_bytes,
         cap: opts.max_archive_bytes,
+        what: "archive",
+        flag: "--max-archive-bytes",
     };
     let br: Box<dyn Read + 'a> = Box::new(BufReader::with_capacity(1 << 16, capped));
     let (head, br) = match peek(br, 512) {

@@ -7,18 +7,13 @@ pub mod value;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// A YAML parse error with its location.
-#[derive(Debug, Clone)]
+/// A YAML error with its location.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{message}")]
 pub struct YamlError {
     pub message: String,
     pub line: Option<u32>,
     pub column: Option<u32>,
-}
-
-impl std::fmt::Display for YamlError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
 }
 
 fn convert(e: yaml_serde::Error) -> YamlError {
@@ -69,6 +64,6 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
 }
 
 /// Serializes a value as YAML.
-pub fn to_string<T: Serialize>(v: &T) -> Result<String, String> {
-    yaml_serde::to_string(v).map_err(|e| e.to_string())
+pub fn to_string<T: Serialize>(v: &T) -> Result<String, YamlError> {
+    yaml_serde::to_string(v).map_err(convert)
 }

@@ -51,7 +51,9 @@ fn no_module_uses_a_layer_above_it() {
             continue; // the crate root and the binary sit above everything
         }
         let Some(own) = rank(&name) else {
-            problems.push(format!("src/{name}: not in LAYERS (add it where it belongs)"));
+            problems.push(format!(
+                "src/{name}: not in LAYERS (add it where it belongs)"
+            ));
             continue;
         };
         let mut files = Vec::new();

@@ -122,7 +122,7 @@ pub fn render_json(r: &ReplayResult) -> String {
 }
 
 /// The derived scenario as YAML, its notes and the verdict as leading comments.
-pub fn scenario_yaml(r: &ReplayResult) -> Result<String, String> {
+pub fn scenario_yaml(r: &ReplayResult) -> Result<String, crate::reconciler::ScenarioError> {
     let body = r.derived.scenario.to_yaml()?;
     let mut s = String::from(
         "# Derived by `mglint replay`; edit it and re-run it with `mglint reconcile`\n",
