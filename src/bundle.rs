@@ -14,7 +14,8 @@ pub enum InputKind {
     MustGather,
     /// A Prow CI job artifacts directory.
     CiJob,
-    /// An archive (tar, tar.gz, tar.xz, gzip or xz data).
+    /// An archive (tar, zip, tar.gz, tar.xz, tar.zst, gzip, xz or zstd data), a file or a
+    /// stream.
     Archive,
     /// A single file.
     File,
@@ -34,6 +35,8 @@ pub struct InputInfo {
     /// Files looked at, and files read and parsed.
     pub files_seen: u64,
     pub files_read: u64,
+    /// Files outside any known layout whose content is nothing mglint reads.
+    pub files_skipped: u64,
     pub bytes_read: u64,
     /// Modification time of the input itself: the last resort for the year of year-less
     /// log lines when nothing inside the input has an absolute time.

@@ -246,7 +246,7 @@ pub fn render_text(s: &Summary) -> String {
     for i in &s.inputs {
         let _ = writeln!(
             o,
-            "  {}  ({}; {} files looked at, {} read, {} bytes)",
+            "  {}  ({}; {} files looked at, {} read{}, {} bytes)",
             i.name,
             serde_json::to_value(i.kind)
                 .ok()
@@ -254,6 +254,11 @@ pub fn render_text(s: &Summary) -> String {
                 .unwrap_or_default(),
             i.files_seen,
             i.files_read,
+            if i.files_skipped > 0 {
+                format!(", {} skipped as nothing mglint reads", i.files_skipped)
+            } else {
+                String::new()
+            },
             i.bytes_read
         );
         for r in &i.must_gather_roots {

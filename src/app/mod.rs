@@ -133,7 +133,14 @@ pub fn load(inputs: &[String], settings: &Settings) -> Result<Run, RunError> {
     let mut fetch_errors = Vec::new();
     let mut notes = Vec::new();
     for i in inputs {
-        if remote::is_remote(i) {
+        let job = remote::GcsLocation::parse(i);
+        if remote::is_remote(i) && job.is_err() && remote::is_http_url(i) {
+            // Not a CI job location: a link to one archive or file.
+            match remote::fetch_url(i, &settings.remote) {
+                Ok(local) => named.push((local.to_string_lossy().to_string(), i.clone())),
+                Err(e) => fetch_errors.push(e.to_string()),
+            }
+        } else if remote::is_remote(i) {
             match remote::fetch(i, &settings.remote) {
                 Ok(r) => {
                     notes.extend(

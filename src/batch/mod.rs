@@ -120,6 +120,16 @@ impl Ctx<'_> {
 
     /// The local directory of a URL input, fetched into the cache when needed.
     fn fetch(&self, url: &str) -> Result<String, String> {
+        if GcsLocation::parse(url).is_err() && crate::remote::is_http_url(url) {
+            // A link to one archive or file; the download is renamed into place whole, so
+            // two rows naming it at once cannot see half a file.
+            let lock = self.lock_for(url);
+            let _held = lock.lock().unwrap_or_else(PoisonError::into_inner);
+            let opts = self.fetcher()?.options().clone();
+            return crate::remote::fetch_url(url, &opts)
+                .map(|p| p.to_string_lossy().to_string())
+                .map_err(|e| e.to_string());
+        }
         let key = GcsLocation::parse(url).map_err(|e| e.to_string())?.gs_url();
         let lock = self.lock_for(&key);
         let _held = lock.lock().unwrap_or_else(PoisonError::into_inner);

@@ -2,42 +2,42 @@
 //! (named directly, or found in a directory with no known layout).
 
 use crate::vocab::FileKind;
+use crate::vocab::kind::SniffMode;
 
-/// Classifies a file the user named directly whose path said nothing, from its first bytes.
-pub fn sniff_content(head: &[u8]) -> Option<FileKind> {
+/// Top-level keys that make a YAML document one of mglint's inputs.
+const YAML_KEYS: &[&str] = &["---", "apiVersion:", "kind:", "items:", "metadata:"];
+
+/// Source files only the CVO logs from: a klog log found loose must show one of them.
+const CVO_MARKERS: &[&str] = &[
+    "] ClusterVersionOperator ",
+    " sync_worker.go:",
+    " cvo.go:",
+    " task_graph.go:",
+    " availableupdates.go:",
+    " upgradeable.go:",
+];
+
+/// Classifies a file whose path said nothing, from its first bytes (up to 16 KiB).
+pub fn sniff_content(head: &[u8], mode: SniffMode) -> Option<FileKind> {
     let text = String::from_utf8_lossy(head);
     let t = text.trim_start_matches('\u{feff}').trim_start();
     if t.starts_with("<?xml") || t.starts_with("<testsuite") {
         return Some(FileKind::Junit);
     }
     if t.starts_with('{') || t.starts_with('[') {
-        if t.contains("\"locator\"") && (t.contains("\"from\"") || t.contains("\"level\"")) {
-            return Some(FileKind::Intervals);
-        }
-        if t.contains("\"prowjob") || (t.contains("\"passed\"") && t.contains("\"timestamp\"")) {
-            return Some(FileKind::ProwMeta);
-        }
+        return sniff_json(t, mode);
+    }
+    // YAML may open with comments and blank lines: judge it by its first other line.
+    let first_data = t
+        .lines()
+        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .unwrap_or("");
+    if YAML_KEYS.iter().any(|k| first_data.starts_with(k)) {
         return Some(FileKind::Resource);
     }
     let first = t.lines().next().unwrap_or("");
-    // YAML may open with comments: judge it by its first non-comment line.
-    if first.starts_with('#') {
-        let rest: Vec<&str> = t
-            .lines()
-            .skip_while(|l| l.starts_with('#') || l.trim().is_empty())
-            .collect();
-        if rest.first().is_some_and(|l| {
-            l.starts_with("---")
-                || l.starts_with("apiVersion:")
-                || l.starts_with("kind:")
-                || l.starts_with("items:")
-                || l.starts_with("metadata:")
-        }) {
-            return Some(FileKind::Resource);
-        }
-    }
     if crate::ingest::klog::looks_like_klog(first) {
-        return Some(FileKind::CvoLog);
+        return cvo_or_not(t, mode);
     }
     if crate::ingest::textlog::looks_like_text_line(first) {
         return Some(FileKind::TestLog);
@@ -45,17 +45,9 @@ pub fn sniff_content(head: &[u8]) -> Option<FileKind> {
     if crate::model::parse_go_time(first).is_some() {
         return Some(FileKind::Timestamp);
     }
-    if t.starts_with("---")
-        || t.starts_with("apiVersion:")
-        || t.starts_with("kind:")
-        || t.starts_with("items:")
-        || t.starts_with("metadata:")
-    {
-        return Some(FileKind::Resource);
-    }
     // A log whose first lines are continuation noise: look further.
     if t.lines().take(50).any(crate::ingest::klog::looks_like_klog) {
-        return Some(FileKind::CvoLog);
+        return cvo_or_not(t, mode);
     }
     if t.lines()
         .take(50)
@@ -66,50 +58,116 @@ pub fn sniff_content(head: &[u8]) -> Option<FileKind> {
     None
 }
 
+/// A klog log is a CVO log when named directly; found loose, only when it shows the CVO.
+fn cvo_or_not(t: &str, mode: SniffMode) -> Option<FileKind> {
+    match mode {
+        SniffMode::Named => Some(FileKind::CvoLog),
+        SniffMode::Loose => CVO_MARKERS
+            .iter()
+            .any(|m| t.contains(m))
+            .then_some(FileKind::CvoLog),
+    }
+}
+
+/// JSON: interval files, Prow metadata, Kubernetes objects and lists (with or without
+/// `kind`, as Insights archives write them), alerts API responses.
+fn sniff_json(t: &str, mode: SniffMode) -> Option<FileKind> {
+    if t.contains("\"locator\"") && (t.contains("\"from\"") || t.contains("\"level\"")) {
+        return Some(FileKind::Intervals);
+    }
+    if t.contains("\"prowjob") || (t.contains("\"passed\"") && t.contains("\"timestamp\"")) {
+        return Some(FileKind::ProwMeta);
+    }
+    if mode == SniffMode::Named {
+        return Some(FileKind::Resource);
+    }
+    let object = ["\"kind\"", "\"apiVersion\"", "\"metadata\""]
+        .iter()
+        .any(|k| t.contains(k));
+    // Prometheus (`{"status":"success","data":{"alerts":…}}`) and Alertmanager (`[{"labels":…,
+    // "startsAt":…}]`) responses.
+    let alerts = (t.contains("\"data\"") && (t.contains("\"alerts\"") || t.contains("\"groups\"")))
+        || (t.contains("\"labels\"") && t.contains("\"startsAt\""));
+    (object || alerts).then_some(FileKind::Resource)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn sniff_content_named(head: &[u8]) -> Option<FileKind> {
+        sniff_content(head, SniffMode::Named)
+    }
+
+    #[test]
+    fn loose_files_are_judged_strictly() {
+        let loose = |b: &[u8]| sniff_content(b, SniffMode::Loose);
+        // An MCO log is klog but not the CVO's.
+        let mcc = b"2021-08-03T09:20:53.333237865Z I0803 09:20:53.333046       1 start.go:50] Version: v4.8.0\n";
+        assert_eq!(sniff_content_named(mcc), Some(FileKind::CvoLog));
+        assert_eq!(loose(mcc), None);
+        let cvo = b"I0803 09:28:09.024765       1 start.go:21] ClusterVersionOperator 4.8.0\n";
+        assert_eq!(loose(cvo), Some(FileKind::CvoLog));
+        // Any JSON is a resource when named, only objects and alerts when loose.
+        assert_eq!(loose(b"{\"name\": \"mglint\", \"version\": 1}"), None);
+        assert_eq!(
+            loose(
+                b"{\n  \"metadata\": {\"name\": \"version\"},\n  \"spec\": {\"clusterID\": \"x\"}}"
+            ),
+            Some(FileKind::Resource)
+        );
+        assert_eq!(
+            loose(b"[{\"labels\":{\"alertname\":\"Watchdog\"},\"startsAt\":\"2024-01-01T00:00:00Z\"}]"),
+            Some(FileKind::Resource)
+        );
+        // YAML after comments, blank lines and a BOM.
+        assert_eq!(
+            loose("\u{feff}# oc get co -o yaml\n\n---\napiVersion: v1\nitems: []\n".as_bytes()),
+            Some(FileKind::Resource)
+        );
+        assert_eq!(loose(b"just some notes\n"), None);
+    }
+
     #[test]
     fn sniffing() {
         assert_eq!(
-            sniff_content(b"<?xml version=\"1.0\"?><testsuite>"),
+            sniff_content_named(b"<?xml version=\"1.0\"?><testsuite>"),
             Some(FileKind::Junit)
         );
         assert_eq!(
-            sniff_content(
+            sniff_content_named(
                 b"{\"items\":[{\"level\":\"Info\",\"locator\":\"node/a\",\"from\":\"x\"}]}"
             ),
             Some(FileKind::Intervals)
         );
         assert_eq!(
-            sniff_content(b"apiVersion: config.openshift.io/v1\nkind: ClusterVersion\n"),
+            sniff_content_named(b"apiVersion: config.openshift.io/v1\nkind: ClusterVersion\n"),
             Some(FileKind::Resource)
         );
         assert_eq!(
-            sniff_content(
+            sniff_content_named(
                 b"I0409 17:38:45.549400       1 start.go:19] ClusterVersionOperator v4.3.10\n"
             ),
             Some(FileKind::CvoLog)
         );
         assert_eq!(
-            sniff_content(b"2020-04-09T17:38:45.549411Z I0409 17:38:45.549400       1 start.go:19] ClusterVersionOperator v4.3.10\n"),
+            sniff_content_named(b"2020-04-09T17:38:45.549411Z I0409 17:38:45.549400       1 start.go:19] ClusterVersionOperator v4.3.10\n"),
             Some(FileKind::CvoLog)
         );
         assert_eq!(
-            sniff_content(
+            sniff_content_named(
                 b"Sep 27 21:45:59.753 W clusterversion/version changed Progressing to True: x\n"
             ),
             Some(FileKind::TestLog)
         );
         assert_eq!(
-            sniff_content(b"2021-08-03 10:12:00.016988581 +0000 UTC m=+0.380233555\n"),
+            sniff_content_named(b"2021-08-03 10:12:00.016988581 +0000 UTC m=+0.380233555\n"),
             Some(FileKind::Timestamp)
         );
         assert_eq!(
-            sniff_content(b"# a comment\napiVersion: v1\nkind: Node\n"),
+            sniff_content_named(b"# a comment\napiVersion: v1\nkind: Node\n"),
             Some(FileKind::Resource)
         );
-        assert_eq!(sniff_content(b"hello world\n"), None);
+        assert_eq!(sniff_content_named(b"hello world\n"), None);
     }
 }

@@ -1,5 +1,5 @@
 //! Remote inputs: CI job artifacts in GCS, named by a Prow, gcsweb, `gs://` or
-//! storage.googleapis.com URL. Lists the job with the GCS JSON API, downloads only what the
+//! storage.googleapis.com URL, and plain http(s) URLs to one archive or file (`plain`). Lists the job with the GCS JSON API, downloads only what the
 //! analysis needs into a local cache laid out as `<cache>/<bucket>/<path>/` (a normal CI job
 //! directory that [`crate::ingest::ingest`] reads), and marks a completed fetch with a
 //! manifest so that a second run does no network I/O. Bytes are stored as received (objects
@@ -11,11 +11,13 @@ mod cache;
 mod error;
 mod http;
 mod location;
+mod plain;
 mod select;
 
 pub use cache::{MANIFEST, default_cache_dir, job_dir};
 pub use error::RemoteError;
 pub use location::{GcsLocation, is_remote};
+pub use plain::{fetch_url, is_http_url};
 pub use select::{Listed, Plan, Wanted, plan};
 
 use cache::{Entry, Manifest};

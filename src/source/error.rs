@@ -36,6 +36,8 @@ pub enum SourceError {
         "`{input}`: not a must-gather, CI artifact directory, archive, or known file (ClusterVersion/ClusterOperator/Node/MachineConfigPool/Event YAML or JSON, CVO log, interval JSON, test log, JUnit XML)"
     )]
     NotRecognised { input: String },
+    #[error("standard input (`-`) is a terminal: pipe a file or archive into mglint")]
+    StdinIsTerminal,
     #[error("`{input}`: not a regular file or directory")]
     NotRegular { input: String },
 }

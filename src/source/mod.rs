@@ -5,12 +5,14 @@
 mod error;
 pub mod sniff;
 mod walk;
+mod zip;
 
 pub use error::{ReadError, SourceError};
 
 use crate::bundle::{InputInfo, InputKind};
 use crate::model::{DiagLevel, Diagnostic, Provenance};
 use crate::vocab::FileKind;
+use crate::vocab::kind::SniffMode;
 use sniff::Magic;
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
@@ -31,10 +33,10 @@ pub struct SourceOptions {
     /// What a file is from its first bytes, for files whose path says nothing. The source
     /// layer does not know the formats: ingestion provides this (see
     /// `ingest::sniff::sniff_content`); by default such files are not read.
-    pub sniff: fn(&[u8]) -> Option<FileKind>,
+    pub sniff: fn(&[u8], SniffMode) -> Option<FileKind>,
 }
 
-fn sniff_nothing(_: &[u8]) -> Option<FileKind> {
+fn sniff_nothing(_: &[u8], _: SniffMode) -> Option<FileKind> {
     None
 }
 
@@ -76,7 +78,7 @@ impl VFile {
         }
     }
 
-    /// Opens the file as a stream, decompressing gzip or xz data whatever the file is called,
+    /// Opens the file as a stream, decompressing gzip, xz or zstd data whatever the file is called,
     /// bounded by `max_file_bytes` of output. Large logs are parsed from this, never copied.
     pub fn open(self, opts: &SourceOptions) -> Result<Box<dyn BufRead>, ReadError> {
         let raw: Box<dyn BufRead> = match self.content {
@@ -90,7 +92,7 @@ impl VFile {
         let head = raw.fill_buf().map_err(|e| ReadError::io(&e))?;
         let magic = sniff::sniff(head);
         match magic {
-            Magic::Gzip | Magic::Xz => {
+            Magic::Gzip | Magic::Xz | Magic::Zstd => {
                 let d = sniff::decoder(magic, raw)?;
                 let capped = sniff::Capped {
                     inner: d,
@@ -105,7 +107,7 @@ impl VFile {
         }
     }
 
-    /// Reads the bytes, decompressing gzip or xz data whatever the file is called.
+    /// Reads the bytes, decompressing gzip, xz or zstd data whatever the file is called.
     pub fn load(self, opts: &SourceOptions) -> Result<Vec<u8>, ReadError> {
         let raw = match self.content {
             Content::Mem(b) => b,
@@ -136,6 +138,7 @@ impl Collected {
                 ci_job: false,
                 files_seen: 0,
                 files_read: 0,
+                files_skipped: 0,
                 bytes_read: 0,
                 modified: None,
             },

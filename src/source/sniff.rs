@@ -1,7 +1,7 @@
 //! Content sniffing by magic bytes (never by name) and bounded decompression.
 
 use super::ReadError;
-use std::io::Read;
+use std::io::{BufRead, Read};
 
 /// What the first bytes of a file say it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -12,6 +12,13 @@ pub enum Magic {
     Zip,
     Tar,
     Plain,
+}
+
+impl Magic {
+    /// Compressed data or an archive (opened as a nested archive when found inside another).
+    pub fn is_archive(self) -> bool {
+        !matches!(self, Magic::Plain)
+    }
 }
 
 /// Identifies compressed and archive formats from a file's first bytes (≥ 262 for tar).
@@ -36,9 +43,117 @@ pub fn decoder<'a, R: Read + 'a>(magic: Magic, r: R) -> Result<Box<dyn Read + 'a
     match magic {
         Magic::Gzip => Ok(Box::new(flate2::read::MultiGzDecoder::new(r))),
         Magic::Xz => Ok(Box::new(liblzma::read::XzDecoder::new_multi_decoder(r))),
-        Magic::Zstd => Err(ReadError::Unsupported("zstd-compressed")),
+        Magic::Zstd => Ok(Box::new(ZstdFrames::new(std::io::BufReader::new(r)))),
+        // Zip needs its central directory (at the end): see `source::zip`.
         Magic::Zip => Err(ReadError::Unsupported("zip")),
         Magic::Tar | Magic::Plain => Ok(Box::new(r)),
+    }
+}
+
+/// A zstd stream of one or more frames (`zstd -T`, `pzstd` and concatenated files have
+/// several), decoded frame by frame; skippable frames are passed over. Each frame's window is
+/// bounded by ruzstd's default (128 MiB), so a hostile header cannot ask for more memory.
+struct ZstdFrames<R: BufRead> {
+    source: R,
+    decoder: ruzstd::decoding::FrameDecoder,
+    /// A frame is being decoded (its header was read).
+    in_frame: bool,
+    /// Frames started so far (an empty stream is an error, the end after a frame is not).
+    frames: u64,
+}
+
+impl<R: BufRead> ZstdFrames<R> {
+    fn new(source: R) -> Self {
+        ZstdFrames {
+            source,
+            decoder: ruzstd::decoding::FrameDecoder::new(),
+            in_frame: false,
+            frames: 0,
+        }
+    }
+
+    /// Reads the next frame header, skipping skippable frames. `false` at the end of the
+    /// stream.
+    fn start_frame(&mut self, first: bool) -> std::io::Result<bool> {
+        use ruzstd::decoding::errors::{FrameDecoderError, ReadFrameHeaderError};
+        loop {
+            if self.source.fill_buf()?.is_empty() {
+                if first {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::UnexpectedEof,
+                        "empty zstd stream",
+                    ));
+                }
+                return Ok(false);
+            }
+            match self.decoder.init(&mut self.source) {
+                Ok(()) => return Ok(true),
+                Err(FrameDecoderError::ReadFrameHeaderError(ReadFrameHeaderError::SkipFrame {
+                    length,
+                    ..
+                })) => {
+                    let want = u64::from(length);
+                    let skipped =
+                        std::io::copy(&mut (&mut self.source).take(want), &mut std::io::sink())?;
+                    if skipped < want {
+                        return Err(truncated_zstd());
+                    }
+                }
+                Err(e) => return Err(zstd_error(e)),
+            }
+        }
+    }
+}
+
+fn truncated_zstd() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::UnexpectedEof,
+        "truncated zstd data (unexpected end of file)",
+    )
+}
+
+fn zstd_error(e: ruzstd::decoding::errors::FrameDecoderError) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidData, format!("zstd: {e}"))
+}
+
+impl<R: BufRead> Read for ZstdFrames<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use ruzstd::decoding::BlockDecodingStrategy;
+        loop {
+            if !self.in_frame {
+                if !self.start_frame(self.frames == 0)? {
+                    return Ok(0);
+                }
+                self.in_frame = true;
+                self.frames += 1;
+            }
+            if self.decoder.can_collect() == 0 && !self.decoder.is_finished() {
+                match self
+                    .decoder
+                    .decode_blocks(&mut self.source, BlockDecodingStrategy::UptoBlocks(1))
+                {
+                    Ok(_) => continue,
+                    Err(e) => {
+                        // A block that cannot be read because the input ended is truncation.
+                        let text = e.to_string();
+                        if text.contains("end of file")
+                            || text.contains("UnexpectedEof")
+                            || text.contains("fill whole buffer")
+                        {
+                            return Err(truncated_zstd());
+                        }
+                        return Err(zstd_error(e));
+                    }
+                }
+            }
+            let n = self.decoder.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            if self.decoder.is_finished() {
+                self.in_frame = false;
+            }
+        }
     }
 }
 
@@ -57,6 +172,8 @@ impl<R: Read> Read for Capped<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
         if n as u64 > self.left {
+            // Stay tripped: every later read fails too.
+            self.left = 0;
             return Err(std::io::Error::other(format!(
                 "{} decompresses to more than {} bytes (cap reached; raise {})",
                 self.what, self.cap, self.flag
@@ -83,10 +200,10 @@ pub fn read_capped(mut r: impl Read, cap: u64) -> Result<Vec<u8>, ReadError> {
     Ok(out)
 }
 
-/// Decompresses `data` if it is gzip or xz (by magic), bounded by `cap`.
+/// Decompresses `data` if it is gzip, xz or zstd (by magic), bounded by `cap`.
 pub fn decompress_if_needed(data: Vec<u8>, cap: u64) -> Result<(Vec<u8>, bool), ReadError> {
     match sniff(&data) {
-        m @ (Magic::Gzip | Magic::Xz) => {
+        m @ (Magic::Gzip | Magic::Xz | Magic::Zstd) => {
             let d = decoder(m, std::io::Cursor::new(data))?;
             Ok((read_capped(d, cap)?, true))
         }

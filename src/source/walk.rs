@@ -1,5 +1,9 @@
-//! Walking directories and streaming archives (tar, tar.gz, tar.xz, gzip/xz data, nested
-//! archives) into [`VFile`]s, with size caps and per-entry diagnostics.
+//! Walking directories and streaming archives (tar, zip, gzip/xz/zstd data, nested archives)
+//! and streams (stdin, FIFOs) into [`VFile`]s, with size caps and per-entry diagnostics.
+//!
+//! Known layouts (must-gather, `oc adm inspect`, Prow, Insights) are classified by path. A file
+//! outside them (a folder of `oc get -o yaml` files, a zip of such files) is sniffed from its
+//! first bytes: kept when it is something mglint reads, counted as skipped otherwise.
 
 use super::sniff::{self, Capped, Magic};
 use super::{
@@ -8,10 +12,22 @@ use super::{
 use crate::bundle::InputKind;
 use crate::model::DiagLevel;
 use crate::vocab::FileKind;
-use crate::vocab::kind::classify_path;
+use crate::vocab::kind::{SniffMode, classify_path};
+use std::collections::{BTreeSet, HashSet};
 use std::io::{BufReader, Read};
 use std::path::Path;
 use std::sync::Arc;
+
+/// How many bytes of a file are looked at to tell what it is.
+pub(super) const SNIFF_HEAD: usize = 16 << 10;
+
+/// Path components that belong to a must-gather's own layout: files under them that the path
+/// rules do not want are not needed, so they are never sniffed.
+const LAYOUT_DIRS: &[&str] = &[
+    "cluster-scoped-resources",
+    "namespaces",
+    "host_service_logs",
+];
 
 /// Finds the files the analysis needs in one input. `Err` means the input itself cannot be
 /// used at all (missing, unreadable); everything else becomes a diagnostic.
@@ -20,112 +36,152 @@ pub fn collect(input: &str, opts: &SourceOptions) -> Result<Collected, SourceErr
 }
 
 /// Like [`collect`], but names the input `display` in provenance and summaries (e.g. the URL
-/// a cached CI job was fetched from).
+/// a cached CI job was fetched from). `-` is standard input.
 pub fn collect_as(
     input: &str,
     display: &str,
     opts: &SourceOptions,
 ) -> Result<Collected, SourceError> {
-    let path = Path::new(input);
     let unreadable = |reason: ReadError| SourceError::Unreadable {
         input: input.to_string(),
         reason,
     };
+    if input == "-" {
+        use std::io::IsTerminal;
+        let stdin = std::io::stdin();
+        if stdin.is_terminal() {
+            return Err(SourceError::StdinIsTerminal);
+        }
+        let display = if display == "-" { "stdin" } else { display };
+        let r: Box<dyn Read> = Box::new(stdin.lock());
+        let out = collect_top(r, None, "", display, opts).map_err(unreadable)?;
+        return recognised(out, input);
+    }
+    let path = Path::new(input);
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => SourceError::NotFound {
             input: input.to_string(),
         },
         _ => unreadable(ReadError::io(&e)),
     })?;
-    let name: Arc<str> = Arc::from(display);
-    let mut seen = LayoutSeen::default();
-    let mut out;
-    if meta.is_dir() {
-        out = Collected::new(display, InputKind::Directory);
-        walk_dir(path, &name, opts, &mut out, &mut seen);
-    } else if meta.is_file() {
+    let mut out = if meta.is_dir() {
+        let mut w = Walker::new(display, InputKind::Directory, opts);
+        w.walk_dir(path);
+        w.finish()
+    } else if meta.is_file() || is_fifo(&meta) {
+        // A FIFO is `/dev/stdin` from a pipe or a process substitution (`<(…)`): a stream.
+        let disk = meta.is_file().then_some(path);
         let f = std::fs::File::open(path).map_err(|e| unreadable(ReadError::io(&e)))?;
         let r: Box<dyn Read> = Box::new(BufReader::with_capacity(1 << 16, f));
-        let (head, r) = peek(r, 512).map_err(unreadable)?;
-        let magic = sniff::sniff(&head);
-        if matches!(magic, Magic::Gzip | Magic::Xz | Magic::Tar) {
-            out = Collected::new(display, InputKind::Archive);
-            let fname = path
-                .file_name()
-                .map(|s| s.to_string_lossy().to_string())
-                .unwrap_or_default();
-            read_stream(r, magic, "", &fname, 0, &name, opts, &mut out, &mut seen);
-        } else if matches!(magic, Magic::Zip | Magic::Zstd) {
-            return Err(SourceError::UnsupportedArchive {
-                input: input.to_string(),
-                what: if magic == Magic::Zip { "zip" } else { "zstd" },
-            });
-        } else {
-            out = Collected::new(display, InputKind::File);
-            out.info.files_seen = 1;
-            let kind = classify_path(&input.replace('\\', "/"))
-                .filter(|k| *k != FileKind::NestedArchive)
-                .or_else(|| (opts.sniff)(&head));
-            match kind {
-                Some(kind) => out.files.push(VFile {
-                    input: name.clone(),
-                    path: Arc::from(""),
-                    kind,
-                    content: Content::Disk(path.to_path_buf()),
-                }),
-                None => {
-                    return Err(SourceError::NotRecognised {
-                        input: input.to_string(),
-                    });
-                }
-            }
-        }
+        let out =
+            collect_top(r, disk, &input.replace('\\', "/"), display, opts).map_err(unreadable)?;
+        recognised(out, input)?
     } else {
         return Err(SourceError::NotRegular {
             input: input.to_string(),
         });
-    }
-    out.info.must_gather_roots = seen.roots.into_iter().collect();
-    out.info.ci_job = seen.ci;
+    };
     out.info.modified = meta
         .modified()
         .ok()
         .map(|m| crate::model::Time::from(chrono::DateTime::<chrono::Utc>::from(m)));
-    if out.info.kind == InputKind::Directory {
-        if seen.ci {
-            out.info.kind = InputKind::CiJob;
-        } else if !out.info.must_gather_roots.is_empty() {
-            out.info.kind = InputKind::MustGather;
+    Ok(out)
+}
+
+/// A single file that is nothing mglint reads is an error (an archive never is: its
+/// diagnostics say what was wrong inside).
+fn recognised(out: Collected, input: &str) -> Result<Collected, SourceError> {
+    if out.files.is_empty() && out.info.kind == InputKind::File {
+        return Err(SourceError::NotRecognised {
+            input: input.to_string(),
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(unix)]
+fn is_fifo(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    meta.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_meta: &std::fs::Metadata) -> bool {
+    false
+}
+
+/// Reads one file or stream the user named: an archive, compressed data, or a single file.
+/// `disk` is its path when it is a regular file (read again when parsed, and seekable for zip);
+/// a stream is held in memory, bounded by `--max-file-bytes`.
+fn collect_top(
+    r: Box<dyn Read>,
+    disk: Option<&Path>,
+    name: &str,
+    display: &str,
+    opts: &SourceOptions,
+) -> Result<Collected, ReadError> {
+    let (head, r) = peek(r, SNIFF_HEAD)?;
+    let magic = sniff::sniff(&head);
+    let file_name = name.rsplit('/').next().unwrap_or("").to_string();
+    if magic.is_archive() {
+        let mut w = Walker::new(display, InputKind::Archive, opts);
+        if magic == Magic::Zip {
+            match disk {
+                Some(p) => {
+                    let f = std::fs::File::open(p).map_err(|e| ReadError::io(&e))?;
+                    w.read_zip(BufReader::new(f), "", 0);
+                }
+                None => {
+                    let bytes = sniff::read_capped(r, opts.max_file_bytes)?;
+                    w.read_zip(std::io::Cursor::new(bytes), "", 0);
+                }
+            }
+        } else {
+            w.read_stream(r, magic, "", &file_name, 0);
         }
+        return Ok(w.finish());
+    }
+    let mut out = Collected::new(display, InputKind::File);
+    out.info.files_seen = 1;
+    let kind = classify_path(name)
+        .filter(|k| *k != FileKind::NestedArchive)
+        .or_else(|| (opts.sniff)(&head, SniffMode::Named));
+    if let Some(kind) = kind {
+        let content = match disk {
+            Some(p) => Content::Disk(p.to_path_buf()),
+            None => Content::Mem(sniff::read_capped(r, opts.max_file_bytes)?),
+        };
+        out.files.push(VFile {
+            input: Arc::from(display),
+            path: Arc::from(""),
+            kind,
+            content,
+        });
     }
     Ok(out)
 }
 
 /// Reads an archive (or compressed file) held in memory, as if it were a file named `name`.
-/// Used for remote objects and by the fuzzer.
+/// Used by the fuzzer.
 pub fn collect_bytes(name: &str, data: Vec<u8>, opts: &SourceOptions) -> Collected {
-    let input: Arc<str> = Arc::from(name);
-    let mut out = Collected::new(name, InputKind::Archive);
-    let mut seen = LayoutSeen::default();
-    let r: Box<dyn Read> = Box::new(std::io::Cursor::new(data));
-    match peek(r, 512) {
-        Ok((head, r)) => {
-            let magic = sniff::sniff(&head);
-            read_stream(r, magic, "", name, 0, &input, opts, &mut out, &mut seen);
-        }
-        Err(e) => out.diag(&input, "", DiagLevel::Error, e),
+    let mut w = Walker::new(name, InputKind::Archive, opts);
+    let head_len = data.len().min(SNIFF_HEAD);
+    let magic = sniff::sniff(&data[..head_len]);
+    if magic == Magic::Zip {
+        w.read_zip(std::io::Cursor::new(data), "", 0);
+    } else {
+        let r: Box<dyn Read> = Box::new(std::io::Cursor::new(data));
+        w.read_stream(r, magic, "", name, 0);
     }
-    out.info.must_gather_roots = seen.roots.into_iter().collect();
-    out.info.ci_job = seen.ci;
-    out
+    w.finish()
 }
 
 /// Reads up to `n` bytes from the front of `r` and gives back a reader that still yields them.
-fn peek<'a>(
+pub(super) fn peek<'a>(
     mut r: Box<dyn Read + 'a>,
     n: usize,
 ) -> Result<(Vec<u8>, Box<dyn Read + 'a>), ReadError> {
-    let mut head = Vec::with_capacity(n);
+    let mut head = Vec::with_capacity(n.min(1 << 16));
     (&mut r)
         .take(n as u64)
         .read_to_end(&mut head)
@@ -134,105 +190,458 @@ fn peek<'a>(
     Ok((head, Box::new(again)))
 }
 
-fn walk_dir(
-    root: &Path,
-    input: &Arc<str>,
-    opts: &SourceOptions,
-    out: &mut Collected,
-    seen: &mut LayoutSeen,
-) {
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let rel_dir = rel(root, &dir);
-        let rd = match std::fs::read_dir(&dir) {
-            Ok(rd) => rd,
+/// What an archive entry is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum EntryType {
+    File,
+    Dir,
+    /// A link, device or other special entry: never read.
+    Other,
+}
+
+/// An entry could not be read; the diagnostic is recorded. A tar stream stops there (its
+/// position is lost), a zip archive goes on with the next entry.
+pub(super) struct EntryFailed;
+
+/// Collects the files of one input: its layout, its files, its diagnostics.
+pub(super) struct Walker<'o> {
+    pub(super) input: Arc<str>,
+    pub(super) opts: &'o SourceOptions,
+    pub(super) out: Collected,
+    pub(super) seen: LayoutSeen,
+    /// Files kept because their content was recognised, not their path: dropped at the end
+    /// when they turn out to be inside a known layout (archive order is arbitrary).
+    sniffed: HashSet<Arc<str>>,
+}
+
+impl<'o> Walker<'o> {
+    pub(super) fn new(display: &str, kind: InputKind, opts: &'o SourceOptions) -> Self {
+        Walker {
+            input: Arc::from(display),
+            opts,
+            out: Collected::new(display, kind),
+            seen: LayoutSeen::default(),
+            sniffed: HashSet::new(),
+        }
+    }
+
+    pub(super) fn diag(&mut self, path: &str, level: DiagLevel, reason: impl ToString) {
+        let input = self.input.clone();
+        self.out.diag(&input, path, level, reason);
+    }
+
+    /// Whether a file that no path rule wants may be sniffed: it is outside every known
+    /// layout seen so far.
+    fn loose(&self, path: &str) -> bool {
+        !self.seen.ci
+            && !path
+                .split('/')
+                .any(|p| LAYOUT_DIRS.contains(&p) || p == "gather-extra")
+            && !under_root(&self.seen.roots, path)
+    }
+
+    /// Ends the input: layout facts into the info, sniffed files inside a layout dropped.
+    pub(super) fn finish(mut self) -> Collected {
+        if !self.sniffed.is_empty() {
+            let before = self.out.files.len();
+            let sniffed = std::mem::take(&mut self.sniffed);
+            let files = std::mem::take(&mut self.out.files);
+            self.out.files = files
+                .into_iter()
+                .filter(|f| !sniffed.contains(&f.path) || self.loose(&f.path))
+                .collect();
+            debug_assert!(self.out.files.len() <= before);
+        }
+        self.out.info.must_gather_roots = self.seen.roots.iter().cloned().collect();
+        self.out.info.ci_job = self.seen.ci;
+        if self.out.info.kind == InputKind::Directory {
+            if self.seen.ci {
+                self.out.info.kind = InputKind::CiJob;
+            } else if !self.out.info.must_gather_roots.is_empty() {
+                self.out.info.kind = InputKind::MustGather;
+            }
+        }
+        self.out
+    }
+
+    /// Walks a directory in name order, never following links. Files no path rule wants are
+    /// sniffed afterwards, once the whole layout is known.
+    pub(super) fn walk_dir(&mut self, root: &Path) {
+        let mut unclaimed = Vec::new();
+        let mut stack = vec![root.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            let rel_dir = rel(root, &dir);
+            let rd = match std::fs::read_dir(&dir) {
+                Ok(rd) => rd,
+                Err(e) => {
+                    self.diag(
+                        &rel_dir,
+                        DiagLevel::Warning,
+                        format!("cannot read directory: {}", sniff::describe_io(&e)),
+                    );
+                    continue;
+                }
+            };
+            let mut entries: Vec<_> = rd.filter_map(Result::ok).collect();
+            entries.sort_by_key(|e| e.file_name());
+            // Push subdirectories in reverse so they are visited in name order.
+            let mut subdirs = Vec::new();
+            for e in entries {
+                let p = e.path();
+                let relp = rel(root, &p);
+                let Ok(ft) = e.file_type() else { continue };
+                if ft.is_symlink() {
+                    // Never follow links: they can point outside the input or form loops.
+                    if classify_path(&relp).is_some() {
+                        self.diag(&relp, DiagLevel::Warning, "symbolic link not followed");
+                    }
+                    continue;
+                }
+                if ft.is_dir() {
+                    subdirs.push(p);
+                    continue;
+                }
+                self.out.info.files_seen += 1;
+                self.seen.see(&relp);
+                let kind = classify_path(&relp);
+                if !ft.is_file() {
+                    if kind.is_some() {
+                        self.diag(
+                            &relp,
+                            DiagLevel::Warning,
+                            "not a regular file (FIFO, socket or device); skipped",
+                        );
+                    }
+                    continue;
+                }
+                match kind {
+                    None => unclaimed.push((relp, p)),
+                    Some(FileKind::NestedArchive) => self.nested_file(&p, &relp),
+                    Some(kind) => self.out.files.push(VFile {
+                        input: self.input.clone(),
+                        path: Arc::from(relp.as_str()),
+                        kind,
+                        content: Content::Disk(p),
+                    }),
+                }
+            }
+            stack.extend(subdirs.into_iter().rev());
+        }
+        for (relp, p) in unclaimed {
+            if self.loose(&relp) {
+                self.sniff_file(&p, &relp);
+            }
+        }
+    }
+
+    /// An archive found in a directory, streamed as a nested archive.
+    fn nested_file(&mut self, p: &Path, relp: &str) {
+        let f = match std::fs::File::open(p) {
+            Ok(f) => f,
+            Err(e) => return self.diag(relp, DiagLevel::Error, sniff::describe_io(&e)),
+        };
+        let r: Box<dyn Read> = Box::new(BufReader::with_capacity(1 << 16, f));
+        match peek(r, 512) {
+            Ok((head, r)) => {
+                let magic = sniff::sniff(&head);
+                if magic == Magic::Zip {
+                    match std::fs::File::open(p) {
+                        Ok(f) => self.read_zip(BufReader::new(f), &format!("{relp}::"), 1),
+                        Err(e) => self.diag(relp, DiagLevel::Error, sniff::describe_io(&e)),
+                    }
+                    return;
+                }
+                let fname = relp.rsplit('/').next().unwrap_or("").to_string();
+                self.read_stream(r, magic, &format!("{relp}::"), &fname, 1);
+            }
+            Err(e) => self.diag(relp, DiagLevel::Error, e),
+        }
+    }
+
+    /// A file in a directory with no known layout: read when its content is something
+    /// mglint uses (an archive is opened), counted as skipped otherwise.
+    fn sniff_file(&mut self, p: &Path, relp: &str) {
+        let mut head = Vec::with_capacity(SNIFF_HEAD);
+        let read =
+            std::fs::File::open(p).and_then(|f| f.take(SNIFF_HEAD as u64).read_to_end(&mut head));
+        if let Err(e) = read {
+            self.out.info.files_skipped += 1;
+            return self.diag(
+                relp,
+                DiagLevel::Warning,
+                format!("cannot read: {}", sniff::describe_io(&e)),
+            );
+        }
+        if sniff::sniff(&head).is_archive() {
+            return self.nested_file(p, relp);
+        }
+        match (self.opts.sniff)(&head, SniffMode::Loose) {
+            Some(kind) => self.out.files.push(VFile {
+                input: self.input.clone(),
+                path: Arc::from(relp),
+                kind,
+                content: Content::Disk(p.to_path_buf()),
+            }),
+            None => self.out.info.files_skipped += 1,
+        }
+    }
+
+    /// Streams one archive (or compressed file) and collects the entries the analysis needs.
+    /// `prefix` is prepended to entry paths (`outer.tar::` for nested archives).
+    pub(super) fn read_stream<'a>(
+        &mut self,
+        r: Box<dyn Read + 'a>,
+        magic: Magic,
+        prefix: &str,
+        file_name: &str,
+        depth: u32,
+    ) {
+        let here = prefix.trim_end_matches("::").to_string();
+        if depth > self.opts.max_nesting {
+            let n = self.opts.max_nesting;
+            return self.diag(
+                &here,
+                DiagLevel::Warning,
+                format!("archive nested deeper than {n} levels; skipped"),
+            );
+        }
+        let decoded = match sniff::decoder(magic, r) {
+            Ok(d) => d,
+            Err(e) => return self.diag(&here, DiagLevel::Error, e),
+        };
+        let capped = Capped {
+            inner: decoded,
+            left: self.opts.max_archive_bytes,
+            cap: self.opts.max_archive_bytes,
+            what: "archive",
+            flag: "--max-archive-bytes",
+        };
+        let br: Box<dyn Read + 'a> = Box::new(BufReader::with_capacity(1 << 16, capped));
+        let (head, br) = match peek(br, SNIFF_HEAD) {
+            Ok(h) => h,
+            Err(e) => return self.diag(&here, DiagLevel::Error, e),
+        };
+        let inner_magic = sniff::sniff(&head);
+        if inner_magic == Magic::Zip && magic != Magic::Plain {
+            // A compressed zip (`x.zip.gz`): zip needs its directory, so buffer it.
+            return match sniff::read_capped(br, self.opts.max_file_bytes) {
+                Ok(bytes) => self.read_zip(std::io::Cursor::new(bytes), prefix, depth),
+                Err(e) => self.diag(&here, DiagLevel::Error, e),
+            };
+        }
+        if inner_magic != Magic::Tar {
+            return self.single_compressed(br, &head, &here, file_name);
+        }
+        let mut archive = tar::Archive::new(br);
+        let entries = match archive.entries() {
+            Ok(e) => e,
             Err(e) => {
-                out.diag(
-                    input,
-                    &rel_dir,
-                    DiagLevel::Warning,
-                    format!("cannot read directory: {}", sniff::describe_io(&e)),
+                return self.diag(
+                    &here,
+                    DiagLevel::Error,
+                    format!("cannot read tar archive: {}", sniff::describe_io(&e)),
                 );
-                continue;
             }
         };
-        let mut entries: Vec<_> = rd.filter_map(Result::ok).collect();
-        entries.sort_by_key(|e| e.file_name());
-        // Push subdirectories in reverse so they are visited in name order.
-        let mut subdirs = Vec::new();
-        for e in entries {
-            let p = e.path();
-            let relp = rel(root, &p);
-            let Ok(ft) = e.file_type() else { continue };
-            if ft.is_symlink() {
-                // Never follow links: they can point outside the input or form loops.
-                if classify_path(&relp).is_some() {
-                    out.diag(
-                        input,
-                        &relp,
-                        DiagLevel::Warning,
-                        "symbolic link not followed".to_string(),
+        let mut names = HashSet::new();
+        for entry in entries {
+            let mut entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    return self.diag(
+                        &here,
+                        DiagLevel::Error,
+                        format!(
+                            "truncated or corrupt tar archive: {}; entries after this point were not read",
+                            sniff::describe_io(&e)
+                        ),
                     );
                 }
-                continue;
-            }
-            if ft.is_dir() {
-                subdirs.push(p);
-                continue;
-            }
-            out.info.files_seen += 1;
-            seen.see(&relp);
-            let Some(kind) = classify_path(&relp) else {
-                continue;
             };
-            if !ft.is_file() {
-                out.diag(
-                    input,
-                    &relp,
-                    DiagLevel::Warning,
-                    "not a regular file (FIFO, socket or device); skipped".to_string(),
-                );
-                continue;
+            let raw_path = String::from_utf8_lossy(&entry.path_bytes()).to_string();
+            let et = entry.header().entry_type();
+            let ty = if et.is_dir() {
+                EntryType::Dir
+            } else if et.is_file() {
+                EntryType::File
+            } else {
+                EntryType::Other
+            };
+            let size = entry.header().size().unwrap_or(0);
+            if self
+                .entry(&mut entry, &raw_path, ty, size, prefix, depth, &mut names)
+                .is_err()
+            {
+                return;
             }
-            if kind == FileKind::NestedArchive {
-                match std::fs::File::open(&p) {
-                    Ok(f) => {
-                        let r: Box<dyn Read> = Box::new(BufReader::with_capacity(1 << 16, f));
-                        match peek(r, 512) {
-                            Ok((head, r)) => {
-                                let magic = sniff::sniff(&head);
-                                let fname = p
-                                    .file_name()
-                                    .map(|s| s.to_string_lossy().to_string())
-                                    .unwrap_or_default();
-                                read_stream(
-                                    r,
-                                    magic,
-                                    &format!("{relp}::"),
-                                    &fname,
-                                    1,
-                                    input,
-                                    opts,
-                                    out,
-                                    seen,
-                                );
-                            }
-                            Err(e) => out.diag(input, &relp, DiagLevel::Error, e),
-                        }
-                    }
-                    Err(e) => out.diag(input, &relp, DiagLevel::Error, sniff::describe_io(&e)),
-                }
-                continue;
-            }
-            out.files.push(VFile {
-                input: input.clone(),
-                path: Arc::from(relp.as_str()),
-                kind,
-                content: Content::Disk(p),
-            });
         }
-        stack.extend(subdirs.into_iter().rev());
     }
+
+    /// Compressed data that is not an archive (e.g. gather-extra `events.json` stored gzip
+    /// without a suffix, a rotated `.log.gz`): one file, sniffed when its name says nothing.
+    fn single_compressed(&mut self, br: Box<dyn Read + '_>, head: &[u8], here: &str, name: &str) {
+        let inner_name = name
+            .trim_end_matches(".gz")
+            .trim_end_matches(".xz")
+            .trim_end_matches(".zst")
+            .to_string();
+        self.out.info.files_seen += 1;
+        let kind = classify_path(&format!("{here}/{inner_name}"))
+            .or_else(|| classify_path(&inner_name))
+            .filter(|k| *k != FileKind::NestedArchive)
+            .or_else(|| (self.opts.sniff)(head, SniffMode::Named));
+        let Some(kind) = kind else {
+            self.out.info.files_skipped += 1;
+            return self.diag(
+                here,
+                DiagLevel::Warning,
+                "compressed data is neither an archive nor a known file",
+            );
+        };
+        match sniff::read_capped(br, self.opts.max_file_bytes) {
+            Ok(bytes) => self.out.files.push(VFile {
+                input: self.input.clone(),
+                path: Arc::from(here),
+                kind,
+                content: Content::Mem(bytes),
+            }),
+            Err(e) => self.diag(here, DiagLevel::Error, e),
+        }
+    }
+
+    /// One archive entry (tar or zip): classified by path, sniffed when outside any known
+    /// layout, opened when it is an archive itself, read into memory when needed.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn entry(
+        &mut self,
+        r: &mut dyn Read,
+        raw_path: &str,
+        ty: EntryType,
+        size: u64,
+        prefix: &str,
+        depth: u32,
+        names: &mut HashSet<String>,
+    ) -> Result<(), EntryFailed> {
+        let path = normalise(raw_path);
+        let full = format!("{prefix}{path}");
+        match ty {
+            EntryType::Dir => return Ok(()),
+            EntryType::Other => {
+                if classify_path(&path).is_some() {
+                    self.diag(
+                        &full,
+                        DiagLevel::Warning,
+                        "archive entry is a link or special file; skipped",
+                    );
+                }
+                return Ok(());
+            }
+            EntryType::File => {}
+        }
+        self.out.info.files_seen += 1;
+        self.seen.see(&full);
+        let mut r: Box<dyn Read + '_> = Box::new(r);
+        let mut sniffed = false;
+        let kind = match classify_path(&path) {
+            Some(k) => k,
+            None if self.loose(&full) && size <= self.opts.max_file_bytes => {
+                let (head, again) = match peek(r, SNIFF_HEAD) {
+                    Ok(h) => h,
+                    Err(e) => {
+                        self.diag(&full, DiagLevel::Error, e);
+                        return Err(EntryFailed);
+                    }
+                };
+                r = again;
+                let kind = if sniff::sniff(&head).is_archive() {
+                    Some(FileKind::NestedArchive)
+                } else {
+                    (self.opts.sniff)(&head, SniffMode::Loose)
+                };
+                match kind {
+                    Some(k) => {
+                        sniffed = true;
+                        k
+                    }
+                    None => {
+                        self.out.info.files_skipped += 1;
+                        return Ok(());
+                    }
+                }
+            }
+            None => return Ok(()),
+        };
+        if !names.insert(path.clone()) {
+            self.diag(
+                &full,
+                DiagLevel::Warning,
+                "duplicate entry in archive; the later copy is used",
+            );
+            self.out.files.retain(|f| &*f.path != full.as_str());
+        }
+        if size > self.opts.max_file_bytes {
+            self.diag(
+                &full,
+                DiagLevel::Warning,
+                format!(
+                    "entry is {size} bytes, more than the {} byte cap; skipped (raise --max-file-bytes)",
+                    self.opts.max_file_bytes
+                ),
+            );
+            return Ok(());
+        }
+        if kind == FileKind::NestedArchive {
+            let (head, inner) = match peek(r, 512) {
+                Ok(h) => h,
+                Err(e) => {
+                    self.diag(&full, DiagLevel::Error, e);
+                    return Err(EntryFailed);
+                }
+            };
+            let magic = sniff::sniff(&head);
+            if magic == Magic::Zip {
+                match sniff::read_capped(inner, self.opts.max_file_bytes) {
+                    Ok(bytes) => {
+                        self.read_zip(std::io::Cursor::new(bytes), &format!("{full}::"), depth + 1)
+                    }
+                    Err(e) => self.diag(&full, DiagLevel::Error, e),
+                }
+                return Ok(());
+            }
+            let fname = path.rsplit('/').next().unwrap_or("").to_string();
+            self.read_stream(inner, magic, &format!("{full}::"), &fname, depth + 1);
+            return Ok(());
+        }
+        match sniff::read_capped(r, self.opts.max_file_bytes) {
+            Ok(bytes) => {
+                let path: Arc<str> = Arc::from(full.as_str());
+                if sniffed {
+                    self.sniffed.insert(path.clone());
+                }
+                self.out.files.push(VFile {
+                    input: self.input.clone(),
+                    path,
+                    kind,
+                    content: Content::Mem(bytes),
+                });
+                Ok(())
+            }
+            Err(e) => {
+                self.diag(&full, DiagLevel::Error, e);
+                Err(EntryFailed)
+            }
+        }
+    }
+}
+
+/// Whether `path` is inside one of the must-gather roots.
+fn under_root(roots: &BTreeSet<String>, path: &str) -> bool {
+    roots.iter().any(|r| {
+        r.is_empty()
+            || path
+                .strip_prefix(r.as_str())
+                .is_some_and(|p| p.starts_with('/'))
+    })
 }
 
 fn rel(root: &Path, p: &Path) -> String {
@@ -241,190 +650,4 @@ fn rel(root: &Path, p: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy().to_string())
         .collect::<Vec<_>>()
         .join("/")
-}
-
-/// Streams one archive (or compressed file) and collects the entries the analysis needs.
-/// `prefix` is prepended to entry paths (`outer.tar::` for nested archives).
-#[allow(clippy::too_many_arguments)]
-fn read_stream<'a>(
-    r: Box<dyn Read + 'a>,
-    magic: Magic,
-    prefix: &str,
-    file_name: &str,
-    depth: u32,
-    input: &Arc<str>,
-    opts: &SourceOptions,
-    out: &mut Collected,
-    seen: &mut LayoutSeen,
-) {
-    let here = prefix.trim_end_matches("::").to_string();
-    if depth > opts.max_nesting {
-        out.diag(
-            input,
-            &here,
-            DiagLevel::Warning,
-            format!(
-                "archive nested deeper than {} levels; skipped",
-                opts.max_nesting
-            ),
-        );
-        return;
-    }
-    let decoded = match sniff::decoder(magic, r) {
-        Ok(d) => d,
-        Err(e) => {
-            out.diag(input, &here, DiagLevel::Error, e);
-            return;
-        }
-    };
-    let capped = Capped {
-        inner: decoded,
-        left: opts.max_archive_bytes,
-        cap: opts.max_archive_bytes,
-        what: "archive",
-        flag: "--max-archive-bytes",
-    };
-    let br: Box<dyn Read + 'a> = Box::new(BufReader::with_capacity(1 << 16, capped));
-    let (head, br) = match peek(br, 512) {
-        Ok(h) => h,
-        Err(e) => {
-            out.diag(input, &here, DiagLevel::Error, e);
-            return;
-        }
-    };
-    if sniff::sniff(&head) != Magic::Tar {
-        // A single compressed file (e.g. gather-extra `events.json` stored gzip without suffix).
-        let inner_name = file_name
-            .trim_end_matches(".gz")
-            .trim_end_matches(".xz")
-            .to_string();
-        out.info.files_seen += 1;
-        let kind = classify_path(&format!("{here}/{inner_name}"))
-            .or_else(|| classify_path(&inner_name))
-            .filter(|k| *k != FileKind::NestedArchive)
-            .or_else(|| (opts.sniff)(&head));
-        let Some(kind) = kind else {
-            out.diag(
-                input,
-                &here,
-                DiagLevel::Warning,
-                "compressed data is neither a tar archive nor a known file".to_string(),
-            );
-            return;
-        };
-        match sniff::read_capped(br, opts.max_file_bytes) {
-            Ok(bytes) => out.files.push(VFile {
-                input: input.clone(),
-                path: Arc::from(here.as_str()),
-                kind,
-                content: Content::Mem(bytes),
-            }),
-            Err(e) => out.diag(input, &here, DiagLevel::Error, e),
-        }
-        return;
-    }
-    let mut archive = tar::Archive::new(br);
-    let entries = match archive.entries() {
-        Ok(e) => e,
-        Err(e) => {
-            out.diag(
-                input,
-                &here,
-                DiagLevel::Error,
-                format!("cannot read tar archive: {}", sniff::describe_io(&e)),
-            );
-            return;
-        }
-    };
-    let mut names = std::collections::HashSet::new();
-    for entry in entries {
-        let mut entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                out.diag(input, &here, DiagLevel::Error, format!("truncated or corrupt tar archive: {}; entries after this point were not read", sniff::describe_io(&e)));
-                return;
-            }
-        };
-        let raw_path = String::from_utf8_lossy(&entry.path_bytes()).to_string();
-        let path = normalise(&raw_path);
-        let full = format!("{prefix}{path}");
-        let et = entry.header().entry_type();
-        if et.is_dir() {
-            continue;
-        }
-        if !et.is_file() {
-            if classify_path(&path).is_some() {
-                out.diag(
-                    input,
-                    &full,
-                    DiagLevel::Warning,
-                    "archive entry is a link or special file; skipped".to_string(),
-                );
-            }
-            continue;
-        }
-        out.info.files_seen += 1;
-        seen.see(&full);
-        let Some(kind) = classify_path(&path) else {
-            continue;
-        };
-        if !names.insert(path.clone()) {
-            out.diag(
-                input,
-                &full,
-                DiagLevel::Warning,
-                "duplicate entry in archive; the later copy is used".to_string(),
-            );
-            out.files.retain(|f| &*f.path != full.as_str());
-        }
-        let size = entry.header().size().unwrap_or(0);
-        if size > opts.max_file_bytes {
-            out.diag(
-                input,
-                &full,
-                DiagLevel::Warning,
-                format!(
-                    "entry is {size} bytes, more than the {} byte cap; skipped",
-                    opts.max_file_bytes
-                ),
-            );
-            continue;
-        }
-        if kind == FileKind::NestedArchive {
-            let inner: Box<dyn Read + '_> = Box::new(&mut entry);
-            let (head, inner) = match peek(inner, 512) {
-                Ok(h) => h,
-                Err(e) => {
-                    out.diag(input, &full, DiagLevel::Error, e);
-                    continue;
-                }
-            };
-            let magic = sniff::sniff(&head);
-            let fname = path.rsplit('/').next().unwrap_or("").to_string();
-            read_stream(
-                inner,
-                magic,
-                &format!("{full}::"),
-                &fname,
-                depth + 1,
-                input,
-                opts,
-                out,
-                seen,
-            );
-            continue;
-        }
-        match sniff::read_capped(&mut entry, opts.max_file_bytes) {
-            Ok(bytes) => out.files.push(VFile {
-                input: input.clone(),
-                path: Arc::from(full.as_str()),
-                kind,
-                content: Content::Mem(bytes),
-            }),
-            Err(e) => {
-                out.diag(input, &full, DiagLevel::Error, e);
-                return;
-            }
-        }
-    }
 }

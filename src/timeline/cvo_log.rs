@@ -67,9 +67,17 @@ fn dedupe(scan: &mut LogScan) {
     scan.passes = passes;
     let mut instances: Vec<Instance> = Vec::with_capacity(scan.instances.len());
     for i in scan.instances.drain(..) {
+        // A log without the start banner that begins where the same container's log ended
+        // continues it: kubelet rotated the file (`logs/rotated/0.log.<time>` then
+        // `current.log`). Without a banner there is no evidence of a restart.
+        let continues = |last: &Instance| {
+            last.pod == i.pod
+                && last.previous_log == i.previous_log
+                && i.build.is_none()
+                && i.start >= last.end
+        };
         if let Some(last) = instances.last_mut()
-            && last.pod == i.pod
-            && last.start == i.start
+            && ((last.pod == i.pod && last.start == i.start) || continues(last))
         {
             last.previous_log |= i.previous_log;
             if i.end > last.end {

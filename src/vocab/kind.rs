@@ -45,6 +45,16 @@ impl FileKind {
     }
 }
 
+/// How strictly content sniffing judges a file whose path says nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SniffMode {
+    /// The user named the file (or piped it in): any klog log is taken for a CVO log.
+    Named,
+    /// Found in a directory or archive with no known layout: only what is clearly one of
+    /// mglint's inputs is read (a klog log must show the CVO's own source files).
+    Loose,
+}
+
 /// Namespaces whose `core/events.yaml` the timeline reads.
 const EVENT_NAMESPACES: &[&str] = &[
     "openshift-cluster-version",
@@ -138,8 +148,23 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
             ] if pod.starts_with("cluster-version-operator") && is_container_log(file) => {
                 Some(FileKind::CvoLog)
             }
+            [
+                "openshift-cluster-version",
+                "pods",
+                pod,
+                "cluster-version-operator",
+                "cluster-version-operator",
+                "logs",
+                "rotated",
+                file,
+            ] if pod.starts_with("cluster-version-operator") && is_rotated_log(file) => {
+                Some(FileKind::CvoLog)
+            }
             _ => None,
         };
+    }
+    if let Some(kind) = insights_path(&parts) {
+        return Some(kind);
     }
     if let Some(i) = parts.iter().rposition(|p| *p == "gather-extra") {
         let rest = &parts[i + 1..];
@@ -177,10 +202,59 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
     if name == "version" && parts.len() >= 2 {
         return Some(FileKind::GatherVersion);
     }
-    if is_archive_name(&lower) && (parts.contains(&"artifacts") || lower.contains("must-gather")) {
+    if is_archive_name(&lower)
+        && (parts.contains(&"artifacts")
+            || parts.contains(&"insights-data")
+            || lower.contains("must-gather")
+            || lower.starts_with("insights-"))
+    {
         return Some(FileKind::NestedArchive);
     }
     None
+}
+
+/// The Insights operator's archive (`insights-*.tar.gz`, also in must-gathers'
+/// `insights-data/`): `config/version.json`, `config/clusteroperator/<name>.json`,
+/// `config/node/<name>.json`, `config/machineconfigpools/<name>.json`,
+/// `config/machineconfigs/<name>.json`, `config/alerts.json`, `events/<namespace>.json`.
+fn insights_path(parts: &[&str]) -> Option<FileKind> {
+    let i = parts
+        .iter()
+        .rposition(|p| *p == "config" || *p == "events")?;
+    let rest = &parts[i..];
+    let json = |f: &str| f.ends_with(".json");
+    let wanted = match rest {
+        ["config", "version.json" | "alerts.json"] => true,
+        [
+            "config",
+            "clusteroperator" | "node" | "machineconfigpools" | "machineconfigs",
+            f,
+        ] => json(f),
+        ["events", f] => f
+            .strip_suffix(".json")
+            .is_some_and(|ns| EVENT_NAMESPACES.contains(&ns)),
+        _ => false,
+    };
+    // Only inside an Insights layout: `config/…` also names other things.
+    let insights = i == 0
+        || parts[..i]
+            .iter()
+            .any(|p| p.starts_with("insights") || p.contains("insights-data"));
+    (wanted && insights).then_some(FileKind::Resource)
+}
+
+/// A kubelet-rotated container log: `<n>.log.<YYYYMMDD-HHMMSS>`, possibly gzip-compressed.
+fn is_rotated_log(file: &str) -> bool {
+    let f = file.strip_suffix(".gz").unwrap_or(file);
+    let Some((n, stamp)) = f.split_once(".log.") else {
+        return false;
+    };
+    let (day, time) = stamp.split_once('-').unwrap_or(("", ""));
+    !n.is_empty()
+        && n.bytes().all(|b| b.is_ascii_digit())
+        && day.len() == 8
+        && time.len() == 6
+        && day.bytes().chain(time.bytes()).all(|b| b.is_ascii_digit())
 }
 
 fn is_yaml_or_json(lower: &str) -> bool {
@@ -189,7 +263,7 @@ fn is_yaml_or_json(lower: &str) -> bool {
 
 fn is_container_log(file: &str) -> bool {
     matches!(
-        file,
+        file.strip_suffix(".gz").unwrap_or(file),
         "current.log" | "previous.log" | "current.insecure.log" | "previous.insecure.log"
     )
 }
@@ -201,6 +275,9 @@ pub fn is_archive_name(lower: &str) -> bool {
         || lower.ends_with(".tgz")
         || lower.ends_with(".tar.xz")
         || lower.ends_with(".txz")
+        || lower.ends_with(".tar.zst")
+        || lower.ends_with(".tzst")
+        || lower.ends_with(".zip")
 }
 
 #[cfg(test)]

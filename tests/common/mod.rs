@@ -107,3 +107,46 @@ pub fn load(inputs: &[String], select: &[&str]) -> mglint::Run {
 pub fn report(inputs: &[String], select: &[&str]) -> mglint::rules::Report {
     load(inputs, select).analysis().report().clone()
 }
+
+/// Builds a zip archive (deflate) from (path, bytes) pairs, in the given order.
+pub fn zip_files(files: &[(String, Vec<u8>)]) -> Vec<u8> {
+    use std::io::Write;
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (p, data) in files {
+        w.start_file(p.as_str(), opts).unwrap();
+        w.write_all(data).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+/// Every file under `dir` as (path relative to `dir` with `prefix`, bytes), in name order.
+pub fn dir_files(dir: &Path, prefix: &str) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let mut entries: Vec<_> = std::fs::read_dir(&d).unwrap().flatten().collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            } else {
+                let rel = e
+                    .path()
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .to_string();
+                out.push((format!("{prefix}{rel}"), std::fs::read(e.path()).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// zstd-compresses `data` (one frame).
+pub fn zstd(data: &[u8]) -> Vec<u8> {
+    ruzstd::encoding::compress_to_vec(data, ruzstd::encoding::CompressionLevel::Fastest)
+}

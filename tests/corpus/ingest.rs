@@ -212,8 +212,138 @@ pub fn corpus_single_files_in_every_shape(c: &Path) {
     }
 }
 
+/// What `summary` and `analyze` say about a run, without the input names (which differ
+/// between a directory and its files named one by one).
+fn verdicts(inputs: &[String]) -> (serde_json::Value, Vec<(String, String, String)>) {
+    let run = common::load(inputs, &[]);
+    let a = run.analysis();
+    let mut summary = serde_json::from_str::<serde_json::Value>(&mglint::summary::render_json(
+        &mglint::summary::summarize(&a.bundle),
+    ))
+    .unwrap();
+    summary.as_object_mut().unwrap().remove("inputs");
+    let findings = a
+        .report()
+        .findings
+        .iter()
+        .map(|f| {
+            (
+                f.code.to_string(),
+                f.message.clone(),
+                format!("{:?}", f.object),
+            )
+        })
+        .collect();
+    (summary, findings)
+}
+
+/// oc's example sets put in a directory as they are (inputs and golden outputs side by
+/// side, names that say nothing of a layout) give the summary and the findings of the same
+/// files named one by one (`status` is compared with oc's golden output in `status::`).
+pub fn oc_example_sets_in_a_directory_read_like_one_by_one(c: &Path) {
+    let examples = crate::status::examples_dir(c);
+    for set in crate::status::set_names() {
+        let files: Vec<String> = crate::status::loose_files(&examples, set)
+            .iter()
+            .map(|p| p.to_string_lossy().to_string())
+            .collect();
+        let dir = crate::status::set_directory(c, set);
+        let want = verdicts(&files);
+        let got = verdicts(&[dir.path().to_string_lossy().to_string()]);
+        assert_eq!(got.0, want.0, "{set}: summary differs");
+        assert_eq!(got.1, want.1, "{set}: findings differ");
+        let b = ingest(
+            &[dir.path().to_string_lossy().to_string()],
+            &IngestOptions::default(),
+        )
+        .unwrap();
+        // The golden outputs are looked at and skipped; every input file is read.
+        assert_eq!(b.inputs[0].files_read as usize, files.len(), "{set}");
+        assert_eq!(b.inputs[0].files_skipped, 2, "{set}");
+    }
+}
+
+/// An Insights operator archive laid out as the operator writes it (see
+/// `tree_insights-operator-archive-sample.txt`), built here from the corpus's Insights
+/// samples: the ClusterVersion (JSON without `kind`), ClusterOperators, a node (without
+/// `kind`), a pool and events are found and the rules run.
+pub fn insights_archive_from_the_corpus_layout(c: &Path) {
+    let read = |f: &str| std::fs::read(c.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    let files = vec![
+        (
+            "config/version.json".to_string(),
+            read("cv_4.7.16_insights-archive_json_upgradeable-false.json"),
+        ),
+        (
+            "config/clusteroperator/etcd.json".to_string(),
+            read("co_4.7.16_etcd_insights-archive.json"),
+        ),
+        (
+            "config/clusteroperator/kube-apiserver.json".to_string(),
+            read("co_4.7.16_kube-apiserver_insights-archive.json"),
+        ),
+        (
+            "config/clusteroperator/machine-config.json".to_string(),
+            read("co_4.7.16_machine-config_insights-archive.json"),
+        ),
+        (
+            "config/machineconfigpools/master.json".to_string(),
+            read("mcp_master_insights-archive.json"),
+        ),
+        (
+            "config/node/master-0.imeixner20210707.lab.upshift.rdu2.redhat.com.json".to_string(),
+            read("node_master-0_insights-archive.json"),
+        ),
+        (
+            "config/node/logs/ip-10-0-135-228.us-east-2.compute.internal.log".to_string(),
+            read("node-journal-log_kubenswrapper_insights-archive.log"),
+        ),
+        (
+            "events/openshift-machine-api.json".to_string(),
+            read("events_openshift-machine-api_insights-archive_compact.json"),
+        ),
+    ];
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = tmp.path().join("insights-2021-07-08-101010.tar.gz");
+    std::fs::write(&archive, common::gzip(&common::tar_files(&files))).unwrap();
+    let inputs = vec![archive.to_string_lossy().to_string()];
+    let b = ingest(&inputs, &IngestOptions::default()).unwrap();
+    assert!(
+        b.diagnostics
+            .iter()
+            .all(|d| d.level != mglint::model::DiagLevel::Error),
+        "{:?}",
+        b.diagnostics
+    );
+    let cv = b
+        .cluster_version()
+        .expect("ClusterVersion from config/version.json");
+    assert_eq!(cv.spec.cluster_id, "84ef291d-8f1b-4d28-ab34-cfddff941b84");
+    assert_eq!(b.objects.cluster_operators.len(), 3);
+    assert_eq!(b.objects.nodes.len(), 1);
+    assert_eq!(b.objects.pools.len(), 1);
+    let run = common::load(&inputs, &[]);
+    let report = run.analysis().report();
+    assert!(report.rules.len() > 20, "{} rules ran", report.rules.len());
+    // The sample's Upgradeable=False is what a support engineer sees first.
+    let inputs = mglint::status::StatusInputs::from_bundle(&b, None).expect("status inputs");
+    let status = mglint::status::render_text(
+        &mglint::status::assess(&inputs).expect("assess"),
+        mglint::status::Details::None,
+    );
+    assert!(status.contains("not updating"), "{status}");
+}
+
 /// The tests of this module.
 pub const TESTS: &[crate::CorpusTest] = &[
+    (
+        "oc_example_sets_in_a_directory_read_like_one_by_one",
+        oc_example_sets_in_a_directory_read_like_one_by_one,
+    ),
+    (
+        "insights_archive_from_the_corpus_layout",
+        insights_archive_from_the_corpus_layout,
+    ),
     (
         "real_must_gathers_as_archives",
         real_must_gathers_as_archives,

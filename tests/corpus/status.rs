@@ -15,7 +15,7 @@ use mglint::status::{Details, StatusInputs, assess, render_json, render_text};
 use std::path::{Path, PathBuf};
 
 /// The example sets in the corpus.
-fn examples_dir(c: &Path) -> PathBuf {
+pub fn examples_dir(c: &Path) -> PathBuf {
     c.join("oc-upgrade-status")
 }
 
@@ -30,7 +30,7 @@ const SUFFIXES: [&str; 7] = [
 ];
 
 /// The input files of a set that exist.
-fn loose_files(dir: &Path, set: &str) -> Vec<PathBuf> {
+pub fn loose_files(dir: &Path, set: &str) -> Vec<PathBuf> {
     SUFFIXES
         .iter()
         .map(|s| dir.join(format!("{set}{s}")))
@@ -93,6 +93,43 @@ fn loose(c: &Path, set: &str, details: Details) {
         &status_text(&inputs, details),
         set,
     );
+}
+
+/// Every file of a set, as it is in the corpus (inputs and golden outputs), copied into a
+/// fresh directory: what a support engineer gets when a customer attaches a folder.
+pub fn set_directory(c: &Path, set: &str) -> tempfile::TempDir {
+    let dir = examples_dir(c);
+    let tmp = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        let ours = name
+            .strip_prefix(set)
+            .is_some_and(|rest| rest.starts_with('-') || rest.starts_with('.'))
+            && SUFFIXES.iter().any(|s| name == format!("{set}{s}"))
+            || name == format!("{set}.output")
+            || name == format!("{set}.detailed-output");
+        if ours {
+            std::fs::copy(e.path(), tmp.path().join(&name)).unwrap();
+        }
+    }
+    tmp
+}
+
+/// The set's files in one directory, the directory named as the input.
+fn directory(c: &Path, set: &str, details: Details) {
+    let dir = examples_dir(c);
+    let tmp = set_directory(c, set);
+    let inputs = vec![tmp.path().to_string_lossy().to_string()];
+    assert_same(
+        &golden(&dir, set, details),
+        &status_text(&inputs, details),
+        set,
+    );
+}
+
+/// The sets' names (for other modules' tests over every set).
+pub fn set_names() -> Vec<&'static str> {
+    sets().collect()
 }
 
 const IMAGE_DIR: &str = "quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-5b9aa0d1c1f6c4e3d8f1b7a0e2c9d4f6a8b3c5e7d9f1a2b4c6d8e0f1a3b5c7d9";
@@ -224,12 +261,13 @@ fn sets() -> impl Iterator<Item = &'static str> {
     NAMED_SETS.iter().map(|(_, s)| *s)
 }
 
-/// One test per set, form and output: 9 sets × (loose, must-gather, shifted) × (output,
-/// detailed output), plus the checks below.
+/// One test per set, form and output: 9 sets × (loose, directory, must-gather, shifted) ×
+/// (output, detailed output), plus the checks below.
 pub fn tests() -> Vec<crate::DynTest> {
     type Form = fn(&Path, &str, Details);
-    let forms: [(&str, Form); 3] = [
+    let forms: [(&str, Form); 4] = [
         ("loose", loose),
+        ("directory", directory),
         ("must_gather", archived),
         ("shifted", shifted),
     ];

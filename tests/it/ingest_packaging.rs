@@ -67,6 +67,25 @@ fn seed_fixtures_in_every_packaging() {
             ("02527285_must-gather-20200409_184102Z", common::gzip(&tar)),
             // gzip data named `.tar` (as the CI gather step writes it)
             ("artifacts-must-gather.tar", common::gzip(&tar)),
+            // zip (Windows users, the customer portal) and zstd (newer must-gather compression)
+            (
+                "must-gather.zip",
+                common::zip_files(&common::dir_files(&dir, "")),
+            ),
+            ("must-gather.tar.zst", common::zstd(&tar)),
+            // two zstd frames, as `zstd -T` and `pzstd` write them
+            ("must-gather.tar.zst-frames", {
+                let (a, b) = tar.split_at(tar.len() / 2);
+                [common::zstd(a), common::zstd(b)].concat()
+            }),
+            // a zip inside a gzip-compressed tar (an attachment of an attachment)
+            (
+                "case.tar.gz",
+                common::gzip(&common::tar_files(&[(
+                    "attachments/must-gather.zip".to_string(),
+                    common::zip_files(&common::dir_files(&dir, "")),
+                )])),
+            ),
         ];
         for (name, bytes) in variants {
             let p = tmp.path().join(name);

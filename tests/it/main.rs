@@ -21,6 +21,7 @@ mod html_chromium;
 mod html_report;
 mod ingest_bad;
 mod ingest_packaging;
+mod ingest_shapes;
 mod layers;
 mod output_formats;
 mod output_schema;

@@ -469,3 +469,60 @@ fn fetch_to_writes_a_job_directory_and_caps_objects() {
     assert_eq!(b.cluster_version().unwrap().status.history.len(), 1);
     assert_eq!((b.cvo_logs.len(), b.objects.events.len()), (1, 2));
 }
+
+/// A plain URL to a must-gather archive (a link in a support case) is downloaded once into
+/// the cache and reads like the archive on disk; a second run (and `--offline`) asks nothing.
+#[test]
+fn plain_url_to_an_archive() {
+    let server = Server::start(100);
+    let seed = crate::common::fixture("must-gather/seed1-blocked");
+    let tgz = crate::common::gzip(&crate::common::tar_dir(&seed, ""));
+    server.put(
+        "cases",
+        "02745123/must-gather.tar.gz",
+        tgz.clone(),
+        Behaviour::Normal,
+    );
+    let url = format!("{}/cases/02745123/must-gather.tar.gz", server.endpoint);
+    let cache = tempfile::tempdir().unwrap();
+    let settings = mglint::Settings {
+        remote: options(&server, cache.path()),
+        ..Default::default()
+    };
+    let run = mglint::app::load(std::slice::from_ref(&url), &settings).unwrap();
+    let got: Vec<_> = run
+        .analysis()
+        .report()
+        .findings
+        .iter()
+        .map(|f| (f.code, f.message.clone()))
+        .collect();
+    assert_eq!(run.analysis().bundle.inputs[0].name, url);
+    let local = tempfile::tempdir().unwrap();
+    let p = local.path().join("must-gather.tar.gz");
+    std::fs::write(&p, &tgz).unwrap();
+    let want: Vec<_> = crate::common::report(&[p.to_string_lossy().to_string()], &[])
+        .findings
+        .iter()
+        .map(|f| (f.code, f.message.clone()))
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(got, want);
+    let before = server.requests();
+    let offline = mglint::Settings {
+        remote: FetchOptions {
+            offline: true,
+            ..options(&server, cache.path())
+        },
+        ..Default::default()
+    };
+    let again = mglint::app::load(std::slice::from_ref(&url), &offline).unwrap();
+    assert_eq!(again.analysis().report().findings.len(), want.len());
+    assert_eq!(server.requests(), before, "the cached download is used");
+    // A plain URL that answers 404 names the URL and the status.
+    let missing = format!("{}/cases/02745123/nope.tar.gz", server.endpoint);
+    let err = mglint::app::load(&[missing.clone()], &settings)
+        .err()
+        .expect("error");
+    assert!(err.to_string().contains("404"), "{err}");
+}
