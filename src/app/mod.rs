@@ -1,6 +1,6 @@
 //! The one entry point every caller uses (the CLI's verbs, `batch`, tests, benches): from
 //! inputs and resolved [`Settings`] to a [`Run`]: the inputs as found, and one [`Analysis`]
-//! whose timeline, report and replay are computed on first use and then shared (the replay
+//! per cluster in them (inputs of different clusters are never mixed), whose timeline, report and replay are computed on first use and then shared (the replay
 //! runs once per analysis, however many rules read it). Every text a run writes goes through
 //! [`Run::finish`]: secrets are always masked, identifying values replaced when `redact` is
 //! set, with one placeholder mapping for every output of the run.
@@ -12,6 +12,7 @@
 //! std::process::exit(i32::from(run.exit_code(report.exit_code())));
 //! ```
 
+mod clusters;
 mod output;
 pub mod settings;
 mod threads;
@@ -86,24 +87,37 @@ impl Analysis {
 pub struct Run {
     /// Remarks for the user (objects of a remote job that were not downloaded, …).
     pub notes: Vec<String>,
-    analysis: Analysis,
+    /// What the user must know to read the results right (inputs of different clusters
+    /// analysed apart).
+    pub warnings: Vec<String>,
+    /// One analysis per cluster, in the order of the inputs; never empty.
+    analyses: Vec<Analysis>,
     redactor: Option<Mutex<Redactor>>,
 }
 
 impl Run {
-    /// The analysis of the inputs.
+    /// The analysis of the inputs (of the first cluster when they hold several).
     pub fn analysis(&self) -> &Analysis {
-        &self.analysis
+        &self.analyses[0]
     }
 
-    /// The inputs as found.
-    pub fn inputs(&self) -> &[InputInfo] {
-        &self.analysis.bundle.inputs
+    /// One analysis per cluster: inputs of different clusters are never mixed; inputs of
+    /// the same cluster (two snapshots, a must-gather and its CI artifacts) are one.
+    pub fn analyses(&self) -> &[Analysis] {
+        &self.analyses
+    }
+
+    /// The inputs as found (of every cluster).
+    pub fn inputs(&self) -> Vec<&InputInfo> {
+        self.analyses
+            .iter()
+            .flat_map(|a| a.bundle.inputs.iter())
+            .collect()
     }
 
     /// Inputs that could not be opened or fetched (the run still analysed the others).
     pub fn input_errors(&self) -> &[String] {
-        &self.analysis.bundle.input_errors
+        &self.analyses[0].bundle.input_errors
     }
 
     /// `code`, or 2 when some input could not be read at all.
@@ -160,6 +174,7 @@ pub fn load(inputs: &[String], settings: &Settings) -> Result<Run, RunError> {
         return Err(RunError::Inputs(fetch_errors));
     }
     let mut run = load_named(&named, settings, fetch_errors)?;
+    notes.append(&mut run.notes);
     run.notes = notes;
     Ok(run)
 }
@@ -183,12 +198,36 @@ pub fn load_named(
         other => RunError::Ingest(other),
     })?;
     bundle.input_errors.extend(earlier_errors);
-    let redactor = settings
-        .redact
-        .then(|| Mutex::new(Redactor::new(identifying_names(&bundle))));
+    let mut warnings = Vec::new();
+    let bundles = match clusters::groups(&bundle, named) {
+        Some(groups) => {
+            warnings.push(clusters::warning(&groups));
+            let mut bundles = Vec::with_capacity(groups.len());
+            for (i, g) in groups.iter().enumerate() {
+                let mut b = ingest_named(&g.inputs, &opts)?;
+                // Input errors belong to the run, reported once (with the first cluster).
+                b.input_errors = if i == 0 {
+                    bundle.input_errors.clone()
+                } else {
+                    Vec::new()
+                };
+                bundles.push(b);
+            }
+            bundles
+        }
+        None => vec![bundle],
+    };
+    let redactor = settings.redact.then(|| {
+        let names = bundles.iter().flat_map(identifying_names).collect();
+        Mutex::new(Redactor::new(names))
+    });
     Ok(Run {
         notes: Vec::new(),
-        analysis: Analysis::new(bundle, settings.selection.clone()),
+        warnings,
+        analyses: bundles
+            .into_iter()
+            .map(|b| Analysis::new(b, settings.selection.clone()))
+            .collect(),
         redactor,
     })
 }

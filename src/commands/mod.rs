@@ -98,6 +98,9 @@ fn load(input: &InputArgs, settings: &Settings) -> Result<Run, CliError> {
     for n in &run.notes {
         eprintln!("note: {n}");
     }
+    for w in &run.warnings {
+        eprintln!("warning: {w}");
+    }
     Ok(run)
 }
 

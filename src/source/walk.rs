@@ -212,6 +212,9 @@ pub(super) struct Walker<'o> {
     /// Files kept because their content was recognised, not their path: dropped at the end
     /// when they turn out to be inside a known layout (archive order is arbitrary).
     sniffed: HashSet<Arc<str>>,
+    /// Archive entries sniffed and found to be nothing mglint reads: counted at the end,
+    /// when those inside a known layout are known not to count.
+    skipped: Vec<Arc<str>>,
 }
 
 impl<'o> Walker<'o> {
@@ -222,6 +225,7 @@ impl<'o> Walker<'o> {
             out: Collected::new(display, kind),
             seen: LayoutSeen::default(),
             sniffed: HashSet::new(),
+            skipped: Vec::new(),
         }
     }
 
@@ -231,7 +235,7 @@ impl<'o> Walker<'o> {
     }
 
     /// Whether a file that no path rule wants may be sniffed: it is outside every known
-    /// layout seen so far.
+    /// layout seen so far (a must-gather, with what sits beside its image directory; a CI job).
     fn loose(&self, path: &str) -> bool {
         !self.seen.ci
             && !path
@@ -252,6 +256,8 @@ impl<'o> Walker<'o> {
                 .collect();
             debug_assert!(self.out.files.len() <= before);
         }
+        let skipped = std::mem::take(&mut self.skipped);
+        self.out.info.files_skipped += skipped.iter().filter(|p| self.loose(p)).count() as u64;
         self.out.info.must_gather_roots = self.seen.roots.iter().cloned().collect();
         self.out.info.ci_job = self.seen.ci;
         if self.out.info.kind == InputKind::Directory {
@@ -564,7 +570,7 @@ impl<'o> Walker<'o> {
                         k
                     }
                     None => {
-                        self.out.info.files_skipped += 1;
+                        self.skipped.push(Arc::from(full.as_str()));
                         return Ok(());
                     }
                 }
@@ -634,12 +640,15 @@ impl<'o> Walker<'o> {
     }
 }
 
-/// Whether `path` is inside one of the must-gather roots.
+/// Whether `path` belongs to one of the must-gathers: inside the directory that holds a root
+/// (`must-gather.local.N/`, whose `timestamp` and `event-filter.html` sit beside the image
+/// directory that is the root).
 fn under_root(roots: &BTreeSet<String>, path: &str) -> bool {
     roots.iter().any(|r| {
-        r.is_empty()
+        let holder = r.rsplit_once('/').map_or("", |(parent, _)| parent);
+        holder.is_empty()
             || path
-                .strip_prefix(r.as_str())
+                .strip_prefix(holder)
                 .is_some_and(|p| p.starts_with('/'))
     })
 }

@@ -15,6 +15,7 @@ struct Expect {
     collected: &'static str,
     operators: usize,
     logs: usize,
+    cluster_id: &'static str,
 }
 
 const AWS: Expect = Expect {
@@ -25,6 +26,7 @@ const AWS: Expect = Expect {
     collected: "2021-08-03T10:14:13Z",
     operators: 31,
     logs: 2,
+    cluster_id: "96eb6c40-16e8-4718-ade6-5d7c6f05e120",
 };
 
 const METAL: Expect = Expect {
@@ -35,6 +37,7 @@ const METAL: Expect = Expect {
     collected: "2021-09-14T14:44:22Z",
     operators: 32,
     logs: 3,
+    cluster_id: "1d754610-c657-4a11-ad51-733c3196dc6c",
 };
 
 fn check(input: &str, e: &Expect) {
@@ -55,6 +58,10 @@ fn check(input: &str, e: &Expect) {
     }
     assert_eq!(fmt_k8s(&b.collection_time().unwrap()), e.collected);
     assert_eq!(b.objects.cluster_operators.len(), e.operators);
+    assert_eq!(
+        b.cluster_version().map(|cv| cv.spec.cluster_id.as_str()),
+        Some(e.cluster_id)
+    );
     assert_eq!(b.cvo_logs.len(), e.logs);
     assert_eq!(b.objects.nodes.len(), 6);
     assert_eq!(b.objects.pools.len(), 2);
@@ -334,8 +341,55 @@ pub fn insights_archive_from_the_corpus_layout(c: &Path) {
     assert!(status.contains("not updating"), "{status}");
 }
 
+/// Two different real clusters in one run are analysed apart, each exactly as on its own,
+/// with a warning naming both; the same must-gather given twice is one cluster.
+pub fn two_clusters_are_never_mixed(c: &Path) {
+    let aws = c
+        .join("must-gathers/must-gather-aws.tar.xz")
+        .to_string_lossy()
+        .to_string();
+    let metal = c
+        .join("must-gathers/must-gather-metal.tar.xz")
+        .to_string_lossy()
+        .to_string();
+    let run = common::load(&[aws.clone(), metal.clone()], &[]);
+    assert_eq!(run.analyses().len(), 2);
+    assert_eq!(run.warnings.len(), 1, "{:?}", run.warnings);
+    let w = &run.warnings[0];
+    assert!(w.contains(&aws) && w.contains(&metal), "{w}");
+    assert!(
+        w.contains(AWS.cluster_id) && w.contains(METAL.cluster_id),
+        "{w}"
+    );
+    for (a, input) in run.analyses().iter().zip([&aws, &metal]) {
+        assert_eq!(a.bundle.inputs.len(), 1);
+        assert_eq!(&a.bundle.inputs[0].name, input);
+        let alone = common::report(std::slice::from_ref(input), &[]);
+        let codes = |r: &mglint::rules::Report| {
+            r.findings
+                .iter()
+                .map(|f| (f.code, f.message.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(codes(a.report()), codes(&alone), "{input}");
+        assert_eq!(a.bundle.objects.cvo_pods.len(), alone_pods(input));
+    }
+    let twice = common::load(&[aws.clone(), aws.clone()], &[]);
+    assert_eq!(twice.analyses().len(), 1);
+    assert!(twice.warnings.is_empty());
+}
+
+fn alone_pods(input: &str) -> usize {
+    ingest(&[input.to_string()], &IngestOptions::default())
+        .unwrap()
+        .objects
+        .cvo_pods
+        .len()
+}
+
 /// The tests of this module.
 pub const TESTS: &[crate::CorpusTest] = &[
+    ("two_clusters_are_never_mixed", two_clusters_are_never_mixed),
     (
         "oc_example_sets_in_a_directory_read_like_one_by_one",
         oc_example_sets_in_a_directory_read_like_one_by_one,
