@@ -79,6 +79,8 @@ pub struct Summary {
     pub cvo_logs: Vec<LogCoverage>,
     pub operators_total: usize,
     pub operator_problems: Vec<OperatorProblem>,
+    /// What the cluster itself reported through the UpdateStatus API, when the dump has it.
+    pub update_insights: Vec<crate::model::UpdateInsight>,
     pub nodes: usize,
     pub machine_config_pools: usize,
     pub events: usize,
@@ -217,6 +219,12 @@ pub fn summarize(b: &Bundle) -> Summary {
         cvo_logs,
         operators_total: b.objects.cluster_operators.len(),
         operator_problems,
+        update_insights: b
+            .objects
+            .update_statuses
+            .iter()
+            .flat_map(|u| u.value.insights.iter().cloned())
+            .collect(),
         nodes: b.objects.nodes.len(),
         machine_config_pools: b.objects.pools.len(),
         events: b.objects.events.len(),
@@ -370,6 +378,16 @@ pub fn render_text(s: &Summary) -> String {
     );
     for p in &s.operator_problems {
         let _ = writeln!(o, "  {:<40} {}", p.name, p.problems.join("; "));
+    }
+    if !s.update_insights.is_empty() {
+        let _ = writeln!(
+            o,
+            "\nUpdate insights the cluster reported (UpdateStatus API): {}",
+            s.update_insights.len()
+        );
+        for i in &s.update_insights {
+            let _ = writeln!(o, "  {}", i.line());
+        }
     }
     let _ = writeln!(
         o,

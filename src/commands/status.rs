@@ -22,7 +22,22 @@ pub fn run(a: StatusArgs) -> Result<u8, CliError> {
     for n in &assessment.notes {
         eprintln!("note: {n}");
     }
+    let api: Vec<_> = bundle
+        .objects
+        .update_statuses
+        .iter()
+        .flat_map(|u| u.value.insights.iter())
+        .collect();
     let text = match a.format {
+        StatusFormat::Text if !api.is_empty() => {
+            // oc's text first, exactly; then what the cluster itself reported.
+            let mut t = render_text(&assessment, a.details.into());
+            t.push_str("\n= Update insights the cluster reported (UpdateStatus API) =\n");
+            for i in api {
+                t.push_str(&format!("{}\n", i.line()));
+            }
+            t
+        }
         StatusFormat::Text => render_text(&assessment, a.details.into()),
         StatusFormat::Json => render_json(&assessment),
         StatusFormat::Markdown => render_markdown(&assessment),

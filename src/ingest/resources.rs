@@ -130,6 +130,14 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
             } else {
                 String::new()
             };
+            // The standalone insight objects are read with the UpdateStatus singleton.
+            let kind = kind.map(|k| {
+                if crate::model::update_status::INSIGHT_KINDS.contains(&k.as_str()) {
+                    "UpdateStatus".to_string()
+                } else {
+                    k
+                }
+            });
             if let Some(kind) = kind.as_deref()
                 && let Err(e) = objs.push(kind, item, p)
             {

@@ -9,6 +9,7 @@ mod mco;
 mod objects;
 mod provenance;
 mod records;
+pub mod update_status;
 
 pub use crate::vocab::time::*;
 pub use alerts::*;
@@ -17,3 +18,4 @@ pub use mco::*;
 pub use objects::*;
 pub use provenance::*;
 pub use records::*;
+pub use update_status::{InsightBody, UpdateInsight, UpdateStatus};

@@ -181,6 +181,8 @@ objects! {
     events: Event,
     /// Pods in `openshift-cluster-version` (the CVO pods).
     cvo_pods: Pod,
+    /// The cluster's own update insights (UpdateStatus API, 4.18+ behind a feature gate).
+    update_statuses: UpdateStatus,
 }
 
 fn name_key(m: &ObjectMeta) -> Option<String> {
@@ -319,6 +321,19 @@ impl Kind for Alerts {
 
     fn freshness(&self) -> Option<Time> {
         None
+    }
+}
+
+impl Kind for UpdateStatus {
+    const KIND: &'static str = "UpdateStatus";
+    const PATH_NAMES: &'static [&'static str] = &["updatestatuses"];
+
+    fn key(&self) -> Option<String> {
+        Some(format!("{}/{}", self.kind, self.metadata.name))
+    }
+
+    fn freshness(&self) -> Option<Time> {
+        self.metadata.creation_timestamp
     }
 }
 

@@ -107,6 +107,19 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
                 matches!(*f, "clusterversions.yaml" | "clusteroperators.yaml")
             }
             ["core", f] => *f == "nodes.yaml",
+            [
+                "update.openshift.io",
+                "updatestatuses"
+                | "clusterversionprogressinsights"
+                | "clusteroperatorprogressinsights"
+                | "machineconfigpoolprogressinsights"
+                | "nodeprogressinsights"
+                | "healthinsights",
+                _,
+            ] => true,
+            ["update.openshift.io", f] => {
+                f.ends_with("insights.yaml") || *f == "updatestatuses.yaml"
+            }
             ["machineconfiguration.openshift.io", f] => {
                 matches!(*f, "machineconfigpools.yaml" | "machineconfigs.yaml")
             }

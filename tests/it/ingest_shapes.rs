@@ -384,3 +384,56 @@ fn two_gigabyte_one_line_file_in_a_loose_directory() {
     assert_eq!(b.inputs[0].files_skipped, 1);
     assert!(b.inputs[0].bytes_read < 1 << 20, "{:?}", b.inputs[0]);
 }
+
+/// UpdateStatus API objects in a must-gather (the singleton with nested insights, and a
+/// standalone HealthInsight) are read: `summary` lists them, `status` shows them after oc's
+/// own text.
+#[test]
+fn update_status_api_objects_are_shown() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::copy_tree(&seed_dir(), tmp.path());
+    let root = common::dir_files(tmp.path(), "")
+        .into_iter()
+        .find(|(p, _)| p.ends_with("clusterversions/version.yaml"))
+        .map(|(p, _)| {
+            p.split("/cluster-scoped-resources/")
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .unwrap();
+    let dir = tmp
+        .path()
+        .join(&root)
+        .join("cluster-scoped-resources/update.openshift.io");
+    std::fs::create_dir_all(dir.join("updatestatuses")).unwrap();
+    std::fs::create_dir_all(dir.join("healthinsights")).unwrap();
+    std::fs::write(
+        dir.join("updatestatuses/cluster.yaml"),
+        "apiVersion: update.openshift.io/v1alpha1\nkind: UpdateStatus\nmetadata:\n  name: cluster\nstatus:\n  controlPlane:\n    informers:\n    - name: update-status-controller\n      insights:\n      - type: ClusterVersion\n        clusterVersion:\n          resource: {group: config.openshift.io, resource: clusterversions, name: version}\n          assessment: Progressing\n          versions: {previous: {version: 4.2.36}, target: {version: 4.3.10}}\n          completion: 97\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("healthinsights/etcd-degraded.yaml"),
+        "apiVersion: update.openshift.io/v1alpha1\nkind: HealthInsight\nmetadata:\n  name: etcd-degraded\nstatus:\n  startedAt: \"2020-04-09T18:00:00Z\"\n  scope: {type: ControlPlane, resources: [{group: config.openshift.io, resource: clusteroperators, name: etcd}]}\n  impact: {level: Error, type: API Availability, summary: Cluster Operator etcd is degraded}\n  remediation: {reference: \"https://docs.openshift.com/\"}\n",
+    )
+    .unwrap();
+    let input = tmp.path().to_str().unwrap();
+    let b = ingest_one(tmp.path());
+    assert_eq!(b.objects.update_statuses.len(), 2, "{:?}", b.diagnostics);
+    let summary = common::mglint(&["summary", input]);
+    let text = String::from_utf8_lossy(&summary.stdout);
+    assert!(
+        text.contains("Update insights the cluster reported (UpdateStatus API): 2")
+            && text.contains("ClusterVersion version: Progressing 97% 4.2.36 \u{2192} 4.3.10")
+            && text.contains("Error (API Availability): Cluster Operator etcd is degraded [clusteroperators.config.openshift.io/etcd]"),
+        "{text}"
+    );
+    let status = common::mglint(&["status", input]);
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert!(
+        text.contains("= Update insights the cluster reported (UpdateStatus API) =")
+            && text.contains("Error (API Availability)"),
+        "{status:?}"
+    );
+}
