@@ -23,7 +23,11 @@ fn hostile_report() -> Report {
         severity: Severity::Error,
         category: "cluster-version",
         message: format!("{evil}\n- second line `x` ``` <b>y</b>"),
-        object: ObjectRef::new("ClusterVersion", "", "v<img src=y onerror=alert(3)>`"),
+        object: ObjectRef::new(
+            "ClusterVersion",
+            "",
+            "v<img src=y onerror=alert(3)>`</script><svg onload=alert(6)>",
+        ),
         at: None,
         // An archive member's name may hold a newline and a fence; evidence text may hold fences.
         evidence: vec![EvidenceItem::new(
@@ -50,7 +54,16 @@ fn hostile_text_stays_text_in_a_commonmark_renderer() {
     );
     let page = html(&md);
     // mglint's own labels are bold (`**Object:**`); nothing from the input becomes markup.
-    for tag in ["<img", "<script", "<b>", "<a ", "<strong>bold", "<em>"] {
+    for tag in [
+        "<img",
+        "<script",
+        "</script",
+        "<svg",
+        "<b>",
+        "<a ",
+        "<strong>bold",
+        "<em>",
+    ] {
         assert!(
             !page.contains(tag),
             "{tag} became markup:\n{md}\n---\n{page}"

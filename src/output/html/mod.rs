@@ -31,6 +31,7 @@ use crate::bundle::{Bundle, InputKind};
 use crate::model::Time;
 use crate::rules::Report;
 use crate::timeline::{Timeline, fmt_short};
+use crate::vocab::text::plural;
 use std::fmt::Write;
 
 /// One input as shown in the header.
@@ -141,8 +142,11 @@ fn header(out: &mut String, report: &Report, tl: &Timeline, meta: &HtmlMeta) {
     };
     let _ = write!(
         out,
-        "<header><h1>mglint report</h1><p class=\"verdict {class}\" id=\"verdict\">{} errors, {} warnings, {} info: {verdict} at <code>--fail-on {}</code></p><table class=\"meta\" id=\"meta\">",
-        s.errors, s.warnings, s.info, report.fail_on
+        "<header><h1>mglint report</h1><p class=\"verdict {class}\" id=\"verdict\">{}, {}, {} info: {verdict} at <code>--fail-on {}</code></p><table class=\"meta\" id=\"meta\">",
+        plural(s.errors, "error", "errors"),
+        plural(s.warnings, "warning", "warnings"),
+        s.info,
+        report.fail_on
     );
     meta_row(out, "Cluster ID", meta.cluster_id.as_deref());
     meta_row(out, "Running version", meta.running_version.as_deref());
@@ -195,10 +199,14 @@ fn header(out: &mut String, report: &Report, tl: &Timeline, meta: &HtmlMeta) {
             .iter()
             .map(|i| {
                 format!(
-                    "<li><code>{}</code> ({}, {} files read)</li>",
+                    "<li><code>{}</code> ({}, {})</li>",
                     esc(&i.name),
                     esc(&i.kind),
-                    i.files_read
+                    plural(
+                        usize::try_from(i.files_read).unwrap_or(usize::MAX),
+                        "file read",
+                        "files read"
+                    )
                 )
             })
             .collect()
@@ -207,10 +215,14 @@ fn header(out: &mut String, report: &Report, tl: &Timeline, meta: &HtmlMeta) {
             .iter()
             .map(|i| {
                 format!(
-                    "<li><code>{}</code> ({}, {} files read)</li>",
+                    "<li><code>{}</code> ({}, {})</li>",
                     esc(&i.name),
                     esc(&i.kind),
-                    i.files_read
+                    plural(
+                        usize::try_from(i.files_read).unwrap_or(usize::MAX),
+                        "file read",
+                        "files read"
+                    )
                 )
             })
             .collect()

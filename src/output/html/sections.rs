@@ -237,8 +237,9 @@ pub fn rules(out: &mut String, report: &Report) {
     let s = &report.summary;
     let _ = writeln!(
         out,
-        "<section id=\"rules\"><h2>Rules</h2><p>{} rules ran, {} skipped.</p>",
-        s.rules_ran, s.rules_skipped
+        "<section id=\"rules\"><h2>Rules</h2><p>{} ran, {} skipped.</p>",
+        crate::vocab::text::plural(s.rules_ran, "rule", "rules"),
+        s.rules_skipped
     );
     let skipped: Vec<_> = report.skipped().collect();
     if !skipped.is_empty() {
