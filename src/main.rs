@@ -10,7 +10,8 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
-    match commands::run(cli.command) {
+    let ui = commands::Ui::new(cli.color, cli.quiet);
+    match commands::run(cli.command, &ui) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             eprintln!("error: {e}");

@@ -14,8 +14,8 @@ pub struct HistoryRow {
     pub state: String,
     pub version: String,
     pub image: String,
-    pub started: Option<String>,
-    pub completed: Option<String>,
+    pub started: Option<Time>,
+    pub completed: Option<Time>,
     pub verified: bool,
 }
 
@@ -25,8 +25,8 @@ pub struct LogCoverage {
     pub path: String,
     pub pod: String,
     pub previous: bool,
-    pub first: Option<String>,
-    pub last: Option<String>,
+    pub first: Option<Time>,
+    pub last: Option<Time>,
     pub lines: u64,
     pub records: usize,
     pub banners: usize,
@@ -38,7 +38,7 @@ pub struct CvoPod {
     pub name: String,
     pub image: String,
     pub restarts: i64,
-    pub started: Option<String>,
+    pub started: Option<Time>,
 }
 
 /// A ClusterOperator that needs a look.
@@ -66,7 +66,7 @@ pub struct Summary {
     pub kind: &'static str,
     pub inputs: Vec<InputInfo>,
     pub input_errors: Vec<String>,
-    pub collection_times: Vec<String>,
+    pub collection_times: Vec<Time>,
     pub gather_versions: Vec<String>,
     pub cluster_id: Option<String>,
     pub channel: Option<String>,
@@ -74,7 +74,7 @@ pub struct Summary {
     pub desired: Option<String>,
     pub desired_update: Option<String>,
     pub history: Vec<HistoryRow>,
-    pub conditions: Vec<Condition>,
+    pub conditions: Vec<ConditionRow>,
     pub cvo_pods: Vec<CvoPod>,
     pub cvo_logs: Vec<LogCoverage>,
     pub operators_total: usize,
@@ -92,8 +92,21 @@ pub struct Summary {
     pub unread: Vec<Unread>,
 }
 
-fn t(x: Option<Time>) -> Option<String> {
-    x.map(|t| fmt_k8s(&t))
+/// A ClusterVersion condition, with the keys every mglint document uses (snake_case) and
+/// its time as every mglint time is written.
+#[derive(Debug, Serialize)]
+pub struct ConditionRow {
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub status: String,
+    pub reason: String,
+    pub message: String,
+    pub last_transition: Option<Time>,
+}
+
+/// A time for the text view: to the second, as Kubernetes writes it.
+fn show(t: Option<&Time>) -> Option<String> {
+    t.map(fmt_k8s)
 }
 
 /// Builds the summary of a bundle.
@@ -140,8 +153,8 @@ pub fn summarize(b: &Bundle) -> Summary {
                 path: l.prov.display_path(),
                 pod: l.pod.clone(),
                 previous: l.previous,
-                first: t(span.map(|s| s.0)),
-                last: t(span.map(|s| s.1)),
+                first: span.map(|s| s.0),
+                last: span.map(|s| s.1),
                 lines: l.lines,
                 records: l.records.len(),
                 banners: l
@@ -172,7 +185,7 @@ pub fn summarize(b: &Bundle) -> Summary {
                 .iter()
                 .map(|c| c.restart_count)
                 .sum(),
-            started: t(p.status.start_time),
+            started: p.status.start_time,
         })
         .collect();
     let mut times: Vec<Time> = b.collection_times.iter().map(|s| s.value).collect();
@@ -183,7 +196,7 @@ pub fn summarize(b: &Bundle) -> Summary {
         kind: "summary",
         inputs: b.inputs.clone(),
         input_errors: b.input_errors.clone(),
-        collection_times: times.iter().map(fmt_k8s).collect(),
+        collection_times: times,
         gather_versions: b.gather_versions.iter().map(|v| v.value.clone()).collect(),
         cluster_id: cv
             .map(|c| c.spec.cluster_id.clone())
@@ -207,14 +220,28 @@ pub fn summarize(b: &Bundle) -> Summary {
                         state: h.state.clone(),
                         version: h.version.clone(),
                         image: h.image.clone(),
-                        started: t(h.started_time),
-                        completed: t(h.completion_time),
+                        started: h.started_time,
+                        completed: h.completion_time,
                         verified: h.verified,
                     })
                     .collect()
             })
             .unwrap_or_default(),
-        conditions: cv.map(|c| c.status.conditions.clone()).unwrap_or_default(),
+        conditions: cv
+            .map(|c| {
+                c.status
+                    .conditions
+                    .iter()
+                    .map(|c| ConditionRow {
+                        type_: c.type_.clone(),
+                        status: c.status.clone(),
+                        reason: c.reason.clone(),
+                        message: c.message.clone(),
+                        last_transition: c.last_transition_time,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
         cvo_pods,
         cvo_logs,
         operators_total: b.objects.cluster_operators.len(),
@@ -249,6 +276,11 @@ pub fn summarize(b: &Bundle) -> Summary {
 
 /// Renders the summary as text for a terminal.
 pub fn render_text(s: &Summary) -> String {
+    // Text from the input reaches a terminal: its control characters are shown escaped.
+    crate::vocab::text::show_controls(&render_text_unescaped(s)).into_owned()
+}
+
+fn render_text_unescaped(s: &Summary) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "Inputs");
     for i in &s.inputs {
@@ -295,8 +327,8 @@ pub fn render_text(s: &Summary) -> String {
         let _ = writeln!(
             o,
             "  ran {} → {}",
-            t(p.start).unwrap_or("?".into()),
-            t(p.completion).unwrap_or("?".into())
+            show(p.start.as_ref()).unwrap_or("?".into()),
+            show(p.completion.as_ref()).unwrap_or("?".into())
         );
     }
     let _ = writeln!(o, "\nCluster");
@@ -306,7 +338,7 @@ pub fn render_text(s: &Summary) -> String {
     line(
         &mut o,
         "collected",
-        s.collection_times.last().map(String::as_str),
+        show(s.collection_times.last()).as_deref(),
     );
     line(&mut o, "cluster ID", s.cluster_id.as_deref());
     line(&mut o, "channel", s.channel.as_deref());
@@ -325,8 +357,10 @@ pub fn render_text(s: &Summary) -> String {
                 } else {
                     &h.version
                 },
-                h.started.as_deref().unwrap_or("?"),
-                h.completed.as_deref().unwrap_or("(in progress)"),
+                show(h.started.as_ref()).as_deref().unwrap_or("?"),
+                show(h.completed.as_ref())
+                    .as_deref()
+                    .unwrap_or("(in progress)"),
                 if h.verified { "  verified" } else { "" }
             );
         }
@@ -356,8 +390,8 @@ pub fn render_text(s: &Summary) -> String {
             "  log {}{}: {} → {} ({} lines, {} records{})",
             if l.pod.is_empty() { "?" } else { &l.pod },
             if l.previous { " (previous)" } else { "" },
-            l.first.as_deref().unwrap_or("-"),
-            l.last.as_deref().unwrap_or("-"),
+            show(l.first.as_ref()).as_deref().unwrap_or("-"),
+            show(l.last.as_ref()).as_deref().unwrap_or("-"),
             l.lines,
             l.records,
             if l.banners > 1 {

@@ -1,12 +1,13 @@
 //! `mglint batch`: many inputs, one JSON Lines row each. Exits 0 when every selected input
-//! got a row (whatever its outcome), 2 when the batch itself could not run.
+//! was analysed, 1 when some could not be (an `error` row) or, with `--fail-on` given, when a
+//! row has findings at or above it, 2 when none could be or the batch itself could not run.
 
-use super::{CliError, fetch_options};
+use super::{CliError, Ui, fetch_options};
 use crate::cli::BatchArgs;
 use mglint::app::{self, Overrides, Settings};
-use mglint::batch::{BatchOptions, parse_list, run_file, run_to};
+use mglint::batch::{BatchOptions, Outcome, parse_list, run_file, run_to};
 
-pub fn run(a: BatchArgs) -> Result<u8, CliError> {
+pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
     use std::io::IsTerminal;
     let cwd =
         std::env::current_dir().map_err(|e| CliError::Failed(format!("current directory: {e}")))?;
@@ -18,11 +19,11 @@ pub fn run(a: BatchArgs) -> Result<u8, CliError> {
             ignore: a.rules.ignore.clone(),
             fail_on: a.rules.fail_on.map(Into::into),
             limits: Some(app::Limits {
-                max_file_bytes: a.max_file_bytes,
-                max_archive_bytes: a.max_archive_bytes,
+                max_file_bytes: a.max_file_bytes.0,
+                max_archive_bytes: a.max_archive_bytes.0,
             }),
             remote: Some(fetch_options(&a.remote)),
-            threads: a.jobs,
+            threads: a.threads,
             redact: a.redact,
         },
     )?;
@@ -45,22 +46,48 @@ pub fn run(a: BatchArgs) -> Result<u8, CliError> {
     let opts = BatchOptions {
         settings,
         shard: a.shard,
-        progress: !a.no_progress && std::io::stderr().is_terminal(),
+        progress: !a.no_progress && !ui.quiet && std::io::stderr().is_terminal(),
     };
     let run = match &a.output {
         Some(p) => run_file(&inputs, &opts, p, a.resume),
+        None if ui.quiet => run_to(&inputs, &opts, &Default::default(), &mut std::io::sink()),
         None => run_to(&inputs, &opts, &Default::default(), &mut std::io::stdout()),
     }
     .map_err(|e| CliError::Failed(e.to_string()))?;
     if run.skipped > 0 {
-        eprintln!("note: {} inputs already had a row; skipped", run.skipped);
+        ui.note(&format!(
+            "{} already had a row; skipped",
+            mglint::vocab::text::plural(run.skipped, "input", "inputs")
+        ));
     }
-    if a.summary && !run.truncated {
+    if a.summary && !run.truncated && !ui.quiet {
         let table = run.summary.render();
         match a.output {
             Some(_) => app::write_text(&table, None)?,
             None => eprint!("{table}"),
         }
     }
-    Ok(0)
+    let errors = run
+        .rows
+        .iter()
+        .filter(|r| r.outcome == Outcome::Error)
+        .count();
+    let findings = run.rows.iter().any(|r| r.outcome == Outcome::Findings);
+    Ok(exit_code(
+        run.rows.len(),
+        errors,
+        findings && a.rules.fail_on.is_some(),
+    ))
+}
+
+/// 2 when every analysed input errored, 1 when some did or a finding reached an explicit
+/// `--fail-on`, else 0.
+fn exit_code(analysed: usize, errors: usize, failed: bool) -> u8 {
+    if analysed > 0 && errors == analysed {
+        2
+    } else if errors > 0 || failed {
+        1
+    } else {
+        0
+    }
 }

@@ -1,21 +1,24 @@
 //! `mglint fetch`: download what the analysis needs of a CI job into a directory.
 
-use super::{CliError, fetch_options};
+use super::{CliError, Ui, fetch_options};
 use crate::cli::FetchArgs;
 
-pub fn run(a: FetchArgs) -> Result<u8, CliError> {
+pub fn run(a: FetchArgs, ui: &Ui) -> Result<u8, CliError> {
     let r = mglint::remote::fetch_to(&a.url, &a.output, &fetch_options(&a.remote))
         .map_err(|e| CliError::Failed(e.to_string()))?;
     for s in &r.skipped {
-        eprintln!("note: not downloaded: {s}");
+        ui.note(&format!("not downloaded: {s}"));
+    }
+    if ui.quiet {
+        return Ok(0);
     }
     eprintln!(
-        "{}: {} files ({} downloaded, {} from cache, {} bytes)",
+        "{}: {} ({} downloaded, {} from cache, {})",
         a.output.display(),
-        r.downloaded + r.from_cache,
+        mglint::vocab::text::plural(r.downloaded + r.from_cache, "file", "files"),
         r.downloaded,
         r.from_cache,
-        r.bytes
+        crate::cli::ByteSize(r.bytes)
     );
     Ok(0)
 }

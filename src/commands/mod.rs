@@ -1,10 +1,12 @@
 //! One module per verb. Each turns its arguments into library calls: settings resolved once
 //! ([`mglint::app::Settings::resolve`]), inputs loaded through the one entry point
-//! ([`mglint::app::load`]), every text written through the run's output hygiene.
+//! ([`mglint::app::load`]), every text written through the run's output hygiene. [`Ui`]
+//! carries the global `--color` and `--quiet`; [`pick_format`] infers a format from `-o`.
 
 mod analyze;
 mod batch;
 mod fetch;
+mod meta;
 mod reconcile;
 mod replay;
 mod rules;
@@ -12,11 +14,64 @@ mod status;
 mod summary;
 mod timeline;
 
-use crate::cli::{Command, InputArgs, RemoteArgs, RuleArgs};
+use crate::cli::{ByExtension, ColorArg, Command, InputArgs, RemoteArgs, RuleArgs};
 use mglint::app::{self, Overrides, Run, Settings};
+use mglint::output::{ColorChoice, RenderOptions};
 use mglint::remote::FetchOptions;
 use std::path::Path;
 use std::time::Duration;
+
+/// The global flags every verb honours.
+#[derive(Debug, Clone, Copy)]
+pub struct Ui {
+    pub color: ColorChoice,
+    /// Nothing on standard output, no notes: errors and the exit code only.
+    pub quiet: bool,
+}
+
+impl Ui {
+    pub fn new(color: ColorArg, quiet: bool) -> Self {
+        let color = match color {
+            ColorArg::Auto => ColorChoice::Auto,
+            ColorArg::Always => ColorChoice::Always,
+            ColorArg::Never => ColorChoice::Never,
+        };
+        Ui { color, quiet }
+    }
+
+    /// A remark on standard error, unless `--quiet`.
+    pub fn note(&self, msg: &str) {
+        if !self.quiet {
+            eprintln!("note: {msg}");
+        }
+    }
+
+    /// How the human view is rendered for standard output.
+    pub fn stdout_options(&self) -> RenderOptions {
+        RenderOptions::for_stdout(self.color)
+    }
+}
+
+/// The format to write: `--format` when given, else the one `-o PATH`'s extension names, else
+/// `default` for standard output; an extension that names no format is a usage error.
+pub fn pick_format<F: ByExtension>(
+    explicit: Option<F>,
+    path: Option<&Path>,
+    default: F,
+) -> Result<F, CliError> {
+    if let Some(f) = explicit {
+        return Ok(f);
+    }
+    let Some(p) = path else { return Ok(default) };
+    F::from_path(p).ok_or_else(|| {
+        CliError::Usage(format!(
+            "cannot tell the format of `{}` from its extension; name it with --format, or use \
+             one of {}",
+            p.display(),
+            F::extensions()
+        ))
+    })
+}
 
 /// Why a command failed before it could report anything (exit 2).
 #[derive(Debug, thiserror::Error)]
@@ -36,18 +91,20 @@ pub enum CliError {
 }
 
 /// Runs one verb; the exit code on success (0 or 1), `Err` for exit 2.
-pub fn run(command: Command) -> Result<u8, CliError> {
+pub fn run(command: Command, ui: &Ui) -> Result<u8, CliError> {
     match command {
-        Command::Analyze(a) => analyze::run(a),
-        Command::Summary(a) => summary::run(a),
-        Command::Timeline(a) => timeline::run(a),
-        Command::Reconcile(a) => reconcile::run(a),
-        Command::Replay(a) => replay::run(a),
-        Command::Rules(a) => rules::list(a),
-        Command::Explain(a) => rules::explain(a),
-        Command::Batch(a) => batch::run(a),
-        Command::Fetch(a) => fetch::run(a),
-        Command::Status(a) => status::run(a),
+        Command::Analyze(a) => analyze::run(a, ui),
+        Command::Summary(a) => summary::run(a, ui),
+        Command::Timeline(a) => timeline::run(a, ui),
+        Command::Reconcile(a) => reconcile::run(a, ui),
+        Command::Replay(a) => replay::run(a, ui),
+        Command::Rules(a) => rules::list(a, ui),
+        Command::Explain(a) => rules::explain(a, ui),
+        Command::Batch(a) => batch::run(a, ui),
+        Command::Fetch(a) => fetch::run(a, ui),
+        Command::Status(a) => status::run(a, ui),
+        Command::Completions(a) => meta::completions(a, ui),
+        Command::Man => meta::man(ui),
     }
 }
 
@@ -58,7 +115,7 @@ fn fetch_options(a: &RemoteArgs) -> FetchOptions {
         offline: a.offline,
         timeout: Duration::from_secs(a.timeout.max(1)),
         retries: a.retries,
-        max_object_bytes: a.max_object_bytes,
+        max_object_bytes: a.max_object_bytes.0,
         with_must_gather: a.with_must_gather,
         ..FetchOptions::default()
     };
@@ -74,8 +131,8 @@ fn settings(input: &InputArgs, rules: Option<&RuleArgs>) -> Result<Settings, Cli
         std::env::current_dir().map_err(|e| CliError::Failed(format!("current directory: {e}")))?;
     let mut o = Overrides {
         limits: Some(app::Limits {
-            max_file_bytes: input.max_file_bytes,
-            max_archive_bytes: input.max_archive_bytes,
+            max_file_bytes: input.max_file_bytes.0,
+            max_archive_bytes: input.max_archive_bytes.0,
         }),
         remote: Some(fetch_options(&input.remote)),
         threads: input.threads,
@@ -92,11 +149,11 @@ fn settings(input: &InputArgs, rules: Option<&RuleArgs>) -> Result<Settings, Cli
 }
 
 /// Starts the worker pool and loads the inputs.
-fn load(input: &InputArgs, settings: &Settings) -> Result<Run, CliError> {
+fn load(input: &InputArgs, settings: &Settings, ui: &Ui) -> Result<Run, CliError> {
     app::init_threads(settings.threads)?;
     let run = app::load(&input.inputs, settings)?;
     for n in &run.notes {
-        eprintln!("note: {n}");
+        ui.note(n);
     }
     for w in &run.warnings {
         eprintln!("warning: {w}");
@@ -104,9 +161,21 @@ fn load(input: &InputArgs, settings: &Settings) -> Result<Run, CliError> {
     Ok(run)
 }
 
-/// Writes a text of the run (secrets masked, redacted when asked) to `path` or stdout.
-fn emit(run: &Run, text: &str, path: Option<&Path>) -> Result<(), CliError> {
+/// Writes a text of the run (secrets masked, redacted when asked) to `path`, or to standard
+/// output unless `--quiet`.
+fn emit(run: &Run, text: &str, path: Option<&Path>, ui: &Ui) -> Result<(), CliError> {
+    if path.is_none() && ui.quiet {
+        return Ok(());
+    }
     Ok(app::write_text(&run.finish(text), path)?)
+}
+
+/// [`app::write_text`] for texts that belong to no run, honouring `--quiet` for stdout.
+fn write_plain(text: &str, path: Option<&Path>, ui: &Ui) -> Result<(), CliError> {
+    if path.is_none() && ui.quiet {
+        return Ok(());
+    }
+    Ok(app::write_text(text, path)?)
 }
 
 /// Reports inputs that could not be opened; they make the exit code 2.

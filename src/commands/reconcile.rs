@@ -1,11 +1,12 @@
 //! `mglint reconcile`: a scenario through the reference CVO model; exits 1 with a diff when
 //! the result differs from the scenario's `expect`.
 
-use super::CliError;
+use super::{CliError, Ui, pick_format, write_plain};
 use crate::cli::{FlavourArg, OnOff, ReconcileArgs, YamlOrJson};
 use mglint::reconciler::{self, Flavour, RunOptions};
 
-pub fn run(a: ReconcileArgs) -> Result<u8, CliError> {
+pub fn run(a: ReconcileArgs, ui: &Ui) -> Result<u8, CliError> {
+    let format = pick_format(a.format, a.output.as_deref(), YamlOrJson::Yaml)?;
     let text = std::fs::read_to_string(&a.scenario)
         .map_err(|e| CliError::Failed(format!("`{}`: {e}", a.scenario.display())))?;
     let scenario = reconciler::load_scenario(&text)
@@ -19,18 +20,18 @@ pub fn run(a: ReconcileArgs) -> Result<u8, CliError> {
     };
     let out = reconciler::run(&scenario, &opts);
     for n in &out.notes {
-        eprintln!("note: {n}");
+        ui.note(n);
     }
-    if a.trace {
+    if a.trace && !ui.quiet {
         eprint!("{}", reconciler::render_trace(&out.trace));
     }
-    let cv = match a.format {
+    let cv = match format {
         YamlOrJson::Yaml => reconciler::render_yaml(&out.cluster_version),
         YamlOrJson::Json => reconciler::render_json(&out.cluster_version),
     }
     .map_err(|e| CliError::Failed(e.to_string()))?;
     let cv = mglint::redact::scrub_secrets(&cv);
-    mglint::app::write_text(&cv, a.output.as_deref())?;
+    write_plain(&cv, a.output.as_deref(), ui)?;
     if out.expect_mismatches.is_empty() {
         Ok(0)
     } else {

@@ -1,22 +1,22 @@
 //! `mglint replay`: the dump checked against the reference reconciler, and the derived
 //! scenario written out with `-o`.
 
-use super::{CliError, emit, finish, load, settings};
+use super::{CliError, Ui, emit, finish, load, settings};
 use crate::cli::{ReplayArgs, TextOrJson};
 use mglint::reconciler::replay::{render_json, render_text, scenario_yaml};
 
-pub fn run(a: ReplayArgs) -> Result<u8, CliError> {
+pub fn run(a: ReplayArgs, ui: &Ui) -> Result<u8, CliError> {
     let s = settings(&a.input, None)?;
-    let run = load(&a.input, &s)?;
+    let run = load(&a.input, &s, ui)?;
     let r = run.analysis().replay();
     if let Some(p) = &a.output {
         let yaml = scenario_yaml(r).map_err(|e| CliError::Failed(e.to_string()))?;
-        emit(&run, &yaml, Some(p))?;
+        emit(&run, &yaml, Some(p), ui)?;
     }
     let text = match a.format {
         TextOrJson::Text => render_text(r),
         TextOrJson::Json => render_json(r),
     };
-    emit(&run, &text, None)?;
+    emit(&run, &text, None, ui)?;
     Ok(finish(&run, r.exit_code()))
 }

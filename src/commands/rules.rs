@@ -1,22 +1,27 @@
-//! `mglint rules` (the catalogue) and `mglint explain CODE` (one rule's page).
+//! `mglint rules` (the catalogue) and `mglint explain CODE` (one rule's page, rendered for
+//! the terminal: headings, wrapped paragraphs and lists, indented code; no Markdown syntax).
 
-use super::CliError;
+use super::{CliError, Ui, write_plain};
 use crate::cli::{ExplainArgs, RulesArgs, TextOrJson};
-use mglint::app::write_text;
 
-pub fn list(a: RulesArgs) -> Result<u8, CliError> {
+pub fn list(a: RulesArgs, ui: &Ui) -> Result<u8, CliError> {
     let text = match a.format {
         TextOrJson::Json => mglint::rules::render_catalogue_json(),
         TextOrJson::Text => mglint::rules::render_catalogue_text(),
     };
-    write_text(&text, None)?;
+    write_plain(&text, None, ui)?;
     Ok(0)
 }
 
-pub fn explain(a: ExplainArgs) -> Result<u8, CliError> {
+pub fn explain(a: ExplainArgs, ui: &Ui) -> Result<u8, CliError> {
     match mglint::rules::explain(&a.code) {
         Some(page) => {
-            write_text(&page, None)?;
+            let opts = ui.stdout_options();
+            write_plain(
+                &mglint::output::page::render_terminal(&page, &opts),
+                None,
+                ui,
+            )?;
             Ok(0)
         }
         None => Err(CliError::Usage(format!(

@@ -2,14 +2,15 @@
 //! was used, and any departure from oc's rules, on stderr.
 
 use super::timeline::parse_time;
-use super::{CliError, emit, finish, load, settings};
+use super::{CliError, Ui, emit, finish, load, pick_format, settings};
 use crate::cli::{StatusArgs, StatusFormat};
 use mglint::status::{StatusInputs, assess, render_json, render_markdown, render_text};
 
-pub fn run(a: StatusArgs) -> Result<u8, CliError> {
+pub fn run(a: StatusArgs, ui: &Ui) -> Result<u8, CliError> {
+    let format = pick_format(a.format, a.output.as_deref(), StatusFormat::Text)?;
     let now = parse_time(&a.now, "--now")?;
     let s = settings(&a.input, None)?;
-    let run = load(&a.input, &s)?;
+    let run = load(&a.input, &s, ui)?;
     let bundle = &run.analysis().bundle;
     let inputs =
         StatusInputs::from_bundle(bundle, now).map_err(|e| CliError::Failed(e.to_string()))?;
@@ -17,10 +18,10 @@ pub fn run(a: StatusArgs) -> Result<u8, CliError> {
         .now
         .time
         .to_rfc3339_opts(chrono::SecondsFormat::Nanos, true);
-    eprintln!("note: now = {t} ({})", inputs.now.source.describe());
+    ui.note(&format!("now = {t} ({})", inputs.now.source.describe()));
     let assessment = assess(&inputs).map_err(|e| CliError::Failed(e.to_string()))?;
     for n in &assessment.notes {
-        eprintln!("note: {n}");
+        ui.note(n);
     }
     let api: Vec<_> = bundle
         .objects
@@ -28,7 +29,7 @@ pub fn run(a: StatusArgs) -> Result<u8, CliError> {
         .iter()
         .flat_map(|u| u.value.insights.iter())
         .collect();
-    let text = match a.format {
+    let text = match format {
         StatusFormat::Text if !api.is_empty() => {
             // oc's text first, exactly; then what the cluster itself reported.
             let mut t = render_text(&assessment, a.details.into());
@@ -42,6 +43,6 @@ pub fn run(a: StatusArgs) -> Result<u8, CliError> {
         StatusFormat::Json => render_json(&assessment),
         StatusFormat::Markdown => render_markdown(&assessment),
     };
-    emit(&run, &text, a.output.as_deref())?;
+    emit(&run, &text, a.output.as_deref(), ui)?;
     Ok(finish(&run, 0))
 }

@@ -1,16 +1,17 @@
 //! `mglint summary`: what was found, as text or JSON.
 
-use super::{CliError, emit, finish, load, settings};
+use super::{CliError, Ui, emit, finish, load, pick_format, settings};
 use crate::cli::{SummaryArgs, TextOrJson};
 
-pub fn run(a: SummaryArgs) -> Result<u8, CliError> {
+pub fn run(a: SummaryArgs, ui: &Ui) -> Result<u8, CliError> {
+    let format = pick_format(a.format, a.output.as_deref(), TextOrJson::Text)?;
     let s = settings(&a.input, None)?;
-    let run = load(&a.input, &s)?;
+    let run = load(&a.input, &s, ui)?;
     let summary = mglint::summary::summarize(&run.analysis().bundle);
-    let text = match a.format {
+    let text = match format {
         TextOrJson::Text => mglint::summary::render_text(&summary),
         TextOrJson::Json => mglint::summary::render_json(&summary),
     };
-    emit(&run, &text, a.output.as_deref())?;
+    emit(&run, &text, a.output.as_deref(), ui)?;
     Ok(finish(&run, 0))
 }

@@ -1,12 +1,13 @@
 //! `mglint timeline`: every event in UTC, then the episodes; filtered by time, source and
 //! subject.
 
-use super::{CliError, emit, finish, load, settings};
+use super::{CliError, Ui, emit, finish, load, pick_format, settings};
 use crate::cli::{TextOrJson, TimelineArgs};
 use mglint::model::{Time, parse_rfc3339};
 use mglint::timeline::{EventSource, Filter};
 
-pub fn run(a: TimelineArgs) -> Result<u8, CliError> {
+pub fn run(a: TimelineArgs, ui: &Ui) -> Result<u8, CliError> {
+    let format = pick_format(a.format, a.output.as_deref(), TextOrJson::Text)?;
     let mut filter = Filter {
         since: parse_time(&a.since, "--since")?,
         until: parse_time(&a.until, "--until")?,
@@ -20,13 +21,13 @@ pub fn run(a: TimelineArgs) -> Result<u8, CliError> {
         );
     }
     let s = settings(&a.input, None)?;
-    let run = load(&a.input, &s)?;
+    let run = load(&a.input, &s, ui)?;
     let tl = run.analysis().timeline();
-    let text = match a.format {
+    let text = match format {
         TextOrJson::Text => mglint::timeline::render_table(tl, &filter),
         TextOrJson::Json => mglint::timeline::render_json(tl, &filter),
     };
-    emit(&run, &text, a.output.as_deref())?;
+    emit(&run, &text, a.output.as_deref(), ui)?;
     Ok(finish(&run, 0))
 }
 

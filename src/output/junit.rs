@@ -1,40 +1,57 @@
-//! JUnit XML that Prow's Spyglass shows: one `<testsuite>` named `mglint`, one test case per
-//! rule and object. A case fails when one of its findings is at or above the fail level; a
-//! rule whose inputs were absent is one skipped case; a rule that ran clean is one passing
-//! case. Findings below the fail level go to the case's `<system-out>`.
+//! JUnit XML for CI dashboards (Prow's Spyglass, TestGrid, Sippy, Jenkins), written with
+//! quick-xml's writer. One suite `mglint`; one test case per selected rule whose name never
+//! changes (`[mglint] CV002 reconcile-stalled-on-preconditions`, so a dashboard sees the same
+//! test turn red), plus `[mglint] inputs can be read`. A rule's case fails when it has findings
+//! at or above the fail level (its objects, messages and evidence in the failure body), is
+//! skipped when its inputs were absent, and passes otherwise; findings below the fail level go
+//! to the case's `<system-out>` and are counted in the suite's properties. Valid against the
+//! Jenkins xunit plugin's `junit-10.xsd`.
 
-use super::xml::{escape, escape_text};
-use crate::rules::{Finding, Report, Status};
-use std::fmt::Write;
+use super::paths::Bases;
+use crate::rules::{Finding, Report, Severity, Status};
+use quick_xml::Writer;
+use quick_xml::events::{BytesDecl, BytesText, Event};
+use std::fmt::Write as _;
+use std::io;
 
-/// `[mglint] CODE slug[: object]`: the prefix attributes the case to mglint in Spyglass,
-/// Sippy and CI search.
-fn case_name(code: &str, name: &str, object: Option<&str>) -> String {
-    match object {
-        Some(o) => format!("[mglint] {code} {name}: {o}"),
-        None => format!("[mglint] {code} {name}"),
-    }
+/// The name of the case that says whether every input could be read.
+pub const INPUTS_CASE: &str = "[mglint] inputs can be read";
+
+/// `[mglint] CODE slug`: the prefix attributes the case to mglint in Spyglass, Sippy and CI
+/// search; the name depends on the rule only.
+pub fn case_name(code: &str, name: &str) -> String {
+    format!("[mglint] {code} {name}")
 }
 
-fn finding_text(f: &Finding) -> String {
-    let mut t = format!(
-        "{} {} [{}] {}: {}\n",
-        f.code,
-        f.name,
-        f.severity,
-        f.object.display(),
-        f.message
-    );
+/// Drops what XML 1.0 cannot carry (control characters other than tab and newline, such as
+/// ANSI escapes, and the non-characters U+FFFE/U+FFFF); the writer escapes the rest.
+fn xml_chars(s: &str) -> String {
+    s.chars()
+        .filter(|&c| matches!(c, '\t' | '\n') || (c >= ' ' && c != '\u{FFFE}' && c != '\u{FFFF}'))
+        .collect()
+}
+
+/// One line for an attribute (parsers turn a newline in an attribute into a space).
+fn attr(s: &str) -> String {
+    xml_chars(&s.replace(['\n', '\t'], " "))
+}
+
+fn finding_text(f: &Finding, bases: &Bases<'_>) -> String {
+    let mut t = format!("{} [{}] {}\n", f.object.display(), f.severity, f.code);
+    for l in f.message.lines() {
+        let _ = writeln!(t, "  {l}");
+    }
     if let Some(at) = f.at {
         let _ = writeln!(t, "at: {}", crate::rules::fmt_short(&at));
     }
     for e in &f.evidence {
+        let path = bases.short(&e.path);
         match e.line {
             Some(l) => {
-                let _ = writeln!(t, "evidence: {}:{l}: {}", e.path, e.text);
+                let _ = writeln!(t, "evidence: {path}:{l}: {}", e.text);
             }
             None => {
-                let _ = writeln!(t, "evidence: {}: {}", e.path, e.text);
+                let _ = writeln!(t, "evidence: {path}: {}", e.text);
             }
         }
     }
@@ -53,128 +70,164 @@ struct Case {
     out: String,
 }
 
-pub fn render(report: &Report) -> String {
-    let mut cases: Vec<Case> = Vec::new();
-    for r in &report.rules {
-        let classname = format!("mglint.{}", r.category);
-        if r.status == Status::Skipped {
-            cases.push(Case {
-                classname,
-                name: case_name(r.code, r.name, None),
-                failure: None,
-                skipped: Some(r.reason.clone().unwrap_or_else(|| "inputs absent".into())),
-                out: String::new(),
-            });
-            continue;
-        }
-        let mine: Vec<&Finding> = report
-            .findings
-            .iter()
-            .filter(|f| f.code == r.code)
-            .collect();
-        if mine.is_empty() {
-            cases.push(Case {
-                classname,
-                name: case_name(r.code, r.name, None),
-                failure: None,
-                skipped: None,
-                out: String::new(),
-            });
-            continue;
-        }
-        let mut objects: Vec<String> = mine.iter().map(|f| f.object.display()).collect();
-        objects.sort();
-        objects.dedup();
-        for o in objects {
-            let group: Vec<&&Finding> = mine.iter().filter(|f| f.object.display() == o).collect();
-            let failing: Vec<&&&Finding> = group
-                .iter()
-                .filter(|f| f.severity >= report.fail_on)
-                .collect();
-            let failure = failing.first().map(|first| {
-                let body: String = failing
-                    .iter()
-                    .map(|f| finding_text(f))
-                    .collect::<Vec<_>>()
-                    .join("\n");
-                (first.message.clone(), first.severity.to_string(), body)
-            });
-            let out = group
-                .iter()
-                .filter(|f| f.severity < report.fail_on)
-                .map(|f| finding_text(f))
-                .collect::<Vec<_>>()
-                .join("\n");
-            cases.push(Case {
-                classname: classname.clone(),
-                name: case_name(r.code, r.name, Some(&o)),
-                failure,
-                skipped: None,
-                out,
-            });
+impl Case {
+    fn passing(classname: &str, name: String) -> Case {
+        Case {
+            classname: classname.to_string(),
+            name,
+            failure: None,
+            skipped: None,
+            out: String::new(),
         }
     }
-    let failures = cases.iter().filter(|c| c.failure.is_some()).count();
-    let skipped = cases.iter().filter(|c| c.skipped.is_some()).count();
-    let mut x = String::new();
-    x.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        x,
-        "<testsuites name=\"mglint\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">",
-        cases.len()
-    );
-    let _ = writeln!(
-        x,
-        "  <testsuite name=\"mglint\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"0\">",
-        cases.len()
-    );
-    x.push_str("    <properties>\n");
-    let _ = writeln!(
-        x,
-        "      <property name=\"schema\" value=\"{}\"/>",
-        escape(report.schema)
-    );
-    let _ = writeln!(
-        x,
-        "      <property name=\"fail-on\" value=\"{}\"/>",
-        report.fail_on
-    );
-    for i in &report.inputs {
-        let _ = writeln!(
-            x,
-            "      <property name=\"input\" value=\"{}\"/>",
-            escape(&i.name)
-        );
+}
+
+/// The case of one rule.
+fn rule_case(report: &Report, r: &crate::rules::RuleOutcome, bases: &Bases<'_>) -> Case {
+    let mut case = Case::passing(&format!("mglint.{}", r.category), case_name(r.code, r.name));
+    if r.status == Status::Skipped {
+        case.skipped = Some(r.reason.clone().unwrap_or_else(|| "inputs absent".into()));
+        return case;
     }
-    x.push_str("    </properties>\n");
-    for c in &cases {
-        let open = format!(
-            "    <testcase name=\"{}\" classname=\"{}\" time=\"0\"",
-            escape(&c.name),
-            escape(&c.classname)
-        );
-        if c.failure.is_none() && c.skipped.is_none() && c.out.is_empty() {
-            let _ = writeln!(x, "{open}/>");
-            continue;
+    let (failing, below): (Vec<&Finding>, Vec<&Finding>) = report
+        .findings_of(r.code)
+        .partition(|f| f.severity >= report.fail_on);
+    if let Some(first) = failing.first() {
+        let first_line = first.message.lines().next().unwrap_or("");
+        let mut message = format!("{}: {first_line}", first.object.display());
+        if failing.len() > 1 {
+            let _ = write!(message, " (and {} more)", failing.len() - 1);
         }
-        let _ = writeln!(x, "{open}>");
+        let body: Vec<String> = failing.iter().map(|f| finding_text(f, bases)).collect();
+        case.failure = Some((message, first.severity.to_string(), body.join("\n")));
+    }
+    let out: Vec<String> = below.iter().map(|f| finding_text(f, bases)).collect();
+    case.out = out.join("\n");
+    case
+}
+
+/// The case that fails when some input could not be read.
+fn inputs_case(input_errors: &[String]) -> Case {
+    let mut case = Case::passing("mglint.input", INPUTS_CASE.to_string());
+    if let Some(first) = input_errors.first() {
+        let mut message = first.lines().next().unwrap_or("").to_string();
+        if input_errors.len() > 1 {
+            let _ = write!(message, " (and {} more)", input_errors.len() - 1);
+        }
+        case.failure = Some((message, "error".into(), input_errors.join("\n") + "\n"));
+    }
+    case
+}
+
+fn write_case(w: &mut Writer<Vec<u8>>, c: &Case) -> io::Result<()> {
+    let el = w
+        .create_element("testcase")
+        .with_attribute(("name", attr(&c.name).as_str()))
+        .with_attribute(("classname", attr(&c.classname).as_str()))
+        .with_attribute(("time", "0"));
+    if c.failure.is_none() && c.skipped.is_none() && c.out.is_empty() {
+        el.write_empty()?;
+        return Ok(());
+    }
+    el.write_inner_content(|w| {
         if let Some((msg, ty, body)) = &c.failure {
-            let _ = writeln!(
-                x,
-                "      <failure message=\"{}\" type=\"{}\">{}</failure>",
-                escape(msg),
-                escape(ty),
-                escape_text(body)
-            );
+            w.create_element("failure")
+                .with_attribute(("message", attr(msg).as_str()))
+                .with_attribute(("type", attr(ty).as_str()))
+                .write_text_content(BytesText::new(&xml_chars(body)))?;
         }
         if let Some(reason) = &c.skipped {
-            let _ = writeln!(x, "      <skipped message=\"{}\"/>", escape(reason));
+            w.create_element("skipped")
+                .with_attribute(("message", attr(reason).as_str()))
+                .write_empty()?;
         }
         if !c.out.is_empty() {
-            let _ = writeln!(x, "      <system-out>{}</system-out>", escape_text(&c.out));
+            w.create_element("system-out")
+                .write_text_content(BytesText::new(&xml_chars(&c.out)))?;
         }
-        x.push_str("    </testcase>\n");
+        Ok(())
+    })?;
+    Ok(())
+}
+
+fn write_doc(report: &Report, cases: &[Case]) -> io::Result<Vec<u8>> {
+    let failures = cases.iter().filter(|c| c.failure.is_some()).count();
+    let skipped = cases.iter().filter(|c| c.skipped.is_some()).count();
+    let (tests, failures, skipped) = (
+        cases.len().to_string(),
+        failures.to_string(),
+        skipped.to_string(),
+    );
+    let count = |s: Severity| report.findings.iter().filter(|f| f.severity == s).count();
+    let below = report
+        .findings
+        .iter()
+        .filter(|f| f.severity < report.fail_on)
+        .count();
+    let mut props: Vec<(&str, String)> = vec![
+        ("schema", report.schema.to_string()),
+        ("fail_on", report.fail_on.to_string()),
+        ("findings_error", count(Severity::Error).to_string()),
+        ("findings_warning", count(Severity::Warning).to_string()),
+        ("findings_info", count(Severity::Info).to_string()),
+        ("findings_below_fail_on", below.to_string()),
+    ];
+    props.extend(report.inputs.iter().map(|i| ("input", i.name.clone())));
+    let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
+    w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+    w.create_element("testsuites")
+        .with_attribute(("name", "mglint"))
+        .with_attribute(("tests", tests.as_str()))
+        .with_attribute(("failures", failures.as_str()))
+        .with_attribute(("errors", "0"))
+        .with_attribute(("time", "0"))
+        .write_inner_content(|w| {
+            w.create_element("testsuite")
+                .with_attribute(("name", "mglint"))
+                .with_attribute(("tests", tests.as_str()))
+                .with_attribute(("failures", failures.as_str()))
+                .with_attribute(("errors", "0"))
+                .with_attribute(("skipped", skipped.as_str()))
+                .with_attribute(("time", "0"))
+                .write_inner_content(|w| {
+                    w.create_element("properties").write_inner_content(|w| {
+                        for (name, value) in &props {
+                            w.create_element("property")
+                                .with_attribute(("name", *name))
+                                .with_attribute(("value", attr(value).as_str()))
+                                .write_empty()?;
+                        }
+                        Ok(())
+                    })?;
+                    for c in cases {
+                        write_case(w, c)?;
+                    }
+                    Ok(())
+                })?;
+            Ok(())
+        })?;
+    let mut bytes = w.into_inner();
+    bytes.push(b'\n');
+    Ok(bytes)
+}
+
+/// The JUnit document of a report, with `input_errors` (inputs that could not be read at
+/// all) failing the inputs case.
+pub fn render_with_input_errors(report: &Report, input_errors: &[String]) -> String {
+    let bases = Bases::of(report);
+    let mut cases = vec![inputs_case(input_errors)];
+    cases.extend(report.rules.iter().map(|r| rule_case(report, r, &bases)));
+    match write_doc(report, &cases) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        // Writing into memory cannot fail; say so in XML all the same.
+        Err(e) => format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mglint\" tests=\"0\" failures=\"0\" errors=\"0\"><!-- {} --></testsuites>\n",
+            attr(&e.to_string()).replace("--", "- -")
+        ),
     }
-    x.push_str("  </testsuite>\n</testsuites>\n");
-    x
+}
+
+/// The JUnit document of a report whose inputs could all be read.
+pub fn render(report: &Report) -> String {
+    render_with_input_errors(report, &[])
 }

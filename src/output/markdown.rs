@@ -1,37 +1,188 @@
-//! Markdown for pasting into a support case or bug: a verdict line, a table of findings, one
-//! section per finding with its evidence and fix, and the rules that could not run.
+//! Markdown for pasting into a support case or bug: the inputs and result, a table of the
+//! findings, one section per finding with its evidence and fix, and the rules that could not
+//! run. Escaping cannot be switched off by the input: text is backslash-escaped, names in
+//! backticks become code spans whose fence is longer than any backtick run inside them, an
+//! unmatched backtick is escaped, no link is ever built from input, evidence sits in a fence
+//! longer than any backtick run it holds. Paths are relative to each input's root; lines are
+//! wrapped at 100 columns outside code; no trailing-space line breaks.
 
+use super::paths::Bases;
 use crate::rules::{Finding, Report, fmt_short};
+use crate::vocab::text::plural;
 use std::fmt::Write;
 
-/// Escapes HTML-significant characters outside inline code spans, so a hostile message
-/// (`<img onerror=…>`) shows as text in a Markdown viewer; code spans render literally.
-fn md_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut in_code = false;
-    for ch in s.chars() {
-        match ch {
-            '`' => {
-                in_code = !in_code;
-                out.push(ch);
+/// Width prose is wrapped at.
+const WIDTH: usize = 100;
+
+/// Longest run of backticks in `s`.
+fn longest_backtick_run(s: &str) -> usize {
+    s.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+}
+
+/// `s` as one code span: a fence one longer than any backtick run inside, padded with a
+/// space when `s` starts or ends with a backtick or a space (CommonMark strips one).
+pub fn code(s: &str) -> String {
+    let s = s.replace(['\n', '\r'], " ");
+    let fence = "`".repeat(longest_backtick_run(&s) + 1);
+    let pad = if s.starts_with(['`', ' ']) || s.ends_with(['`', ' ']) || s.is_empty() {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{s}{pad}{fence}")
+}
+
+/// Backslash-escapes every character with a meaning in CommonMark or GFM inline text (so no
+/// emphasis, link, autolink, HTML, entity, strikethrough or table cell can come from input).
+fn escape_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '&' | '#' | '|' | '~' | '$' => {
+                out.push('\\');
+                out.push(c);
             }
-            '<' if !in_code => out.push_str("&lt;"),
-            '>' if !in_code => out.push_str("&gt;"),
-            '&' if !in_code => out.push_str("&amp;"),
-            _ => out.push(ch),
+            // `scheme://` would become an autolink in GFM.
+            ':' if chars.peek() == Some(&'/') => out.push_str("\\:"),
+            '\r' => {}
+            c if c.is_control() && c != '\n' && c != '\t' => out.push('\u{FFFD}'),
+            c => out.push(c),
         }
     }
     out
 }
 
-fn cell(s: &str) -> String {
-    md_text(s).replace('|', "\\|").replace('\n', " ")
+/// Inline Markdown for a message: `` `name` `` pairs as code spans, everything else escaped.
+/// Returns the pieces, each either a code span or an escaped word run, so that wrapping never
+/// breaks inside a code span.
+fn inline_tokens(s: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let mut rest = s;
+    let mut text = String::new();
+    let flush = |text: &mut String, tokens: &mut Vec<String>| {
+        for w in text.split(' ').filter(|w| !w.is_empty()) {
+            tokens.push(escape_text(w));
+        }
+        text.clear();
+    };
+    while let Some(open) = rest.find('`') {
+        let after = &rest[open + 1..];
+        match after.find('`') {
+            Some(close) if close > 0 => {
+                text.push_str(&rest[..open]);
+                let glued = !text.is_empty() && !text.ends_with(' ');
+                flush(&mut text, &mut tokens);
+                let span = code(&after[..close]);
+                match tokens.last_mut() {
+                    Some(last) if glued => last.push_str(&span),
+                    _ => tokens.push(span),
+                }
+                rest = &after[close + 1..];
+                // Text glued to the span's end (`x`: or `x`,) stays on its token.
+                let tail_len = rest.find(' ').unwrap_or(rest.len());
+                let tail = &rest[..tail_len];
+                if !tail.is_empty() && !tail.contains('`') {
+                    if let Some(last) = tokens.last_mut() {
+                        last.push_str(&escape_text(tail));
+                    }
+                    rest = &rest[tail_len..];
+                }
+            }
+            _ => {
+                text.push_str(&rest[..=open]);
+                rest = after;
+            }
+        }
+    }
+    text.push_str(rest);
+    flush(&mut text, &mut tokens);
+    tokens
 }
 
-fn finding_section(out: &mut String, f: &Finding) {
-    let _ = writeln!(out, "### {} `{}` ({})\n", f.code, f.name, f.severity);
-    let _ = writeln!(out, "{}\n", md_text(&f.message));
-    let _ = writeln!(out, "- **Object:** `{}`", f.object.display());
+/// A line must not start a block (a list item, heading, quote, setext underline or
+/// thematic break) by accident of wrapping.
+fn guard_line_start(line: &str) -> String {
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    if line.starts_with(['-', '+', '=']) {
+        format!("\\{line}")
+    } else if digits > 0 && line[digits..].starts_with(['.', ')']) {
+        format!("{}\\{}", &line[..digits], &line[digits..])
+    } else {
+        line.to_string()
+    }
+}
+
+/// Prose: each line of `s` wrapped at [`WIDTH`] after `first` (a prefix such as
+/// `- **Fix:** `), continuation lines indented by `indent`; the input's own line breaks are
+/// kept as hard breaks (a backslash at the end of the line).
+fn prose(out: &mut String, first: &str, indent: &str, s: &str) {
+    let paras: Vec<&str> = s.lines().filter(|l| !l.trim().is_empty()).collect();
+    let mut line = first.to_string();
+    let mut fresh = true;
+    for (i, para) in paras.iter().enumerate() {
+        for t in inline_tokens(para.trim()) {
+            let sep = usize::from(!fresh);
+            if !fresh && line.chars().count() + sep + t.chars().count() > WIDTH {
+                out.push_str(&line);
+                out.push('\n');
+                line = format!("{indent}{}", guard_line_start(&t));
+            } else if fresh && line.trim().is_empty() {
+                line = format!("{line}{}", guard_line_start(&t));
+            } else {
+                if !fresh {
+                    line.push(' ');
+                }
+                line.push_str(&t);
+            }
+            fresh = false;
+        }
+        if i + 1 < paras.len() {
+            line.push('\\');
+            out.push_str(&line);
+            out.push('\n');
+            line = indent.to_string();
+            fresh = true;
+        }
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+}
+
+/// A table cell: one line, escaped, with `|` escaped even inside code spans.
+fn cell(s: &str) -> String {
+    inline_tokens(&s.replace('\n', " "))
+        .join(" ")
+        .replace("\\|", "|")
+        .replace('|', "\\|")
+}
+
+/// `s` on one line: line breaks shown as `\n` and `\r`.
+fn one_line(s: &str) -> String {
+    s.replace('\r', "\\r").replace('\n', "\\n")
+}
+
+/// A fenced block holding `lines` literally: the fence is longer than any backtick run.
+fn fenced(out: &mut String, info: &str, lines: &[String]) {
+    let longest = lines
+        .iter()
+        .map(|l| longest_backtick_run(l))
+        .max()
+        .unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    let _ = writeln!(out, "{fence}{info}");
+    for l in lines {
+        out.push_str(l);
+        out.push('\n');
+    }
+    let _ = writeln!(out, "{fence}");
+}
+
+fn finding_section(out: &mut String, f: &Finding, bases: &Bases<'_>) {
+    let _ = writeln!(out, "### {} {} ({})\n", f.code, code(f.name), f.severity);
+    prose(out, "", "", &f.message);
+    out.push('\n');
+    let _ = writeln!(out, "- **Object:** {}", code(&f.object.display()));
     if let Some(at) = f.at {
         let _ = writeln!(out, "- **When:** {}", fmt_short(&at));
     }
@@ -40,87 +191,115 @@ fn finding_section(out: &mut String, f: &Finding) {
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default();
-        let _ = writeln!(out, "- **Confidence:** {level} ({})", c.basis.join(", "));
+        let basis: Vec<String> = c.basis.iter().map(|b| escape_text(b)).collect();
+        let _ = writeln!(out, "- **Confidence:** {level} ({})", basis.join(", "));
     }
     if !f.help.is_empty() {
-        let _ = writeln!(out, "- **Fix:** {}", md_text(&f.help));
+        prose(out, "- **Fix:** ", "  ", &f.help);
     }
     if !f.references.is_empty() {
-        let _ = writeln!(out, "- **References:** {}", f.references.join(", "));
+        // References come from the rule's declaration, never from the input.
+        let _ = writeln!(out, "- **References:**");
+        for r in &f.references {
+            let _ = writeln!(out, "  - <{r}>");
+        }
     }
     if !f.evidence.is_empty() {
-        out.push_str("\nEvidence:\n\n```text\n");
-        for e in &f.evidence {
-            let loc = match e.line {
-                Some(l) => format!("{}:{l}", e.path),
-                None => e.path.clone(),
-            };
-            let label = e
-                .label
-                .as_deref()
-                .map_or_else(String::new, |l| format!("  ({l})"));
-            let _ = writeln!(out, "{loc}: {}{label}", e.text.replace("```", "'''"));
-        }
-        out.push_str("```\n");
+        out.push_str("\nEvidence:\n\n");
+        let lines: Vec<String> = f
+            .evidence
+            .iter()
+            .map(|e| {
+                // One line per item: a newline in a path (an archive member may have one)
+                // is shown escaped.
+                let path = one_line(&bases.short(&e.path));
+                let loc = match e.line {
+                    Some(l) => format!("{path}:{l}"),
+                    None => path,
+                };
+                let label = e
+                    .label
+                    .as_deref()
+                    .map_or_else(String::new, |l| format!("  ({})", one_line(l)));
+                format!("{loc}: {}{label}", one_line(&e.text))
+            })
+            .collect();
+        fenced(out, "text", &lines);
     }
     out.push('\n');
 }
 
-pub fn render(report: &Report) -> String {
-    let mut out = String::from("# mglint report\n\n");
-    let s = &report.summary;
-    let inputs: Vec<String> = report
-        .inputs
-        .iter()
-        .map(|i| format!("`{}` ({})", i.name, i.kind))
-        .collect();
-    if !inputs.is_empty() {
-        let _ = writeln!(out, "**Inputs:** {}  ", inputs.join(", "));
+fn header(out: &mut String, report: &Report, bases: &Bases<'_>) {
+    for i in &report.inputs {
+        let read = usize::try_from(i.files_read).unwrap_or(usize::MAX);
+        let base = bases.base(i);
+        let root = if base.is_empty() {
+            String::new()
+        } else {
+            // On lines of their own: the root can be long.
+            format!(
+                ";\n  paths below are relative to\n  {}",
+                code(&format!("{base}/"))
+            )
+        };
+        let _ = writeln!(
+            out,
+            "- **Input:** {} ({}, {}){root}",
+            code(&i.name),
+            escape_text(&i.kind),
+            plural(read, "file read", "files read")
+        );
     }
     if let Some(t) = report.collected_at {
-        let _ = writeln!(out, "**Collected:** {}  ", fmt_short(&t));
+        let _ = writeln!(out, "- **Collected:** {}", fmt_short(&t));
     }
+    let s = &report.summary;
     let verdict = if report.failed() { "fails" } else { "passes" };
-    let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
     let _ = writeln!(
         out,
-        "**Result:** {}, {}, {} info; {verdict} at `--fail-on {}`; {} ran, {} skipped\n",
-        n(s.errors, "error", "errors"),
-        n(s.warnings, "warning", "warnings"),
+        "- **Result:** {}, {}, {} info; {verdict} at `--fail-on {}`; {} ran, {} skipped\n",
+        plural(s.errors, "error", "errors"),
+        plural(s.warnings, "warning", "warnings"),
         s.info,
         report.fail_on,
-        n(s.rules_ran, "rule", "rules"),
+        plural(s.rules_ran, "rule", "rules"),
         s.rules_skipped
     );
+}
+
+pub fn render(report: &Report) -> String {
+    let bases = Bases::of(report);
+    let mut out = String::from("# mglint report\n\n");
+    header(&mut out, report, &bases);
     if report.findings.is_empty() {
         out.push_str("No findings.\n\n");
     } else {
         out.push_str("| Severity | Code | Object | Finding |\n|---|---|---|---|\n");
         for f in &report.findings {
+            let first = f.message.lines().next().unwrap_or("");
             let _ = writeln!(
                 out,
-                "| {} | {} | `{}` | {} |",
+                "| {} | {} | {} | {} |",
                 f.severity,
                 f.code,
-                cell(&f.object.display()),
-                cell(&f.message)
+                cell(&format!("`{}`", f.object.display().replace('`', "'"))),
+                cell(first)
             );
         }
         out.push_str("\n## Findings\n\n");
         for f in &report.findings {
-            finding_section(&mut out, f);
+            finding_section(&mut out, f, &bases);
         }
     }
     let skipped: Vec<_> = report.skipped().collect();
     if !skipped.is_empty() {
         out.push_str("## Rules not run\n\n");
         for r in skipped {
-            let _ = writeln!(
-                out,
-                "- {} `{}`: {}",
-                r.code,
-                r.name,
-                r.reason.as_deref().unwrap_or("inputs absent")
+            prose(
+                &mut out,
+                &format!("- {} {}: ", r.code, code(r.name)),
+                "  ",
+                r.reason.as_deref().unwrap_or("inputs absent"),
             );
         }
         out.push('\n');
@@ -135,13 +314,48 @@ pub fn render(report: &Report) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::md_text;
+    use super::*;
 
     #[test]
-    fn markup_is_escaped_outside_code_spans() {
-        assert_eq!(
-            md_text("a <img src=x onerror=alert(1)> & `x<y`"),
-            "a &lt;img src=x onerror=alert(1)&gt; &amp; `x<y`"
-        );
+    fn code_spans_outlast_any_backtick_run() {
+        assert_eq!(code("x"), "`x`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("``x"), "``` ``x ```");
+    }
+
+    /// What a CommonMark renderer makes of inline Markdown.
+    fn html(md: &str) -> String {
+        let mut out = String::new();
+        pulldown_cmark::html::push_html(&mut out, pulldown_cmark::Parser::new(md));
+        out
+    }
+
+    #[test]
+    fn an_unmatched_backtick_does_not_switch_escaping_off() {
+        for hostile in [
+            "a ` <img src=x onerror=alert(1)> `b`",
+            "one ` and <img src=x onerror=alert(1)>",
+            "``` <img src=x onerror=alert(1)> `",
+            "[x](javascript:alert(1)) *y* <b>z</b> &amp;",
+        ] {
+            let t = inline_tokens(hostile).join(" ");
+            let h = html(&t);
+            assert!(
+                !h.contains("<img") && !h.contains("<b>") && !h.contains("<a "),
+                "{t} → {h}"
+            );
+            assert!(!h.contains("<em>"), "{t} → {h}");
+        }
+    }
+
+    #[test]
+    fn wrapped_lines_never_start_a_block() {
+        let mut out = String::new();
+        let long = format!("{} - not a list 1. nor this", "word ".repeat(19));
+        prose(&mut out, "", "", &long);
+        for l in out.lines() {
+            assert!(!l.starts_with("- ") && !l.starts_with("1. "), "{out}");
+            assert!(l.chars().count() <= WIDTH, "{l}");
+        }
     }
 }

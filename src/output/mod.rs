@@ -1,16 +1,21 @@
-//! Report emitters, one file per format, all built from the same [`Report`]: human (miette,
-//! labels pointing into the YAML or log line), JSON (`mglint/report/v1`), JUnit XML for Prow,
-//! Markdown for support cases, and SARIF 2.1.0. Output is deterministic: the same report
-//! gives byte-identical text.
+//! Report emitters, one file per format, all built from the same [`Report`]: human (an
+//! overview, then each finding with the evidence lines it points into, then the counts), JSON
+//! (`mglint/report/v1`), JUnit XML for Prow, Markdown for support cases, and SARIF 2.1.0.
+//! Output is deterministic: the same report gives byte-identical text. [`term`] decides colour
+//! and width for a terminal; [`paths`] shows evidence paths relative to each input's root.
 
 mod human;
 mod json;
-mod junit;
+pub mod junit;
 mod markdown;
+pub mod page;
+pub mod paths;
 mod sarif;
-mod xml;
+pub mod term;
 
 pub mod html;
+
+pub use term::ColorChoice;
 
 use crate::rules::Report;
 
@@ -21,7 +26,7 @@ pub enum Format {
     Human,
     /// The versioned `mglint/report/v1` report
     Json,
-    /// JUnit XML (one test case per rule and object)
+    /// JUnit XML (one test case per rule)
     Junit,
     /// Markdown for a support case or bug
     Markdown,
@@ -56,24 +61,6 @@ impl Default for RenderOptions {
         RenderOptions {
             color: false,
             width: 100,
-        }
-    }
-}
-
-impl RenderOptions {
-    /// For standard output: colour only on a terminal and without `NO_COLOR`; the terminal's
-    /// width from `COLUMNS` when set.
-    pub fn for_stdout() -> Self {
-        use std::io::IsTerminal;
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        let width = std::env::var("COLUMNS")
-            .ok()
-            .and_then(|c| c.parse().ok())
-            .filter(|w| *w >= 40)
-            .unwrap_or(100);
-        RenderOptions {
-            color: !no_color && std::io::stdout().is_terminal(),
-            width,
         }
     }
 }

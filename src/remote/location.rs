@@ -102,21 +102,25 @@ fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
         .then(|| &s[prefix.len()..])
 }
 
+/// Percent-decoding (percent-encoding's), refusing a `%` not followed by two hex digits and
+/// bytes that are not UTF-8.
 fn percent_decode(s: &str) -> Option<String> {
     let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
+    let well_formed = b
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c == b'%')
+        .all(|(i, _)| {
+            b.get(i + 1..i + 3)
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+        });
+    if !well_formed {
+        return None;
     }
-    String::from_utf8(out).ok()
+    percent_encoding::percent_decode_str(s)
+        .decode_utf8()
+        .ok()
+        .map(std::borrow::Cow::into_owned)
 }
 
 /// GCS bucket naming rules (3-222 characters of `a-z 0-9 . _ -`, alphanumeric at both ends).

@@ -374,6 +374,7 @@ pub fn run(
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default(),
             files_read: i.files_read,
+            must_gather_roots: i.must_gather_roots.clone(),
         })
         .collect();
     inputs.sort_by(|a, b| a.name.cmp(&b.name));

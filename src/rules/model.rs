@@ -192,6 +192,144 @@ pub struct Confidence {
     pub basis: Vec<String>,
 }
 
+/// One machine-readable fact behind a finding's message, typed so that JSON carries numbers
+/// as numbers, durations in seconds, lists as arrays and times in the one time format.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Detail {
+    Text(String),
+    Count(u64),
+    /// A duration, in whole seconds.
+    Seconds(i64),
+    List(Vec<String>),
+    Time(Time),
+}
+
+impl Detail {
+    /// The duration from `from` to `to`, in seconds.
+    pub fn seconds(from: Time, to: Time) -> Detail {
+        Detail::Seconds((to - from).num_seconds())
+    }
+}
+
+impl From<String> for Detail {
+    fn from(s: String) -> Self {
+        Detail::Text(s)
+    }
+}
+
+impl From<&str> for Detail {
+    fn from(s: &str) -> Self {
+        Detail::Text(s.to_string())
+    }
+}
+
+impl From<usize> for Detail {
+    fn from(n: usize) -> Self {
+        Detail::Count(u64::try_from(n).unwrap_or(u64::MAX))
+    }
+}
+
+impl From<Vec<String>> for Detail {
+    fn from(l: Vec<String>) -> Self {
+        Detail::List(l)
+    }
+}
+
+impl From<Time> for Detail {
+    fn from(t: Time) -> Self {
+        Detail::Time(t)
+    }
+}
+
+impl Detail {
+    /// A status field's value as written: a time when it is one (so that it takes the one
+    /// JSON time form), else the text.
+    pub fn field_value(s: &str) -> Detail {
+        match crate::vocab::time::parse_rfc3339(s) {
+            Some(t) => Detail::Time(t),
+            None => Detail::Text(s.to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for Detail {
+    /// For people: text as is, durations as `13m55s`, lists comma-separated, times short.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Detail::Text(s) => f.write_str(s),
+            Detail::Count(n) => write!(f, "{n}"),
+            Detail::Seconds(s) => f.write_str(&crate::timeline::human_duration(
+                chrono::TimeDelta::seconds(*s),
+            )),
+            Detail::List(l) => f.write_str(&l.join(", ")),
+            Detail::Time(t) => f.write_str(&fmt_short(t)),
+        }
+    }
+}
+
+/// A finding's details by name, in name order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Details(BTreeMap<&'static str, Detail>);
+
+impl Details {
+    /// Sets a detail (text, a count, seconds, a list or a time).
+    pub fn insert(&mut self, key: &'static str, value: impl Into<Detail>) {
+        self.0.insert(key, value.into());
+    }
+    pub fn get(&self, key: &str) -> Option<&Detail> {
+        self.0.get(key)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.0.contains_key(key)
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &Detail)> {
+        self.0.iter().map(|(k, v)| (*k, v))
+    }
+}
+
+impl std::ops::Index<&str> for Details {
+    type Output = Detail;
+    /// The detail named `key` (panics when absent, as a map's index does; for tests).
+    fn index(&self, key: &str) -> &Detail {
+        &self.0[key]
+    }
+}
+
+impl Detail {
+    /// Whether the text form (see [`Detail`]'s `Display`) is `s`, without building it.
+    fn text_is(&self, s: &str) -> bool {
+        /// Consumes `rest` as the text is written; fails on the first difference.
+        struct Matcher<'a>(&'a str);
+        impl std::fmt::Write for Matcher<'_> {
+            fn write_str(&mut self, piece: &str) -> std::fmt::Result {
+                self.0 = self.0.strip_prefix(piece).ok_or(std::fmt::Error)?;
+                Ok(())
+            }
+        }
+        let mut m = Matcher(s);
+        std::fmt::write(&mut m, format_args!("{self}")).is_ok() && m.0.is_empty()
+    }
+}
+
+impl PartialEq<String> for Detail {
+    /// Compares the text form (see [`Detail`]'s `Display`).
+    fn eq(&self, other: &String) -> bool {
+        self.text_is(other)
+    }
+}
+
+impl PartialEq<&str> for Detail {
+    /// Compares the text form (see [`Detail`]'s `Display`).
+    fn eq(&self, other: &&str) -> bool {
+        self.text_is(other)
+    }
+}
+
 /// One problem found, with where and when.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Finding {
@@ -209,8 +347,8 @@ pub struct Finding {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub confidence: Option<Confidence>,
     /// Machine-readable facts behind the message (target, running release, durations…).
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub details: BTreeMap<&'static str, String>,
+    #[serde(skip_serializing_if = "Details::is_empty")]
+    pub details: Details,
 }
 
 impl Finding {
@@ -265,6 +403,10 @@ pub struct ReportInput {
     pub name: String,
     pub kind: String,
     pub files_read: u64,
+    /// Must-gather roots found inside (paths relative to the input); emitters show evidence
+    /// paths relative to them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub must_gather_roots: Vec<String>,
 }
 
 /// Everything one `analyze` run found; the `mglint/report/v1` report.
@@ -298,6 +440,21 @@ impl Default for Tool {
 }
 
 impl Report {
+    /// A report of nothing: no input, finding or rule (what the emitters write when no input
+    /// could be read at all).
+    pub fn empty() -> Report {
+        Report {
+            schema: SCHEMA,
+            tool: Tool::default(),
+            inputs: Vec::new(),
+            collected_at: None,
+            fail_on: Severity::Error,
+            summary: Counts::default(),
+            findings: Vec::new(),
+            rules: Vec::new(),
+        }
+    }
+
     /// 1 when a finding at or above `fail_on` exists, else 0.
     pub fn exit_code(&self) -> u8 {
         u8::from(self.failed())

@@ -14,6 +14,11 @@ const PADDING: usize = 3;
 
 /// Renders the assessment as oc does with `--details=<details>`.
 pub fn render_text(a: &Assessment, details: Details) -> String {
+    // Text from the input reaches a terminal: its control characters are shown escaped.
+    crate::vocab::text::show_controls(&render_text_unescaped(a, details)).into_owned()
+}
+
+fn render_text_unescaped(a: &Assessment, details: Details) -> String {
     if !a.updating {
         return "The cluster is not updating.\n".to_string();
     }

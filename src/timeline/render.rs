@@ -91,6 +91,11 @@ fn milestone_name(k: MilestoneKind) -> String {
 
 /// The human table: one line per event, then the episodes with their milestones.
 pub fn render_table(tl: &Timeline, f: &Filter) -> String {
+    // Text from the input reaches a terminal: its control characters are shown escaped.
+    crate::vocab::text::show_controls(&render_table_unescaped(tl, f)).into_owned()
+}
+
+fn render_table_unescaped(tl: &Timeline, f: &Filter) -> String {
     let rows: Vec<&TimelineEvent> = tl.events.iter().filter(|e| f.keeps(e)).collect();
     let subj_w = rows
         .iter()

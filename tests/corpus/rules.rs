@@ -60,7 +60,13 @@ pub fn degraded_4_14_1_update_gives_the_operator_findings_oc_shows(c: &Path) {
     assert_eq!(objects(&r, "CO001"), vec!["control-plane-machine-set"]);
     let failing: Vec<_> = r.findings_of("CV015").collect();
     assert_eq!(failing.len(), 1);
-    assert_eq!(failing[0].details["operators"], "etcd,kube-apiserver");
+    assert_eq!(
+        failing[0].details.get("operators"),
+        Some(&mglint::rules::Detail::List(vec![
+            "etcd".into(),
+            "kube-apiserver".into()
+        ]))
+    );
     assert!(
         failing[0].message.contains("during the update to `4.14.1`"),
         "{}",

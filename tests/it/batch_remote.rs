@@ -46,9 +46,10 @@ fn batch(
         .args(inputs)
         .output()
         .unwrap();
+    // Exit 1: the list holds one job that does not exist (an `error` row).
     assert_eq!(
         o.status.code(),
-        Some(0),
+        Some(1),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );

@@ -53,8 +53,11 @@ fn run_chromium(bin: &Path, url: &str, extra: &[String]) -> Vec<u8> {
         "--disable-component-update",
         "--disable-sync",
         "--hide-scrollbars",
-        "--window-size=1400,2000",
     ])
+    .args(
+        (!extra.iter().any(|a| a.starts_with("--window-size=")))
+            .then_some("--window-size=1400,2000"),
+    )
     .arg(format!("--user-data-dir={}", profile.path().display()))
     .args(extra)
     .arg(url)
@@ -526,4 +529,50 @@ fn the_network_check_sees_a_page_request() {
         reqs.iter().any(|u| u.contains("127.0.0.1:9/probe.png")),
         "{reqs:?}"
     );
+}
+
+/// The page's width at a window of `width` pixels: a script (allowed by widening the CSP for
+/// this test only) writes `document.documentElement.scrollWidth` into the DOM.
+fn scroll_width(bin: &Path, name: &str, page_html: &str, width: u32) -> u64 {
+    let dir = tempfile::tempdir().unwrap();
+    let csp = Regex::new(r"script-src 'sha256-[A-Za-z0-9+/=]+'").unwrap();
+    assert!(csp.is_match(page_html), "no script hash in the CSP");
+    let probe = "<script>window.addEventListener('load',()=>{document.body.setAttribute('data-scroll-width',String(document.documentElement.scrollWidth))})</script>";
+    let page_html = csp
+        .replace(page_html, "script-src 'unsafe-inline'")
+        .replace("</body>", &format!("{probe}</body>"));
+    let page = dir.path().join(format!("{name}.html"));
+    std::fs::write(&page, page_html).unwrap();
+    let dom = run_chromium(
+        bin,
+        &format!("file://{}", page.display()),
+        &[
+            "--dump-dom".to_string(),
+            format!("--window-size={width},1000"),
+        ],
+    );
+    let dom = String::from_utf8_lossy(&dom);
+    let w = Regex::new(r#"data-scroll-width="([0-9]+)""#).unwrap();
+    let c = w
+        .captures(&dom)
+        .unwrap_or_else(|| panic!("{name}: no width measured"));
+    c[1].parse().unwrap()
+}
+
+#[test]
+fn no_sideways_scroll_at_800_pixels() {
+    let Some(bin) = chromium() else { return };
+    // seed1-blocked's CV004 holds an unbreakable `oc adm upgrade --to-image …@sha256:…` span.
+    for input in [
+        "fixtures/must-gather/seed1-blocked",
+        "fixtures/ci/seed2-rollback-4.3",
+    ] {
+        let page = html(input);
+        assert!(page.contains("--to-image") || !input.contains("blocked"));
+        let w = scroll_width(&bin, "narrow", &page, 800);
+        assert!(
+            w <= 800,
+            "{input}: the page is {w} px wide in an 800 px window"
+        );
+    }
 }

@@ -152,6 +152,7 @@ fn seed1_blocked_facts() {
             .find(|l| !l.previous)
             .unwrap()
             .first
+            .map(|t| mglint::vocab::time::fmt_k8s(&t))
             .as_deref(),
         Some("2020-04-09T17:38:45Z")
     );

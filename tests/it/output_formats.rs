@@ -79,8 +79,9 @@ fn colour_only_when_asked() {
         },
     );
     assert!(coloured.contains('\u{1b}'));
-    // Tests do not run on a terminal: the stdout default has no colour.
-    assert!(!RenderOptions::for_stdout().color);
+    // `--color never` never colours; `always` always does.
+    assert!(!RenderOptions::for_stdout(mglint::output::ColorChoice::Never).color);
+    assert!(RenderOptions::for_stdout(mglint::output::ColorChoice::Always).color);
 }
 
 #[test]

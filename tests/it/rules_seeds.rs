@@ -41,7 +41,9 @@ fn seed1_blocked_reports_the_stall_the_hidden_version_and_the_way_back() {
     assert_eq!(stall.details["precondition"], "ClusterVersionUpgradeable");
     assert_eq!(stall.details["blocking_operators"], "kube-apiserver");
     assert!(
-        stall.details["stalled_since"].starts_with("2020-04-09T18:27:4"),
+        stall.details["stalled_since"]
+            .to_string()
+            .starts_with("2020-04-09T18:27:4"),
         "{}",
         stall.details["stalled_since"]
     );
@@ -73,9 +75,15 @@ fn seed1_blocked_reports_the_stall_the_hidden_version_and_the_way_back() {
 
     let hidden = one(&r, "CV003");
     assert_eq!(hidden.details["running"], "4.3.10");
-    assert!(hidden.details["found_in"].contains("history[1]"));
     assert!(
-        hidden.details["found_in"].contains("CVO pod's image"),
+        hidden.details["found_in"]
+            .to_string()
+            .contains("history[1]")
+    );
+    assert!(
+        hidden.details["found_in"]
+            .to_string()
+            .contains("CVO pod's image"),
         "{}",
         hidden.details["found_in"]
     );
@@ -123,7 +131,7 @@ fn seed2_ci_job_reports_the_rewritten_install_completion_from_the_test_log() {
     assert_eq!(f.details["claimed_completion"], "2019-09-27T21:45:59Z");
     assert_eq!(f.details["entry"], "4.3.0-0.ci-2019-09-27-181735");
     assert!(
-        f.details["finished_before"].as_str() < "2019-09-27T21:42:29Z",
+        f.details["finished_before"].to_string().as_str() < "2019-09-27T21:42:29Z",
         "{}",
         f.details["finished_before"]
     );

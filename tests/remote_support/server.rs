@@ -2,7 +2,8 @@
 //! 127.0.0.1 that serves the JSON listing `/storage/v1/b/<bucket>/o?prefix=&delimiter=&pageToken=`
 //! (paged, `items[{name,size}]`, `prefixes[]`, `nextPageToken`) and objects at
 //! `/<bucket>/<name>`, with per-object misbehaviour (500s, 404, stalls). It counts requests,
-//! accepts a bounded number of connections for a bounded time, and stops when dropped.
+//! accepts a bounded number of connections for a bounded time, and stops when dropped. Over
+//! TLS too ([`Server::start_tls`]), for the tests of certificate trust.
 
 #![allow(dead_code)]
 
@@ -55,6 +56,16 @@ pub struct Server {
 impl Server {
     /// Starts a server on an ephemeral loopback port; listings return `page_size` entries a page.
     pub fn start(page_size: usize) -> Server {
+        Server::start_with(page_size, None)
+    }
+
+    /// The same server over TLS with `config` (certificate and key); its endpoint is
+    /// `https://localhost:PORT`.
+    pub fn start_tls(page_size: usize, config: rustls::ServerConfig) -> Server {
+        Server::start_with(page_size, Some(Arc::new(config)))
+    }
+
+    fn start_with(page_size: usize, tls: Option<Arc<rustls::ServerConfig>>) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr: SocketAddr = listener.local_addr().unwrap();
         assert!(addr.ip().is_loopback());
@@ -67,6 +78,7 @@ impl Server {
         });
         let stop = Arc::new(AtomicBool::new(false));
         let (st, sp) = (state.clone(), stop.clone());
+        let tls_on = tls.is_some();
         let thread = std::thread::spawn(move || {
             let born = Instant::now();
             let mut accepted = 0;
@@ -77,8 +89,8 @@ impl Server {
                 match listener.accept() {
                     Ok((stream, _)) => {
                         accepted += 1;
-                        let st = st.clone();
-                        std::thread::spawn(move || handle(stream, &st));
+                        let (st, tls) = (st.clone(), tls.clone());
+                        std::thread::spawn(move || handle(stream, &st, tls.as_ref()));
                     }
                     Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                         std::thread::sleep(Duration::from_millis(2));
@@ -88,7 +100,11 @@ impl Server {
             }
         });
         Server {
-            endpoint: format!("http://{addr}"),
+            endpoint: if tls_on {
+                format!("https://localhost:{}", addr.port())
+            } else {
+                format!("http://{addr}")
+            },
             state,
             stop,
             thread: Some(thread),
@@ -185,7 +201,7 @@ fn decode(s: &str) -> String {
     String::from_utf8_lossy(&out).to_string()
 }
 
-fn respond(s: &mut TcpStream, status: &str, headers: &[(&str, String)], body: &[u8]) {
+fn respond<S: Write>(s: &mut S, status: &str, headers: &[(&str, String)], body: &[u8]) {
     let mut head = format!(
         "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n",
         body.len()
@@ -199,9 +215,21 @@ fn respond(s: &mut TcpStream, status: &str, headers: &[(&str, String)], body: &[
     let _ = s.flush();
 }
 
-fn handle(mut s: TcpStream, st: &State) {
+fn handle(mut s: TcpStream, st: &State, tls: Option<&Arc<rustls::ServerConfig>>) {
     let _ = s.set_nonblocking(false);
     let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+    match tls {
+        None => serve(&mut s, st),
+        Some(cfg) => {
+            let Ok(conn) = rustls::ServerConnection::new(cfg.clone()) else {
+                return;
+            };
+            serve(&mut rustls::StreamOwned::new(conn, s), st);
+        }
+    }
+}
+
+fn serve<S: Read + Write>(s: &mut S, st: &State) {
     let mut req = Vec::new();
     let mut buf = [0u8; 4096];
     while !req.windows(4).any(|w| w == b"\r\n\r\n") && req.len() < 16384 {
@@ -219,7 +247,7 @@ fn handle(mut s: TcpStream, st: &State) {
     st.requests.fetch_add(1, Ordering::SeqCst);
     st.log.lock().unwrap().push(decode(&target));
     if method != "GET" {
-        return respond(&mut s, "405 Method Not Allowed", &[], b"");
+        return respond(s, "405 Method Not Allowed", &[], b"");
     }
     let (path, query) = target.split_once('?').unwrap_or((&target, ""));
     let q: BTreeMap<String, String> = query
@@ -229,18 +257,18 @@ fn handle(mut s: TcpStream, st: &State) {
         .collect();
     if let Some(rest) = path.strip_prefix("/storage/v1/b/") {
         let Some(bucket) = rest.strip_suffix("/o") else {
-            return respond(&mut s, "404 Not Found", &[], b"{\"error\":{\"code\":404}}");
+            return respond(s, "404 Not Found", &[], b"{\"error\":{\"code\":404}}");
         };
-        return list(&mut s, st, &decode(bucket), &q);
+        return list(s, st, &decode(bucket), &q);
     }
     let path = decode(path.trim_start_matches('/'));
     let Some((bucket, name)) = path.split_once('/') else {
-        return respond(&mut s, "404 Not Found", &[], b"NoSuchBucket");
+        return respond(s, "404 Not Found", &[], b"NoSuchBucket");
     };
-    object(&mut s, st, bucket, name);
+    object(s, st, bucket, name);
 }
 
-fn list(s: &mut TcpStream, st: &State, bucket: &str, q: &BTreeMap<String, String>) {
+fn list<S: Write>(s: &mut S, st: &State, bucket: &str, q: &BTreeMap<String, String>) {
     let prefix = q.get("prefix").cloned().unwrap_or_default();
     let delim = q.get("delimiter").cloned().unwrap_or_default();
     let start: usize = q
@@ -304,7 +332,7 @@ fn list(s: &mut TcpStream, st: &State, bucket: &str, q: &BTreeMap<String, String
     );
 }
 
-fn object(s: &mut TcpStream, st: &State, bucket: &str, name: &str) {
+fn object<S: Write>(s: &mut S, st: &State, bucket: &str, name: &str) {
     let found = {
         let mut objects = st.objects.lock().unwrap();
         objects

@@ -23,8 +23,8 @@ table.meta ul{margin:0;padding-left:18px}
 table.list{width:100%;font-size:13px}
 table.list th,table.list td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
 table.list th{background:#f7f8fa}
-table.list td:nth-child(2){white-space:nowrap}
-table.list code{overflow-wrap:break-word}
+table.list td{overflow-wrap:anywhere}
+table.list code{overflow-wrap:anywhere;word-break:break-word}
 .muted{color:var(--muted);font-weight:normal}
 .verdict{font-weight:600;margin:4px 0 8px}
 .verdict.fail{color:var(--bad)}

@@ -23,7 +23,6 @@ mod lanes_cvo;
 mod lanes_more;
 mod scale;
 mod sections;
-mod sha256;
 
 pub use escape::esc;
 pub use intervals::CiInterval;
@@ -32,6 +31,7 @@ use crate::bundle::{Bundle, InputKind};
 use crate::model::Time;
 use crate::rules::Report;
 use crate::timeline::{Timeline, fmt_short};
+use crate::vocab::text::plural;
 use std::fmt::Write;
 
 /// One input as shown in the header.
@@ -107,9 +107,17 @@ impl HtmlMeta {
     }
 }
 
+/// The CSP source hash of a script: base64 of its SHA-256 (`script-src 'sha256-…'`), so the
+/// browser runs that script and nothing else, even markup that slipped past escaping.
+pub fn csp_hash(script: &str) -> String {
+    use base64::Engine;
+    use sha2::Digest;
+    base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(script.as_bytes()))
+}
+
 /// The Content-Security-Policy: nothing may be fetched; only this page's script may run.
 fn csp() -> String {
-    let hash = sha256::base64(&sha256::sha256(assets::JS.as_bytes()));
+    let hash = csp_hash(assets::JS);
     format!(
         "default-src 'none'; script-src 'sha256-{hash}'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
     )
@@ -134,8 +142,11 @@ fn header(out: &mut String, report: &Report, tl: &Timeline, meta: &HtmlMeta) {
     };
     let _ = write!(
         out,
-        "<header><h1>mglint report</h1><p class=\"verdict {class}\" id=\"verdict\">{} errors, {} warnings, {} info: {verdict} at <code>--fail-on {}</code></p><table class=\"meta\" id=\"meta\">",
-        s.errors, s.warnings, s.info, report.fail_on
+        "<header><h1>mglint report</h1><p class=\"verdict {class}\" id=\"verdict\">{}, {}, {} info: {verdict} at <code>--fail-on {}</code></p><table class=\"meta\" id=\"meta\">",
+        plural(s.errors, "error", "errors"),
+        plural(s.warnings, "warning", "warnings"),
+        s.info,
+        report.fail_on
     );
     meta_row(out, "Cluster ID", meta.cluster_id.as_deref());
     meta_row(out, "Running version", meta.running_version.as_deref());
@@ -188,10 +199,14 @@ fn header(out: &mut String, report: &Report, tl: &Timeline, meta: &HtmlMeta) {
             .iter()
             .map(|i| {
                 format!(
-                    "<li><code>{}</code> ({}, {} files read)</li>",
+                    "<li><code>{}</code> ({}, {})</li>",
                     esc(&i.name),
                     esc(&i.kind),
-                    i.files_read
+                    plural(
+                        usize::try_from(i.files_read).unwrap_or(usize::MAX),
+                        "file read",
+                        "files read"
+                    )
                 )
             })
             .collect()
@@ -200,10 +215,14 @@ fn header(out: &mut String, report: &Report, tl: &Timeline, meta: &HtmlMeta) {
             .iter()
             .map(|i| {
                 format!(
-                    "<li><code>{}</code> ({}, {} files read)</li>",
+                    "<li><code>{}</code> ({}, {})</li>",
                     esc(&i.name),
                     esc(&i.kind),
-                    i.files_read
+                    plural(
+                        usize::try_from(i.files_read).unwrap_or(usize::MAX),
+                        "file read",
+                        "files read"
+                    )
                 )
             })
             .collect()

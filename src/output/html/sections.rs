@@ -3,7 +3,7 @@
 //! the rules (what was skipped and why, and each reported rule's page embedded in a
 //! `<details>`).
 
-use super::escape::{code_spans, esc, markdown};
+use super::escape::{code_spans, esc};
 use crate::rules::{ConfidenceLevel, Finding, Report};
 use crate::timeline::{Episode, EpisodeKind, Timeline, fmt_short, human_duration};
 use std::fmt::Write;
@@ -80,7 +80,7 @@ fn card(out: &mut String, n: usize, f: &Finding) {
         let items: Vec<String> = f
             .details
             .iter()
-            .map(|(k, v)| format!("{}: <code>{}</code>", esc(k), esc(v)))
+            .map(|(k, v)| format!("{}: <code>{}</code>", esc(k), esc(&v.to_string())))
             .collect();
         let _ = write!(out, "<dt>Details</dt><dd>{}</dd>", items.join("; "));
     }
@@ -237,8 +237,9 @@ pub fn rules(out: &mut String, report: &Report) {
     let s = &report.summary;
     let _ = writeln!(
         out,
-        "<section id=\"rules\"><h2>Rules</h2><p>{} rules ran, {} skipped.</p>",
-        s.rules_ran, s.rules_skipped
+        "<section id=\"rules\"><h2>Rules</h2><p>{} ran, {} skipped.</p>",
+        crate::vocab::text::plural(s.rules_ran, "rule", "rules"),
+        s.rules_skipped
     );
     let skipped: Vec<_> = report.skipped().collect();
     if !skipped.is_empty() {
@@ -275,7 +276,7 @@ pub fn rules(out: &mut String, report: &Report) {
             esc(code),
             esc(code),
             esc(name),
-            markdown(&page)
+            crate::output::page::render_html(&page, 3)
         );
     }
     out.push_str("</section>\n");

@@ -4,7 +4,6 @@ use super::*;
 use crate::model::{Provenance, parse_rfc3339};
 use crate::rules::{Counts, EvidenceItem, Finding, ObjectRef, SCHEMA, Severity, Tool};
 use crate::timeline::{EventKind, EventSource, Evidence, TimelineEvent};
-use std::collections::BTreeMap;
 
 fn t(s: &str) -> Time {
     parse_rfc3339(s).unwrap()
@@ -64,7 +63,7 @@ fn finding(code: &'static str, msg: &str, at: &str, object: &str) -> Finding {
         help: "look".into(),
         references: vec!["https://example.com/x"],
         confidence: None,
-        details: BTreeMap::new(),
+        details: Default::default(),
     }
 }
 
@@ -168,8 +167,17 @@ fn csp_allows_exactly_the_page_script() {
         .nth(1)
         .and_then(|s| s.split("</script>").next())
         .unwrap();
-    let hash = sha256::base64(&sha256::sha256(script.as_bytes()));
+    let hash = super::csp_hash(script);
     assert!(html.contains(&format!("script-src 'sha256-{hash}'")));
+    // Known vectors (FIPS 180-2), base64 as CSP wants them.
+    assert_eq!(
+        super::csp_hash(""),
+        "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
+    );
+    assert_eq!(
+        super::csp_hash("abc"),
+        "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0="
+    );
     assert!(html.contains("default-src 'none'"));
 }
 

@@ -8,6 +8,11 @@ use serde_json::{Value, json};
 
 /// The human report.
 pub fn render_text(r: &ReplayResult) -> String {
+    // Text from the input reaches a terminal: its control characters are shown escaped.
+    crate::vocab::text::show_controls(&render_text_unescaped(r)).into_owned()
+}
+
+fn render_text_unescaped(r: &ReplayResult) -> String {
     let mut s = String::new();
     let inputs = if r.inputs.is_empty() {
         "the inputs".to_string()

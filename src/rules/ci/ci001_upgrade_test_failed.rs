@@ -5,6 +5,7 @@
 use crate::model::JunitStatus;
 use crate::rules::engine::{Context, Input, prov_evidence};
 use crate::rules::model::*;
+use crate::vocab::text::bounded;
 
 declare_rule! {
     UpgradeTestFailed: "CI001" "upgrade-test-failed" {
@@ -38,7 +39,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
             msg.push_str(" (flake: it also passed in this run)");
         }
         if !c.message.is_empty() {
-            msg.push_str(&format!(": {}", one_line(&c.message, 200)));
+            // The whole failure message, its lines kept: the lines after the first are often
+            // the answer (which operators, which check).
+            msg.push_str(&format!(": {}", bounded(&c.message, 4000)));
         }
         let mut f = cx.finding(&META, ObjectRef::new("TestCase", &c.suite, &c.name), msg);
         if flake {

@@ -59,7 +59,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         f.evidence
             .push(cond_evidence(cx, co, &co.metadata.name, i, c, "message"));
         f.at = Some(since);
-        f.details.insert("progressing_for", duration(since, now));
+        f.details
+            .insert("progressing_for", Detail::seconds(since, now));
         out.push(f);
     }
 }

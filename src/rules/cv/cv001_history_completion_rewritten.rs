@@ -168,7 +168,7 @@ fn finding(cx: &Context<'_>, cv: &Sourced<ClusterVersion>, i: usize, case: &Case
                     .with_label(format!("already finished ({src})")),
             );
         }
-        f.details.insert("finished_before", fmt_short(&b.before));
+        f.details.insert("finished_before", b.before);
     }
     if !case.moved.is_empty() {
         msg.push_str(&format!(
@@ -187,9 +187,11 @@ fn finding(cx: &Context<'_>, cv: &Sourced<ClusterVersion>, i: usize, case: &Case
     f.at = claimed;
     f.confidence = Some(Confidence { level, basis });
     f.details.insert("entry", h.label().to_string());
-    f.details.insert("claimed_completion", claimed_s);
+    if let Some(c) = claimed {
+        f.details.insert("claimed_completion", c);
+    }
     if let Some(t) = h.started_time {
-        f.details.insert("started", fmt_short(&t));
+        f.details.insert("started", t);
     }
     f
 }

@@ -240,7 +240,7 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
         ));
     }
     if !operators.is_empty() {
-        f.details.insert("blocking_operators", operators.join(","));
+        f.details.insert("blocking_operators", operators.clone());
     }
     if let Some(since) = p.since {
         msg.push_str(&format!("; stalled since {}", fmt_short(&since)));
@@ -251,10 +251,11 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
                 duration(since, end),
                 fmt_short(&end)
             ));
-            f.details.insert("unmanaged_until", fmt_short(&end));
-            f.details.insert("unmanaged_for", duration(since, end));
+            f.details.insert("unmanaged_until", end);
+            f.details
+                .insert("unmanaged_for", Detail::seconds(since, end));
         }
-        f.details.insert("stalled_since", fmt_short(&since));
+        f.details.insert("stalled_since", since);
     }
     if let Some((_, _, ev)) = &log_precondition {
         let item = cx.from_timeline(ev).with_label("precondition failure");

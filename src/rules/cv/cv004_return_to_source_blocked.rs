@@ -79,7 +79,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         f.at = b.target.started_time;
         f.details.insert("source_image", src.image.clone());
         f.details.insert("way_back", cmd);
-        f.details.insert("cvo_generation", "legacy".into());
+        f.details.insert("cvo_generation", "legacy");
         out.push(f);
         return;
     }
@@ -141,7 +141,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
     push_available(cx, cv, &mut f);
     f.at = ra.last_transition_time;
     f.details.insert("way_back", cmd);
-    f.details.insert("cvo_generation", "fixed".into());
+    f.details.insert("cvo_generation", "fixed");
     out.push(f);
 }
 

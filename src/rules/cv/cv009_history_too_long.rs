@@ -47,7 +47,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
             .with_label(format!("entry {}", limit + 1)),
     );
     f.at = hist.first().and_then(|h| h.started_time);
-    f.details.insert("entries", hist.len().to_string());
-    f.details.insert("limit", limit.to_string());
+    f.details.insert("entries", hist.len());
+    f.details.insert("limit", limit);
     out.push(f);
 }

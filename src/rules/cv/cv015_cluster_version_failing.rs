@@ -57,7 +57,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
     f.evidence
         .push(cond_evidence(cx, cv, &cv.metadata.name, i, c, "message"));
     if !operators.is_empty() {
-        f.details.insert("operators", operators.join(","));
+        f.details.insert("operators", operators.clone());
     }
     f.message = msg;
     f.at = c.last_transition_time;

@@ -73,7 +73,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
                 }
             }
             f.at = Some(a.start);
-            f.details.insert("passes", run.len().to_string());
+            f.details.insert("passes", run.len());
             out.push(f);
         }
         i = j + 1;

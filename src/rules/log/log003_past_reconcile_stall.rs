@@ -53,7 +53,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
             f.evidence.push(cx.from_timeline(e));
         }
         f.at = Some(s.start);
-        f.details.insert("unmanaged_for", duration(s.start, end));
+        f.details
+            .insert("unmanaged_for", Detail::seconds(s.start, end));
         out.push(f);
     }
 }

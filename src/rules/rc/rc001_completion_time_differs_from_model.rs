@@ -70,8 +70,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
             basis: vec!["reference-model".into(), inf.basis.clone()],
         });
         f.details.insert("entry", h.label().to_string());
-        f.details.insert("written", dump.clone());
-        f.details.insert("model", model.clone());
+        f.details.insert("written", Detail::field_value(dump));
+        f.details.insert("model", Detail::field_value(model));
         f.details.insert("verdict", verdict);
         out.push(f);
     }

@@ -78,9 +78,14 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
             basis: vec!["reference-model".into()],
         });
         f.details.insert("field", d.field.to_string());
-        f.details.insert("dump", d.dump.clone().unwrap_or_default());
-        f.details
-            .insert("model", d.model.clone().unwrap_or_default());
+        f.details.insert(
+            "dump",
+            Detail::field_value(d.dump.as_deref().unwrap_or_default()),
+        );
+        f.details.insert(
+            "model",
+            Detail::field_value(d.model.as_deref().unwrap_or_default()),
+        );
         out.push(f);
     }
 }

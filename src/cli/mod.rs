@@ -1,16 +1,46 @@
-//! Command-line definitions (clap derive): one subcommand per verb. No logic lives here.
+//! Command-line definitions (clap derive): one subcommand per verb, the global `--color`
+//! and `--quiet`, byte sizes ([`size`]), the formats each `-o` extension selects, and the
+//! long help texts ([`help`]). No logic lives here.
+
+mod help;
+mod size;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use mglint::output::Format;
 use mglint::rules::Severity;
 use std::path::PathBuf;
 
+pub use size::ByteSize;
+
 /// Analyze and lint OpenShift must-gathers, CVO logs and CI upgrade-job artifacts.
 #[derive(Debug, Parser)]
-#[command(name = "mglint", version, about, long_about = None, propagate_version = true)]
+#[command(
+    name = "mglint",
+    version,
+    about,
+    long_about = None,
+    propagate_version = true,
+    after_long_help = help::MAIN
+)]
 pub struct Cli {
+    /// When to colour the human output: auto (a terminal, unless NO_COLOR or TERM=dumb;
+    /// CLICOLOR_FORCE forces it), always or never
+    #[arg(long, value_enum, global = true, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
+    /// Print nothing on standard output and no notes: only errors and the exit code (files
+    /// named with -o are still written)
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// `--color` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Debug, Subcommand)]
@@ -39,10 +69,22 @@ pub enum Command {
     /// `oc adm upgrade status`, offline: the update's control plane, nodes, worker pools and
     /// health, printed as oc prints them
     Status(StatusArgs),
+    /// Print a shell completion script (e.g. `mglint completions bash > /etc/bash_completion.d/mglint`)
+    Completions(CompletionsArgs),
+    /// Print the man page (roff; e.g. `mglint man > mglint.1`)
+    Man,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
 }
 
 /// Options for inputs given as URLs (Prow, gcsweb, gs://, storage.googleapis.com).
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Remote inputs (Prow, gcsweb, gs:// and GCS URLs)")]
 pub struct RemoteArgs {
     /// GCS-compatible endpoint for listings and objects
     #[arg(long, value_name = "URL", default_value = mglint::remote::DEFAULT_ENDPOINT)]
@@ -59,9 +101,9 @@ pub struct RemoteArgs {
     /// Retries on server errors and dropped connections
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub retries: u32,
-    /// Largest object downloaded, in bytes
-    #[arg(long, value_name = "BYTES", default_value_t = 1 << 30)]
-    pub max_object_bytes: u64,
+    /// Largest object downloaded [default: 1 GiB]
+    #[arg(long, value_name = "SIZE", default_value_t = ByteSize(1 << 30), hide_default_value = true)]
+    pub max_object_bytes: ByteSize,
     /// Also download the must-gather archive when other artifacts have the data
     #[arg(long)]
     pub with_must_gather: bool,
@@ -73,15 +115,15 @@ pub struct InputArgs {
     /// Must-gather directories or archives, CI job artifact directories or URLs, or single files
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<String>,
-    /// Worker threads (default: all cores)
+    /// Worker threads [default: all cores, or RAYON_NUM_THREADS]
     #[arg(long, short = 'j', value_name = "N")]
     pub threads: Option<usize>,
-    /// Largest single file read into memory, after decompression, in bytes
-    #[arg(long, value_name = "BYTES", default_value_t = 2 << 30)]
-    pub max_file_bytes: u64,
-    /// Largest total decompressed size of one archive, in bytes
-    #[arg(long, value_name = "BYTES", default_value_t = 64 << 30)]
-    pub max_archive_bytes: u64,
+    /// Largest single file read into memory, after decompression [default: 2 GiB]
+    #[arg(long, value_name = "SIZE", default_value_t = ByteSize(2 << 30), hide_default_value = true)]
+    pub max_file_bytes: ByteSize,
+    /// Largest total decompressed size of one archive [default: 64 GiB]
+    #[arg(long, value_name = "SIZE", default_value_t = ByteSize(64 << 30), hide_default_value = true)]
+    pub max_archive_bytes: ByteSize,
     /// Replace cluster IDs, domains, IP addresses, node names and image registries in the
     /// output with stable placeholders, for output that will be shared
     #[arg(long)]
@@ -90,19 +132,48 @@ pub struct InputArgs {
     pub remote: RemoteArgs,
 }
 
+/// A format that `-o PATH` can select by the file's extension.
+pub trait ByExtension: Sized + Copy {
+    /// The format a file name's extension selects (`None`: unknown or absent).
+    fn from_path(path: &std::path::Path) -> Option<Self>;
+    /// The extensions accepted, for the error message (`.json, .txt`).
+    fn extensions() -> &'static str;
+}
+
+/// The extension of a path, lower-cased.
+fn extension(path: &std::path::Path) -> Option<String> {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TextOrJson {
     Text,
     Json,
 }
 
+impl ByExtension for TextOrJson {
+    fn from_path(path: &std::path::Path) -> Option<Self> {
+        match extension(path)?.as_str() {
+            "txt" | "text" => Some(TextOrJson::Text),
+            "json" => Some(TextOrJson::Json),
+            _ => None,
+        }
+    }
+    fn extensions() -> &'static str {
+        ".txt, .json"
+    }
+}
+
 #[derive(Debug, Args)]
+#[command(after_long_help = help::INPUTS)]
 pub struct SummaryArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Output format
-    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
-    pub format: TextOrJson,
+    /// Output format [default: from -o's extension, else text]
+    #[arg(long, value_enum)]
+    pub format: Option<TextOrJson>,
     /// Write to this file instead of standard output
     #[arg(long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,
@@ -130,6 +201,27 @@ impl AnalyzeFormat {
     /// A format by name (any case), as in `--output junit=PATH`.
     pub fn parse(s: &str) -> Option<Self> {
         <Self as ValueEnum>::from_str(s, true).ok()
+    }
+}
+
+impl ByExtension for AnalyzeFormat {
+    fn from_path(path: &std::path::Path) -> Option<Self> {
+        let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+        if name.ends_with(".sarif.json") {
+            return Some(AnalyzeFormat::Sarif);
+        }
+        match extension(path)?.as_str() {
+            "txt" | "text" => Some(AnalyzeFormat::Human),
+            "json" => Some(AnalyzeFormat::Json),
+            "xml" => Some(AnalyzeFormat::Junit),
+            "md" | "markdown" => Some(AnalyzeFormat::Markdown),
+            "sarif" => Some(AnalyzeFormat::Sarif),
+            "html" | "htm" => Some(AnalyzeFormat::Html),
+            _ => None,
+        }
+    }
+    fn extensions() -> &'static str {
+        ".txt, .json, .xml (JUnit), .md, .sarif, .html"
     }
 }
 
@@ -182,6 +274,7 @@ pub struct RuleArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(after_long_help = help::ANALYZE)]
 pub struct AnalyzeArgs {
     #[command(flatten)]
     pub input: InputArgs,
@@ -190,22 +283,24 @@ pub struct AnalyzeArgs {
     /// Exit 0 even when a finding is at or above the fail level (input errors still exit 2)
     #[arg(long)]
     pub exit_zero: bool,
-    /// Output format for standard output or --output
-    #[arg(long, value_enum, default_value_t = AnalyzeFormat::Human)]
-    pub format: AnalyzeFormat,
-    /// Write the report here; repeat as FORMAT=PATH to write several formats in one run
-    /// (e.g. --output junit=junit_mglint.xml --output json=report.json --output html=report.html)
+    /// Output format [default: from -o's extension, else human]
+    #[arg(long, value_enum)]
+    pub format: Option<AnalyzeFormat>,
+    /// Write the report here, in the format its extension names (or --format); repeat as
+    /// FORMAT=PATH to write several formats in one run (e.g. --output junit=junit_mglint.xml
+    /// --output json=report.json --output html=report.html)
     #[arg(long, short = 'o', value_name = "[FORMAT=]PATH")]
     pub output: Vec<String>,
 }
 
 #[derive(Debug, Args)]
+#[command(after_long_help = help::INPUTS)]
 pub struct TimelineArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Output format
-    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
-    pub format: TextOrJson,
+    /// Output format [default: from -o's extension, else text]
+    #[arg(long, value_enum)]
+    pub format: Option<TextOrJson>,
     /// Only events at or after this time (RFC3339, e.g. 2020-04-09T18:00:00Z)
     #[arg(long, value_name = "TIME")]
     pub since: Option<String>,
@@ -244,6 +339,19 @@ pub enum YamlOrJson {
     Json,
 }
 
+impl ByExtension for YamlOrJson {
+    fn from_path(path: &std::path::Path) -> Option<Self> {
+        match extension(path)?.as_str() {
+            "yaml" | "yml" => Some(YamlOrJson::Yaml),
+            "json" => Some(YamlOrJson::Json),
+            _ => None,
+        }
+    }
+    fn extensions() -> &'static str {
+        ".yaml, .json"
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct ReconcileArgs {
     /// Scenario file (see docs/scenario-format.md)
@@ -255,9 +363,9 @@ pub struct ReconcileArgs {
     /// Override the Bug 1756461 history fix (off reproduces the bug)
     #[arg(long, value_enum, value_name = "ON|OFF")]
     pub history_fix: Option<OnOff>,
-    /// Output format of the resulting ClusterVersion
-    #[arg(long, value_enum, default_value_t = YamlOrJson::Yaml)]
-    pub format: YamlOrJson,
+    /// Output format of the resulting ClusterVersion [default: from -o's extension, else yaml]
+    #[arg(long, value_enum)]
+    pub format: Option<YamlOrJson>,
     /// Print, per event, the release being reconciled, the worker state and status changes
     #[arg(long)]
     pub trace: bool,
@@ -293,6 +401,7 @@ pub struct FetchArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(after_long_help = help::BATCH)]
 pub struct BatchArgs {
     /// Must-gathers, CI job artifact directories, archives or URLs; each is analysed on its own
     #[arg(value_name = "INPUT")]
@@ -305,14 +414,10 @@ pub struct BatchArgs {
     /// workers given the same list cover it exactly once
     #[arg(long, value_name = "K/N")]
     pub shard: Option<mglint::batch::Shard>,
-    /// Worker threads (default: all cores)
-    #[arg(
-        long = "jobs",
-        short = 'j',
-        visible_alias = "threads",
-        value_name = "N"
-    )]
-    pub jobs: Option<usize>,
+    /// Worker threads, each analysing one input at a time [default: all cores, or
+    /// RAYON_NUM_THREADS]
+    #[arg(long = "threads", short = 'j', alias = "jobs", value_name = "N")]
+    pub threads: Option<usize>,
     /// Write the rows to this file instead of standard output
     #[arg(long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,
@@ -333,17 +438,18 @@ pub struct BatchArgs {
     /// whole batch)
     #[arg(long)]
     pub redact: bool,
-    /// Largest single file read into memory, after decompression, in bytes
-    #[arg(long, value_name = "BYTES", default_value_t = 2 << 30)]
-    pub max_file_bytes: u64,
-    /// Largest total decompressed size of one archive, in bytes
-    #[arg(long, value_name = "BYTES", default_value_t = 64 << 30)]
-    pub max_archive_bytes: u64,
+    /// Largest single file read into memory, after decompression [default: 2 GiB]
+    #[arg(long, value_name = "SIZE", default_value_t = ByteSize(2 << 30), hide_default_value = true)]
+    pub max_file_bytes: ByteSize,
+    /// Largest total decompressed size of one archive [default: 64 GiB]
+    #[arg(long, value_name = "SIZE", default_value_t = ByteSize(64 << 30), hide_default_value = true)]
+    pub max_archive_bytes: ByteSize,
     #[command(flatten)]
     pub remote: RemoteArgs,
 }
 
 #[derive(Debug, Args)]
+#[command(after_long_help = help::INPUTS)]
 pub struct ReplayArgs {
     #[command(flatten)]
     pub input: InputArgs,
@@ -393,7 +499,22 @@ pub enum StatusFormat {
     Markdown,
 }
 
+impl ByExtension for StatusFormat {
+    fn from_path(path: &std::path::Path) -> Option<Self> {
+        match extension(path)?.as_str() {
+            "txt" | "text" => Some(StatusFormat::Text),
+            "json" => Some(StatusFormat::Json),
+            "md" | "markdown" => Some(StatusFormat::Markdown),
+            _ => None,
+        }
+    }
+    fn extensions() -> &'static str {
+        ".txt, .json, .md"
+    }
+}
+
 #[derive(Debug, Args)]
+#[command(after_long_help = help::INPUTS)]
 pub struct StatusArgs {
     #[command(flatten)]
     pub input: InputArgs,
@@ -404,9 +525,9 @@ pub struct StatusArgs {
     /// condition transition + 368975 ns]
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
-    /// Output format
-    #[arg(long, value_enum, default_value_t = StatusFormat::Text)]
-    pub format: StatusFormat,
+    /// Output format [default: from -o's extension, else text]
+    #[arg(long, value_enum)]
+    pub format: Option<StatusFormat>,
     /// Write to this file instead of standard output
     #[arg(long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,

@@ -1,0 +1,345 @@
+//! SARIF 2.1.0 for code-scanning tools, from the typed model in [`model`]: the selected rules
+//! (summary, help, page), one result per finding with its evidence as locations, skipped rules
+//! as tool configuration notifications, one run per analysed cluster.
+//!
+//! Locations are relative: each input gets a base id (`INPUT1`, …) in `originalUriBaseIds`,
+//! the must-gather root (or the input directory) as a URI relative to `%SRCROOT%` (absolute
+//! for an absolute input path); evidence URIs are relative to it, percent-encoded. A member of
+//! an archive input is addressed inside its archive, `archive.tar.gz!/path/in/archive`, relative
+//! to the directory holding the archive. `partialFingerprints` hash the rule, the object and the
+//! evidence's relative path, so a finding keeps its fingerprint across runs and machines.
+
+mod model;
+
+use super::paths::Bases;
+use crate::rules::{EvidenceItem, Finding, Report, ReportInput, RuleMeta, Severity, catalogue};
+use model::*;
+use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+
+const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// Where the rule pages are published: the repository of this build (`repository` in
+/// Cargo.toml); SARIF gets `helpUri` and `informationUri` only when it is set.
+const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
+
+/// What a URI path keeps literally: unreserved characters, `/` between segments, and the
+/// sub-delimiters that are safe in a path (`!` separates an archive from its member).
+const PATH: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'[')
+    .add(b'\\')
+    .add(b']')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
+
+/// A path as a relative URI reference (percent-encoded; `\` taken as `/`).
+pub fn uri(path: &str) -> String {
+    utf8_percent_encode(&path.replace('\\', "/"), PATH).to_string()
+}
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// The "What it flags" section of a rule page, as one paragraph.
+fn what_it_flags(page: &str) -> String {
+    let mut lines = page
+        .lines()
+        .skip_while(|l| !l.starts_with("## What it flags"))
+        .skip(1);
+    let mut out = Vec::new();
+    for l in lines.by_ref() {
+        if l.starts_with("## ") {
+            break;
+        }
+        out.push(l.trim());
+    }
+    out.join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The published page of a rule, when the build knows where the repository is.
+fn help_uri(meta: &RuleMeta) -> Option<String> {
+    (!REPOSITORY.is_empty()).then(|| {
+        format!(
+            "{}/blob/main/rules/{}-{}.md",
+            REPOSITORY.trim_end_matches('/'),
+            meta.code,
+            meta.name
+        )
+    })
+}
+
+fn rule(meta: &RuleMeta) -> Rule {
+    Rule {
+        id: meta.code,
+        name: meta.name,
+        short_description: Text {
+            text: meta.summary.to_string(),
+        },
+        full_description: Text {
+            text: what_it_flags(meta.page),
+        },
+        help: MultiformatText {
+            text: meta.help.to_string(),
+            markdown: meta.render_page(),
+        },
+        help_uri: help_uri(meta),
+        default_configuration: Configuration {
+            level: level(meta.severity),
+        },
+        properties: RuleProperties {
+            category: meta.family.name(),
+            tags: vec![meta.family.name()],
+        },
+    }
+}
+
+/// The base id of the `i`th input.
+fn base_id(i: usize) -> String {
+    format!("INPUT{}", i + 1)
+}
+
+fn is_archive(input: &ReportInput) -> bool {
+    input.kind == "archive"
+}
+
+/// Where an input's URIs are relative to: the must-gather root (or the input) for a
+/// directory, the directory holding it for an archive or a single file.
+fn base_location(input: &ReportInput, bases: &Bases<'_>) -> ArtifactLocation {
+    let name = input.name.trim_end_matches('/');
+    let dir = if is_archive(input) || input.kind == "file" {
+        name.rsplit_once('/').map_or("", |(d, _)| d).to_string()
+    } else {
+        let base = bases.base(input);
+        if base.is_empty() {
+            name.to_string()
+        } else {
+            format!("{name}/{base}")
+        }
+    };
+    let (uri, base_id) = if dir.starts_with('/') {
+        (format!("file://{}/", self::uri(&dir)), None)
+    } else if dir.is_empty() {
+        (String::new(), Some("%SRCROOT%".to_string()))
+    } else {
+        (
+            format!("{}/", self::uri(&dir)),
+            Some("%SRCROOT%".to_string()),
+        )
+    };
+    ArtifactLocation {
+        uri: (!uri.is_empty()).then_some(uri),
+        uri_base_id: base_id,
+        description: Some(Text {
+            text: format!("input `{}` ({})", input.name, input.kind),
+        }),
+    }
+}
+
+/// An evidence path as (base id, URI relative to it).
+fn artifact(e: &EvidenceItem, report: &Report, bases: &Bases<'_>) -> ArtifactLocation {
+    let l = bases.locate(&e.path);
+    let Some(input) = l.input else {
+        return ArtifactLocation {
+            uri: Some(uri(&e.path)),
+            ..ArtifactLocation::default()
+        };
+    };
+    let index = report
+        .inputs
+        .iter()
+        .position(|i| std::ptr::eq(i, input))
+        .unwrap_or(0);
+    let file_name = input
+        .name
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or("");
+    let rel = if is_archive(input) {
+        format!("{}!/{}", uri(file_name), uri(&l.inside))
+    } else if l.inside.is_empty() {
+        uri(file_name)
+    } else {
+        uri(&l.rel)
+    };
+    ArtifactLocation {
+        uri: Some(rel),
+        uri_base_id: Some(base_id(index)),
+        description: None,
+    }
+}
+
+fn location(e: &EvidenceItem, report: &Report, bases: &Bases<'_>) -> Location {
+    Location {
+        id: None,
+        physical_location: PhysicalLocation {
+            artifact_location: artifact(e, report, bases),
+            region: e.line.filter(|l| *l >= 1).map(|l| Region {
+                start_line: l,
+                snippet: Text {
+                    text: e.text.clone(),
+                },
+            }),
+        },
+        message: e.label.as_ref().map(|l| Text { text: l.clone() }),
+    }
+}
+
+/// A fingerprint that survives reruns, other machines and other input locations: the rule,
+/// the object and where the first evidence is, relative to its input's root.
+fn fingerprint(f: &Finding, bases: &Bases<'_>) -> String {
+    let mut h = Sha256::new();
+    h.update(f.code.as_bytes());
+    h.update([0]);
+    h.update(f.object.display().as_bytes());
+    h.update([0]);
+    if let Some(e) = f.evidence.first() {
+        h.update(bases.short(&e.path).as_bytes());
+    }
+    let digest = h.finalize();
+    digest.iter().take(16).map(|b| format!("{b:02x}")).collect()
+}
+
+fn result(f: &Finding, index: usize, report: &Report, bases: &Bases<'_>) -> SarifResult {
+    let mut locations: Vec<Location> = f
+        .evidence
+        .iter()
+        .map(|e| location(e, report, bases))
+        .collect();
+    let mut related = if locations.len() > 1 {
+        locations.split_off(1)
+    } else {
+        Vec::new()
+    };
+    for (i, l) in related.iter_mut().enumerate() {
+        l.id = Some(i + 1);
+    }
+    let mut properties = serde_json::json!({
+        "object": f.object,
+        "at": f.at,
+        "help": f.help,
+    });
+    if let Some(c) = &f.confidence {
+        properties["confidence"] = serde_json::json!(c);
+    }
+    if !f.details.is_empty() {
+        properties["details"] = serde_json::json!(f.details);
+    }
+    let mut partial_fingerprints = BTreeMap::new();
+    partial_fingerprints.insert("mglint/v1", fingerprint(f, bases));
+    SarifResult {
+        rule_id: f.code,
+        rule_index: index,
+        level: level(f.severity),
+        message: Text {
+            text: f.message.clone(),
+        },
+        locations,
+        related_locations: related,
+        partial_fingerprints,
+        properties,
+    }
+}
+
+pub fn render(report: &Report) -> String {
+    let bases = Bases::of(report);
+    let all = catalogue();
+    let metas: Vec<&RuleMeta> = report
+        .rules
+        .iter()
+        .filter_map(|o| all.iter().find(|m| m.code == o.code).copied())
+        .collect();
+    let results = report
+        .findings
+        .iter()
+        .map(|f| {
+            let index = metas.iter().position(|m| m.code == f.code).unwrap_or(0);
+            result(f, index, report, &bases)
+        })
+        .collect();
+    let notes = report
+        .skipped()
+        .map(|r| Notification {
+            level: "note",
+            message: Text {
+                text: format!(
+                    "{} skipped: {}",
+                    r.code,
+                    r.reason.as_deref().unwrap_or("inputs absent")
+                ),
+            },
+            descriptor: Descriptor { id: r.code },
+        })
+        .collect();
+    let original_uri_base_ids = report
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(i, input)| (base_id(i), base_location(input, &bases)))
+        .collect();
+    let log = Log {
+        schema: SCHEMA_URI,
+        version: "2.1.0",
+        runs: vec![Run {
+            tool: Tool {
+                driver: Driver {
+                    name: report.tool.name,
+                    version: report.tool.version,
+                    semantic_version: report.tool.version,
+                    information_uri: (!REPOSITORY.is_empty()).then(|| REPOSITORY.to_string()),
+                    rules: metas.iter().map(|m| rule(m)).collect(),
+                },
+            },
+            automation_details: AutomationDetails {
+                id: "mglint/analyze/".to_string(),
+            },
+            original_uri_base_ids,
+            invocations: vec![Invocation {
+                execution_successful: true,
+                tool_configuration_notifications: notes,
+            }],
+            results,
+            properties: serde_json::json!({
+                "schema": report.schema,
+                "fail_on": report.fail_on,
+                "summary": report.summary,
+                "collected_at": report.collected_at,
+            }),
+        }],
+    };
+    match serde_json::to_string_pretty(&log) {
+        Ok(s) => s + "\n",
+        Err(_) => String::from("{}\n"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uri;
+
+    #[test]
+    fn uris_are_percent_encoded_paths() {
+        assert_eq!(uri("a b/c#d%e"), "a%20b/c%23d%25e");
+        assert_eq!(uri("dir\\x.yaml"), "dir/x.yaml");
+        assert_eq!(uri("mg.tar.gz!/é"), "mg.tar.gz!/%C3%A9");
+    }
+}

@@ -1,0 +1,164 @@
+//! The published JSON contract: every JSON document mglint writes validates against its
+//! schema in `docs/schemas/` (with the `jsonschema` crate), on every fixture and on inputs
+//! that cannot be read; each document kind has its own id, and each id its schema file.
+
+use crate::common;
+use serde_json::Value;
+use std::process::Command;
+
+const INPUTS: [&str; 6] = [
+    "fixtures/must-gather/seed1-blocked",
+    "fixtures/must-gather/seed1-returned",
+    "fixtures/must-gather/fixed-cvo-rejected-4.14",
+    "fixtures/ci/seed2-rollback-4.3",
+    "fixtures/ci/modern-upgrade-4.14",
+    "fixtures/files/cv-4.3-verification.yaml",
+];
+
+fn schema(name: &str) -> (Value, jsonschema::Validator) {
+    let path = common::root().join(format!("docs/schemas/{name}.schema.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let s: Value = serde_json::from_str(&text).unwrap();
+    let v = jsonschema::validator_for(&s).unwrap_or_else(|e| panic!("{name}: {e}"));
+    (s, v)
+}
+
+fn mglint(args: &[&str]) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_mglint"))
+        .current_dir(common::root())
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.code().is_some_and(|c| c < 2),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn check(name: &str, doc: &str, what: &str) {
+    let (_, v) = schema(name);
+    let doc: Value = serde_json::from_str(doc).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let errors: Vec<String> = v
+        .iter_errors(&doc)
+        .take(5)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{what} does not match {name}.schema.json:\n{}",
+        errors.join("\n")
+    );
+}
+
+#[test]
+fn every_json_document_matches_its_published_schema() {
+    for input in INPUTS {
+        check(
+            "report",
+            &mglint(&["analyze", input, "--format", "json", "--exit-zero"]),
+            input,
+        );
+        check(
+            "summary",
+            &mglint(&["summary", input, "--format", "json"]),
+            input,
+        );
+        check(
+            "timeline",
+            &mglint(&["timeline", input, "--format", "json"]),
+            input,
+        );
+        check(
+            "replay",
+            &mglint(&["replay", input, "--format", "json"]),
+            input,
+        );
+    }
+    check("rules", &mglint(&["rules", "--format", "json"]), "rules");
+    let mg = "fixtures/must-gather/fixed-cvo-rejected-4.14";
+    check("status", &mglint(&["status", mg, "--format", "json"]), mg);
+    let dir = tempfile::tempdir().unwrap();
+    let rows = dir.path().join("rows.jsonl");
+    let mut args = vec!["batch", "--no-progress", "-o", rows.to_str().unwrap()];
+    args.extend(INPUTS);
+    args.push("/no/such/input");
+    let o = Command::new(env!("CARGO_BIN_EXE_mglint"))
+        .current_dir(common::root())
+        .args(&args)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "one input errored");
+    let text = std::fs::read_to_string(&rows).unwrap();
+    assert_eq!(text.lines().count(), INPUTS.len() + 1);
+    for (i, row) in text.lines().enumerate() {
+        check("batch", row, &format!("batch row {i}"));
+    }
+}
+
+#[test]
+fn each_document_kind_has_its_own_id_and_schema() {
+    use mglint::vocab::schema as id;
+    let ids = [
+        ("report", id::REPORT),
+        ("summary", id::SUMMARY),
+        ("timeline", id::TIMELINE),
+        ("replay", id::REPLAY),
+        ("rules", id::RULES),
+        ("batch", id::BATCH_ROW),
+        ("status", id::STATUS),
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    for (name, id) in ids {
+        assert!(seen.insert(id), "{id} names two document kinds");
+        let (s, _) = schema(name);
+        assert_eq!(s["properties"]["schema"]["const"], id, "{name}.schema.json");
+    }
+    // A document that is not the schema's kind is refused.
+    let report = mglint(&["analyze", INPUTS[0], "--format", "json", "--exit-zero"]);
+    let (_, summary) = schema("summary");
+    assert!(!summary.is_valid(&serde_json::from_str(&report).unwrap()));
+}
+
+/// Every string value that is a time (starts with a date and `T`).
+fn times(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s)
+            if s.len() >= 11
+                && s.as_bytes()[10] == b'T'
+                && s[..10].bytes().all(|b| b.is_ascii_digit() || b == b'-') =>
+        {
+            out.push(s.clone())
+        }
+        Value::Array(a) => a.iter().for_each(|x| times(x, out)),
+        Value::Object(o) => o.values().for_each(|x| times(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn one_time_format_everywhere() {
+    // RFC 3339, UTC, milliseconds, `Z`: no `…:47Z` beside `…:47.544Z` for the same value.
+    let ms = regex::Regex::new(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$").unwrap();
+    for input in INPUTS {
+        for args in [
+            vec!["analyze", input, "--format", "json", "--exit-zero"],
+            vec!["summary", input, "--format", "json"],
+            vec!["timeline", input, "--format", "json"],
+        ] {
+            let mut found = Vec::new();
+            times(&serde_json::from_str(&mglint(&args)).unwrap(), &mut found);
+            assert!(
+                !found.is_empty() || input.ends_with(".yaml"),
+                "{args:?}: no times"
+            );
+            for t in found {
+                assert!(
+                    ms.is_match(&t),
+                    "{args:?}: time `{t}` is not RFC 3339 UTC ms Z"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! JUnit as CI dashboards need it: case names that never change between a passing and a
+//! failing run of a rule, multi-line failure messages kept, the document valid against the
+//! Jenkins xunit schema (checked by xmllint, an independent validator), and a JUnit file with
+//! a failing case when the input cannot be read.
+
+use crate::common;
+use mglint::output::{Format, RenderOptions, render};
+use std::collections::BTreeSet;
+
+fn junit(input: &str) -> String {
+    render(
+        &common::report(&[input.to_string()], &[]),
+        Format::Junit,
+        &RenderOptions::default(),
+    )
+}
+
+fn case_names(xml: &str) -> BTreeSet<String> {
+    let mut r = quick_xml::Reader::from_str(xml);
+    let mut names = BTreeSet::new();
+    loop {
+        match r.read_event().expect("well-formed XML") {
+            quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e)
+                if e.name().as_ref() == b"testcase" =>
+            {
+                let a = e.try_get_attribute("name").unwrap().unwrap();
+                names.insert(a.unescape_value().unwrap().into_owned());
+            }
+            quick_xml::events::Event::Eof => break,
+            _ => {}
+        }
+    }
+    names
+}
+
+/// The `<testcase>` element of one case, as text.
+fn case<'a>(xml: &'a str, name: &str) -> &'a str {
+    let start = xml
+        .find(&format!("<testcase name=\"{name}\""))
+        .unwrap_or_else(|| panic!("no case {name}"));
+    let rest = &xml[start..];
+    let tag_end = rest.find('>').unwrap();
+    if rest[..tag_end].ends_with('/') {
+        return &rest[..tag_end];
+    }
+    &rest[..rest.find("</testcase>").unwrap()]
+}
+
+#[test]
+fn a_rule_is_the_same_test_whether_it_passes_or_fails() {
+    let failing = junit("fixtures/rules/CV002/fail/clusterversion.yaml");
+    let passing = junit("fixtures/rules/CV002/pass/clusterversion.yaml");
+    let name = "[mglint] CV002 reconcile-stalled-on-preconditions";
+    assert!(case(&failing, name).contains("<failure "));
+    assert!(!case(&passing, name).contains("<failure "));
+    // The same set of tests in both runs: names carry no object, so their number is bounded.
+    assert_eq!(case_names(&failing), case_names(&passing));
+    // The objects and evidence are in the failure body.
+    let body = case(&failing, name);
+    assert!(
+        body.contains("clusterversion/version") && body.contains("evidence: "),
+        "{body}"
+    );
+}
+
+#[test]
+fn multi_line_failure_messages_are_kept() {
+    let xml = junit("fixtures/rules/CI001/fail");
+    let body = case(&xml, "[mglint] CI001 upgrade-test-failed");
+    let lines = body.lines().filter(|l| l.starts_with("  ")).count();
+    assert!(lines >= 2, "the failure message lost its lines:\n{body}");
+}
+
+#[test]
+fn junit_is_valid_against_the_jenkins_schema() {
+    let Ok(probe) = std::process::Command::new("xmllint")
+        .arg("--version")
+        .output()
+    else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have xmllint (libxml2-utils)"
+        );
+        eprintln!("note: xmllint not installed; skipping the XSD check");
+        return;
+    };
+    assert!(probe.status.success());
+    let xsd = common::root().join("tests/it/data/junit-jenkins.xsd");
+    let dir = tempfile::tempdir().unwrap();
+    for input in [
+        "fixtures/must-gather/seed1-blocked",
+        "fixtures/ci/seed2-rollback-4.3",
+        "fixtures/rules/CI001/fail",
+        "fixtures/bad",
+    ] {
+        let file = dir.path().join("junit.xml");
+        std::fs::write(&file, junit(input)).unwrap();
+        let o = std::process::Command::new("xmllint")
+            .args(["--noout", "--schema"])
+            .arg(&xsd)
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{input}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    // The exit-2 document too.
+    let file = dir.path().join("unreadable.xml");
+    let o = common::mglint(&["analyze", "/no/such/input", "-o", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = std::process::Command::new("xmllint")
+        .args(["--noout", "--schema"])
+        .arg(&xsd)
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn an_unreadable_input_is_a_failing_case_next_to_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("junit_mglint.xml");
+    let blocked = common::fixture("must-gather/seed1-blocked");
+    let o = common::mglint(&[
+        "analyze",
+        blocked.to_str().unwrap(),
+        "/no/such/input",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let xml = std::fs::read_to_string(&file).unwrap();
+    let inputs = case(&xml, "[mglint] inputs can be read");
+    assert!(
+        inputs.contains("<failure ") && inputs.contains("/no/such/input"),
+        "{inputs}"
+    );
+    assert!(case(&xml, "[mglint] CV002 reconcile-stalled-on-preconditions").contains("<failure "));
+}

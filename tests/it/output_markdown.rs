@@ -1,0 +1,115 @@
+//! Markdown that is safe to paste: rendered by a CommonMark renderer (pulldown-cmark), a
+//! hostile message (an unmatched backtick, then HTML, a link, emphasis) stays text, paths are
+//! relative to the input's root, lines outside code stay within 100 columns, and no line
+//! ends in the trailing spaces that make a hard break.
+
+use crate::common;
+use mglint::output::{Format, RenderOptions, render};
+use mglint::rules::{EvidenceItem, Finding, ObjectRef, Report, Severity};
+
+fn html(md: &str) -> String {
+    let mut out = String::new();
+    let parser = pulldown_cmark::Parser::new_ext(md, pulldown_cmark::Options::all());
+    pulldown_cmark::html::push_html(&mut out, parser);
+    out
+}
+
+fn hostile_report() -> Report {
+    let mut r = common::report(&["fixtures/files/cv-4.3-verification.yaml".into()], &[]);
+    let evil = "one ` unmatched <img src=x onerror=alert(1)> and [click](javascript:alert(2)) **bold** <script>x</script>";
+    let mut f = Finding {
+        code: "CV002",
+        name: "reconcile-stalled-on-preconditions",
+        severity: Severity::Error,
+        category: "cluster-version",
+        message: format!("{evil}\n- second line `x` ``` <b>y</b>"),
+        object: ObjectRef::new(
+            "ClusterVersion",
+            "",
+            "v<img src=y onerror=alert(3)>`</script><svg onload=alert(6)>",
+        ),
+        at: None,
+        // An archive member's name may hold a newline and a fence; evidence text may hold fences.
+        evidence: vec![EvidenceItem::new(
+            "ns/a\n```\n<img src=w onerror=alert(5)>.yaml",
+            Some(3),
+            "```` <img src=z onerror=alert(4)>\n```\nnext",
+        )],
+        help: evil.to_string(),
+        references: vec![],
+        confidence: None,
+        details: Default::default(),
+    };
+    f.evidence[0].label = Some("<b>label</b>".into());
+    r.findings = vec![f];
+    r
+}
+
+#[test]
+fn hostile_text_stays_text_in_a_commonmark_renderer() {
+    let md = render(
+        &hostile_report(),
+        Format::Markdown,
+        &RenderOptions::default(),
+    );
+    let page = html(&md);
+    // mglint's own labels are bold (`**Object:**`); nothing from the input becomes markup.
+    for tag in [
+        "<img",
+        "<script",
+        "</script",
+        "<svg",
+        "<b>",
+        "<a ",
+        "<strong>bold",
+        "<em>",
+    ] {
+        assert!(
+            !page.contains(tag),
+            "{tag} became markup:\n{md}\n---\n{page}"
+        );
+    }
+    for text in [
+        "&lt;img src=x onerror=alert(1)&gt;",
+        "[click](javascript:alert(2))",
+        "**bold**",
+        "&lt;img src=z onerror=alert(4)&gt;",
+        "&lt;img src=w onerror=alert(5)&gt;",
+        "&lt;b&gt;y&lt;/b&gt;",
+    ] {
+        assert!(page.contains(text), "{text} is not shown as text:\n{page}");
+    }
+    // The evidence fence is longer than any backtick run inside it, so it holds.
+    assert!(md.contains("\n`````text\n"), "{md}");
+}
+
+#[test]
+fn paths_are_relative_and_lines_are_short_without_trailing_breaks() {
+    let r = common::report(&["fixtures/must-gather/seed1-blocked".into()], &[]);
+    let md = render(&r, Format::Markdown, &RenderOptions::default());
+    assert!(md.contains("paths below are relative to"), "{md}");
+    let mut in_code = false;
+    for l in md.lines() {
+        if l.starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        assert!(!l.ends_with("  "), "trailing-space break: {l:?}");
+        if !in_code && !l.starts_with('|') {
+            // Over 100 columns only a token that cannot be broken: a path or one code span
+            // (a command to copy) on a line of its own.
+            let t = l.trim().trim_start_matches("- ");
+            let one_span =
+                t.starts_with('`') && t.trim_end_matches([',', ';', '.', ':']).ends_with('`');
+            assert!(
+                l.chars().count() <= 100 || !t.contains(' ') || one_span,
+                "long line: {l}"
+            );
+        }
+    }
+    assert_eq!(
+        md.matches("quay-io-openshift-release-dev").count(),
+        1,
+        "the root once"
+    );
+}
