@@ -7,7 +7,7 @@ use super::{CliError, Ui, emit, finish, load, pick_format, settings};
 use crate::cli::{AnalyzeArgs, AnalyzeFormat};
 use mglint::app::{RunError, write_text};
 use mglint::ingest::IngestError;
-use mglint::output::{RenderOptions, html, junit};
+use mglint::output::{RenderOptions, html, junit, render_clusters};
 use mglint::rules::Report;
 use std::path::PathBuf;
 
@@ -22,28 +22,54 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
         }
         Err(e) => return Err(e),
     };
-    let analysis = run.analysis();
-    let report = analysis.report();
+    // One report per cluster (inputs of different clusters are never mixed).
+    let clusters: Vec<(String, &Report)> = run
+        .analyses()
+        .iter()
+        .map(|an| (super::cluster_label(&an.bundle), an.report()))
+        .collect();
     for (format, path) in outs {
-        let text = match format {
-            AnalyzeFormat::Html => {
-                let meta = html::HtmlMeta::from_bundle(&analysis.bundle);
-                html::render_html(report, analysis.timeline(), &meta)
+        if format == AnalyzeFormat::Html {
+            // One self-contained page per cluster: `report.html`, `report.2.html`, …
+            for (i, an) in run.analyses().iter().enumerate() {
+                let meta = html::HtmlMeta::from_bundle(&an.bundle);
+                let text = html::render_html(an.report(), an.timeline(), &meta);
+                let path = path.as_deref().map(|p| numbered(p, i));
+                emit(&run, &text, path.as_deref(), ui)?;
             }
-            AnalyzeFormat::Junit => junit::render_with_input_errors(report, run.input_errors()),
-            format => {
-                let opts = if path.is_none() {
-                    ui.stdout_options()
-                } else {
-                    RenderOptions::default()
-                };
-                mglint::output::render(report, format.into(), &opts)
-            }
+            continue;
+        }
+        let opts = if path.is_none() {
+            ui.stdout_options()
+        } else {
+            RenderOptions::default()
         };
+        let text = render_clusters(&clusters, format.into(), &opts, run.input_errors());
         emit(&run, &text, path.as_deref(), ui)?;
     }
-    let code = if a.exit_zero { 0 } else { report.exit_code() };
+    let worst = clusters
+        .iter()
+        .map(|(_, r)| r.exit_code())
+        .max()
+        .unwrap_or(0);
+    let code = if a.exit_zero { 0 } else { worst };
     Ok(finish(&run, code))
+}
+
+/// `report.html` for the first cluster, `report.2.html` for the second, ….
+fn numbered(p: &std::path::Path, i: usize) -> PathBuf {
+    if i == 0 {
+        return p.to_path_buf();
+    }
+    let stem = p
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let name = match p.extension() {
+        Some(ext) => format!("{stem}.{}.{}", i + 1, ext.to_string_lossy()),
+        None => format!("{stem}.{}", i + 1),
+    };
+    p.with_file_name(name)
 }
 
 /// When nothing could be read: every JUnit output still gets a document, whose inputs case

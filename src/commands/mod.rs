@@ -185,3 +185,55 @@ fn finish(run: &Run, code: u8) -> u8 {
     }
     run.exit_code(code)
 }
+
+/// A text per cluster, joined: one cluster's text as it is; several under a heading each
+/// (text), or as `{"schema": "mglint/set/v1", "clusters": [{"cluster", "document"}]}` (JSON).
+pub(crate) fn per_cluster(
+    run: &mglint::Run,
+    json: bool,
+    render: impl Fn(&mglint::app::Analysis) -> String,
+) -> String {
+    let all = run.analyses();
+    if let [one] = all {
+        return render(one);
+    }
+    if json {
+        let clusters: Vec<serde_json::Value> = all
+            .iter()
+            .map(|an| {
+                serde_json::json!({
+                    "cluster": cluster_label(&an.bundle),
+                    "document": serde_json::from_str::<serde_json::Value>(&render(an))
+                        .unwrap_or(serde_json::Value::Null),
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({"schema": mglint::vocab::schema::SET, "clusters": clusters});
+        return serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+    }
+    let mut out = String::new();
+    for (i, an) in all.iter().enumerate() {
+        let head = format!(
+            "Cluster {} of {}: {}",
+            i + 1,
+            all.len(),
+            cluster_label(&an.bundle)
+        );
+        let rule = "=".repeat(head.chars().count());
+        out.push_str(&format!("{rule}\n{head}\n{rule}\n\n{}\n", render(an)));
+    }
+    out
+}
+
+/// How a cluster is named when a run has several: its ID, else its inputs.
+pub(crate) fn cluster_label(b: &mglint::bundle::Bundle) -> String {
+    match b.cluster_version().map(|cv| cv.spec.cluster_id.as_str()) {
+        Some(id) if !id.is_empty() => id.to_string(),
+        _ => b
+            .inputs
+            .iter()
+            .map(|i| i.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}

@@ -7,11 +7,13 @@ pub fn run(a: SummaryArgs, ui: &Ui) -> Result<u8, CliError> {
     let format = pick_format(a.format, a.output.as_deref(), TextOrJson::Text)?;
     let s = settings(&a.input, None)?;
     let run = load(&a.input, &s, ui)?;
-    let summary = mglint::summary::summarize(&run.analysis().bundle);
-    let text = match format {
-        TextOrJson::Text => mglint::summary::render_text(&summary),
-        TextOrJson::Json => mglint::summary::render_json(&summary),
-    };
+    let text = super::per_cluster(&run, format == TextOrJson::Json, |an| {
+        let summary = mglint::summary::summarize(&an.bundle);
+        match format {
+            TextOrJson::Text => mglint::summary::render_text(&summary),
+            TextOrJson::Json => mglint::summary::render_json(&summary),
+        }
+    });
     emit(&run, &text, a.output.as_deref(), ui)?;
     Ok(finish(&run, 0))
 }

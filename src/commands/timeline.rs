@@ -22,11 +22,10 @@ pub fn run(a: TimelineArgs, ui: &Ui) -> Result<u8, CliError> {
     }
     let s = settings(&a.input, None)?;
     let run = load(&a.input, &s, ui)?;
-    let tl = run.analysis().timeline();
-    let text = match format {
-        TextOrJson::Text => mglint::timeline::render_table(tl, &filter),
-        TextOrJson::Json => mglint::timeline::render_json(tl, &filter),
-    };
+    let text = super::per_cluster(&run, format == TextOrJson::Json, |an| match format {
+        TextOrJson::Text => mglint::timeline::render_table(an.timeline(), &filter),
+        TextOrJson::Json => mglint::timeline::render_json(an.timeline(), &filter),
+    });
     emit(&run, &text, a.output.as_deref(), ui)?;
     Ok(finish(&run, 0))
 }

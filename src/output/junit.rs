@@ -150,14 +150,14 @@ fn write_case(w: &mut Writer<Vec<u8>>, c: &Case) -> io::Result<()> {
     Ok(())
 }
 
-fn write_doc(report: &Report, cases: &[Case]) -> io::Result<Vec<u8>> {
-    let failures = cases.iter().filter(|c| c.failure.is_some()).count();
-    let skipped = cases.iter().filter(|c| c.skipped.is_some()).count();
-    let (tests, failures, skipped) = (
-        cases.len().to_string(),
-        failures.to_string(),
-        skipped.to_string(),
-    );
+/// One `<testsuite>`: its name, the report it comes from and its cases.
+struct Suite<'a> {
+    name: String,
+    report: &'a Report,
+    cases: Vec<Case>,
+}
+
+fn suite_props(report: &Report) -> Vec<(&'static str, String)> {
     let count = |s: Severity| report.findings.iter().filter(|f| f.severity == s).count();
     let below = report
         .findings
@@ -173,37 +173,56 @@ fn write_doc(report: &Report, cases: &[Case]) -> io::Result<Vec<u8>> {
         ("findings_below_fail_on", below.to_string()),
     ];
     props.extend(report.inputs.iter().map(|i| ("input", i.name.clone())));
+    props
+}
+
+fn write_doc(suites: &[Suite<'_>]) -> io::Result<Vec<u8>> {
+    let failures = |cs: &[Case]| cs.iter().filter(|c| c.failure.is_some()).count();
+    let all_tests: usize = suites.iter().map(|s| s.cases.len()).sum();
+    let all_failures: usize = suites.iter().map(|s| failures(&s.cases)).sum();
+    let (all_tests, all_failures) = (all_tests.to_string(), all_failures.to_string());
     let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
     w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
     w.create_element("testsuites")
         .with_attribute(("name", "mglint"))
-        .with_attribute(("tests", tests.as_str()))
-        .with_attribute(("failures", failures.as_str()))
+        .with_attribute(("tests", all_tests.as_str()))
+        .with_attribute(("failures", all_failures.as_str()))
         .with_attribute(("errors", "0"))
         .with_attribute(("time", "0"))
         .write_inner_content(|w| {
-            w.create_element("testsuite")
-                .with_attribute(("name", "mglint"))
-                .with_attribute(("tests", tests.as_str()))
-                .with_attribute(("failures", failures.as_str()))
-                .with_attribute(("errors", "0"))
-                .with_attribute(("skipped", skipped.as_str()))
-                .with_attribute(("time", "0"))
-                .write_inner_content(|w| {
-                    w.create_element("properties").write_inner_content(|w| {
-                        for (name, value) in &props {
-                            w.create_element("property")
-                                .with_attribute(("name", *name))
-                                .with_attribute(("value", attr(value).as_str()))
-                                .write_empty()?;
+            for suite in suites {
+                let tests = suite.cases.len().to_string();
+                let fails = failures(&suite.cases).to_string();
+                let skipped = suite
+                    .cases
+                    .iter()
+                    .filter(|c| c.skipped.is_some())
+                    .count()
+                    .to_string();
+                let props = suite_props(suite.report);
+                w.create_element("testsuite")
+                    .with_attribute(("name", attr(&suite.name).as_str()))
+                    .with_attribute(("tests", tests.as_str()))
+                    .with_attribute(("failures", fails.as_str()))
+                    .with_attribute(("errors", "0"))
+                    .with_attribute(("skipped", skipped.as_str()))
+                    .with_attribute(("time", "0"))
+                    .write_inner_content(|w| {
+                        w.create_element("properties").write_inner_content(|w| {
+                            for (name, value) in &props {
+                                w.create_element("property")
+                                    .with_attribute(("name", *name))
+                                    .with_attribute(("value", attr(value).as_str()))
+                                    .write_empty()?;
+                            }
+                            Ok(())
+                        })?;
+                        for c in &suite.cases {
+                            write_case(w, c)?;
                         }
                         Ok(())
                     })?;
-                    for c in cases {
-                        write_case(w, c)?;
-                    }
-                    Ok(())
-                })?;
+            }
             Ok(())
         })?;
     let mut bytes = w.into_inner();
@@ -211,13 +230,15 @@ fn write_doc(report: &Report, cases: &[Case]) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// The JUnit document of a report, with `input_errors` (inputs that could not be read at
-/// all) failing the inputs case.
-pub fn render_with_input_errors(report: &Report, input_errors: &[String]) -> String {
+fn cases_of(report: &Report, input_errors: &[String]) -> Vec<Case> {
     let bases = Bases::of(report);
     let mut cases = vec![inputs_case(input_errors)];
     cases.extend(report.rules.iter().map(|r| rule_case(report, r, &bases)));
-    match write_doc(report, &cases) {
+    cases
+}
+
+fn document(suites: &[Suite<'_>]) -> String {
+    match write_doc(suites) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         // Writing into memory cannot fail; say so in XML all the same.
         Err(e) => format!(
@@ -225,6 +246,32 @@ pub fn render_with_input_errors(report: &Report, input_errors: &[String]) -> Str
             attr(&e.to_string()).replace("--", "- -")
         ),
     }
+}
+
+/// Several clusters in one document: one `<testsuite>` per cluster, named
+/// `mglint: <label>`; case names stay the rule's, so each cluster's suite has the same tests.
+/// `input_errors` fail the first suite's inputs case.
+pub fn render_clusters(clusters: &[(String, &Report)], input_errors: &[String]) -> String {
+    let suites: Vec<Suite<'_>> = clusters
+        .iter()
+        .enumerate()
+        .map(|(i, (label, report))| Suite {
+            name: format!("mglint: {label}"),
+            report,
+            cases: cases_of(report, if i == 0 { input_errors } else { &[] }),
+        })
+        .collect();
+    document(&suites)
+}
+
+/// The JUnit document of a report, with `input_errors` (inputs that could not be read at
+/// all) failing the inputs case.
+pub fn render_with_input_errors(report: &Report, input_errors: &[String]) -> String {
+    document(&[Suite {
+        name: "mglint".to_string(),
+        report,
+        cases: cases_of(report, input_errors),
+    }])
 }
 
 /// The JUnit document of a report whose inputs could all be read.

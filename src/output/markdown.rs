@@ -34,7 +34,7 @@ pub fn code(s: &str) -> String {
 
 /// Backslash-escapes every character with a meaning in CommonMark or GFM inline text (so no
 /// emphasis, link, autolink, HTML, entity, strikethrough or table cell can come from input).
-fn escape_text(s: &str) -> String {
+pub(crate) fn escape_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {

@@ -75,3 +75,77 @@ pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
         Format::Sarif => sarif::render(report),
     }
 }
+
+/// Renders the reports of several clusters in one output, each apart: a section per cluster
+/// (human, Markdown), one entry per cluster (JSON `mglint/report-set/v1` with `clusters[]`),
+/// one `<testsuite>` per cluster (JUnit), one run per cluster (SARIF). `label` names the
+/// cluster (its ID, else its inputs). One report renders exactly as [`render`].
+pub fn render_clusters(
+    clusters: &[(String, &Report)],
+    format: Format,
+    opts: &RenderOptions,
+    input_errors: &[String],
+) -> String {
+    if let [(_, report)] = clusters {
+        return match format {
+            Format::Junit => junit::render_with_input_errors(report, input_errors),
+            _ => render(report, format, opts),
+        };
+    }
+    match format {
+        Format::Human | Format::Markdown => {
+            let mut out = String::new();
+            for (i, (label, report)) in clusters.iter().enumerate() {
+                let head = format!("Cluster {} of {}: {label}", i + 1, clusters.len());
+                if format == Format::Markdown {
+                    out.push_str(&format!("# {}\n\n", markdown::escape_text(&head)));
+                } else {
+                    let rule = "=".repeat(head.chars().count().min(opts.width));
+                    out.push_str(&format!("{rule}\n{head}\n{rule}\n\n"));
+                }
+                out.push_str(&render(report, format, opts));
+                out.push('\n');
+            }
+            out
+        }
+        Format::Json => {
+            let entries: Vec<serde_json::Value> = clusters
+                .iter()
+                .map(|(label, report)| {
+                    serde_json::json!({
+                        "cluster": label,
+                        "report": serde_json::from_str::<serde_json::Value>(&json::render(report))
+                            .unwrap_or(serde_json::Value::Null),
+                    })
+                })
+                .collect();
+            let doc = serde_json::json!({
+                "schema": crate::vocab::schema::REPORT_SET,
+                "clusters": entries,
+            });
+            let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        Format::Junit => junit::render_clusters(clusters, input_errors),
+        Format::Sarif => {
+            let mut docs = clusters
+                .iter()
+                .map(|(_, r)| serde_json::from_str::<serde_json::Value>(&sarif::render(r)));
+            let Some(Ok(mut first)) = docs.next() else {
+                return render(clusters[0].1, format, opts);
+            };
+            for doc in docs.flatten() {
+                if let (Some(runs), Some(more)) = (
+                    first["runs"].as_array_mut(),
+                    doc["runs"].as_array().cloned(),
+                ) {
+                    runs.extend(more);
+                }
+            }
+            let mut s = serde_json::to_string_pretty(&first).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+    }
+}

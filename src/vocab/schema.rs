@@ -4,6 +4,10 @@
 
 /// `mglint analyze --format json`: the findings report.
 pub const REPORT: &str = "mglint/report/v1";
+/// `mglint analyze --format json` when the inputs hold several clusters: one report each.
+pub const REPORT_SET: &str = "mglint/report-set/v1";
+/// Any JSON document of a run whose inputs hold several clusters: one document each.
+pub const SET: &str = "mglint/set/v1";
 /// `mglint summary --format json`.
 pub const SUMMARY: &str = "mglint/summary/v1";
 /// `mglint timeline --format json`.

@@ -374,6 +374,38 @@ pub fn two_clusters_are_never_mixed(c: &Path) {
         assert_eq!(codes(a.report()), codes(&alone), "{input}");
         assert_eq!(a.bundle.objects.cvo_pods.len(), alone_pods(input));
     }
+    // Each output keeps them apart: JSON entries, JUnit suites, SARIF runs, text sections.
+    let out = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend([aws.as_str(), metal.as_str()]);
+        let o = common::mglint(&all);
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("2 different clusters"),
+            "{o:?}"
+        );
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let json: serde_json::Value =
+        serde_json::from_str(&out(&["analyze", "--format", "json"])).unwrap();
+    assert_eq!(json["schema"], "mglint/report-set/v1");
+    assert_eq!(json["clusters"][0]["cluster"], AWS.cluster_id);
+    assert_eq!(json["clusters"][1]["cluster"], METAL.cluster_id);
+    assert_eq!(json["clusters"][1]["report"]["schema"], "mglint/report/v1");
+    let junit = out(&["analyze", "--format", "junit"]);
+    assert_eq!(junit.matches("<testsuite ").count(), 2, "{junit}");
+    assert!(junit.contains(&format!("name=\"mglint: {}\"", METAL.cluster_id)));
+    let sarif: serde_json::Value =
+        serde_json::from_str(&out(&["analyze", "--format", "sarif"])).unwrap();
+    assert_eq!(sarif["runs"].as_array().map(Vec::len), Some(2));
+    let summary = out(&["summary"]);
+    assert!(
+        summary.contains(&format!("Cluster 2 of 2: {}", METAL.cluster_id)),
+        "{summary}"
+    );
+    assert_eq!(
+        summary.matches("\nInputs\n").count() + usize::from(summary.starts_with("Inputs")),
+        2
+    );
     let twice = common::load(&[aws.clone(), aws.clone()], &[]);
     assert_eq!(twice.analyses().len(), 1);
     assert!(twice.warnings.is_empty());
