@@ -16,7 +16,7 @@ use crate::reconciler::scenario::{
     AvailableUpdates, Event, PassResult, PodStart, Scenario, SpecChange, TimedEvent,
     UpgradeableChange,
 };
-use crate::reconciler::semantics::{Flavour, parse_cvo_minor};
+use crate::reconciler::semantics::Flavour;
 use crate::timeline::{EventKind, EventSource, Evidence, Timeline};
 use chrono::{Duration, DurationRound};
 
@@ -103,6 +103,9 @@ pub(super) struct Cx<'a> {
     pub completions: Vec<(usize, Time)>,
     /// Where the ClusterVersion was read.
     pub cv_evidence: Option<crate::model::Provenance>,
+    /// The oldest history entry when it is not the install (older entries were pruned): the
+    /// replay starts from it as written.
+    pub kept: Option<HistoryEntry>,
 }
 
 impl<'a> Cx<'a> {
@@ -151,6 +154,7 @@ pub fn derive_scenario(bundle: &Bundle, timeline: &Timeline) -> Derived {
         rejections: Vec::new(),
         completions: Vec::new(),
         cv_evidence: sourced.map(|s| s.prov.clone()),
+        kept: None,
     };
     if bundle.objects.cluster_versions.len() > 1 {
         cx.note(format!(
@@ -170,7 +174,8 @@ pub fn derive_scenario(bundle: &Bundle, timeline: &Timeline) -> Derived {
     super::state::last_pass(&mut cx, &reqs);
     idle_pass(&mut cx, &reqs);
     generation_bump(&mut cx, &reqs);
-    finish(cx, install)
+    let writer = super::writer::infer(&cx, &reqs);
+    finish(cx, install, writer)
 }
 
 /// The oldest history entry: the install, or the oldest one kept.
@@ -192,6 +197,16 @@ fn install(cx: &mut Cx<'_>) -> Option<(Time, Release)> {
         image: e.image.clone(),
         ..Default::default()
     };
+    if let Some(why) = pruned(cx, e, start) {
+        cx.note(format!(
+            "seen: `status.history[{}]` (`{}`, from {}) is not the install: {why}; older entries were pruned, and the replay starts from it as written",
+            n - 1,
+            e.label(),
+            fmt_k8s(&start)
+        ));
+        cx.kept = Some(e.clone());
+        return Some((sec(start), release));
+    }
     let mut pod = PodStart {
         version: e.version.clone(),
         image: e.image.clone(),
@@ -209,6 +224,22 @@ fn install(cx: &mut Cx<'_>) -> Option<(Time, Release)> {
         n - 1
     ));
     Some((sec(start), release))
+}
+
+/// Why the oldest history entry, started at `start`, cannot be the install: the installer
+/// creates the ClusterVersion seconds before the CVO's first status sync writes the install
+/// entry, and an install runs from the CVO's own payload, which is never signature-verified.
+fn pruned(cx: &Cx<'_>, e: &HistoryEntry, start: Time) -> Option<String> {
+    let created = cx.cv.and_then(|c| c.metadata.creation_timestamp);
+    if let Some(c) = created.filter(|c| start - *c > Duration::hours(1)) {
+        return Some(format!(
+            "it started {} after the ClusterVersion was created ({})",
+            crate::timeline::human_duration(start - c),
+            fmt_k8s(&c)
+        ));
+    }
+    e.verified
+        .then(|| "it is verified, and an install from the CVO's own payload never is".to_string())
 }
 
 /// A completion for every Completed entry, at the time it really completed as far as the
@@ -401,7 +432,11 @@ fn idle_pass(cx: &mut Cx<'_>, reqs: &[Req]) {
     ));
 }
 
-fn finish(mut cx: Cx<'_>, install: Option<(Time, Release)>) -> Derived {
+fn finish(
+    mut cx: Cx<'_>,
+    install: Option<(Time, Release)>,
+    writer: Option<super::writer::Writer>,
+) -> Derived {
     let reference = cx.bundle.collection_time().or(cx.timeline.reference);
     if let (Some(r), Some(last)) = (reference, cx.last_event_time())
         && sec(r) > last
@@ -414,25 +449,21 @@ fn finish(mut cx: Cx<'_>, install: Option<(Time, Release)>) -> Derived {
     }
     cx.events.sort_by_key(|a| (a.0, a.1, a.2));
     let operator_release = install.map(|(_, r)| r).unwrap_or_default();
-    let running = cx
-        .events
-        .iter()
-        .rev()
-        .find_map(|e| match &e.3 {
-            Event::PodStart(p) => Some(p.version.clone()),
-            _ => None,
-        })
-        .unwrap_or_default();
-    let minor = parse_cvo_minor(&running).or_else(|| {
-        cx.hist
-            .iter()
-            .find(|h| h.is_completed())
-            .and_then(|h| parse_cvo_minor(&h.version))
-    });
-    if let Some(m) = minor {
+    let minor = writer.as_ref().map(|w| w.minor);
+    if let Some(w) = &writer {
         cx.note(format!(
-            "inferred: the CVO that wrote the dump is 4.{m} (the release its last pod ran); its wording is modelled"
+            "inferred: the CVO that wrote the dump is {} ({}); its wording and rules are modelled",
+            w.release, w.basis
         ));
+    }
+    let mut initial_status = crate::model::ClusterVersionStatus::default();
+    if let Some(k) = cx.kept.take() {
+        initial_status.desired = Release {
+            version: k.version.clone(),
+            image: k.image.clone(),
+            ..Default::default()
+        };
+        initial_status.history = vec![k];
     }
     let cv = cx.cv;
     let mut initial_spec = crate::model::ClusterVersionSpec::default();
@@ -455,6 +486,7 @@ fn finish(mut cx: Cx<'_>, install: Option<(Time, Release)>) -> Derived {
         history_fix: Some(true),
         operator_release,
         initial_spec,
+        initial_status,
         events: cx
             .events
             .into_iter()

@@ -23,6 +23,7 @@ mod parse;
 mod render;
 mod requests;
 mod state;
+mod writer;
 
 pub use compare::{
     COMPARED_CONDITIONS, Comparison, Deviation, Variant, VariantRun, Verdict, check, compare,
