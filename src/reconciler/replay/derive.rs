@@ -8,6 +8,7 @@
 use super::completion::Resolved;
 use super::logscan::{self, LogFacts};
 use super::requests::{self, Req};
+use super::timing::CompletionTiming;
 use crate::bundle::Bundle;
 use crate::model::{
     ClusterVersion, Condition, HistoryEntry, Release, Time, find_condition, fmt_k8s,
@@ -31,6 +32,15 @@ pub struct Derived {
     pub inferences: Vec<Inference>,
     /// Targets whose payload checks failed.
     pub rejections: Vec<RejectedTarget>,
+    /// Completions the CVO log shows, and how history's completionTime fits the status sync
+    /// that recorded each.
+    pub timings: Vec<CompletionTiming>,
+    /// The CVO that wrote the dump, as far as the evidence shows.
+    pub writer: Option<super::writer::Writer>,
+    /// The last CVO log record, if there is a CVO log.
+    pub log_until: Option<Time>,
+    /// The moment the dump describes (collection time, else the latest time seen).
+    pub reference: Option<Time>,
 }
 
 /// A time concluded from other evidence than the ClusterVersion field that claims it.
@@ -44,6 +54,17 @@ pub struct Inference {
     /// What the value rests on, in a few words.
     pub basis: String,
     pub evidence: Vec<Evidence>,
+}
+
+/// A Completed history entry as the replay completes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Completion {
+    /// The entry's index in the dump's history.
+    pub index: usize,
+    /// When it completed (whole seconds): as written, or as other evidence dates it.
+    pub at: Time,
+    /// Its `pass_result` in [`Cx::events`].
+    pub event: usize,
 }
 
 /// A requested target whose payload checks failed.
@@ -99,8 +120,11 @@ pub(super) struct Cx<'a> {
     pub notes: Vec<String>,
     pub inferences: Vec<Inference>,
     pub rejections: Vec<RejectedTarget>,
-    /// Resolved completion time of each Completed history entry, by dump index.
-    pub completions: Vec<(usize, Time)>,
+    /// Each Completed history entry replayed: its dump index, resolved completion time and
+    /// the index of its `pass_result` in `events` (a CVO log pass may re-date it).
+    pub completions: Vec<Completion>,
+    /// How each completion the CVO log shows relates to the status sync that wrote it.
+    pub timings: Vec<CompletionTiming>,
     /// Where the ClusterVersion was read.
     pub cv_evidence: Option<crate::model::Provenance>,
     /// The oldest history entry when it is not the install (older entries were pruned): the
@@ -153,6 +177,7 @@ pub fn derive_scenario(bundle: &Bundle, timeline: &Timeline) -> Derived {
         inferences: Vec::new(),
         rejections: Vec::new(),
         completions: Vec::new(),
+        timings: Vec::new(),
         cv_evidence: sourced.map(|s| s.prov.clone()),
         kept: None,
     };
@@ -281,7 +306,11 @@ fn completions(cx: &mut Cx<'_>) {
                 e.label()
             )),
         }
-        cx.completions.push((i, sec(at)));
+        cx.completions.push(Completion {
+            index: i,
+            at: sec(at),
+            event: cx.events.len(),
+        });
         cx.push(
             at,
             PASS,
@@ -499,6 +528,10 @@ fn finish(
         notes: cx.notes,
         inferences: cx.inferences,
         rejections: cx.rejections,
+        timings: cx.timings,
+        writer,
+        log_until: cx.timeline.instances.iter().map(|i| i.end).max(),
+        reference,
     }
 }
 
