@@ -201,3 +201,77 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
     f.details.insert("verdict", c.verdict.summary.clone());
     out.push(f);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ClusterVersion;
+    use crate::reconciler::replay::{HistoryField, StatusField, Variant, Verdict};
+
+    fn dev(field: StatusField, dump: &str, model: &str) -> Deviation {
+        Deviation {
+            field,
+            dump: Some(dump.into()),
+            model: Some(model.into()),
+            timing: false,
+        }
+    }
+
+    fn run(variant: Variant, deviations: Vec<Deviation>) -> VariantRun {
+        VariantRun {
+            variant,
+            cvo_version: None,
+            compared: 30,
+            unknown: 0,
+            deviations,
+            cluster_version: ClusterVersion::default(),
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn only_fields_every_run_deviates_on_in_numeric_history_order() {
+        let h = |i| StatusField::History(i, HistoryField::State);
+        // The fixed run lists history[10] first, as the comparison walks from the oldest entry.
+        let fixed = run(
+            Variant::ALL[0],
+            vec![
+                dev(h(10), "Partial", "Completed"),
+                dev(h(2), "Partial", "Completed"),
+                dev(StatusField::ObservedGeneration, "3", "4"),
+            ],
+        );
+        // Another setting writes observedGeneration as the dump has it, and history[2] the same
+        // way differently: still unexplained, with both model values.
+        let legacy = run(
+            Variant::ALL[2],
+            vec![
+                dev(h(2), "Partial", "Failed"),
+                dev(h(10), "Partial", "Completed"),
+            ],
+        );
+        let c = Comparison {
+            runs: vec![fixed, legacy],
+            generations: Vec::new(),
+            verdict: Verdict {
+                consistent: Vec::new(),
+                flavour: None,
+                history_fix: None,
+                closest: Variant::ALL[0],
+                generations: Vec::new(),
+                summary: String::new(),
+            },
+        };
+        let found = unexplained(&c);
+        let fields: Vec<String> = found
+            .iter()
+            .map(|u| u.deviation.field.to_string())
+            .collect();
+        assert_eq!(fields, ["history[2].state", "history[10].state"]);
+        assert_eq!(found[0].models, ["`Completed`", "`Failed`"]);
+        assert_eq!(
+            describe(&found[0], &Basis::Object),
+            "`history[2].state` is `Partial`, the model gives `Completed` or `Failed`"
+        );
+    }
+}
