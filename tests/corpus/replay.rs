@@ -304,6 +304,39 @@ pub fn the_cvo_log_tells_a_late_completion_from_status_sync_timing(c: &Path) {
     );
 }
 
+/// A transcription of the 4.15.0-ec2-b02 ClusterVersion's metadata and 70-entry history only
+/// (no spec, conditions, desired or observedGeneration): what it lacks is unknown, not a
+/// deviation, so the replay is consistent and no RC rule fires (main before issue 15 part 3
+/// gave 229 RC003 warnings here).
+pub fn a_history_only_transcription_is_consistent_and_gives_no_rc_finding(c: &Path) {
+    let text = std::fs::read_to_string(
+        c.join("oc-upgrade-status/4.15.0-ec2-b02-cos-not-annotated-cv.yaml"),
+    )
+    .unwrap();
+    let head = text.split("spec:").next().unwrap();
+    let from = text.find("  history:").unwrap();
+    let history: Vec<&str> = text[from..]
+        .lines()
+        .enumerate()
+        .take_while(|(i, l)| {
+            *i == 0 || !(l.starts_with("  ") && !l.starts_with("   ") && !l.starts_with("  -"))
+        })
+        .map(|(_, l)| l)
+        .collect();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("clusterversion.yaml");
+    std::fs::write(&path, format!("{head}status:\n{}\n", history.join("\n"))).unwrap();
+    let (findings, r) = rc(&[path.to_string_lossy().to_string()]);
+    assert!(findings.is_empty(), "{findings:#?}");
+    let fixed = &r.comparison.as_ref().unwrap().runs[0];
+    assert!(fixed.consistent(), "{:?}", fixed.deviations);
+    assert!(!r.derived.scenario.events.is_empty());
+    // 70 entries × 6 fields, all compared; desired (3), observedGeneration and the four
+    // computed conditions a 4.15 CVO writes are not in the dump.
+    assert_eq!((fixed.compared, fixed.unknown), (420, 8));
+    assert_eq!(r.verdict().unwrap().generations, vec!["4.11-4.13", "4.14+"]);
+}
+
 /// One test per oc example set.
 pub fn tests() -> Vec<crate::DynTest> {
     let mut out: Vec<crate::DynTest> = SETS
@@ -314,6 +347,10 @@ pub fn tests() -> Vec<crate::DynTest> {
             f
         })
         .collect();
+    out.push((
+        "a_history_only_transcription_is_consistent_and_gives_no_rc_finding".to_string(),
+        Box::new(a_history_only_transcription_is_consistent_and_gives_no_rc_finding),
+    ));
     out.push((
         "the_cvo_log_tells_a_late_completion_from_status_sync_timing".to_string(),
         Box::new(the_cvo_log_tells_a_late_completion_from_status_sync_timing),
