@@ -14,6 +14,8 @@ pub struct LogScan {
     pub instances: Vec<Instance>,
     /// The fixed CVO's load-pipeline results, by time.
     pub loads: Vec<LoadRecord>,
+    /// History merges where the release or `completed` changed, by time.
+    pub merges: Vec<HistoryMergeRecord>,
 }
 
 /// Scans every CVO log, appending events to `out`.
@@ -28,6 +30,10 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) -> LogScan {
         .sort_by(|a, b| (a.start, &a.pod, a.previous_log).cmp(&(b.start, &b.pod, b.previous_log)));
     scan.loads
         .sort_by(|a, b| (a.time, &a.evidence).cmp(&(b.time, &b.evidence)));
+    scan.merges
+        .sort_by(|a, b| (a.time, &a.evidence).cmp(&(b.time, &b.evidence)));
+    scan.merges
+        .dedup_by(|b, a| a.time == b.time && a.merge == b.merge);
     dedupe(&mut scan);
     scan
 }
@@ -113,6 +119,8 @@ struct State {
     last_sync_payload: Option<EventKind>,
     /// `Precreated resource` lines seen in the open pass.
     precreated: u32,
+    /// The last history merge kept from this log.
+    last_merge: Option<super::catalogue::HistoryMerge>,
 }
 
 fn evidence(log: &CvoLog, rec: &LogRecord) -> Evidence {
@@ -156,6 +164,7 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
         last_desired: None,
         last_sync_payload: None,
         precreated: 0,
+        last_merge: None,
     };
     for rec in &log.records {
         let Some(t) = rec.time else { continue };
@@ -204,6 +213,17 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
             }
             Fact::Precreated => {
                 st.precreated += 1;
+                continue;
+            }
+            Fact::HistoryMerge(m) => {
+                if st.last_merge.as_ref() != Some(&m) {
+                    st.last_merge = Some(m.clone());
+                    scan.merges.push(HistoryMergeRecord {
+                        time: t,
+                        merge: m,
+                        evidence: ev.clone(),
+                    });
+                }
                 continue;
             }
             Fact::Event(k, m) => (k, m),

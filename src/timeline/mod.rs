@@ -26,7 +26,7 @@ mod model;
 mod pass;
 mod render;
 
-pub use catalogue::{Fact, LoadFact, classify, text};
+pub use catalogue::{Fact, HistoryMerge, LoadFact, classify, text};
 pub use episodes::human_duration;
 pub use merge::SAME_MOMENT;
 pub use model::*;
@@ -53,6 +53,10 @@ pub struct Timeline {
     /// loaded with hash and architecture), by time.
     #[serde(skip)]
     pub loads: Vec<LoadRecord>,
+    /// The CVO's status syncs that merged into history[0], from the logs: only the lines
+    /// where the release or `completed` changed (the line repeats on every sync), by time.
+    #[serde(skip)]
+    pub history_merges: Vec<HistoryMergeRecord>,
     /// The moment the data describes (collection time, else the latest time seen).
     pub reference: Option<Time>,
 }
@@ -92,6 +96,7 @@ pub fn build(bundle: &Bundle) -> Timeline {
         passes: scan.passes,
         instances: scan.instances,
         loads: scan.loads,
+        history_merges: scan.merges,
         history,
         reference: bundle.reference_time(),
     }

@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod ingest;
+mod replay;
 mod rules;
 mod status;
 mod timeline;
@@ -46,6 +47,9 @@ fn main() {
     }
     for t in status::tests() {
         all.push(("status".to_string(), t));
+    }
+    for t in replay::tests() {
+        all.push(("replay".to_string(), t));
     }
     let mut trials = Vec::new();
     for (group, (name, f)) in all {

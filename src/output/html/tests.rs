@@ -33,6 +33,7 @@ fn timeline(events: Vec<TimelineEvent>, reference: &str) -> Timeline {
         instances: Vec::new(),
         history: Vec::new(),
         loads: Vec::new(),
+        history_merges: Vec::new(),
         reference: Some(t(reference)),
     }
 }
@@ -219,6 +220,7 @@ fn empty_timeline_says_so() {
         instances: Vec::new(),
         history: Vec::new(),
         loads: Vec::new(),
+        history_merges: Vec::new(),
         reference: None,
     };
     let html = render_html(&report(vec![]), &tl, &HtmlMeta::default());

@@ -83,6 +83,16 @@ fn first_line_within(s: &str, room: usize) -> String {
     format!("{}…", keep.trim_end())
 }
 
+/// `label` cut to `max` characters, with `…` when cut.
+fn fit_label(label: &str, max: usize) -> String {
+    if label.chars().count() <= max {
+        return label.to_string();
+    }
+    let mut out: String = label.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
 fn sev_label(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
@@ -228,6 +238,10 @@ fn evidence(out: &mut String, g: &FileEvidence<'_>, p: &Paint, width: usize) {
         );
         out.push_str(line.trim_end());
         out.push('\n');
+        // A label longer than the line is cut (the finding's details hold it whole).
+        let own_line = width.saturating_sub(gutter + 3).max(20);
+        let label = label.map(|l| fit_label(l, own_line));
+        let label = label.as_deref();
         let Some((col, len)) = mark else {
             if let Some(label) = label {
                 let _ = writeln!(

@@ -1,11 +1,14 @@
-//! Running a (derived) scenario under both flavours and both history-fix settings, comparing
-//! each result with the dump's ClusterVersion field by field (history entries aligned from
-//! the oldest, status.desired, observedGeneration, the computed conditions by type), and the
-//! verdict: which settings the dump is consistent with, or the closest.
+//! Running a (derived) scenario under both flavours and both history-fix settings, and as
+//! each CVO generation, comparing each result with the dump's ClusterVersion field by field
+//! (history entries aligned from the oldest, status.desired, observedGeneration, the computed
+//! conditions by type), and the verdict: which settings and generations the dump is
+//! consistent with, or the closest. A field the dump does not have (a partial transcription,
+//! an object without conditions) is unknown: counted, never a deviation.
 
 use super::field::{ConditionField, HistoryField, ReleaseField, StatusField};
+use super::generation::{GENERATIONS, Generation};
 use crate::model::{ClusterVersion, Condition, HistoryEntry, find_condition, fmt_k8s};
-use crate::reconciler::semantics::{Flavour, parse_cvo_minor};
+use crate::reconciler::semantics::{Flavour, minor_label, parse_cvo_minor};
 use crate::reconciler::{RunOptions, Scenario, run};
 
 /// The conditions the model computes (inputs such as Upgradeable and RetrievedUpdates, and
@@ -112,6 +115,10 @@ pub struct VariantRun {
     /// The CVO version modelled (`4.N`), nearest to the dump's that the flavour can have.
     pub cvo_version: Option<String>,
     pub deviations: Vec<Deviation>,
+    /// Fields compared (both sides known); condition transition times are not counted.
+    pub compared: usize,
+    /// Fields the dump does not have, so not compared.
+    pub unknown: usize,
     pub cluster_version: ClusterVersion,
     pub notes: Vec<String>,
 }
@@ -123,6 +130,43 @@ impl VariantRun {
     }
     pub fn consistent(&self) -> bool {
         self.core().next().is_none()
+    }
+    /// Compared fields where the dump and the model agree.
+    pub fn agree(&self) -> usize {
+        self.compared.saturating_sub(self.core().count())
+    }
+    /// `412 of 414 fields agree`.
+    pub fn agreement(&self) -> String {
+        let mut s = format!("{} of {} fields agree", self.agree(), self.compared);
+        if self.unknown > 0 {
+            s.push_str(&format!(", {} not in the dump", self.unknown));
+        }
+        s
+    }
+}
+
+/// One CVO generation modelled against the dump: each setting it can have, at the minor
+/// nearest the dump's writer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GenerationRun {
+    pub generation: Generation,
+    /// The CVO minor it is modelled as.
+    pub minor: u32,
+    /// One run per setting the generation admits (see [`Generation::settings`]).
+    pub runs: Vec<VariantRun>,
+}
+
+impl GenerationRun {
+    /// The setting that fits the dump best.
+    pub fn best(&self) -> Option<&VariantRun> {
+        self.runs
+            .iter()
+            .enumerate()
+            .min_by_key(|(i, r)| (r.core().count(), r.deviations.len(), *i))
+            .map(|(_, r)| r)
+    }
+    pub fn consistent(&self) -> bool {
+        self.runs.iter().any(VariantRun::consistent)
     }
 }
 
@@ -136,13 +180,16 @@ pub struct Verdict {
     pub history_fix: Option<bool>,
     /// The consistent setting, or the one with the fewest deviations.
     pub closest: Variant,
+    /// The CVO generations the dump is consistent with (labels, oldest first).
+    pub generations: Vec<&'static str>,
     pub summary: String,
 }
 
-/// All four runs and the verdict.
+/// All four runs, the generation runs and the verdict.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Comparison {
     pub runs: Vec<VariantRun>,
+    pub generations: Vec<GenerationRun>,
     pub verdict: Verdict,
 }
 
@@ -162,32 +209,77 @@ fn modelled_minor(flavour: Flavour, m: u32) -> u32 {
     }
 }
 
-/// Runs `scenario` under the four settings and compares each result with `dump`.
+/// Runs `scenario` as one setting at one CVO minor and compares the result with `dump`.
+fn run_as(
+    scenario: &Scenario,
+    dump: &ClusterVersion,
+    v: Variant,
+    minor: Option<u32>,
+) -> VariantRun {
+    let mut s = scenario.clone();
+    s.flavour = v.flavour;
+    s.history_fix = Some(v.history_fix);
+    s.cvo_version = minor.map(minor_label);
+    s.expect = None;
+    let out = run(&s, &RunOptions::default());
+    let c = compare_fields(dump, &out.cluster_version);
+    VariantRun {
+        variant: v,
+        cvo_version: s.cvo_version.clone(),
+        deviations: c.deviations,
+        compared: c.compared,
+        unknown: c.unknown,
+        cluster_version: out.cluster_version,
+        notes: out.notes,
+    }
+}
+
+/// Runs `scenario` under the four settings and as each CVO generation, and compares each
+/// result with `dump`.
 pub fn check(scenario: &Scenario, dump: &ClusterVersion) -> Comparison {
     let minor = scenario.cvo_version.as_deref().and_then(parse_cvo_minor);
     let runs: Vec<VariantRun> = Variant::ALL
         .iter()
         .map(|v| {
-            let mut s = scenario.clone();
-            s.flavour = v.flavour;
-            s.history_fix = Some(v.history_fix);
-            s.cvo_version = minor.map(|m| format!("4.{}", modelled_minor(v.flavour, m)));
-            s.expect = None;
-            let out = run(&s, &RunOptions::default());
-            VariantRun {
-                variant: *v,
-                cvo_version: s.cvo_version.clone(),
-                deviations: compare(dump, &out.cluster_version),
-                cluster_version: out.cluster_version,
-                notes: out.notes,
+            run_as(
+                scenario,
+                dump,
+                *v,
+                minor.map(|m| modelled_minor(v.flavour, m)),
+            )
+        })
+        .collect();
+    let generations: Vec<GenerationRun> = GENERATIONS
+        .iter()
+        .map(|g| {
+            let m = g.modelled_minor(minor);
+            let label = Some(minor_label(m));
+            let runs = g
+                .settings(m)
+                .into_iter()
+                .map(|v| {
+                    runs.iter()
+                        .find(|r| r.variant == v && r.cvo_version == label)
+                        .cloned()
+                        .unwrap_or_else(|| run_as(scenario, dump, v, Some(m)))
+                })
+                .collect();
+            GenerationRun {
+                generation: *g,
+                minor: m,
+                runs,
             }
         })
         .collect();
-    let verdict = verdict(&runs);
-    Comparison { runs, verdict }
+    let verdict = verdict(&runs, &generations);
+    Comparison {
+        runs,
+        generations,
+        verdict,
+    }
 }
 
-fn verdict(runs: &[VariantRun]) -> Verdict {
+fn verdict(runs: &[VariantRun], generations: &[GenerationRun]) -> Verdict {
     let consistent: Vec<Variant> = runs
         .iter()
         .filter(|r| r.consistent())
@@ -228,11 +320,23 @@ fn verdict(runs: &[VariantRun]) -> Verdict {
         };
         format!("consistent with {fl}{fix}")
     };
+    let gens: Vec<&'static str> = generations
+        .iter()
+        .filter(|g| g.consistent())
+        .map(|g| g.generation.label)
+        .collect();
+    let summary = match gens.as_slice() {
+        [] if generations.is_empty() => summary,
+        [] => format!("{summary}; no CVO generation fits every field"),
+        [one] => format!("{summary}; CVO generation {one}"),
+        many => format!("{summary}; CVO generations {}", many.join(", ")),
+    };
     Verdict {
         consistent,
         flavour,
         history_fix,
         closest,
+        generations: gens,
         summary,
     }
 }
@@ -266,12 +370,21 @@ fn condition(c: &Condition) -> String {
     s
 }
 
-struct Out(Vec<Deviation>);
+/// What comparing two ClusterVersions found.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FieldComparison {
+    pub deviations: Vec<Deviation>,
+    /// Fields compared (both sides known), condition transition times not counted.
+    pub compared: usize,
+    /// Fields the dump does not have.
+    pub unknown: usize,
+}
 
-impl Out {
+impl FieldComparison {
     fn field(&mut self, field: StatusField, dump: &str, model: &str) {
+        self.compared += 1;
         if dump != model {
-            self.0.push(Deviation {
+            self.deviations.push(Deviation {
                 field,
                 dump: Some(dump.to_string()),
                 model: Some(model.to_string()),
@@ -279,12 +392,111 @@ impl Out {
             });
         }
     }
+
+    /// A field compared only when the dump has it.
+    fn known(&mut self, known: bool, field: StatusField, dump: &str, model: &str) {
+        match known {
+            true => self.field(field, dump, model),
+            false => self.unknown += 1,
+        }
+    }
+
+    fn entry(&mut self, d: Deviation) {
+        self.compared += 1;
+        self.deviations.push(d);
+    }
 }
 
 /// Every field where `model` differs from `dump`.
 pub fn compare(dump: &ClusterVersion, model: &ClusterVersion) -> Vec<Deviation> {
-    let mut out = Out(Vec::new());
-    let (d, m) = (&dump.status.history, &model.status.history);
+    compare_fields(dump, model).deviations
+}
+
+/// Compares `model` with `dump` field by field. What a CVO always writes but the dump lacks
+/// (observedGeneration, `status.desired`, conditions, history, an entry's state, image or
+/// start, a superseded or Completed entry's completionTime) is unknown, not a deviation.
+pub fn compare_fields(dump: &ClusterVersion, model: &ClusterVersion) -> FieldComparison {
+    let mut out = FieldComparison::default();
+    history(&mut out, &dump.status.history, &model.status.history);
+    let (dd, md) = (&dump.status.desired, &model.status.desired);
+    let has_desired = !dd.version.is_empty() || !dd.image.is_empty();
+    let force = |r: &crate::model::Release| r.force.map_or("absent".to_string(), |f| f.to_string());
+    out.known(
+        has_desired,
+        StatusField::Desired(ReleaseField::Version),
+        &dd.version,
+        &md.version,
+    );
+    out.known(
+        has_desired,
+        StatusField::Desired(ReleaseField::Image),
+        &dd.image,
+        &md.image,
+    );
+    // `force` is part of status.desired up to 4.5 only: its absence in a written desired is
+    // what a 4.6+ CVO writes.
+    out.known(
+        has_desired,
+        StatusField::Desired(ReleaseField::Force),
+        &force(dd),
+        &force(md),
+    );
+    let g = |c: &ClusterVersion| {
+        c.status
+            .observed_generation
+            .map_or_else(|| "none".into(), |g| g.to_string())
+    };
+    out.known(
+        dump.status.observed_generation.is_some(),
+        StatusField::ObservedGeneration,
+        &g(dump),
+        &g(model),
+    );
+    let has_conditions = ["Available", "Failing", "Progressing"]
+        .iter()
+        .any(|t| find_condition(&dump.status.conditions, t).is_some());
+    for t in COMPARED_CONDITIONS {
+        let a = find_condition(&dump.status.conditions, t);
+        let b = find_condition(&model.status.conditions, t);
+        if !has_conditions {
+            out.unknown += usize::from(b.is_some());
+            continue;
+        }
+        match (a, b) {
+            (Some(a), Some(b)) => {
+                let f = |n: ConditionField| StatusField::Condition(t.to_string(), n);
+                out.field(f(ConditionField::Status), &a.status, &b.status);
+                out.field(f(ConditionField::Reason), &a.reason, &b.reason);
+                out.field(f(ConditionField::Message), &a.message, &b.message);
+                let (ta, tb) = (time(a.last_transition_time), time(b.last_transition_time));
+                if a.status == b.status && ta != tb && a.last_transition_time.is_some() {
+                    out.deviations.push(Deviation {
+                        field: f(ConditionField::LastTransitionTime),
+                        dump: Some(ta),
+                        model: Some(tb),
+                        timing: true,
+                    });
+                }
+            }
+            (a, b) if a.is_some() || b.is_some() => out.entry(Deviation {
+                field: StatusField::ConditionEntry(t.to_string()),
+                dump: a.map(condition),
+                model: b.map(condition),
+                timing: false,
+            }),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// History entries aligned from the oldest.
+fn history(out: &mut FieldComparison, d: &[HistoryEntry], m: &[HistoryEntry]) {
+    if d.is_empty() {
+        // No history in the dump: a transcription without it, not a CVO that wrote none.
+        out.unknown += m.len();
+        return;
+    }
     for k in 0..d.len().max(m.len()) {
         let di = d.len().checked_sub(k + 1);
         let mi = m.len().checked_sub(k + 1);
@@ -292,15 +504,31 @@ pub fn compare(dump: &ClusterVersion, model: &ClusterVersion) -> Vec<Deviation> 
             (Some(di), Some(mi)) => {
                 let (a, b) = (&d[di], &m[mi]);
                 let f = |n: HistoryField| StatusField::History(di, n);
-                out.field(f(HistoryField::State), &a.state, &b.state);
+                out.known(
+                    !a.state.is_empty(),
+                    f(HistoryField::State),
+                    &a.state,
+                    &b.state,
+                );
                 out.field(f(HistoryField::Version), &a.version, &b.version);
-                out.field(f(HistoryField::Image), &a.image, &b.image);
-                out.field(
+                out.known(
+                    !a.image.is_empty(),
+                    f(HistoryField::Image),
+                    &a.image,
+                    &b.image,
+                );
+                out.known(
+                    a.started_time.is_some(),
                     f(HistoryField::StartedTime),
                     &time(a.started_time),
                     &time(b.started_time),
                 );
-                out.field(
+                // A CVO always dates a Completed or superseded entry: a missing time there is
+                // a field the dump lacks; only the newest Partial entry has a real null.
+                let completion_known =
+                    a.completion_time.is_some() || (di == 0 && !a.is_completed());
+                out.known(
+                    completion_known,
                     f(HistoryField::CompletionTime),
                     &time(a.completion_time),
                     &time(b.completion_time),
@@ -311,13 +539,13 @@ pub fn compare(dump: &ClusterVersion, model: &ClusterVersion) -> Vec<Deviation> 
                     &b.verified.to_string(),
                 );
             }
-            (Some(di), None) => out.0.push(Deviation {
+            (Some(di), None) => out.entry(Deviation {
                 field: StatusField::HistoryEntry(di),
                 dump: Some(entry(&d[di])),
                 model: None,
                 timing: false,
             }),
-            (None, Some(mi)) => out.0.push(Deviation {
+            (None, Some(mi)) => out.entry(Deviation {
                 field: StatusField::HistoryMissing,
                 dump: None,
                 model: Some(format!("history[{mi}] = {}", entry(&m[mi]))),
@@ -326,52 +554,6 @@ pub fn compare(dump: &ClusterVersion, model: &ClusterVersion) -> Vec<Deviation> 
             (None, None) => {}
         }
     }
-    let (dd, md) = (&dump.status.desired, &model.status.desired);
-    out.field(
-        StatusField::Desired(ReleaseField::Version),
-        &dd.version,
-        &md.version,
-    );
-    out.field(
-        StatusField::Desired(ReleaseField::Image),
-        &dd.image,
-        &md.image,
-    );
-    let g = |c: &ClusterVersion| {
-        c.status
-            .observed_generation
-            .map_or_else(|| "none".into(), |g| g.to_string())
-    };
-    out.field(StatusField::ObservedGeneration, &g(dump), &g(model));
-    for t in COMPARED_CONDITIONS {
-        let a = find_condition(&dump.status.conditions, t);
-        let b = find_condition(&model.status.conditions, t);
-        match (a, b) {
-            (Some(a), Some(b)) => {
-                let f = |n: ConditionField| StatusField::Condition(t.to_string(), n);
-                out.field(f(ConditionField::Status), &a.status, &b.status);
-                out.field(f(ConditionField::Reason), &a.reason, &b.reason);
-                out.field(f(ConditionField::Message), &a.message, &b.message);
-                let (ta, tb) = (time(a.last_transition_time), time(b.last_transition_time));
-                if a.status == b.status && ta != tb {
-                    out.0.push(Deviation {
-                        field: f(ConditionField::LastTransitionTime),
-                        dump: Some(ta),
-                        model: Some(tb),
-                        timing: true,
-                    });
-                }
-            }
-            (a, b) if a.is_some() || b.is_some() => out.0.push(Deviation {
-                field: StatusField::ConditionEntry(t.to_string()),
-                dump: a.map(condition),
-                model: b.map(condition),
-                timing: false,
-            }),
-            _ => {}
-        }
-    }
-    out.0
 }
 
 #[cfg(test)]
@@ -449,14 +631,84 @@ mod tests {
             variant: Variant::ALL[0],
             cvo_version: None,
             deviations: d,
+            compared: 3,
+            unknown: 0,
             cluster_version: model,
             notes: Vec::new(),
         };
         assert!(run.consistent());
-        let v = verdict(&[run]);
+        assert_eq!(run.agreement(), "3 of 3 fields agree");
+        let v = verdict(&[run], &[]);
         assert_eq!(
             (v.flavour, v.history_fix),
             (Some(Flavour::Fixed), Some(true))
+        );
+    }
+
+    #[test]
+    fn fields_a_partial_transcription_lacks_are_unknown_not_deviations() {
+        // A history-only transcription: no observedGeneration, desired or conditions, and a
+        // superseded entry whose completionTime was left out.
+        let done = entry(
+            "Completed",
+            "4.14.7",
+            "2024-01-02T09:12:55Z",
+            Some("2024-01-02T09:41:20Z"),
+        );
+        let next = entry(
+            "Completed",
+            "4.14.8",
+            "2024-01-16T10:21:14Z",
+            Some("2024-01-16T11:05:41Z"),
+        );
+        let mut lacking = done.clone();
+        lacking.completion_time = None;
+        let dump = cv(vec![next.clone(), lacking]);
+        let mut model = cv(vec![next, done]);
+        model.status.observed_generation = Some(4);
+        model.status.desired.version = "4.14.8".into();
+        model.status.desired.image = "quay.io/x:4.14.8".into();
+        model.status.conditions.push(Condition {
+            type_: "Available".into(),
+            status: "True".into(),
+            message: "Done applying 4.14.8".into(),
+            ..Default::default()
+        });
+        let c = compare_fields(&dump, &model);
+        assert_eq!(c.deviations, Vec::new());
+        // desired (3), observedGeneration, Available, history[1].completionTime.
+        assert_eq!(c.unknown, 6);
+        assert_eq!(c.compared, 11, "every other field of both entries");
+        // The same entry with the time written differently is a deviation.
+        let mut wrong = dump.clone();
+        wrong.status.history[1].completion_time = parse_rfc3339("2024-01-02T09:50:00Z");
+        let d = compare(&wrong, &model);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].field.to_string(), "history[1].completionTime");
+    }
+
+    #[test]
+    fn deviations_order_by_position_with_numeric_history_indexes() {
+        let mut fields = [
+            StatusField::ObservedGeneration,
+            StatusField::History(10, HistoryField::State),
+            StatusField::Condition("Available".into(), ConditionField::Message),
+            StatusField::History(2, HistoryField::CompletionTime),
+            StatusField::History(2, HistoryField::State),
+            StatusField::HistoryEntry(11),
+        ];
+        fields.sort();
+        let shown: Vec<String> = fields.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            shown,
+            [
+                "history[2].state",
+                "history[2].completionTime",
+                "history[10].state",
+                "history[11]",
+                "observedGeneration",
+                "conditions[Available].message"
+            ]
         );
     }
 

@@ -5,7 +5,8 @@
 //! outside Reconciling, CI monitor lines (`Progressing` → False `Cluster version is X`,
 //! `UpgradeComplete`), and, as an upper bound only, the timeline's install bound.
 
-use super::derive::{Cx, Inference};
+use super::derive::{Cx, Inference, sec};
+use super::timing::{self, CompletionWrite};
 use crate::model::{Time, fmt_k8s};
 use crate::timeline::{EventKind, EventSource, Evidence};
 use chrono::Duration;
@@ -46,8 +47,24 @@ pub fn resolve(cx: &Cx<'_>, i: usize, claimed: Time) -> (Time, Resolved) {
             && p.targets(&e.version, &e.image)
             && let Some(end) = p.end.filter(|t| window(*t))
         {
-            let ev = p.evidence.last().cloned().into_iter().collect();
-            found.push((end, "a CVO log pass for it ended without errors".into(), ev));
+            // The status sync after the pass writes the completion (see `timing`).
+            let write = timing::completion_write(cx.timeline, end, &e.version, &e.image);
+            let mut ev: Vec<Evidence> = p.evidence.last().cloned().into_iter().collect();
+            let basis = match &write {
+                CompletionWrite::Logged { at, evidence } => {
+                    ev.push(evidence.clone());
+                    format!(
+                        "the CVO log: its pass ended at {} and the status sync at {} recorded the completion",
+                        fmt_k8s(&sec(end)),
+                        fmt_k8s(&sec(*at))
+                    )
+                }
+                CompletionWrite::Unlogged => format!(
+                    "a CVO log pass for it ended without errors then; the next status sync records it within {}s",
+                    timing::STATUS_INTERVAL.num_seconds()
+                ),
+            };
+            found.push((timing::write_time(end, &write), basis, ev));
         }
     }
     let done_msg = format!("Cluster version is {}", e.label());

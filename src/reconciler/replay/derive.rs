@@ -8,6 +8,7 @@
 use super::completion::Resolved;
 use super::logscan::{self, LogFacts};
 use super::requests::{self, Req};
+use super::timing::CompletionTiming;
 use crate::bundle::Bundle;
 use crate::model::{
     ClusterVersion, Condition, HistoryEntry, Release, Time, find_condition, fmt_k8s,
@@ -16,7 +17,7 @@ use crate::reconciler::scenario::{
     AvailableUpdates, Event, PassResult, PodStart, Scenario, SpecChange, TimedEvent,
     UpgradeableChange,
 };
-use crate::reconciler::semantics::{Flavour, parse_cvo_minor};
+use crate::reconciler::semantics::Flavour;
 use crate::timeline::{EventKind, EventSource, Evidence, Timeline};
 use chrono::{Duration, DurationRound};
 
@@ -31,6 +32,15 @@ pub struct Derived {
     pub inferences: Vec<Inference>,
     /// Targets whose payload checks failed.
     pub rejections: Vec<RejectedTarget>,
+    /// Completions the CVO log shows, and how history's completionTime fits the status sync
+    /// that recorded each.
+    pub timings: Vec<CompletionTiming>,
+    /// The CVO that wrote the dump, as far as the evidence shows.
+    pub writer: Option<super::writer::Writer>,
+    /// The last CVO log record, if there is a CVO log.
+    pub log_until: Option<Time>,
+    /// The moment the dump describes (collection time, else the latest time seen).
+    pub reference: Option<Time>,
 }
 
 /// A time concluded from other evidence than the ClusterVersion field that claims it.
@@ -44,6 +54,17 @@ pub struct Inference {
     /// What the value rests on, in a few words.
     pub basis: String,
     pub evidence: Vec<Evidence>,
+}
+
+/// A Completed history entry as the replay completes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Completion {
+    /// The entry's index in the dump's history.
+    pub index: usize,
+    /// When it completed (whole seconds): as written, or as other evidence dates it.
+    pub at: Time,
+    /// Its `pass_result` in [`Cx::events`].
+    pub event: usize,
 }
 
 /// A requested target whose payload checks failed.
@@ -99,10 +120,16 @@ pub(super) struct Cx<'a> {
     pub notes: Vec<String>,
     pub inferences: Vec<Inference>,
     pub rejections: Vec<RejectedTarget>,
-    /// Resolved completion time of each Completed history entry, by dump index.
-    pub completions: Vec<(usize, Time)>,
+    /// Each Completed history entry replayed: its dump index, resolved completion time and
+    /// the index of its `pass_result` in `events` (a CVO log pass may re-date it).
+    pub completions: Vec<Completion>,
+    /// How each completion the CVO log shows relates to the status sync that wrote it.
+    pub timings: Vec<CompletionTiming>,
     /// Where the ClusterVersion was read.
     pub cv_evidence: Option<crate::model::Provenance>,
+    /// The oldest history entry when it is not the install (older entries were pruned): the
+    /// replay starts from it as written.
+    pub kept: Option<HistoryEntry>,
 }
 
 impl<'a> Cx<'a> {
@@ -150,7 +177,9 @@ pub fn derive_scenario(bundle: &Bundle, timeline: &Timeline) -> Derived {
         inferences: Vec::new(),
         rejections: Vec::new(),
         completions: Vec::new(),
+        timings: Vec::new(),
         cv_evidence: sourced.map(|s| s.prov.clone()),
+        kept: None,
     };
     if bundle.objects.cluster_versions.len() > 1 {
         cx.note(format!(
@@ -170,7 +199,8 @@ pub fn derive_scenario(bundle: &Bundle, timeline: &Timeline) -> Derived {
     super::state::last_pass(&mut cx, &reqs);
     idle_pass(&mut cx, &reqs);
     generation_bump(&mut cx, &reqs);
-    finish(cx, install)
+    let writer = super::writer::infer(&cx, &reqs);
+    finish(cx, install, writer)
 }
 
 /// The oldest history entry: the install, or the oldest one kept.
@@ -192,6 +222,16 @@ fn install(cx: &mut Cx<'_>) -> Option<(Time, Release)> {
         image: e.image.clone(),
         ..Default::default()
     };
+    if let Some(why) = pruned(cx, e, start) {
+        cx.note(format!(
+            "seen: `status.history[{}]` (`{}`, from {}) is not the install: {why}; older entries were pruned, and the replay starts from it as written",
+            n - 1,
+            e.label(),
+            fmt_k8s(&start)
+        ));
+        cx.kept = Some(e.clone());
+        return Some((sec(start), release));
+    }
     let mut pod = PodStart {
         version: e.version.clone(),
         image: e.image.clone(),
@@ -209,6 +249,22 @@ fn install(cx: &mut Cx<'_>) -> Option<(Time, Release)> {
         n - 1
     ));
     Some((sec(start), release))
+}
+
+/// Why the oldest history entry, started at `start`, cannot be the install: the installer
+/// creates the ClusterVersion seconds before the CVO's first status sync writes the install
+/// entry, and an install runs from the CVO's own payload, which is never signature-verified.
+fn pruned(cx: &Cx<'_>, e: &HistoryEntry, start: Time) -> Option<String> {
+    let created = cx.cv.and_then(|c| c.metadata.creation_timestamp);
+    if let Some(c) = created.filter(|c| start - *c > Duration::hours(1)) {
+        return Some(format!(
+            "it started {} after the ClusterVersion was created ({})",
+            crate::timeline::human_duration(start - c),
+            fmt_k8s(&c)
+        ));
+    }
+    e.verified
+        .then(|| "it is verified, and an install from the CVO's own payload never is".to_string())
 }
 
 /// A completion for every Completed entry, at the time it really completed as far as the
@@ -250,7 +306,11 @@ fn completions(cx: &mut Cx<'_>) {
                 e.label()
             )),
         }
-        cx.completions.push((i, sec(at)));
+        cx.completions.push(Completion {
+            index: i,
+            at: sec(at),
+            event: cx.events.len(),
+        });
         cx.push(
             at,
             PASS,
@@ -401,7 +461,11 @@ fn idle_pass(cx: &mut Cx<'_>, reqs: &[Req]) {
     ));
 }
 
-fn finish(mut cx: Cx<'_>, install: Option<(Time, Release)>) -> Derived {
+fn finish(
+    mut cx: Cx<'_>,
+    install: Option<(Time, Release)>,
+    writer: Option<super::writer::Writer>,
+) -> Derived {
     let reference = cx.bundle.collection_time().or(cx.timeline.reference);
     if let (Some(r), Some(last)) = (reference, cx.last_event_time())
         && sec(r) > last
@@ -414,25 +478,21 @@ fn finish(mut cx: Cx<'_>, install: Option<(Time, Release)>) -> Derived {
     }
     cx.events.sort_by_key(|a| (a.0, a.1, a.2));
     let operator_release = install.map(|(_, r)| r).unwrap_or_default();
-    let running = cx
-        .events
-        .iter()
-        .rev()
-        .find_map(|e| match &e.3 {
-            Event::PodStart(p) => Some(p.version.clone()),
-            _ => None,
-        })
-        .unwrap_or_default();
-    let minor = parse_cvo_minor(&running).or_else(|| {
-        cx.hist
-            .iter()
-            .find(|h| h.is_completed())
-            .and_then(|h| parse_cvo_minor(&h.version))
-    });
-    if let Some(m) = minor {
+    let minor = writer.as_ref().map(|w| w.minor);
+    if let Some(w) = &writer {
         cx.note(format!(
-            "inferred: the CVO that wrote the dump is 4.{m} (the release its last pod ran); its wording is modelled"
+            "inferred: the CVO that wrote the dump is {} ({}); its wording and rules are modelled",
+            w.release, w.basis
         ));
+    }
+    let mut initial_status = crate::model::ClusterVersionStatus::default();
+    if let Some(k) = cx.kept.take() {
+        initial_status.desired = Release {
+            version: k.version.clone(),
+            image: k.image.clone(),
+            ..Default::default()
+        };
+        initial_status.history = vec![k];
     }
     let cv = cx.cv;
     let mut initial_spec = crate::model::ClusterVersionSpec::default();
@@ -455,6 +515,7 @@ fn finish(mut cx: Cx<'_>, install: Option<(Time, Release)>) -> Derived {
         history_fix: Some(true),
         operator_release,
         initial_spec,
+        initial_status,
         events: cx
             .events
             .into_iter()
@@ -467,6 +528,10 @@ fn finish(mut cx: Cx<'_>, install: Option<(Time, Release)>) -> Derived {
         notes: cx.notes,
         inferences: cx.inferences,
         rejections: cx.rejections,
+        timings: cx.timings,
+        writer,
+        log_until: cx.timeline.instances.iter().map(|i| i.end).max(),
+        reference,
     }
 }
 

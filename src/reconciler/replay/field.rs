@@ -30,6 +30,8 @@ pub enum ConditionField {
 pub enum ReleaseField {
     Version,
     Image,
+    /// Present up to 4.5 (`status.desired` is an `Update`), absent from 4.6.
+    Force,
 }
 
 /// One compared place of a ClusterVersion's status.
@@ -96,6 +98,7 @@ impl fmt::Display for StatusField {
             StatusField::HistoryMissing => f.write_str("history"),
             StatusField::Desired(ReleaseField::Version) => f.write_str("desired.version"),
             StatusField::Desired(ReleaseField::Image) => f.write_str("desired.image"),
+            StatusField::Desired(ReleaseField::Force) => f.write_str("desired.force"),
             StatusField::ObservedGeneration => f.write_str("observedGeneration"),
             StatusField::Condition(t, c) => write!(f, "conditions[{t}].{c}"),
             StatusField::ConditionEntry(t) => write!(f, "conditions[{t}]"),

@@ -3,12 +3,28 @@
 //! its sync passes (successes, task errors, and legacy passes that stopped at the payload
 //! checks, replayed as "the apply loop woke up").
 
+use super::derive::Completion;
 use super::derive::{Cx, LOAD, PASS, POD, sec};
+use super::field::{HistoryField, StatusField};
 use super::requests::{Req, active_at, loaded};
+use super::timing::{self, CompletionTiming};
 use crate::model::{Release, Time, fmt_k8s};
 use crate::reconciler::scenario::{Event, PassResult, PodStart};
-use crate::timeline::same_release;
+use crate::timeline::{Pass, same_release};
 use chrono::Duration;
+
+/// The Completed entry a successful non-Reconciling pass completed: the entry of its release
+/// that was history[0] when the pass ended.
+fn completed_by(cx: &Cx<'_>, p: &Pass, end: Time) -> Option<Completion> {
+    cx.completions.iter().copied().find(|c| {
+        let h = &cx.hist[c.index];
+        let successor = c.index.checked_sub(1).and_then(|j| cx.hist[j].started_time);
+        same_release(&p.target, &h.version, &h.image)
+            && h.started_time
+                .is_none_or(|s| sec(s) <= end + Duration::seconds(1))
+            && successor.is_none_or(|s| sec(s) > end)
+    })
+}
 
 /// The image of a CVO pod's operator container, from its Pod object.
 fn pod_image(cx: &Cx<'_>, pod: &str) -> Option<String> {
@@ -107,6 +123,7 @@ pub fn pods(cx: &mut Cx<'_>, install: Option<&(Time, Release)>, reqs: &[Req]) {
 pub fn passes(cx: &mut Cx<'_>, reqs: &[Req]) {
     let floor = cx.events.iter().map(|e| e.0).min();
     let (mut ok, mut failed, mut stuck, mut skipped, mut cut) = (0, 0, 0, 0, 0);
+    let mut retimed = 0;
     let passes = cx.timeline.passes.clone();
     for p in &passes {
         if floor.is_some_and(|f| sec(p.start) < f) {
@@ -115,14 +132,52 @@ pub fn passes(cx: &mut Cx<'_>, reqs: &[Req]) {
         let end = sec(p.end.unwrap_or(p.start));
         match p.ok {
             Some(true) => {
-                let completing = p.state != "Reconciling"
-                    && cx.completions.iter().any(|(i, c)| {
-                        let h = &cx.hist[*i];
-                        same_release(&p.target, &h.version, &h.image)
-                            && end >= *c - Duration::seconds(10)
-                            && end <= *c + Duration::seconds(1)
-                    });
-                if completing {
+                if p.state != "Reconciling"
+                    && let Some(c) = completed_by(cx, p, end)
+                {
+                    let h = &cx.hist[c.index];
+                    let pass_end = p.end.unwrap_or(p.start);
+                    let write =
+                        timing::completion_write(cx.timeline, pass_end, &h.version, &h.image);
+                    let claimed = h.completion_time.unwrap_or(c.at);
+                    // The completion the derivation replays (history's, or what other
+                    // evidence dated) is checked against this pass and its status sync.
+                    let fit = timing::fit(c.at, pass_end, &write);
+                    let t = CompletionTiming {
+                        field: StatusField::History(c.index, HistoryField::CompletionTime),
+                        claimed,
+                        pass_end,
+                        write: write.clone(),
+                        fit,
+                        evidence: p.evidence.last().cloned().into_iter().collect(),
+                    };
+                    cx.note(format!(
+                        "seen: `{}` completed by the pass that ended at {} ({}); `status.history[{}].completionTime` is {}: {}",
+                        h.label(),
+                        crate::model::fmt_ms(&pass_end),
+                        match &write {
+                            timing::CompletionWrite::Logged { at, .. } => format!(
+                                "the status sync at {} recorded it",
+                                crate::model::fmt_ms(at)
+                            ),
+                            timing::CompletionWrite::Unlogged => "no status sync logged".into(),
+                        },
+                        c.index,
+                        fmt_k8s(&claimed),
+                        fit.describe()
+                    ));
+                    cx.timings.push(t);
+                    if fit.fits() {
+                        // History's completion is this pass's, written by its status sync.
+                        continue;
+                    }
+                    // The log dates the completion: the model records it at that status sync,
+                    // not when history says.
+                    let when = sec(timing::write_time(pass_end, &write));
+                    if let Some(e) = cx.events.get_mut(c.event) {
+                        e.0 = when;
+                    }
+                    retimed += 1;
                     continue;
                 }
                 ok += 1;
@@ -187,6 +242,11 @@ pub fn passes(cx: &mut Cx<'_>, reqs: &[Req]) {
     cx.note(format!(
         "seen: {ok} CVO log pass(es) without errors and {failed} with errors replayed as `pass_result` (completions come from history)"
     ));
+    if retimed > 0 {
+        cx.note(format!(
+            "seen: {retimed} completion(s) the CVO log dates differently from history; they are replayed when the log's status sync recorded them"
+        ));
+    }
     if stuck + skipped > 0 {
         cx.note(format!(
             "inferred: {stuck} pass(es) that stopped at the payload checks are replayed as `pass_result: {{ok: true}}` \

@@ -13,23 +13,32 @@
 //! print!("{}", mglint::reconciler::replay::render_text(&r));
 //! ```
 
+mod basis;
 mod compare;
 mod completion;
 mod derive;
 mod field;
+mod generation;
 mod logevents;
 mod logscan;
 mod parse;
 mod render;
 mod requests;
 mod state;
+mod timing;
+mod writer;
 
+pub use basis::Basis;
 pub use compare::{
-    COMPARED_CONDITIONS, Comparison, Deviation, Variant, VariantRun, Verdict, check, compare,
+    COMPARED_CONDITIONS, Comparison, Deviation, FieldComparison, GenerationRun, Variant,
+    VariantRun, Verdict, check, compare, compare_fields,
 };
 pub use derive::{Derived, Inference, RejectedTarget, derive_scenario};
 pub use field::{ConditionField, HistoryField, ReleaseField, StatusField};
+pub use generation::{GENERATIONS, Generation};
 pub use render::{render_json, render_text, scenario_yaml};
+pub use timing::{CompletionTiming, CompletionWrite, Fit, RESYNC_MAX, STATUS_INTERVAL};
+pub use writer::Writer;
 
 use crate::bundle::Bundle;
 use crate::timeline::Timeline;

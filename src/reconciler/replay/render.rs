@@ -2,9 +2,55 @@
 //! derivation notes (text); the same as versioned JSON (`mglint/replay/v1`); and the
 //! derived scenario as YAML with its notes as comments.
 
-use super::{Deviation, ReplayResult, Variant};
+use super::{Deviation, ReplayResult, Variant, VariantRun};
 use crate::model::fmt_k8s;
 use serde_json::{Value, json};
+
+/// The settings a generation was modelled with: `legacy, history fix off or on`.
+fn settings(g: &super::GenerationRun) -> String {
+    let mut flavours: Vec<&str> = Vec::new();
+    let mut fixes: Vec<&str> = Vec::new();
+    for r in &g.runs {
+        let f = r.variant.flavour.as_str();
+        let x = if r.variant.history_fix { "on" } else { "off" };
+        if !flavours.contains(&f) {
+            flavours.push(f);
+        }
+        if !fixes.contains(&x) {
+            fixes.push(x);
+        }
+    }
+    format!(
+        "{}, history fix {}",
+        flavours.join(" or "),
+        fixes.join(" or ")
+    )
+}
+
+/// `consistent` or `N deviations`.
+fn head(run: &VariantRun) -> String {
+    match run.core().count() {
+        0 => "consistent".to_string(),
+        1 => "1 deviation".to_string(),
+        n => format!("{n} deviations"),
+    }
+}
+
+/// A run's deviations, one a line, in field order (numeric history indexes), and how many
+/// condition transition times differ.
+fn deviations(s: &mut String, run: &VariantRun, indent: &str) {
+    let mut core: Vec<&Deviation> = run.core().collect();
+    core.sort_by(|a, b| a.field.cmp(&b.field));
+    for d in &core {
+        s.push_str(&format!("{indent}{}\n", d.describe(&run.variant)));
+    }
+    let timing = run.deviations.len() - core.len();
+    if timing > 0 {
+        s.push_str(&format!(
+            "{indent}({timing} condition transition time(s) differ; not used for the verdict)\n"
+        ));
+    }
+}
 
 /// The human report.
 pub fn render_text(r: &ReplayResult) -> String {
@@ -20,31 +66,48 @@ fn render_text_unescaped(r: &ReplayResult) -> String {
         r.inputs.join(", ")
     };
     s.push_str(&format!("replay of {inputs}\n"));
+    if let Some(w) = &r.derived.writer {
+        s.push_str(&format!("written by: CVO {} ({})\n", w.release, w.basis));
+    }
     match &r.comparison {
         None => s.push_str("verdict: no ClusterVersion to compare with\n"),
         Some(c) => {
             s.push_str(&format!("verdict: {}\n", c.verdict.summary));
             for run in &c.runs {
-                let core: Vec<&Deviation> = run.core().collect();
-                let timing = run.deviations.len() - core.len();
                 let modelled = run
                     .cvo_version
                     .as_deref()
                     .map(|v| format!(", modelled as CVO {v}"))
                     .unwrap_or_default();
-                let head = match core.len() {
-                    0 => "consistent".to_string(),
-                    1 => "1 deviation".to_string(),
-                    n => format!("{n} deviations"),
-                };
-                s.push_str(&format!("\n{} ({head}{modelled})\n", run.variant.label()));
-                for d in &core {
-                    s.push_str(&format!("  {}\n", d.describe(&run.variant)));
-                }
-                if timing > 0 {
+                s.push_str(&format!(
+                    "\n{} ({}: {}{modelled})\n",
+                    run.variant.label(),
+                    head(run),
+                    run.agreement()
+                ));
+                deviations(&mut s, run, "  ");
+            }
+            if !c.generations.is_empty() {
+                s.push_str(
+                    "\nCVO generations (could a CVO of this generation have written the dump?):\n",
+                );
+                for g in &c.generations {
+                    let Some(best) = g.best() else { continue };
+                    let settings = settings(g);
                     s.push_str(&format!(
-                        "  ({timing} condition transition time(s) differ; not used for the verdict)\n"
+                        "  {:<10} {}: {} ({settings}, as CVO {})\n",
+                        g.generation.label,
+                        if g.consistent() {
+                            "consistent"
+                        } else {
+                            "deviates"
+                        },
+                        best.agreement(),
+                        crate::reconciler::semantics::minor_label(g.minor)
                     ));
+                    if !g.consistent() {
+                        deviations(&mut s, best, "      ");
+                    }
                 }
             }
         }
@@ -78,6 +141,7 @@ pub fn render_json(r: &ReplayResult) -> String {
             "flavour": v.flavour.map(|f| f.as_str()),
             "history_fix": v.history_fix,
             "closest": variant_json(&v.closest),
+            "generations": v.generations,
         })
     });
     let runs: Vec<Value> = r
@@ -103,7 +167,25 @@ pub fn render_json(r: &ReplayResult) -> String {
                 "history_fix": run.variant.history_fix,
                 "cvo_version": run.cvo_version,
                 "consistent": run.consistent(),
+                "fields": {"compared": run.compared, "agree": run.agree(), "unknown": run.unknown},
                 "deviations": devs,
+            })
+        })
+        .collect();
+    let generations: Vec<Value> = r
+        .comparison
+        .iter()
+        .flat_map(|c| c.generations.iter())
+        .map(|g| {
+            let best = g.best();
+            json!({
+                "generation": g.generation.label,
+                "cvo_version": crate::reconciler::semantics::minor_label(g.minor),
+                "consistent": g.consistent(),
+                "settings": g.runs.iter().map(|r| variant_json(&r.variant)).collect::<Vec<_>>(),
+                "best": best.map(|b| variant_json(&b.variant)),
+                "fields": best.map(|b| json!({"compared": b.compared, "agree": b.agree(), "unknown": b.unknown})),
+                "deviations": best.map(|b| b.core().map(|d| d.field.to_string()).collect::<Vec<_>>()).unwrap_or_default(),
             })
         })
         .collect();
@@ -113,6 +195,8 @@ pub fn render_json(r: &ReplayResult) -> String {
         "inputs": r.inputs,
         "verdict": verdict,
         "runs": runs,
+        "generations": generations,
+        "writer": r.derived.writer.as_ref().map(|w| json!({"release": w.release, "cvo_version": crate::reconciler::semantics::minor_label(w.minor), "basis": w.basis})),
         "scenario": {
             "events": r.derived.scenario.events.len(),
             "flavour": r.derived.scenario.flavour.as_str(),

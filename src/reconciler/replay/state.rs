@@ -8,6 +8,7 @@ use super::parse::{progress, task_errors};
 use super::requests::Req;
 use crate::model::{Time, fmt_k8s};
 use crate::reconciler::scenario::{Event, PassProgress, PassResult, TaskError};
+use crate::timeline::text::{self, WaitKind};
 use chrono::Duration;
 
 /// Failing reasons that come from loading a target, not from a pass.
@@ -46,11 +47,9 @@ fn failing_errors(reason: &str, message: &str) -> Vec<TaskError> {
     errs
 }
 
-fn co_errors(names: &str, reason: &str) -> Vec<TaskError> {
+fn co_errors(names: &[String], reason: &str) -> Vec<TaskError> {
     names
-        .split(", ")
-        .map(|n| n.split(" over ").next().unwrap_or(n).trim())
-        .filter(|n| !n.is_empty())
+        .iter()
         .map(|n| TaskError {
             reason: reason.to_string(),
             name: n.to_string(),
@@ -110,21 +109,34 @@ pub fn last_pass(cx: &mut Cx<'_>, reqs: &[Req]) {
         return;
     }
     let Some(p) = prog else { return };
-    let Some((done, total)) = done_total else {
+    let Some(prog_text) = text::progress(&p.message) else {
         return;
     };
-    let Some(at) = cx.last_event_time().max(p.last_transition_time) else {
+    let (done, total) = (prog_text.done, prog_text.total);
+    let Some(mut at) = cx.last_event_time().max(p.last_transition_time) else {
         return;
     };
     if covered(cx, at) {
         return;
     }
-    let errors = if let Some((_, names)) = p.message.split_once(", waiting up to 40 minutes on ") {
-        co_errors(names, "ClusterOperatorDegraded")
-    } else if let Some((_, names)) = p.message.split_once(", waiting on ") {
-        co_errors(names, "ClusterOperatorUpdating")
-    } else {
-        Vec::new()
+    let wait = prog_text.wait.as_ref();
+    // `waiting up to 40 minutes` (and, from 4.16, a plain `waiting on` that is not yet slow)
+    // says this CVO first saw those operators updating less than 40 (30) minutes before its
+    // last status write. That moment is not in the dump; the report that started the wait
+    // is replayed at the dump's time, the one placement that keeps the window open.
+    let window_open = wait.is_some_and(|w| w.kind != WaitKind::Slow);
+    let reference = cx.bundle.collection_time().or(cx.timeline.reference);
+    let mut placed = "";
+    if window_open && let Some(r) = reference.map(sec).filter(|r| *r > at) {
+        at = r;
+        placed = " (the dump's time: the wait it shows had not run out by its last status write)";
+    }
+    let errors = match wait {
+        Some(w) if w.kind == WaitKind::UpTo40Minutes => {
+            co_errors(&w.names, "ClusterOperatorDegraded")
+        }
+        Some(w) => co_errors(&w.names, "ClusterOperatorUpdating"),
+        None => Vec::new(),
     };
     let label = head.label().to_string();
     if errors.is_empty() {
@@ -143,7 +155,7 @@ pub fn last_pass(cx: &mut Cx<'_>, reqs: &[Req]) {
         cx.push(at, PROGRESS, Event::PassResult(r));
     }
     cx.note(format!(
-        "seen: `{label}` at {done} of {total} as of the dump (Progressing: {}); replayed at {}",
+        "seen: `{label}` at {done} of {total} as of the dump (Progressing: {}); replayed at {}{placed}",
         p.message,
         fmt_k8s(&sec(at))
     ));

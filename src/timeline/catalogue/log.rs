@@ -29,6 +29,20 @@ pub enum Fact {
     /// A timeline event that is also a result of the fixed CVO's load pipeline, which the
     /// replay reads (the timeline keeps these in `Timeline::loads`).
     Load(EventKind, String, LoadFact),
+    /// `merge into existing history completed=B desired=…`: a status sync merged the
+    /// worker's release into `history[0]` (logged on every status sync; the timeline keeps
+    /// the changes in `Timeline::history_merges`, no event).
+    HistoryMerge(HistoryMerge),
+}
+
+/// What one `merge into existing history` line says: at this status sync the worker's
+/// release was history[0]'s, and whether the worker had completed it (the sync that first
+/// says `completed=true` is the one that wrote history[0]'s completionTime).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryMerge {
+    pub completed: bool,
+    pub version: String,
+    pub image: String,
 }
 
 /// What the fixed CVO's load pipeline logged about a target.
@@ -73,6 +87,8 @@ static RE_HISTORY_PUSH: LazyLock<Regex> = LazyLock::new(|| {
         r"(?s)^(?:must add a new history entry|initialize new history) completed=(\w+) desired=(.*)$",
     )
 });
+static RE_HISTORY_MERGE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?s)^merge into existing history completed=(\w+) desired=(.*)$"));
 static RE_DESIRED_SPEC: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?s)^Desired version from spec is (.*)$"));
 static RE_EVENT: LazyLock<Regex> =
@@ -87,9 +103,11 @@ static RE_ERR_START: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// `(version, image, force)` from a Go `%#v` dump of a `v1.Update`.
+/// `(version, image, force)` from a Go `%#v` dump of a `v1.Update` or `v1.Release` (what
+/// follows it, ` != last=…` or ` last=…`, is not read).
 pub fn go_update(dump: &str) -> (String, String, bool) {
     let head = dump.split(" != last=").next().unwrap_or(dump);
+    let head = head.split(" last=&").next().unwrap_or(head);
     let v = RE_GO_VERSION
         .captures(head)
         .map(|c| c[1].to_string())
@@ -425,6 +443,14 @@ pub fn classify(message: &str) -> Option<Fact> {
             }
         }
         b'm' | b'i' => {
+            if let Some(c) = RE_HISTORY_MERGE.captures(msg) {
+                let (version, image, _) = go_update(&c[2]);
+                return Some(Fact::HistoryMerge(HistoryMerge {
+                    completed: &c[1] == "true",
+                    version,
+                    image,
+                }));
+            }
             if let Some(c) = RE_HISTORY_PUSH.captures(msg) {
                 let (version, image, _) = go_update(&c[2]);
                 let label = if version.is_empty() {

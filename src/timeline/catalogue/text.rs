@@ -217,6 +217,58 @@ pub struct Progress {
     pub percent: u32,
     /// Whether the message counted manifests (`N of M done`) rather than a percentage.
     pub counted: bool,
+    /// What the CVO says it waits on after the count (`, waiting on …`), from 4.7.
+    pub wait: Option<Waiting>,
+}
+
+/// The ClusterOperators a `Working towards …, waiting …` message names and how long the CVO
+/// lets them take (cvo-reference §3.4): the text `convertErrorToProgressing` writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Waiting {
+    pub names: Vec<String>,
+    pub kind: WaitKind,
+}
+
+/// Which `convertErrorToProgressing` branch wrote a `waiting …` text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitKind {
+    /// `waiting on A, B`: operators still updating (effect None); from 4.16 none of them
+    /// for 30 minutes yet (90 for machine-config).
+    Updating,
+    /// `waiting up to 40 minutes on A`: degraded operators (effect FailAfterInterval) this CVO
+    /// first saw less than 40 minutes before.
+    UpTo40Minutes,
+    /// `waiting on A over 30 minutes [and machine-config over 90 minutes] which is longer
+    /// than expected` (4.16+).
+    Slow,
+}
+
+/// Reads the `waiting …` tail of a `Working towards …` message.
+fn waiting(tail: &str) -> Option<Waiting> {
+    let names = |list: &str| -> Vec<String> {
+        list.split(", ")
+            .flat_map(|n| n.split(" and "))
+            .map(|n| n.split(" over ").next().unwrap_or(n).trim().to_string())
+            .filter(|n| !n.is_empty())
+            .collect()
+    };
+    if let Some(list) = tail.strip_prefix("waiting up to 40 minutes on ") {
+        return Some(Waiting {
+            names: names(list),
+            kind: WaitKind::UpTo40Minutes,
+        });
+    }
+    let list = tail.strip_prefix("waiting on ")?;
+    match list.strip_suffix(" which is longer than expected") {
+        Some(slow) => Some(Waiting {
+            names: names(slow),
+            kind: WaitKind::Slow,
+        }),
+        None => Some(Waiting {
+            names: names(list),
+            kind: WaitKind::Updating,
+        }),
+    }
 }
 
 pub fn progress(message: &str) -> Option<Progress> {
@@ -227,6 +279,7 @@ pub fn progress(message: &str) -> Option<Progress> {
             total: c[3].parse().ok()?,
             percent: c[4].parse().ok()?,
             counted: true,
+            wait: c.get(5).and_then(|m| waiting(m.as_str())),
         });
     }
     let c = RE_PERCENT.captures(message)?;
@@ -237,6 +290,7 @@ pub fn progress(message: &str) -> Option<Progress> {
         total: 100,
         percent: p,
         counted: false,
+        wait: None,
     })
 }
 
@@ -468,6 +522,32 @@ mod tests {
             progress("Working towards 4.3.0-0.nightly-2019-10-15-225018: 27% complete").unwrap();
         assert_eq!((p.done, p.total, p.counted), (27, 100, false));
         assert!(progress("Cluster version is 4.3.10").is_none());
+        let wait = |m: &str| progress(m).and_then(|p| p.wait);
+        let w = wait("Working towards 4.15.0-ec.2: 106 of 863 done (12% complete), waiting on etcd, kube-apiserver").unwrap();
+        assert_eq!(
+            (w.names, w.kind),
+            (
+                vec!["etcd".to_string(), "kube-apiserver".to_string()],
+                WaitKind::Updating
+            )
+        );
+        let w = wait("Working towards 4.15.0-ec.2: 357 of 1021 done (34% complete), waiting up to 40 minutes on cluster-api").unwrap();
+        assert_eq!(
+            (w.names, w.kind),
+            (vec!["cluster-api".to_string()], WaitKind::UpTo40Minutes)
+        );
+        let w = wait("Working towards 4.16.2: 700 of 900 done (77% complete), waiting on etcd over 30 minutes and machine-config over 90 minutes which is longer than expected").unwrap();
+        assert_eq!(
+            (w.names, w.kind),
+            (
+                vec!["etcd".to_string(), "machine-config".to_string()],
+                WaitKind::Slow
+            )
+        );
+        assert_eq!(
+            wait("Working towards 4.14.1: 712 of 909 done (78% complete)"),
+            None
+        );
         let e = precondition_error("Precondition error (force false, block true): Precondition \"X\" failed because of \"Y\": z").unwrap();
         assert!(e.blocking && !e.forced);
         let l = payload_loaded_line(

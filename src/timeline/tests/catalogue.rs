@@ -255,6 +255,29 @@ fn history_push_and_desired_update_decode_go_dumps() {
 }
 
 #[test]
+fn history_merges_say_whether_the_worker_had_completed_the_release() {
+    // 4.8 (Azure must-gather of must-gather-clean): a v1.Release, then the entry before the merge.
+    let azure = r#"merge into existing history completed=true desired=v1.Release{Version:"4.8.11", Image:"registry.ci.openshift.org/ocp/release@sha256:26f9da8c", URL:"https://access.redhat.com/errata/RHBA-2021:3429", Channels:[]string(nil)} last=&v1.UpdateHistory{State:"Partial", StartedTime:v1.Time{Time:time.Time{wall:0x0, ext:63767141278, loc:(*time.Location)(0x2ab2a20)}}, CompletionTime:(*v1.Time)(nil), Version:"4.8.11", Image:"registry.ci.openshift.org/ocp/release@sha256:26f9da8c", Verified:false}"#;
+    let Some(Fact::HistoryMerge(m)) = classify(azure) else {
+        panic!("{:?}", classify(azure))
+    };
+    assert!(m.completed);
+    assert_eq!(
+        (m.version.as_str(), m.image.as_str()),
+        (
+            "4.8.11",
+            "registry.ci.openshift.org/ocp/release@sha256:26f9da8c"
+        )
+    );
+    // ≤4.5: a v1.Update.
+    let old = r#"merge into existing history completed=false desired=v1.Update{Version:"4.3.10", Image:"quay.io/y@sha256:2", Force:false} last=&v1.UpdateHistory{State:"Partial", Version:"4.3.10", Image:"quay.io/y@sha256:2"}"#;
+    let Some(Fact::HistoryMerge(m)) = classify(old) else {
+        panic!("{:?}", classify(old))
+    };
+    assert_eq!((m.completed, m.version.as_str()), (false, "4.3.10"));
+}
+
+#[test]
 fn mirrored_events_map_to_the_same_kinds_as_event_objects() {
     let k = kind(
         r#"Event(v1.ObjectReference{Kind:"ClusterVersion", Namespace:"openshift-cluster-version", Name:"version"}): type: 'Normal' reason: 'PayloadLoaded' payload loaded version="4.6.1" image="quay.io/x@sha256:1""#,
