@@ -33,6 +33,7 @@ mod redact_cli;
 mod remote_fetch;
 mod replay_fixtures;
 mod replay_roundtrip;
+mod robust_bounds;
 mod rules_catalogue;
 mod rules_fixtures;
 mod rules_seeds;
