@@ -13,11 +13,68 @@ use std::sync::Arc;
 
 /// A file's text (or one line of it) shown under a name, with line numbers that start at
 /// `first_line`.
+///
+/// A whole file is not scanned from its start for every finding: the lines around the span
+/// are cut out and numbered from the nearest `anchor` (an offset whose line the evidence
+/// already knows), so many findings in one big aggregate file render in linear time.
 #[derive(Debug)]
 struct Source {
     name: String,
     text: Arc<str>,
     first_line: u32,
+    /// Known (byte offset, 1-based line) pairs in `text`.
+    anchors: Vec<(usize, u32)>,
+}
+
+/// Texts at least this long are windowed around the span instead of scanned whole.
+const WINDOW_MIN: usize = 16 << 10;
+
+/// The start of the line holding byte `pos`.
+fn line_start(text: &[u8], pos: usize) -> usize {
+    memchr::memrchr(b'\n', &text[..pos]).map_or(0, |i| i + 1)
+}
+
+/// The end of the line holding byte `pos`, after its newline.
+fn line_end(text: &[u8], pos: usize) -> usize {
+    memchr::memchr(b'\n', &text[pos..]).map_or(text.len(), |i| pos + i + 1)
+}
+
+impl Source {
+    /// The window of whole lines around `[start, end)` with `before`/`after` lines of context
+    /// and one spare line each side, and the 0-based line number of its first line.
+    fn window(
+        &self,
+        start: usize,
+        end: usize,
+        before: usize,
+        after: usize,
+    ) -> (usize, usize, usize) {
+        let b = self.text.as_bytes();
+        let mut ws = line_start(b, start);
+        for _ in 0..=before {
+            if ws == 0 {
+                break;
+            }
+            ws = line_start(b, ws - 1);
+        }
+        let mut we = line_end(b, end);
+        for _ in 0..=after {
+            if we >= b.len() {
+                break;
+            }
+            we = line_end(b, we);
+        }
+        let (at, line) = self
+            .anchors
+            .iter()
+            .filter(|(o, _)| *o <= ws)
+            .max_by_key(|(o, _)| *o)
+            .copied()
+            .unwrap_or((0, 1));
+        let line0 =
+            line.saturating_sub(1) as usize + memchr::memchr_iter(b'\n', &b[at..ws]).count();
+        (ws, we, line0)
+    }
 }
 
 impl SourceCode for Source {
@@ -27,15 +84,40 @@ impl SourceCode for Source {
         before: usize,
         after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        let inner = self.text.as_ref().read_span(span, before, after)?;
-        let shift = self.first_line.saturating_sub(1) as usize;
+        let text: &str = &self.text;
+        let (start, end) = (span.offset(), span.offset() + span.len());
+        let windowed = self.first_line == 1
+            && text.len() >= WINDOW_MIN
+            && end <= text.len()
+            && text.is_char_boundary(start)
+            && text.is_char_boundary(end);
+        if !windowed {
+            let inner = text.read_span(span, before, after)?;
+            let shift = self.first_line.saturating_sub(1) as usize;
+            return Ok(Box::new(MietteSpanContents::new_named(
+                self.name.clone(),
+                inner.data(),
+                *inner.span(),
+                inner.line() + shift,
+                inner.column(),
+                inner.line_count(),
+            )));
+        }
+        let (ws, we, line0) = self.window(start, end, before, after);
+        let part = &text[ws..we];
+        let inner = part.read_span(
+            &SourceSpan::new((start - ws).into(), end - start),
+            before,
+            after,
+        )?;
+        let at = inner.span().offset() + ws;
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.clone(),
             inner.data(),
-            *inner.span(),
-            inner.line() + shift,
+            SourceSpan::new(at.into(), inner.span().len()),
+            inner.line() + line0,
             inner.column(),
-            inner.line_count(),
+            inner.line_count() + line0,
         )))
     }
 }
@@ -153,6 +235,11 @@ fn groups(f: &Finding) -> Vec<Group> {
         };
         let (g, _, lines) = &mut out[at];
         lines.push(line);
+        if let (Some(s), Some(src), Some(l)) = (&e.snippet, g.source.as_mut(), e.line)
+            && s.first_line == 1
+        {
+            src.anchors.push((s.span.0, l));
+        }
         if let Some(s) = &e.snippet {
             let label = e.label.clone().unwrap_or_default();
             if !g.labels.iter().any(|(_, sp)| *sp == s.span) {
@@ -175,6 +262,7 @@ fn group_for(e: &EvidenceItem) -> Group {
                 name: e.path.clone(),
                 text: s.text.clone(),
                 first_line: s.first_line,
+                anchors: Vec::new(),
             }),
             labels: Vec::new(),
             severity: miette::Severity::Advice,
@@ -313,4 +401,41 @@ fn footer(report: &Report) -> String {
         .collect();
     out.push_str(&format!("inputs: {}\n", names.join(", ")));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_windowed_span_reads_as_the_whole_text_does() {
+        let text: String = (1..=5000)
+            .map(|i| format!("line {i}: value {i}\n"))
+            .collect();
+        let text: Arc<str> = Arc::from(text);
+        let at = text.find("line 4321:").unwrap();
+        let anchor = text.find("line 4000:").unwrap();
+        let src = Source {
+            name: "f".into(),
+            text: text.clone(),
+            first_line: 1,
+            anchors: vec![(anchor, 4000)],
+        };
+        let span = SourceSpan::new(at.into(), 10);
+        let whole = text.as_ref().read_span(&span, 1, 1).unwrap();
+        let cut = src.read_span(&span, 1, 1).unwrap();
+        assert_eq!(whole.data(), cut.data());
+        assert_eq!(whole.line(), cut.line());
+        assert_eq!(whole.column(), cut.column());
+        assert_eq!(whole.span(), cut.span());
+        assert_eq!(whole.line_count(), cut.line_count());
+        // Without an anchor the line is counted from the start.
+        let bare = Source {
+            name: "f".into(),
+            text: text.clone(),
+            first_line: 1,
+            anchors: Vec::new(),
+        };
+        assert_eq!(bare.read_span(&span, 1, 1).unwrap().line(), whole.line());
+    }
 }
