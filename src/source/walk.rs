@@ -337,11 +337,42 @@ fn read_stream<'a>(
         }
     };
     let mut names = std::collections::HashSet::new();
+    // Where each entry of this archive went in `out.files`, so that a duplicate replaces its
+    // earlier copy in one step (not a scan of every file kept so far).
+    let mut slots: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut stale: Vec<usize> = Vec::new();
+    read_entries(
+        entries, prefix, depth, input, opts, out, seen, &here, &mut names, &mut slots, &mut stale,
+    );
+    if !stale.is_empty() {
+        let stale: std::collections::HashSet<usize> = stale.into_iter().collect();
+        let mut i = 0;
+        out.files.retain(|_| {
+            i += 1;
+            !stale.contains(&(i - 1))
+        });
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn read_entries<R: Read>(
+    entries: tar::Entries<'_, R>,
+    prefix: &str,
+    depth: u32,
+    input: &Arc<str>,
+    opts: &SourceOptions,
+    out: &mut Collected,
+    seen: &mut LayoutSeen,
+    here: &str,
+    names: &mut std::collections::HashSet<String>,
+    slots: &mut std::collections::HashMap<String, usize>,
+    stale: &mut Vec<usize>,
+) {
     for entry in entries {
         let mut entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                out.diag(input, &here, DiagLevel::Error, format!("truncated or corrupt tar archive: {}; entries after this point were not read", sniff::describe_io(&e)));
+                out.diag(input, here, DiagLevel::Error, format!("truncated or corrupt tar archive: {}; entries after this point were not read", sniff::describe_io(&e)));
                 return;
             }
         };
@@ -375,9 +406,15 @@ fn read_stream<'a>(
                 DiagLevel::Warning,
                 "duplicate entry in archive; the later copy is used".to_string(),
             );
-            out.files.retain(|f| &*f.path != full.as_str());
+            if let Some(i) = slots.remove(&full) {
+                // Dropped now (its bytes freed), removed from the list once at the end.
+                out.files[i].content = Content::Mem(Vec::new());
+                stale.push(i);
+            }
         }
-        let size = entry.header().size().unwrap_or(0);
+        // The size the archive reader will read: a PAX `size` record when there is one (what
+        // tar writes for large files, with 0 in the ustar field), else the header's field.
+        let size = entry.size().max(entry.header().size().unwrap_or(0));
         if size > opts.max_file_bytes {
             out.diag(
                 input,
@@ -415,12 +452,15 @@ fn read_stream<'a>(
             continue;
         }
         match sniff::read_capped(&mut entry, opts.max_file_bytes) {
-            Ok(bytes) => out.files.push(VFile {
-                input: input.clone(),
-                path: Arc::from(full.as_str()),
-                kind,
-                content: Content::Mem(bytes),
-            }),
+            Ok(bytes) => {
+                slots.insert(full.clone(), out.files.len());
+                out.files.push(VFile {
+                    input: input.clone(),
+                    path: Arc::from(full.as_str()),
+                    kind,
+                    content: Content::Mem(bytes),
+                });
+            }
             Err(e) => {
                 out.diag(input, &full, DiagLevel::Error, e);
                 return;
