@@ -73,7 +73,7 @@ pub struct InputArgs {
     /// Must-gather directories or archives, CI job artifact directories or URLs, or single files
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<String>,
-    /// Worker threads (default: all cores)
+    /// Worker threads (default: all cores; at most four per core)
     #[arg(long, short = 'j', value_name = "N")]
     pub threads: Option<usize>,
     /// Largest single file read into memory, after decompression, in bytes
@@ -305,7 +305,7 @@ pub struct BatchArgs {
     /// workers given the same list cover it exactly once
     #[arg(long, value_name = "K/N")]
     pub shard: Option<mglint::batch::Shard>,
-    /// Worker threads (default: all cores)
+    /// Worker threads (default: all cores; at most four per core)
     #[arg(
         long = "jobs",
         short = 'j',

@@ -280,3 +280,35 @@ fn duplicate_keys_give_one_warning_per_file_with_a_count() {
     assert!(got[0].contains("199999 duplicate keys: `a`"), "{}", got[0]);
     good_survives(&r);
 }
+
+#[test]
+fn a_thread_pool_that_cannot_start_falls_back_instead_of_panicking() {
+    // `-j 5000` under an address-space limit (thread stacks do not fit), and a process limit
+    // of one (enforced when not run as root): every verb falls back to fewer threads.
+    let base = common::fixture("bad/_base");
+    let base = base.to_str().unwrap();
+    for limit in [vec!["--as=1073741824"], vec!["--nproc=1"]] {
+        for verb in [
+            vec!["analyze", "-j", "5000", base],
+            vec!["summary", "-j", "5000", base],
+            vec!["timeline", "-j", "5000", base],
+            vec!["replay", "-j", "5000", base],
+            vec!["analyze", base],
+        ] {
+            let out = Command::new("prlimit")
+                .args(&limit)
+                .arg("--")
+                .arg(env!("CARGO_BIN_EXE_mglint"))
+                .args(&verb)
+                .env("NO_COLOR", "1")
+                .output()
+                .expect("run prlimit (util-linux)");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                matches!(out.status.code(), Some(0 | 1)) && !stderr.contains("panicked"),
+                "{limit:?} {verb:?}: exit {:?}\n{stderr}",
+                out.status.code()
+            );
+        }
+    }
+}
