@@ -5,6 +5,7 @@
 
 mod alerts;
 mod cluster;
+mod identity;
 mod mco;
 mod objects;
 mod provenance;
@@ -13,6 +14,7 @@ mod records;
 pub use crate::vocab::time::*;
 pub use alerts::*;
 pub use cluster::*;
+pub use identity::*;
 pub use mco::*;
 pub use objects::*;
 pub use provenance::*;

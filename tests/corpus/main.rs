@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod ingest;
+mod redact;
 mod rules;
 mod status;
 mod timeline;
@@ -35,6 +36,7 @@ fn main() {
     }
     let groups: &[(&str, &[CorpusTest])] = &[
         ("ingest", ingest::TESTS),
+        ("redact", redact::TESTS),
         ("rules", rules::TESTS),
         ("timeline", timeline::TESTS),
     ];
