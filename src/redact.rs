@@ -67,27 +67,102 @@ pub fn scrub_secrets(text: &str) -> String {
 pub struct Redactor {
     map: BTreeMap<(&'static str, String), String>,
     counters: BTreeMap<&'static str, usize>,
-    /// Exact strings known to be node names (from the bundle).
-    node_names: Vec<String>,
+    /// Exact strings the dump says identify the cluster (node names and their short forms,
+    /// the infrastructure name, domains, API hosts), with the placeholder kind of each.
+    names: Vec<(String, &'static str)>,
 }
 
+/// A value shorter than this is not learned (it would match inside ordinary words).
+const MIN_NAME: usize = 3;
+/// A cut value (`ip-10-0-13…`) is recognised from this many characters on.
+const MIN_PREFIX: usize = 6;
+
 impl Redactor {
-    /// A redactor that also knows the node names of the bundle (they are redacted wherever
-    /// they appear, even without a domain).
-    pub fn new(node_names: Vec<String>) -> Self {
+    /// A redactor that also knows what the bundle says is identifying (see
+    /// [`crate::app::identifying_names`]): those values are redacted wherever they appear.
+    pub fn new(names: Vec<(&'static str, String)>) -> Self {
         let mut r = Redactor::default();
-        r.learn_names(node_names);
+        r.learn_names(names);
         r
     }
 
-    /// Adds names to redact wherever they appear (the nodes of one more input).
-    pub fn learn_names(&mut self, names: Vec<String>) {
-        self.node_names
-            .extend(names.into_iter().filter(|n| n.len() >= 3));
+    /// Adds values to redact wherever they appear (those of one more input). A node name
+    /// with a domain is also learned without it (`ip-10-0-1-2.ec2.internal` → `ip-10-0-1-2`).
+    pub fn learn_names(&mut self, names: Vec<(&'static str, String)>) {
+        for (kind, n) in names {
+            if kind == "node"
+                && let Some((short, _)) = n.split_once('.')
+                && short.len() >= MIN_NAME
+            {
+                self.names.push((short.to_string(), kind));
+            }
+            if n.len() >= MIN_NAME {
+                self.names.push((n, kind));
+            }
+        }
         // Longest first, so `a.b.c` is replaced before `a`.
-        self.node_names
-            .sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
-        self.node_names.dedup();
+        self.names
+            .sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
+        self.names.dedup_by(|a, b| a.0 == b.0);
+    }
+
+    /// A learned value cut short by an ellipsis (`ci-ln-5ylibmb-d5…`): the text was
+    /// shortened before it reached the redactor, so the cut part is replaced as the value
+    /// it begins.
+    fn cut_values(&mut self, text: &str) -> String {
+        if !text.contains('…') || self.names.is_empty() {
+            return text.to_string();
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for (at, _) in text.match_indices('…') {
+            let head = &text[last..at];
+            let start = head
+                .char_indices()
+                .rev()
+                .take_while(|(_, c)| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+                .last()
+                .map_or(head.len(), |(i, _)| i);
+            let token = &head[start..];
+            let hit = (token.len() >= MIN_PREFIX)
+                .then(|| {
+                    self.names
+                        .iter()
+                        .find(|(n, _)| n.starts_with(token) && n.len() > token.len())
+                        .cloned()
+                })
+                .flatten();
+            out.push_str(&head[..start]);
+            match hit {
+                Some((n, kind)) => out.push_str(&self.placeholder(kind, &n)),
+                None => out.push_str(token),
+            }
+            last = at;
+        }
+        out.push_str(&text[last..]);
+        out
+    }
+
+    /// Replaces `value` where it is not part of a longer name (`master-2` is not replaced
+    /// inside `rendered-master-20a8…`; `ip-10-0-1-2` is, in `ip-10-0-1-2_8a0a`).
+    fn replace_word(&mut self, text: &str, value: &str, kind: &'static str) -> String {
+        let alnum = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for (at, _) in text.match_indices(value) {
+            let end = at + value.len();
+            if at < last
+                || alnum(text[..at].chars().next_back())
+                || alnum(text[end..].chars().next())
+            {
+                continue;
+            }
+            out.push_str(&text[last..at]);
+            out.push_str(&self.placeholder(kind, value));
+            last = end;
+        }
+        out.push_str(&text[last..]);
+        out
     }
 
     fn placeholder(&mut self, kind: &'static str, value: &str) -> String {
@@ -132,11 +207,11 @@ impl Redactor {
     /// Redacts one rendered output (and masks secrets).
     pub fn apply(&mut self, text: &str) -> String {
         let mut t = scrub_secrets(text);
-        let nodes = self.node_names.clone();
-        for n in &nodes {
+        t = self.cut_values(&t);
+        let names = self.names.clone();
+        for (n, kind) in &names {
             if t.contains(n.as_str()) {
-                let p = self.placeholder("node", n);
-                t = t.replace(n.as_str(), &p);
+                t = self.replace_word(&t, n, kind);
             }
         }
         t = self.replace(&t, &REGISTRY, "registry", 1, |h, _| h.ends_with(".example"));
@@ -165,7 +240,7 @@ mod tests {
 
     #[test]
     fn stable_placeholders_across_formats() {
-        let mut r = Redactor::new(vec!["ip-10-0-135-16.ec2.internal".into()]);
+        let mut r = Redactor::new(vec![("node", "ip-10-0-135-16.ec2.internal".into())]);
         let a = r.apply("clusterID c42dd7e1-8f3b-4c9e-b2a6-5d71e0f4a913 node ip-10-0-135-16.ec2.internal at 10.0.135.16 image quay.io/openshift-release-dev/ocp-release@sha256:ec07f30d2659d3e279b16055331fc9c3c0ba99f313e5026fddb5a7b2d54c6eb6");
         assert!(
             !a.contains("c42dd7e1")
@@ -205,6 +280,36 @@ mod tests {
                 && !s.contains("eyJzdWIi")
                 && !s.contains("hunter2"),
             "{s}"
+        );
+    }
+
+    #[test]
+    fn learned_values_short_forms_and_cut_values_are_redacted() {
+        let mut r = Redactor::new(vec![
+            ("node", "ip-10-0-22-225.ec2.internal".into()),
+            ("infra", "ci-ln-5ylibmb-d5d6b-dfvr6".into()),
+            (
+                "domain",
+                "ci-ln-5ylibmb-d5d6b.origin-ci-int-aws.dev.rhcloud.com".into(),
+            ),
+        ]);
+        let s = r.apply(
+            "ip-10-0-22-225_8a0a became leader; machine ci-ln-5ylibmb-d5d6b-dfvr6-master-0; \
+             cut ci-ln-5ylib… and ip-10-0-22… api.ci-ln-5ylibmb-d5d6b.origin-ci-int-aws.dev.rhcloud.com",
+        );
+        for leak in ["ip-10-0-22", "5ylib", "dfvr6", "rhcloud"] {
+            assert!(!s.contains(leak), "{leak} in {s}");
+        }
+        assert!(s.contains("infra-1-master-0"), "{s}");
+        assert!(
+            s.starts_with("node-") && s.contains("_8a0a became leader"),
+            "{s}"
+        );
+        // Not inside a longer name.
+        let mut r = Redactor::new(vec![("node", "master-2".into())]);
+        assert_eq!(
+            r.apply("rendered-master-20a8 on master-2"),
+            "rendered-master-20a8 on node-1"
         );
     }
 }

@@ -232,12 +232,30 @@ pub fn load_named(
     })
 }
 
-/// Names that identify the cluster and are redacted wherever they appear.
-pub fn identifying_names(bundle: &Bundle) -> Vec<String> {
-    bundle
-        .objects
-        .nodes
-        .iter()
-        .map(|n| n.metadata.name.clone())
-        .collect()
+/// Values the dump says identify the cluster, each with its placeholder kind, redacted
+/// wherever they appear: node names, the infrastructure name and API hosts
+/// (Infrastructure), the base domain (DNS), node addresses and the cluster ID.
+pub fn identifying_names(bundle: &Bundle) -> Vec<(&'static str, String)> {
+    let o = &bundle.objects;
+    let mut v: Vec<(&'static str, String)> = Vec::new();
+    for n in &o.nodes {
+        v.push(("node", n.metadata.name.clone()));
+    }
+    for i in &o.infrastructures {
+        let mut ids = i.identifying().into_iter();
+        if let Some(name) = i.status.infrastructure_name.clone() {
+            v.push(("infra", name));
+            ids.next();
+        }
+        v.extend(ids.map(|d| ("domain", d)));
+    }
+    for d in &o.dnses {
+        v.extend(d.spec.base_domain.iter().map(|b| ("domain", b.clone())));
+    }
+    for cv in &o.cluster_versions {
+        if !cv.spec.cluster_id.is_empty() {
+            v.push(("cluster-id", cv.spec.cluster_id.clone()));
+        }
+    }
+    v
 }

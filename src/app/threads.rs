@@ -1,6 +1,6 @@
 //! The worker pool. A pool that cannot start all the threads asked for (a container's pids
-//! limit, `RLIMIT_NPROC`, an address-space limit with `-j 5000`) falls back to fewer, and at
-//! worst to the calling thread alone; it never panics.
+//! limit, `RLIMIT_NPROC`, an address-space limit) falls back to fewer, and at worst to the
+//! calling thread alone; it never panics. Requests are capped at four threads per core.
 //!
 //! rayon's global pool can be set up only once, and a failed attempt leaves it unusable, so
 //! each size is first tried on a throwaway local pool.
@@ -14,7 +14,9 @@ pub struct ThreadError(String);
 /// the system allows. Returns how many the pool has. Calling it again after a pool exists
 /// keeps that pool.
 pub fn init_threads(requested: Option<usize>) -> Result<usize, ThreadError> {
-    let mut want = requested.unwrap_or_else(default_threads).max(1);
+    let mut want = requested
+        .unwrap_or_else(default_threads)
+        .clamp(1, max_threads());
     let mut last_error = String::new();
     while want > 1 {
         match rayon::ThreadPoolBuilder::new().num_threads(want).build() {
@@ -59,6 +61,16 @@ fn default_threads() -> usize {
         .filter(|n| *n > 0)
         .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
         .unwrap_or(1)
+}
+
+/// More workers than this are never started: four per core (the work is CPU-bound). A
+/// request like `-j 5000` would otherwise start thousands of threads whose stacks and
+/// malloc arenas can exhaust an address-space limit before the pool reports failure.
+fn max_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .saturating_mul(4)
+        .max(4)
 }
 
 fn already(e: &rayon::ThreadPoolBuildError) -> bool {

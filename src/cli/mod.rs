@@ -115,7 +115,8 @@ pub struct InputArgs {
     /// Must-gather directories or archives, CI job artifact directories or URLs, or single files
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<String>,
-    /// Worker threads [default: all cores, or RAYON_NUM_THREADS]
+    /// Worker threads [default: all cores, or RAYON_NUM_THREADS; at most four per
+    /// core]
     #[arg(long, short = 'j', value_name = "N")]
     pub threads: Option<usize>,
     /// Largest single file read into memory, after decompression [default: 2 GiB]
@@ -415,7 +416,7 @@ pub struct BatchArgs {
     #[arg(long, value_name = "K/N")]
     pub shard: Option<mglint::batch::Shard>,
     /// Worker threads, each analysing one input at a time [default: all cores, or
-    /// RAYON_NUM_THREADS]
+    /// RAYON_NUM_THREADS; at most four per core]
     #[arg(long = "threads", short = 'j', alias = "jobs", value_name = "N")]
     pub threads: Option<usize>,
     /// Write the rows to this file instead of standard output

@@ -15,7 +15,7 @@ use crate::model::*;
 use crate::source::{self, Collected, SourceOptions, VFile};
 use crate::vocab::{FileKind, FileRef};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// Settings for ingestion.
@@ -148,7 +148,7 @@ pub fn ingest_named(
             Ok(c) => {
                 input_index.insert(Arc::from(c.info.name.as_str()), bundle.inputs.len());
                 bundle.inputs.push(c.info);
-                bundle.diagnostics.extend(c.diagnostics);
+                bundle.diagnostics.extend(collapse(c.diagnostics));
                 files.extend(c.files);
             }
             Err(e) => bundle.input_errors.push(e.to_string()),
@@ -243,6 +243,7 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
             Ok(r) => r,
             Err(e) => return FileResult::failed(kind, prov, diags, e),
         };
+        skip_bom(&mut r);
         let mut big = None;
         if kind == FileKind::CvoLog
             && size >= klog::PARALLEL_MIN_BYTES as u64
@@ -296,7 +297,7 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
         };
     }
     let data = match f.load(opts) {
-        Ok(d) => d,
+        Ok(d) => strip_bom(d),
         Err(e) => return FileResult::failed(kind, prov, diags, e),
     };
     let bytes = data.len() as u64;
@@ -408,7 +409,7 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
             info.bytes_read += r.bytes;
         }
         let had_error = r.diags.iter().any(|d| d.level == DiagLevel::Error);
-        bundle.diagnostics.extend(r.diags);
+        bundle.diagnostics.extend(collapse(r.diags));
         if !(had_error && matches!(r.parsed, Parsed::Nothing)) {
             *bundle
                 .sources_by_kind
@@ -478,6 +479,52 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
     bundle
         .diagnostics
         .sort_by(|a, b| a.prov.cmp(&b.prov).then(a.reason.cmp(&b.reason)));
+}
+
+/// One diagnostic per file, level and reason: repeats are folded into the first, with a
+/// count (a file with 200k identical problems gives one line, not 200k).
+fn collapse(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    if diags.len() < 2 {
+        return diags;
+    }
+    let mut at: HashMap<(FileRef, DiagLevel, String), usize> = HashMap::new();
+    let mut out: Vec<(Diagnostic, usize)> = Vec::new();
+    for d in diags {
+        let key = (d.prov.file.clone(), d.level, d.reason.clone());
+        match at.get(&key) {
+            Some(&i) => out[i].1 += 1,
+            None => {
+                at.insert(key, out.len());
+                out.push((d, 1));
+            }
+        }
+    }
+    out.into_iter()
+        .map(|(mut d, n)| {
+            if n > 1 {
+                d.reason = format!("{} ({n} times in this file)", d.reason);
+            }
+            d
+        })
+        .collect()
+}
+
+/// The UTF-8 byte order mark some editors write at the start of a text file.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// A text file's bytes without a leading byte order mark (spans then count from after it).
+fn strip_bom(mut data: Vec<u8>) -> Vec<u8> {
+    if data.starts_with(BOM) {
+        data.drain(..BOM.len());
+    }
+    data
+}
+
+/// Consumes a leading byte order mark from a stream.
+fn skip_bom(r: &mut dyn std::io::BufRead) {
+    if r.fill_buf().is_ok_and(|b| b.starts_with(BOM)) {
+        r.consume(BOM.len());
+    }
 }
 
 #[cfg(test)]

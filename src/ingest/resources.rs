@@ -48,15 +48,19 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
     } else {
         match crate::yaml::values_multi(text) {
             Ok((v, dups)) => {
-                for k in dups {
+                if dups.count > 0 {
                     errors.push(ItemError {
                         level: DiagLevel::Warning,
                         line: None,
                         column: None,
-                        reason: format!("duplicate key `{k}` (the later value is used)"),
+                        reason: dup_message(&dups),
                     });
                 }
                 v
+            }
+            Err(e) if e.bound => {
+                errors.push(err(e.line, e.column, format!("skipped: {}", e.message)));
+                return (objs, errors);
             }
             Err(e) => {
                 errors.push(err(
@@ -146,6 +150,20 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
         }
     }
     (objs, errors)
+}
+
+/// One warning for all the duplicate keys of a file.
+fn dup_message(d: &crate::yaml::value::Dups) -> String {
+    let names: Vec<String> = d.first.iter().map(|k| format!("`{k}`")).collect();
+    if d.count == 1 {
+        return format!("duplicate key {} (the later value is used)", names.join(""));
+    }
+    let more = if d.count > names.len() { ", …" } else { "" };
+    format!(
+        "{} duplicate keys: {}{more} (the later values are used)",
+        d.count,
+        names.join(", ")
+    )
 }
 
 fn strip_loc(s: &str) -> String {

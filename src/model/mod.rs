@@ -5,6 +5,7 @@
 
 mod alerts;
 mod cluster;
+mod identity;
 mod mco;
 mod objects;
 mod provenance;
@@ -14,6 +15,7 @@ pub mod update_status;
 pub use crate::vocab::time::*;
 pub use alerts::*;
 pub use cluster::*;
+pub use identity::*;
 pub use mco::*;
 pub use objects::*;
 pub use provenance::*;

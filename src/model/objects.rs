@@ -183,6 +183,10 @@ objects! {
     cvo_pods: Pod,
     /// The cluster's own update insights (UpdateStatus API, 4.18+ behind a feature gate).
     update_statuses: UpdateStatus,
+    /// The `cluster` Infrastructure (identifying values for `--redact`).
+    infrastructures: Infrastructure,
+    /// The `cluster` DNS config (the base domain, for `--redact`).
+    dnses: Dns,
 }
 
 fn name_key(m: &ObjectMeta) -> Option<String> {
@@ -274,6 +278,32 @@ impl Kind for MachineConfigPool {
         v.get("status")
             .and_then(|s| s.get("machineCount"))
             .is_some()
+    }
+}
+
+impl Kind for Infrastructure {
+    const KIND: &'static str = "Infrastructure";
+    const PATH_NAMES: &'static [&'static str] = &["infrastructures"];
+
+    fn key(&self) -> Option<String> {
+        name_key(&self.metadata)
+    }
+
+    fn freshness(&self) -> Option<Time> {
+        self.metadata.creation_timestamp
+    }
+}
+
+impl Kind for Dns {
+    const KIND: &'static str = "DNS";
+    const PATH_NAMES: &'static [&'static str] = &["dnses"];
+
+    fn key(&self) -> Option<String> {
+        name_key(&self.metadata)
+    }
+
+    fn freshness(&self) -> Option<Time> {
+        self.metadata.creation_timestamp
     }
 }
 

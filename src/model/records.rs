@@ -151,7 +151,7 @@ pub struct ProwJob {
 }
 
 /// Severity of an ingestion diagnostic.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DiagLevel {
     Warning,

@@ -249,11 +249,32 @@ pub fn diff(before: &ClusterVersion, after: &ClusterVersion) -> Vec<Change> {
 }
 
 fn diff_history(c: &mut Changes, before: &[HistoryEntry], after: &[HistoryEntry]) {
-    let same =
-        |x: &HistoryEntry, y: &HistoryEntry| x.started_time == y.started_time && x.image == y.image;
+    // Entries are matched by (startedTime, image) through an index: a long history costs
+    // linear time per step, not its square.
+    type Key<'a> = (Option<Time>, &'a str);
+    let mut old_at: std::collections::HashMap<Key<'_>, &HistoryEntry> =
+        std::collections::HashMap::with_capacity(before.len());
+    for o in before.iter().rev() {
+        old_at.insert((o.started_time, o.image.as_str()), o);
+    }
+    let new_keys: std::collections::HashSet<Key<'_>> = after
+        .iter()
+        .map(|e| (e.started_time, e.image.as_str()))
+        .collect();
     for (i, e) in after.iter().enumerate() {
         let field = |f: &str| format!("status.history[{i}].{f}");
-        let Some(old) = before.iter().find(|o| same(o, e)) else {
+        let old = old_at.get(&(e.started_time, e.image.as_str())).copied();
+        if let Some(old) = old
+            && old.state == e.state
+            && old.version == e.version
+            && old.completion_time == e.completion_time
+            && old.verified == e.verified
+            && old.accepted_risks == e.accepted_risks
+        {
+            // Unchanged: nothing to format (a long history is compared, not rendered).
+            continue;
+        }
+        let Some(old) = old else {
             c.add(
                 format!("status.history[{i}]"),
                 "(new entry)".into(),
@@ -279,7 +300,10 @@ fn diff_history(c: &mut Changes, before: &[HistoryEntry], after: &[HistoryEntry]
             e.accepted_risks.clone(),
         );
     }
-    for old in before.iter().filter(|o| !after.iter().any(|e| same(o, e))) {
+    for old in before
+        .iter()
+        .filter(|o| !new_keys.contains(&(o.started_time, o.image.as_str())))
+    {
         c.add("status.history", show_entry(old), "(pruned)".into());
     }
 }

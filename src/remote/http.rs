@@ -120,6 +120,9 @@ impl Http {
     pub fn list(&self, loc: &GcsLocation) -> Result<Vec<Listed>, RemoteError> {
         let mut out = Vec::new();
         let mut token: Option<String> = None;
+        // Every token seen: a server cycling A→B→A is caught on the first repeat, not after
+        // MAX_PAGES requests.
+        let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
         for _ in 0..MAX_PAGES {
             let url = self.listing_url(loc, token.as_deref());
             let body = self.get_bytes(&url, MAX_PAGE_BYTES)?;
@@ -154,7 +157,7 @@ impl Http {
             }
             match v.get("nextPageToken").and_then(Value::as_str) {
                 Some(t) if !t.is_empty() => {
-                    if token.as_deref() == Some(t) {
+                    if !seen.insert(t.to_string()) {
                         return Err(bad(format!("the server repeated page token `{t}`")));
                     }
                     token = Some(t.to_string());

@@ -13,7 +13,7 @@ use crate::bundle::InputKind;
 use crate::model::DiagLevel;
 use crate::vocab::FileKind;
 use crate::vocab::kind::{SniffMode, classify_path};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io::{BufReader, Read};
 use std::path::Path;
 use std::sync::Arc;
@@ -215,6 +215,10 @@ pub(super) struct Walker<'o> {
     /// Archive entries sniffed and found to be nothing mglint reads: counted at the end,
     /// when those inside a known layout are known not to count.
     skipped: Vec<Arc<str>>,
+    /// Where each archive entry went in `out.files`, so that a duplicate replaces its earlier
+    /// copy in one step; the replaced copies (bytes already freed) are removed at the end.
+    slots: HashMap<String, usize>,
+    stale: HashSet<usize>,
 }
 
 impl<'o> Walker<'o> {
@@ -226,6 +230,8 @@ impl<'o> Walker<'o> {
             seen: LayoutSeen::default(),
             sniffed: HashSet::new(),
             skipped: Vec::new(),
+            slots: HashMap::new(),
+            stale: HashSet::new(),
         }
     }
 
@@ -246,6 +252,16 @@ impl<'o> Walker<'o> {
 
     /// Ends the input: layout facts into the info, sniffed files inside a layout dropped.
     pub(super) fn finish(mut self) -> Collected {
+        if !self.stale.is_empty() {
+            let stale = std::mem::take(&mut self.stale);
+            let files = std::mem::take(&mut self.out.files);
+            self.out.files = files
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| !stale.contains(i))
+                .map(|(_, f)| f)
+                .collect();
+        }
         if !self.sniffed.is_empty() {
             let before = self.out.files.len();
             let sniffed = std::mem::take(&mut self.sniffed);
@@ -473,7 +489,9 @@ impl<'o> Walker<'o> {
             } else {
                 EntryType::Other
             };
-            let size = entry.header().size().unwrap_or(0);
+            // The size the archive reader will read: a PAX `size` record when there is one
+            // (what tar writes for large files, with 0 in the ustar field), else the header's.
+            let size = entry.size().max(entry.header().size().unwrap_or(0));
             if self
                 .entry(&mut entry, &raw_path, ty, size, prefix, depth, &mut names)
                 .is_err()
@@ -583,7 +601,11 @@ impl<'o> Walker<'o> {
                 DiagLevel::Warning,
                 "duplicate entry in archive; the later copy is used",
             );
-            self.out.files.retain(|f| &*f.path != full.as_str());
+            if let Some(i) = self.slots.remove(&full) {
+                // Dropped now (its bytes freed), removed from the list once at the end.
+                self.out.files[i].content = Content::Mem(Vec::new());
+                self.stale.insert(i);
+            }
         }
         if size > self.opts.max_file_bytes {
             self.diag(
@@ -624,6 +646,7 @@ impl<'o> Walker<'o> {
                 if sniffed {
                     self.sniffed.insert(path.clone());
                 }
+                self.slots.insert(full.clone(), self.out.files.len());
                 self.out.files.push(VFile {
                     input: self.input.clone(),
                     path,

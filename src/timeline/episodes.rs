@@ -78,16 +78,20 @@ fn log_covers(inp: &Inputs<'_>, from: Time, to: Time) -> bool {
         .any(|i| i.start <= from + SAME_MOMENT && i.end >= to)
 }
 
-/// Events of one kind (by predicate) inside `[from, to]`, in order.
+/// Events of one kind (by predicate) inside `[from, to]`, in order. The events are sorted by
+/// time: the window is found by binary search, so a long history costs the window, not
+/// every event, per episode.
 fn find(
     events: &[TimelineEvent],
     from: Time,
     to: Option<Time>,
     pred: impl Fn(&TimelineEvent) -> bool,
 ) -> impl Iterator<Item = &TimelineEvent> {
-    events
+    let first = events.partition_point(|e| e.time < from);
+    events[first..]
         .iter()
-        .filter(move |e| e.time >= from && to.is_none_or(|to| e.time <= to) && pred(e))
+        .take_while(move |e| to.is_none_or(|to| e.time <= to))
+        .filter(move |e| pred(e))
 }
 
 fn milestone(kind: MilestoneKind, time: Time, evidence: Vec<Evidence>) -> Milestone {
@@ -361,14 +365,19 @@ fn update_episode(
     match (cur.state.as_str(), end) {
         ("Completed", Some(e)) => {
             let mut ev = cur.evidence.clone();
-            let near = |x: &TimelineEvent| (x.time - e).abs() <= Duration::seconds(5);
-            for x in inp.events.iter().filter(|x| near(x)) {
-                if matches!(
-                    &x.kind,
-                    EventKind::SyncSucceeded { .. } | EventKind::HistoryCompleted { .. }
-                ) {
-                    ev.extend(x.evidence.iter().cloned());
+            // What else says this release completed then: the sync success and this entry's
+            // completion (not every entry that completed in the same seconds, which would make
+            // a long history with shared times quadratic).
+            let about = |x: &TimelineEvent| match &x.kind {
+                EventKind::SyncSucceeded { .. } => true,
+                EventKind::HistoryCompleted { version, image } => {
+                    (!image.is_empty() && image == img) || (image.is_empty() && version == v)
                 }
+                _ => false,
+            };
+            let window = Duration::seconds(5);
+            for x in find(inp.events, e - window, Some(e + window), about).take(8) {
+                ev.extend(x.evidence.iter().cloned());
             }
             ev.dedup();
             ms.push(milestone(MilestoneKind::Completed, e, ev));

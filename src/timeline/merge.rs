@@ -4,7 +4,7 @@
 
 use super::model::*;
 use chrono::Duration;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Two readings of the same fact at most this far apart are one event (clock skew between
 /// sources, and second-granular API timestamps against millisecond log times).
@@ -28,6 +28,9 @@ pub fn sort(events: &mut [TimelineEvent]) {
 pub fn merge(mut events: Vec<TimelineEvent>) -> Vec<TimelineEvent> {
     sort(&mut events);
     let mut kept: Vec<TimelineEvent> = Vec::with_capacity(events.len());
+    // The evidence of each kept event that absorbed others, as a set: a burst of readings
+    // of one fact (hundreds of same-second log lines) merges in linear time.
+    let mut seen: HashMap<usize, HashSet<Evidence>> = HashMap::new();
     let mut last: HashMap<(String, String), usize> = HashMap::new();
     for e in events {
         // Payload and precondition facts are about the ClusterVersion whether the log (subject
@@ -45,10 +48,14 @@ pub fn merge(mut events: Vec<TimelineEvent>) -> Vec<TimelineEvent> {
         let key = (subject, e.kind.fact_key());
         if let Some(&i) = last.get(&key) {
             let k = &mut kept[i];
-            if e.time - k.time <= SAME_MOMENT && !e.evidence.iter().all(|x| k.evidence.contains(x))
-            {
-                absorb(k, e);
-                continue;
+            if e.time - k.time <= SAME_MOMENT {
+                let set = seen
+                    .entry(i)
+                    .or_insert_with(|| k.evidence.iter().cloned().collect());
+                if !e.evidence.iter().all(|x| set.contains(x)) {
+                    absorb(k, e, set);
+                    continue;
+                }
             }
             if e.time - k.time <= SAME_MOMENT {
                 // The very same reading twice (the same file given twice): drop it.
@@ -61,9 +68,9 @@ pub fn merge(mut events: Vec<TimelineEvent>) -> Vec<TimelineEvent> {
     kept
 }
 
-fn absorb(k: &mut TimelineEvent, e: TimelineEvent) {
+fn absorb(k: &mut TimelineEvent, e: TimelineEvent, seen: &mut HashSet<Evidence>) {
     for ev in e.evidence {
-        if !k.evidence.contains(&ev) {
+        if seen.insert(ev.clone()) {
             k.evidence.push(ev);
         }
     }

@@ -13,7 +13,7 @@ pub use super::episode::*;
 pub use super::pass::*;
 
 /// Where a piece of evidence was read: a file (and line) plus the text that was there.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Evidence {
     pub prov: Provenance,
     /// The line or field as read (shortened to one line).

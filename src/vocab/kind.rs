@@ -94,7 +94,7 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
         let wanted = match rest {
             [
                 "config.openshift.io",
-                "clusterversions" | "clusteroperators",
+                "clusterversions" | "clusteroperators" | "infrastructures" | "dnses",
                 _,
             ]
             | ["core", "nodes", _]
@@ -104,7 +104,13 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
                 _,
             ] => true,
             ["config.openshift.io", f] => {
-                matches!(*f, "clusterversions.yaml" | "clusteroperators.yaml")
+                matches!(
+                    *f,
+                    "clusterversions.yaml"
+                        | "clusteroperators.yaml"
+                        | "infrastructures.yaml"
+                        | "dnses.yaml"
+                )
             }
             ["core", f] => *f == "nodes.yaml",
             [
@@ -322,6 +328,10 @@ mod tests {
                 format!(
                     "{IMG}/cluster-scoped-resources/config.openshift.io/infrastructures/cluster.yaml"
                 ),
+                Some(FileKind::Resource),
+            ),
+            (
+                format!("{IMG}/cluster-scoped-resources/config.openshift.io/proxies.yaml"),
                 None,
             ),
             (

@@ -169,22 +169,28 @@ fn children<'b, 'a>(block: &'b [Line<'a>], i: usize) -> &'b [Line<'a>] {
     &rest[..n]
 }
 
-/// The `n`-th list item of a block that is a list: (its first line index, its lines).
+/// The `n`-th list item of a block that is a list: its lines.
 fn item<'b, 'a>(block: &'b [Line<'a>], n: usize) -> Option<&'b [Line<'a>]> {
-    let first = block.first()?;
-    if !first.dash {
-        return None;
-    }
-    let at = first.indent;
-    let starts: Vec<usize> = block
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| l.dash && l.indent == at)
-        .map(|(i, _)| i)
-        .collect();
-    let s = *starts.get(n)?;
-    let e = starts.get(n + 1).copied().unwrap_or(block.len());
-    Some(&block[s..e])
+    items(block).nth(n)
+}
+
+/// The list items of a block that is a list, in order, in one pass over the block.
+fn items<'b, 'a>(block: &'b [Line<'a>]) -> impl Iterator<Item = &'b [Line<'a>]> {
+    let at = block.first().filter(|l| l.dash).map(|l| l.indent);
+    let mut rest = if at.is_some() { block } else { &[] };
+    std::iter::from_fn(move || {
+        let at = at?;
+        if rest.is_empty() {
+            return None;
+        }
+        let n = 1 + rest[1..]
+            .iter()
+            .take_while(|l| !(l.dash && l.indent == at))
+            .count();
+        let (it, tail) = rest.split_at(n);
+        rest = tail;
+        Some(it)
+    })
 }
 
 /// Walks `segs` from `block`; returns the line number and content offset of the last segment.
@@ -225,12 +231,8 @@ fn object_block<'b, 'a>(docs: &'b [Vec<Line<'a>>], name: Option<&str>) -> Option
         }
         if let Some(i) = find_key(root, "items") {
             let list = children(root, i);
-            let mut n = 0;
-            while let Some(it) = item(list, n) {
-                if name.is_none_or(|nm| name_matches(it, nm)) {
-                    return Some(it);
-                }
-                n += 1;
+            if let Some(it) = items(list).find(|it| name.is_none_or(|nm| name_matches(it, nm))) {
+                return Some(it);
             }
             continue;
         }
@@ -279,11 +281,8 @@ pub fn object_spans(text: &str) -> Vec<(usize, usize)> {
             out.push((line_start(text, root[0].start), block_end(text, root)));
             continue;
         };
-        let list = children(root, i);
-        let mut n = 0;
-        while let Some(it) = item(list, n) {
+        for it in items(children(root, i)) {
             out.push((line_start(text, it[0].start), block_end(text, it)));
-            n += 1;
         }
     }
     out
@@ -445,11 +444,12 @@ pub fn value(
         hay = obj.get(base..stop).unwrap_or("");
     }
     let mut best: Option<(usize, usize)> = None;
-    for (pos, _) in hay.match_indices(needle).take(256) {
+    let ctx = memchr::memmem::Finder::new(context.as_bytes());
+    for pos in memchr::memmem::find_iter(hay.as_bytes(), needle.as_bytes()).take(256) {
         let dist = if context.is_empty() {
             0
         } else {
-            context_distance(hay, pos, context)
+            context_distance(hay, pos, &ctx)
         };
         if best.is_none_or(|(d, _)| dist < d) {
             best = Some((dist, pos));
@@ -474,15 +474,15 @@ pub fn value(
 
 /// The distance from `pos` to the nearest occurrence of `context` within the window
 /// (`usize::MAX` when there is none).
-fn context_distance(hay: &str, pos: usize, context: &str) -> usize {
-    let lo = floor_char_boundary(hay, pos.saturating_sub(CONTEXT_WINDOW));
-    let hi = ceil_char_boundary(hay, pos + CONTEXT_WINDOW);
-    let Some(window) = hay.get(lo..hi) else {
+fn context_distance(hay: &str, pos: usize, context: &memchr::memmem::Finder<'_>) -> usize {
+    let lo = pos.saturating_sub(CONTEXT_WINDOW);
+    let hi = (pos + CONTEXT_WINDOW).min(hay.len());
+    let Some(window) = hay.as_bytes().get(lo..hi) else {
         return usize::MAX;
     };
-    window
-        .match_indices(context)
-        .map(|(p, _)| (lo + p).abs_diff(pos))
+    context
+        .find_iter(window)
+        .map(|p| (lo + p).abs_diff(pos))
         .min()
         .unwrap_or(usize::MAX)
 }

@@ -1,7 +1,9 @@
 //! The one place that talks to the YAML library (`yaml_serde`, the maintained successor of
-//! `serde_yaml`), so it can be swapped without touching parsers; and the value builder that
-//! notes duplicate keys instead of failing ([`value`]).
+//! `serde_yaml`), so it can be swapped without touching parsers; the value builder that
+//! notes duplicate keys instead of failing and bounds what aliases expand to ([`value`]);
+//! and the nesting bound, checked on the text before the library loads it ([`depth`]).
 
+pub mod depth;
 pub mod value;
 
 use serde::Serialize;
@@ -14,6 +16,15 @@ pub struct YamlError {
     pub message: String,
     pub line: Option<u32>,
     pub column: Option<u32>,
+    /// A bound tripped (nesting, alias expansion): the text may be valid YAML, but too
+    /// costly to load.
+    pub bound: bool,
+}
+
+/// How much a YAML text may expand to through aliases: values plus string bytes, twice
+/// the text's size and at least 1 Mi (a text without aliases builds at most its size).
+pub fn expansion_bound(text_len: usize) -> usize {
+    text_len.saturating_mul(2).saturating_add(1 << 20)
 }
 
 fn convert(e: yaml_serde::Error) -> YamlError {
@@ -27,12 +38,27 @@ fn convert(e: yaml_serde::Error) -> YamlError {
         message,
         line: loc.as_ref().map(|l| l.line() as u32),
         column: loc.as_ref().map(|l| l.column() as u32),
+        bound: false,
+    }
+}
+
+/// Rejects a text nested deeper than the library's limit before the library loads it.
+fn check_depth(text: &str) -> Result<(), YamlError> {
+    match depth::too_deep(text, depth::MAX_DEPTH) {
+        Some(line) => Err(YamlError {
+            message: format!("nested deeper than {} levels", depth::MAX_DEPTH),
+            line: u32::try_from(line).ok(),
+            column: None,
+            bound: true,
+        }),
+        None => Ok(()),
     }
 }
 
 /// Parses every document of a (possibly multi-document) YAML text into `T`.
 /// Empty documents (a leading `---`) are skipped.
 pub fn from_str_multi<T: DeserializeOwned>(text: &str) -> Result<Vec<T>, YamlError> {
+    check_depth(text)?;
     let mut out = Vec::new();
     for doc in yaml_serde::Deserializer::from_str(text) {
         let v: Option<T> = serde::Deserialize::deserialize(doc).map_err(convert)?;
@@ -44,13 +70,30 @@ pub fn from_str_multi<T: DeserializeOwned>(text: &str) -> Result<Vec<T>, YamlErr
 }
 
 /// Parses every document of a YAML text into JSON values, noting duplicate mapping keys
-/// (the later value wins) in the returned list instead of failing.
-pub fn values_multi(text: &str) -> Result<(Vec<serde_json::Value>, Vec<String>), YamlError> {
-    let dups = std::cell::RefCell::new(Vec::new());
+/// (the later value wins) in the returned list instead of failing. Bounded: nesting by
+/// [`depth::MAX_DEPTH`], checked on the text first, and what aliases expand to by
+/// [`expansion_bound`].
+pub fn values_multi(text: &str) -> Result<(Vec<serde_json::Value>, value::Dups), YamlError> {
+    check_depth(text)?;
+    let dups = std::cell::RefCell::new(value::Dups::default());
+    let budget = value::Budget::new(expansion_bound(text.len()));
     let mut out = Vec::new();
     for doc in yaml_serde::Deserializer::from_str(text) {
-        let v = serde::de::DeserializeSeed::deserialize(value::DupSeed { dups: &dups }, doc)
-            .map_err(convert)?;
+        let seed = value::DupSeed {
+            dups: &dups,
+            budget: &budget,
+        };
+        let v = serde::de::DeserializeSeed::deserialize(seed, doc).map_err(|e| {
+            let mut e = convert(e);
+            if budget.tripped() {
+                e.bound = true;
+                e.message = format!(
+                    "aliases expand past {} values and string bytes (the alias expansion bound, twice the file size)",
+                    budget.limit
+                );
+            }
+            e
+        })?;
         if !v.is_null() {
             out.push(v);
         }
@@ -60,6 +103,7 @@ pub fn values_multi(text: &str) -> Result<(Vec<serde_json::Value>, Vec<String>),
 
 /// Parses one YAML document into `T`.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
+    check_depth(text)?;
     yaml_serde::from_str(text).map_err(convert)
 }
 

@@ -7,6 +7,7 @@
 mod common;
 mod ingest;
 mod replay;
+mod redact;
 mod rules;
 mod status;
 mod timeline;
@@ -36,6 +37,7 @@ fn main() {
     }
     let groups: &[(&str, &[CorpusTest])] = &[
         ("ingest", ingest::TESTS),
+        ("redact", redact::TESTS),
         ("rules", rules::TESTS),
         ("timeline", timeline::TESTS),
     ];

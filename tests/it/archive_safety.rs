@@ -312,3 +312,95 @@ fn directory_symlinks_and_fifos_are_not_followed() {
         );
     }
 }
+
+/// A PAX extended header (`x`) carrying `size`.
+fn pax_size(out: &mut Vec<u8>, size: usize) {
+    let rec = |len: usize| format!("{len} size={size}\n");
+    // The record's length counts its own digits.
+    let mut len = rec(0).len();
+    while rec(len).len() != len {
+        len = rec(len).len();
+    }
+    raw_entry(out, "PaxHeaders/x", b'x', "", rec(len).as_bytes());
+}
+
+#[test]
+fn an_oversized_entry_sized_by_pax_is_skipped_and_the_archive_goes_on() {
+    // ustar size 0, real size in a PAX record (what tar writes for large files): it used to
+    // bypass the size check, be read up to the cap, and stop the archive there.
+    let d = tempfile::tempdir().unwrap();
+    let big = vec![b'x'; 64 << 10];
+    let mut tar = Vec::new();
+    pax_size(&mut tar, big.len());
+    let mut entry = Vec::new();
+    raw_entry(
+        &mut entry,
+        "mg/img/namespaces/openshift-cluster-version/core/events.yaml",
+        b'0',
+        "",
+        &big,
+    );
+    // Zero the ustar size field and fix the checksum.
+    entry[124..135].copy_from_slice(b"00000000000");
+    entry[148..156].copy_from_slice(b"        ");
+    let sum: u32 = entry[..512].iter().map(|b| *b as u32).sum();
+    entry[148..155].copy_from_slice(format!("{sum:06o}\0").as_bytes());
+    tar.extend_from_slice(&entry);
+    raw_entry(&mut tar, CV_PATH, b'0', "", CV.as_bytes());
+    let p = d.path().join("pax.tar");
+    std::fs::write(&p, finish(tar)).unwrap();
+    let opts = IngestOptions {
+        source: SourceOptions {
+            max_file_bytes: 16 << 10,
+            ..SourceOptions::default()
+        },
+    };
+    let b = ingest(&[p.to_str().unwrap().to_string()], &opts).unwrap();
+    assert_eq!(
+        b.objects.cluster_versions.len(),
+        1,
+        "the entry after the oversized one was lost: {:?}",
+        b.diagnostics.iter().map(|d| &d.reason).collect::<Vec<_>>()
+    );
+    let d = b
+        .diagnostics
+        .iter()
+        .find(|d| d.prov.file.path().ends_with("events.yaml"))
+        .expect("cap diagnostic");
+    assert!(
+        d.reason
+            .contains("65536 bytes, more than the 16384 byte cap; skipped"),
+        "{}",
+        d.reason
+    );
+}
+
+#[test]
+fn many_duplicate_entries_keep_the_last_copy() {
+    // 20k copies of one wanted entry: each used to scan every file kept so far.
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for i in 0..20_000 {
+        let cv = CV.replace("4.14.8", &format!("4.14.{i}"));
+        files.push((CV_PATH.to_string(), cv.into_bytes()));
+    }
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("dups.tar");
+    std::fs::write(&p, common::tar_files(&files)).unwrap();
+    let b = ingest(
+        &[p.to_str().unwrap().to_string()],
+        &IngestOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(b.objects.cluster_versions.len(), 1);
+    assert_eq!(
+        b.objects.cluster_versions[0].status.history[0].version,
+        "4.14.19999"
+    );
+    let dups: Vec<_> = b
+        .diagnostics
+        .iter()
+        .filter(|d| d.reason.contains("duplicate entry"))
+        .collect();
+    assert_eq!(dups.len(), 1, "one collapsed warning");
+    assert!(dups[0].reason.contains("19999 times"), "{}", dups[0].reason);
+}

@@ -43,6 +43,7 @@ mod remote_fetch;
 mod remote_tls;
 mod replay_fixtures;
 mod replay_roundtrip;
+mod robust_bounds;
 mod rules_catalogue;
 mod rules_fixtures;
 mod rules_seeds;

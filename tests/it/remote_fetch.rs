@@ -526,3 +526,48 @@ fn plain_url_to_an_archive() {
         .expect("error");
     assert!(err.to_string().contains("404"), "{err}");
 }
+
+#[test]
+fn page_tokens_cycling_between_two_values_are_caught_at_the_first_repeat() {
+    // A→B→A defeated a check against the previous token only: 10k listing requests.
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let endpoint = format!("http://{}", listener.local_addr().unwrap());
+    let requests = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = requests.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(50) {
+            let Ok(mut stream) = stream else { break };
+            let mut first = String::new();
+            let mut r = BufReader::new(stream.try_clone().unwrap());
+            r.read_line(&mut first).unwrap_or(0);
+            let mut line = String::new();
+            while r.read_line(&mut line).is_ok_and(|n| n > 2) {
+                line.clear();
+            }
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let next = if first.contains("pageToken=A") {
+                "B"
+            } else {
+                "A"
+            };
+            let body = format!(r#"{{"items":[],"nextPageToken":"{next}"}}"#);
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    let tmp = tempfile::tempdir().unwrap();
+    let opts = FetchOptions {
+        endpoint,
+        cache_dir: tmp.path().to_path_buf(),
+        timeout: Duration::from_secs(20),
+        backoff: Duration::from_millis(10),
+        ..FetchOptions::default()
+    };
+    let e = remote::fetch(&job_url(), &opts).unwrap_err();
+    assert!(e.to_string().contains("repeated page token `A`"), "{e}");
+    assert_eq!(requests.load(std::sync::atomic::Ordering::SeqCst), 3);
+}

@@ -218,13 +218,60 @@ pub fn scenario_yaml(r: &ReplayResult) -> Result<String, crate::reconciler::Scen
     );
     s.push_str("# (for example `--flavour fixed`: what a fixed CVO would have done here).\n");
     if let Some(v) = r.verdict() {
-        s.push_str(&format!("# Verdict: {}\n", v.summary));
+        s.push_str(&comment(&format!("Verdict: {}", v.summary)));
     }
     for n in &r.derived.notes {
-        for line in n.lines() {
-            s.push_str(&format!("# {line}\n"));
-        }
+        s.push_str(&comment(n));
     }
     s.push_str(&body);
     Ok(s)
+}
+
+/// `text` as YAML comment lines. Text from the dump (condition reasons in `seen:` notes) may
+/// hold characters YAML reads as line breaks (CR, NEL, U+2028, U+2029) or rejects (ESC and
+/// other controls): those are written escaped (`\r`, `\u{85}`), so a comment can neither end
+/// early and turn the rest into scenario keys nor make the file unreadable.
+pub fn comment(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.split('\n') {
+        out.push_str("# ");
+        for c in line.chars() {
+            match c {
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push(' '),
+                c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}') => {
+                    out.push_str(&format!("\\u{{{:x}}}", c as u32));
+                }
+                c => out.push(c),
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod comment_tests {
+    use super::comment;
+
+    #[test]
+    fn hostile_text_stays_inside_its_comment() {
+        for hostile in [
+            "seen: `Bad\rmax_history: 1\r#` at 3 of 5",
+            "a\u{85}max_history: 1",
+            "a\u{2028}max_history: 1\u{2029}b",
+            "\u{1b}]0;title\u{7}\u{1b}[2J",
+            "two\nlines: 1",
+        ] {
+            let yaml = format!("{}flavour: legacy\n", comment(hostile));
+            let v: serde_json::Value =
+                crate::yaml::from_str(&yaml).unwrap_or_else(|e| panic!("{hostile:?}: {e}\n{yaml}"));
+            assert_eq!(
+                v,
+                serde_json::json!({"flavour": "legacy"}),
+                "{hostile:?}\n{yaml}"
+            );
+        }
+        assert_eq!(comment("a\rb"), "# a\\rb\n");
+    }
 }

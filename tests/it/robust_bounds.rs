@@ -1,0 +1,314 @@
+//! Bounds on hostile or merely large inputs (issue #18): each case lays one file generated
+//! here over the good must-gather in `fixtures/bad/_base`, runs the real binary under an
+//! address-space limit (`prlimit --as`), and asserts that the run ends normally (exit 0 or
+//! 1), that the bound's diagnostic names the file, and that the good ClusterVersion's
+//! findings survive. Sizes are the smallest that showed the problem; no wall-clock asserts.
+
+use crate::common;
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+const MG: &str = "must-gather.local.3319502838477283711/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-1f2e3d4c5b6a79880f1e2d3c4b5a69788f9e0d1c2b3a4958677f8e9d0c1b2a39";
+
+fn csr(rel: &str) -> String {
+    format!("{MG}/cluster-scoped-resources/{rel}")
+}
+
+fn co(name: &str) -> String {
+    csr(&format!("config.openshift.io/clusteroperators/{name}"))
+}
+
+fn cvo_log() -> String {
+    format!(
+        "{MG}/namespaces/openshift-cluster-version/pods/cluster-version-operator-5b8f9c7d6-qx7zt/cluster-version-operator/cluster-version-operator/logs/current.log"
+    )
+}
+
+const CV_PATH: &str = "config.openshift.io/clusterversions/version.yaml";
+
+/// The good must-gather with `files` laid over it.
+fn case(files: &[(String, Vec<u8>)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_tree(&common::fixture("bad/_base"), dir.path());
+    for (rel, data) in files {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, data).unwrap();
+    }
+    dir
+}
+
+/// 1 GiB of address space: far below what the quadratic cases needed (several GB), and well
+/// above what a debug build needs for the good must-gather (threads, stacks, arenas).
+pub const LIMIT: u64 = 1 << 30;
+
+/// Runs mglint under `prlimit --as=<limit>` (callers pass `-j 1`, so the limit is not spent
+/// on thread stacks and malloc arenas).
+pub fn limited(limit: u64, args: &[&str]) -> std::process::Output {
+    Command::new("prlimit")
+        .arg(format!("--as={limit}"))
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_mglint"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run prlimit (util-linux)")
+}
+
+/// `analyze --format json` under the limit; the report, after checking the exit code.
+fn analyze(dir: &Path) -> Value {
+    let out = limited(
+        LIMIT,
+        &[
+            "analyze",
+            "-j",
+            "1",
+            "--format",
+            "json",
+            dir.to_str().unwrap(),
+        ],
+    );
+    let code = out.status.code();
+    assert!(
+        matches!(code, Some(0 | 1)),
+        "exit {code:?}\nstderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("json report")
+}
+
+fn codes(r: &Value) -> Vec<String> {
+    r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The good ClusterVersion's findings are still there.
+fn good_survives(r: &Value) {
+    let c = codes(r);
+    assert!(c.iter().any(|c| c == "CV001"), "good findings lost: {c:?}");
+}
+
+/// The messages of findings about the file ending in `suffix`.
+fn about(r: &Value, suffix: &str) -> Vec<String> {
+    r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| {
+            f["object"]["name"]
+                .as_str()
+                .is_some_and(|n| n.ends_with(suffix))
+        })
+        .map(|f| f["message"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+fn assert_diag(r: &Value, suffix: &str, want: &str) {
+    let got = about(r, suffix);
+    assert!(
+        got.iter().any(|m| m.contains(want)),
+        "no diagnostic on `{suffix}` containing `{want}`: {got:?}"
+    );
+}
+
+#[test]
+fn alias_expansion_is_capped_by_the_expanded_size() {
+    // 10,000 scalars aliased 10,000 times: 140 KB that expands to 10^8 values, within the
+    // YAML library's alias-jump limit (each alias is one jump).
+    let n = 10_000;
+    let anchor = vec!["x"; n].join(",");
+    let aliases = vec!["*a"; n].join(",");
+    let text = format!(
+        "kind: ClusterOperator\nmetadata:\n  name: lol\nanchor: &a [{anchor}]\nstatus:\n  many: [{aliases}]\n"
+    );
+    let dir = case(&[(co("lol.yaml"), text.into_bytes())]);
+    let r = analyze(dir.path());
+    assert_diag(&r, "lol.yaml", "the alias expansion bound");
+    good_survives(&r);
+}
+
+#[test]
+fn deep_nesting_is_checked_while_reading() {
+    // 100k levels of flow nesting took over a minute before the library's depth check.
+    let n = 100_000;
+    let text = format!(
+        "kind: ClusterOperator\nmetadata:\n  name: deep\nstatus: {}{}\n",
+        "[".repeat(n),
+        "]".repeat(n)
+    );
+    let dir = case(&[(co("deep.yaml"), text.into_bytes())]);
+    let r = analyze(dir.path());
+    assert_diag(&r, "deep.yaml", "nested deeper than 128 levels");
+    good_survives(&r);
+}
+
+/// The base ClusterVersion with `entries` as its history.
+fn cv_with_history(entries: &str) -> Vec<u8> {
+    let base = std::fs::read_to_string(common::fixture("bad/_base").join(csr(CV_PATH))).unwrap();
+    let a = base.find("  history:\n").unwrap() + "  history:\n".len();
+    let b = base.find("  conditions:\n").unwrap();
+    format!("{}{entries}{}", &base[..a], &base[b..]).into_bytes()
+}
+
+#[test]
+fn a_long_history_sharing_its_times_is_linear_in_memory() {
+    // 2,000 entries completing in the same seconds: each update episode used to gather the
+    // evidence of every entry completed near it (670 MB).
+    let entries: String = (1..=2000)
+        .rev()
+        .map(|i| {
+            format!(
+                "  - state: Completed\n    startedTime: \"2019-10-14T03:00:00Z\"\n    completionTime: \"2019-10-14T03:00:01Z\"\n    version: 4.1.{i}\n    image: quay.io/x@sha256:{i:064x}\n    verified: false\n"
+            )
+        })
+        .collect();
+    let dir = case(&[(csr(CV_PATH), cv_with_history(&entries))]);
+    let out = limited(
+        512 << 20,
+        &[
+            "timeline",
+            "-j",
+            "1",
+            "--format",
+            "json",
+            dir.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tl: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let updates = tl["episodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"].as_str() == Some("update"))
+        .count();
+    assert!(updates >= 1999, "{updates} update episodes");
+}
+
+#[test]
+fn same_second_cvo_log_lines_merge_in_linear_time() {
+    // 40k identical `Running sync` lines in one second merge into one event whose evidence
+    // set is checked by hash, not by a scan of everything merged so far.
+    let line = "2019-10-14T03:43:20.114225013Z I1014 03:43:20.114120       1 sync_worker.go:471] Running sync 4.1.18 (force=false) on generation 3 in state Updating at attempt 0\n";
+    let log: String = (0..40_000)
+        .map(|i| line.replace("attempt 0", &format!("attempt {}", i % 7)))
+        .collect();
+    let dir = case(&[(cvo_log(), log.into_bytes())]);
+    let r = analyze(dir.path());
+    good_survives(&r);
+}
+
+/// An aggregate ClusterOperator list of `n` degraded operators.
+fn co_list(n: usize) -> Vec<u8> {
+    let items: String = (0..n)
+        .map(|i| {
+            format!(
+                "- apiVersion: config.openshift.io/v1\n  kind: ClusterOperator\n  metadata:\n    name: op{i}\n  status:\n    conditions:\n    - type: Available\n      status: \"False\"\n      lastTransitionTime: \"2019-10-14T03:10:02Z\"\n      message: down\n    - type: Degraded\n      status: \"True\"\n      lastTransitionTime: \"2019-10-14T03:10:02Z\"\n    versions:\n    - name: operator\n      version: 4.1.18\n"
+            )
+        })
+        .collect();
+    format!("---\napiVersion: config.openshift.io/v1\nitems:\n{items}kind: ClusterOperatorList\n")
+        .into_bytes()
+}
+
+#[test]
+fn aggregate_list_items_get_their_own_spans() {
+    // Every item of a 2,000-item list is found (in one pass: the item lookup used to rescan
+    // the list for every item) and its evidence points inside that item.
+    let n = 2000;
+    let dir = case(&[(csr("config.openshift.io/clusteroperators.yaml"), co_list(n))]);
+    let r = analyze(dir.path());
+    good_survives(&r);
+    let findings = r["findings"].as_array().unwrap();
+    let last = findings
+        .iter()
+        .find(|f| f["object"]["name"].as_str() == Some(&format!("op{}", n - 1)))
+        .expect("a finding on the last operator");
+    let line = last["evidence"][0]["line"].as_u64().unwrap();
+    // The last item starts at line 3 + 16 * (n - 1) + 1.
+    assert!(line > 16 * (n as u64 - 1), "evidence line {line}");
+}
+
+#[test]
+fn many_findings_in_one_aggregate_file_render_in_linear_time() {
+    // 2,000 NotReady nodes in one core/nodes.yaml: the human view used to rescan the whole
+    // file from its start for each finding's snippet (40 s).
+    let items: String = (0..2000)
+        .map(|i| {
+            format!(
+                "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: node-{i}\n    labels:\n      node-role.kubernetes.io/worker: \"\"\n  status:\n    conditions:\n    - type: Ready\n      status: \"False\"\n      lastTransitionTime: \"2019-10-14T03:10:02Z\"\n      reason: KubeletNotReady\n      message: not ready\n    nodeInfo:\n      kubeletVersion: v1.13.4\n"
+            )
+        })
+        .collect();
+    let text = format!("---\napiVersion: v1\nitems:\n{items}kind: NodeList\n");
+    let dir = case(&[(
+        format!("{MG}/cluster-scoped-resources/core/nodes.yaml"),
+        text.into_bytes(),
+    )]);
+    let out = limited(LIMIT, &["analyze", "-j", "1", dir.path().to_str().unwrap()]);
+    assert!(matches!(out.status.code(), Some(0 | 1)));
+    let text = String::from_utf8_lossy(&out.stdout);
+    // The snippet of the last node is numbered as in the file.
+    let last_line = 3 + 15 * 1999 + 10; // `status: "False"` of node-1999
+    assert!(
+        text.contains(&format!("{last_line} │")),
+        "no snippet line {last_line} in the human view"
+    );
+}
+
+#[test]
+fn duplicate_keys_give_one_warning_per_file_with_a_count() {
+    // 200k duplicate keys used to give 200k identical warnings (an 84 MB JSON summary).
+    let mut text = String::from("kind: ClusterOperator\nmetadata:\n  name: etcd\n  labels:\n");
+    for _ in 0..200_000 {
+        text.push_str("    a: b\n");
+    }
+    let dir = case(&[(co("etcd.yaml"), text.into_bytes())]);
+    let r = analyze(dir.path());
+    let got = about(&r, "etcd.yaml");
+    assert_eq!(got.len(), 1, "{} warnings", got.len());
+    assert!(got[0].contains("199999 duplicate keys: `a`"), "{}", got[0]);
+    good_survives(&r);
+}
+
+#[test]
+fn a_thread_pool_that_cannot_start_falls_back_instead_of_panicking() {
+    // `-j 5000` under an address-space limit (thread stacks do not fit), and a process limit
+    // of one (enforced when not run as root): every verb falls back to fewer threads.
+    let base = common::fixture("bad/_base");
+    let base = base.to_str().unwrap();
+    for limit in [vec!["--as=1073741824"], vec!["--nproc=1"]] {
+        for verb in [
+            vec!["analyze", "-j", "5000", base],
+            vec!["summary", "-j", "5000", base],
+            vec!["timeline", "-j", "5000", base],
+            vec!["replay", "-j", "5000", base],
+            vec!["analyze", base],
+        ] {
+            let out = Command::new("prlimit")
+                .args(&limit)
+                .arg("--")
+                .arg(env!("CARGO_BIN_EXE_mglint"))
+                .args(&verb)
+                .env("NO_COLOR", "1")
+                .output()
+                .expect("run prlimit (util-linux)");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                matches!(out.status.code(), Some(0 | 1)) && !stderr.contains("panicked"),
+                "{limit:?} {verb:?}: exit {:?}\n{stderr}",
+                out.status.code()
+            );
+        }
+    }
+}
