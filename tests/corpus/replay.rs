@@ -203,7 +203,10 @@ fn oc_set(c: &Path, set: &str) {
         assert_eq!(f[0].severity, Severity::Info);
         assert_eq!(
             f[0].details["fields"],
-            "history[1].completionTime,conditions[Available].message"
+            mglint::rules::Detail::from(vec![
+                "history[1].completionTime".to_string(),
+                "conditions[Available].message".to_string(),
+            ])
         );
         return;
     }
