@@ -130,10 +130,10 @@ pub fn summarize(b: &Bundle) -> Summary {
         if let Some(c) = co.condition("Degraded").filter(|c| c.is_true()) {
             problems.push(format!("Degraded=True {}", c.reason).trim_end().to_string());
         }
-        if let (Some(want), Some(have)) = (desired_version.as_deref(), co.operator_version()) {
-            if want != have {
-                problems.push(format!("at {have}, not {want}"));
-            }
+        if let (Some(want), Some(have)) = (desired_version.as_deref(), co.operator_version())
+            && want != have
+        {
+            problems.push(format!("at {have}, not {want}"));
         }
         if !problems.is_empty() {
             operator_problems.push(OperatorProblem {

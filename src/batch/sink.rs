@@ -42,10 +42,8 @@ impl<'w> Ordered<'w> {
             self.next += 1;
             wrote = true;
         }
-        if wrote {
-            if let Err(e) = self.out.flush() {
-                self.failed = Some(e);
-            }
+        if wrote && let Err(e) = self.out.flush() {
+            self.failed = Some(e);
         }
     }
 }

@@ -61,7 +61,7 @@ impl fmt::Display for ByteSize {
             ("MiB", 1 << 20),
             ("KiB", 1 << 10),
         ] {
-            if self.0 >= m && self.0 % m == 0 {
+            if self.0 >= m && self.0.is_multiple_of(m) {
                 return write!(f, "{} {name}", self.0 / m);
             }
         }

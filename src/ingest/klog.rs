@@ -119,19 +119,21 @@ fn fast_utc(s: &str) -> Option<crate::model::Time> {
 /// CRI `stdout F ` stream tag after it.
 pub fn split_time_prefix(line: &str) -> (Option<crate::model::Time>, &str) {
     let b = line.as_bytes();
-    if b.len() > 20 && b[0].is_ascii_digit() && b[4] == b'-' && b[10] == b'T' {
-        if let Some(sp) = line.find(' ') {
-            if let Some(t) = fast_utc(&line[..sp]) {
-                let mut rest = &line[sp + 1..];
-                for tag in ["stdout F ", "stderr F ", "stdout P ", "stderr P "] {
-                    if let Some(r) = rest.strip_prefix(tag) {
-                        rest = r;
-                        break;
-                    }
-                }
-                return (Some(t), rest);
+    if b.len() > 20
+        && b[0].is_ascii_digit()
+        && b[4] == b'-'
+        && b[10] == b'T'
+        && let Some(sp) = line.find(' ')
+        && let Some(t) = fast_utc(&line[..sp])
+    {
+        let mut rest = &line[sp + 1..];
+        for tag in ["stdout F ", "stderr F ", "stdout P ", "stderr P "] {
+            if let Some(r) = rest.strip_prefix(tag) {
+                rest = r;
+                break;
             }
         }
+        return (Some(t), rest);
     }
     (None, line)
 }
@@ -423,10 +425,10 @@ fn finish(
 /// present, else the year inference. Klog time is the event time; CRI time is used as is.
 pub fn resolve_times(log: &mut CvoLog, yi: &crate::model::YearInference) {
     for r in &mut log.records {
-        if r.time.is_none() {
-            if let Stamp::Partial(p) = r.stamp {
-                r.time = yi.resolve(p);
-            }
+        if r.time.is_none()
+            && let Stamp::Partial(p) = r.stamp
+        {
+            r.time = yi.resolve(p);
         }
     }
 }

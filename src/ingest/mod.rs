@@ -206,12 +206,11 @@ fn diag(
 fn cvo_log_identity(path: &str) -> (String, bool) {
     let parts: Vec<&str> = path.split('/').collect();
     let file = parts.last().copied().unwrap_or("");
-    if let Some(i) = parts.iter().position(|p| *p == "pods") {
-        if let Some(pod) = parts.get(i + 1) {
-            if pod.starts_with("cluster-version-operator") {
-                return (pod.to_string(), file.starts_with("previous"));
-            }
-        }
+    if let Some(i) = parts.iter().position(|p| *p == "pods")
+        && let Some(pod) = parts.get(i + 1)
+        && pod.starts_with("cluster-version-operator")
+    {
+        return (pod.to_string(), file.starts_with("previous"));
     }
     // gather-extra: openshift-cluster-version_<pod>_cluster-version-operator[_previous].log
     let f = file.trim_end_matches(".gz").trim_end_matches(".log");

@@ -82,10 +82,10 @@ pub fn merge(
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_string();
-    } else if name.ends_with("started.json") {
-        if let Some(t) = v.get("timestamp").and_then(unix) {
-            job.start = job.start.or(Some(t));
-        }
+    } else if name.ends_with("started.json")
+        && let Some(t) = v.get("timestamp").and_then(unix)
+    {
+        job.start = job.start.or(Some(t));
     }
     job.prov.push(prov);
     Ok(())

@@ -353,12 +353,12 @@ pub enum ScenarioError {
 pub fn load_scenario(text: &str) -> Result<Scenario, ScenarioError> {
     let raw: RawScenario =
         yaml_serde::from_str(text).map_err(|e| ScenarioError::Format(e.to_string()))?;
-    if let Some(v) = &raw.cvo_version {
-        if super::semantics::parse_cvo_minor(v).is_none() {
-            return Err(ScenarioError::Format(format!(
-                "`cvo_version` must look like \"4.3\", got `{v}`"
-            )));
-        }
+    if let Some(v) = &raw.cvo_version
+        && super::semantics::parse_cvo_minor(v).is_none()
+    {
+        return Err(ScenarioError::Format(format!(
+            "`cvo_version` must look like \"4.3\", got `{v}`"
+        )));
     }
     if raw.max_history == Some(0) {
         return Err(ScenarioError::Format(
@@ -374,14 +374,14 @@ pub fn load_scenario(text: &str) -> Result<Scenario, ScenarioError> {
     let mut events = Vec::with_capacity(raw.events.len());
     for (i, v) in raw.events.into_iter().enumerate() {
         let ev = parse_event(i, v).map_err(ScenarioError::Event)?;
-        if let Some(prev) = events.last().map(|e: &TimedEvent| e.at) {
-            if ev.at < prev {
-                return Err(ScenarioError::Event(format!(
-                    "event {i} at {} is earlier than the event before it ({}); events must be in time order",
-                    fmt_k8s(&ev.at),
-                    fmt_k8s(&prev)
-                )));
-            }
+        if let Some(prev) = events.last().map(|e: &TimedEvent| e.at)
+            && ev.at < prev
+        {
+            return Err(ScenarioError::Event(format!(
+                "event {i} at {} is earlier than the event before it ({}); events must be in time order",
+                fmt_k8s(&ev.at),
+                fmt_k8s(&prev)
+            )));
         }
         events.push(ev);
     }

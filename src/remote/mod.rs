@@ -230,14 +230,15 @@ impl Fetcher {
     ) -> Result<Placed, RemoteError> {
         let mut dest = dir.to_path_buf();
         dest.extend(w.rel.split('/'));
-        if let Ok(md) = std::fs::metadata(&dest) {
-            if md.is_file() && Some(md.len()) == w.size {
-                return Ok(Placed {
-                    rel: w.rel.clone(),
-                    bytes: md.len(),
-                    downloaded: false,
-                });
-            }
+        if let Ok(md) = std::fs::metadata(&dest)
+            && md.is_file()
+            && Some(md.len()) == w.size
+        {
+            return Ok(Placed {
+                rel: w.rel.clone(),
+                bytes: md.len(),
+                downloaded: false,
+            });
         }
         let url = http.object_url(&loc.bucket, &format!("{}{}", loc.prefix(), w.rel));
         let bytes = http.download(&url, &dest, self.opts.max_object_bytes)?;

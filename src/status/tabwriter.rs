@@ -60,11 +60,11 @@ fn write_lines(
     for (i, line) in lines.iter().enumerate().take(line1).skip(line0) {
         for (j, cell) in line.iter().enumerate() {
             out.push_str(cell);
-            if let Some(&w) = widths.get(j) {
-                if j + 1 < line.len() {
-                    let pad = w.saturating_sub(cell_width(cell));
-                    out.extend(std::iter::repeat_n(' ', pad));
-                }
+            if let Some(&w) = widths.get(j)
+                && j + 1 < line.len()
+            {
+                let pad = w.saturating_sub(cell_width(cell));
+                out.extend(std::iter::repeat_n(' ', pad));
             }
         }
         if i + 1 < lines.len() {

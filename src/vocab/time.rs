@@ -247,10 +247,10 @@ impl YearInference {
         };
         let limit = r + TimeDelta::days(2);
         for year in [r.year() + 1, r.year(), r.year() - 1, r.year() - 2] {
-            if let Some(t) = p.with_year(year) {
-                if t <= limit {
-                    return Some(t);
-                }
+            if let Some(t) = p.with_year(year)
+                && t <= limit
+            {
+                return Some(t);
             }
         }
         // 29 Feb in a non-leap year near the reference: try the previous leap years.

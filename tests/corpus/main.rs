@@ -6,8 +6,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod ingest;
-mod replay;
 mod redact;
+mod replay;
 mod rules;
 mod status;
 mod timeline;

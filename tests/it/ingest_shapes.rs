@@ -240,7 +240,6 @@ fn small_caps() -> IngestOptions {
             max_archive_bytes: 8 << 20,
             ..SourceOptions::default()
         },
-        ..IngestOptions::default()
     }
 }
 
@@ -256,7 +255,8 @@ fn hostile_zips() {
     let tmp = tempfile::tempdir().unwrap();
     let zeros = vec![b' '; 16 << 20];
     let node = |i: usize| format!("mg/img/cluster-scoped-resources/core/nodes/bomb-{i}.yaml");
-    let cases: Vec<(&str, Vec<(String, Vec<u8>)>, &str)> = vec![
+    type Case<'a> = (&'a str, Vec<(String, Vec<u8>)>, &'a str);
+    let cases: Vec<Case> = vec![
         (
             "one-entry-bomb.zip",
             vec![(CV_PATH.into(), CV.into()), (node(0), zeros.clone())],

@@ -521,9 +521,7 @@ fn plain_url_to_an_archive() {
     assert_eq!(server.requests(), before, "the cached download is used");
     // A plain URL that answers 404 names the URL and the status.
     let missing = format!("{}/cases/02745123/nope.tar.gz", server.endpoint);
-    let err = mglint::app::load(&[missing.clone()], &settings)
-        .err()
-        .expect("error");
+    let err = mglint::app::load(std::slice::from_ref(&missing), &settings).expect_err("error");
     assert!(err.to_string().contains("404"), "{err}");
 }
 

@@ -217,29 +217,29 @@ impl Scale {
             while t <= seg.t1 {
                 let x = self.x_secs(t);
                 // Leave room after the previous label (also across a fold).
-                if (x - last_x) * z >= MIN_TICK_PX * 0.9 {
-                    if let Some(dt) = time_of(t) {
-                        let day = dt.format("%Y-%m-%d").to_string();
-                        let label = if step >= 2592000.0 {
-                            dt.format("%Y-%m-%d").to_string()
-                        } else if step >= 86400.0 {
-                            dt.format("%m-%d").to_string()
-                        } else if last_day.as_deref() != Some(&day) {
-                            dt.format(if step < 60.0 {
-                                "%m-%d %H:%M:%S"
-                            } else {
-                                "%m-%d %H:%M"
-                            })
-                            .to_string()
-                        } else if step < 60.0 {
-                            dt.format("%H:%M:%S").to_string()
+                if (x - last_x) * z >= MIN_TICK_PX * 0.9
+                    && let Some(dt) = time_of(t)
+                {
+                    let day = dt.format("%Y-%m-%d").to_string();
+                    let label = if step >= 2592000.0 {
+                        dt.format("%Y-%m-%d").to_string()
+                    } else if step >= 86400.0 {
+                        dt.format("%m-%d").to_string()
+                    } else if last_day.as_deref() != Some(&day) {
+                        dt.format(if step < 60.0 {
+                            "%m-%d %H:%M:%S"
                         } else {
-                            dt.format("%H:%M").to_string()
-                        };
-                        last_day = Some(day);
-                        out.push(Tick { x, label });
-                        last_x = x;
-                    }
+                            "%m-%d %H:%M"
+                        })
+                        .to_string()
+                    } else if step < 60.0 {
+                        dt.format("%H:%M:%S").to_string()
+                    } else {
+                        dt.format("%H:%M").to_string()
+                    };
+                    last_day = Some(day);
+                    out.push(Tick { x, label });
+                    last_x = x;
                 }
                 t += step;
             }

@@ -37,13 +37,12 @@ pub fn open_stall<'a>(cx: &Context<'a>, target: Option<&str>) -> Option<&'a Epis
 
 /// Whether anything shows the target being applied (manifest progress, an operator at it).
 fn applied(cx: &Context<'_>, h0: &HistoryEntry, progressing: Option<&Condition>) -> bool {
-    if let Some(p) = progressing {
-        if p.message.starts_with("Working towards")
-            && p.message.contains(" done")
-            && !p.message.contains(": 0 of ")
-        {
-            return true;
-        }
+    if let Some(p) = progressing
+        && p.message.starts_with("Working towards")
+        && p.message.contains(" done")
+        && !p.message.contains(": 0 of ")
+    {
+        return true;
     }
     if !h0.version.is_empty()
         && cx

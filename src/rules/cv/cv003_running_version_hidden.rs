@@ -54,14 +54,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         Some((_, l, v, i)) => (l.clone(), v.clone(), i.clone()),
         None => (String::new(), String::new(), String::new()),
     };
-    if let Some((i, c)) = cond(&cv.status.conditions, "Available").filter(|(_, c)| c.is_true()) {
-        if let Some(x) = c.message.strip_prefix("Done applying ") {
-            if x == running_version || x == running_image || running_label.is_empty() {
-                sources.push("the Available message".to_string());
-                f.evidence
-                    .push(cond_evidence(cx, cv, &cv.metadata.name, i, c, "message"));
-            }
-        }
+    if let Some((i, c)) = cond(&cv.status.conditions, "Available").filter(|(_, c)| c.is_true())
+        && let Some(x) = c.message.strip_prefix("Done applying ")
+        && (x == running_version || x == running_image || running_label.is_empty())
+    {
+        sources.push("the Available message".to_string());
+        f.evidence
+            .push(cond_evidence(cx, cv, &cv.metadata.name, i, c, "message"));
     }
     if !running_version.is_empty() {
         let cos = cx.bundle.cluster_operators();

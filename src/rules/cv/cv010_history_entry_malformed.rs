@@ -38,17 +38,18 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
             });
             ev.push(history_evidence(cx, cv, i, "state", &h.state));
         }
-        if i == 0 && h.is_partial() {
-            if let Some(c) = h.completion_time {
-                problems.push(format!("Partial with completionTime {}", fmt_short(&c)));
-                ev.push(history_evidence(
-                    cx,
-                    cv,
-                    i,
-                    "completionTime",
-                    &fmt_short(&c),
-                ));
-            }
+        if i == 0
+            && h.is_partial()
+            && let Some(c) = h.completion_time
+        {
+            problems.push(format!("Partial with completionTime {}", fmt_short(&c)));
+            ev.push(history_evidence(
+                cx,
+                cv,
+                i,
+                "completionTime",
+                &fmt_short(&c),
+            ));
         }
         if problems.is_empty() {
             continue;

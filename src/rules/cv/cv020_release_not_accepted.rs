@@ -72,13 +72,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
     let mut f = cx.finding(&META, cv_ref(cv), msg);
     f.evidence
         .push(cond_evidence(cx, cv, &cv.metadata.name, i, c, "message"));
-    if let Some(p) = reconciling {
-        if let Some(e) = p.evidence.first() {
-            f.evidence.push(
-                cx.from_timeline(e)
-                    .with_label("still reconciling the running release"),
-            );
-        }
+    if let Some(p) = reconciling
+        && let Some(e) = p.evidence.first()
+    {
+        f.evidence.push(
+            cx.from_timeline(e)
+                .with_label("still reconciling the running release"),
+        );
     }
     f.at = c.last_transition_time;
     f.details.insert("reason", c.reason.clone());
