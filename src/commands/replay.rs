@@ -13,10 +13,17 @@ pub fn run(a: ReplayArgs, ui: &Ui) -> Result<u8, CliError> {
         let yaml = scenario_yaml(r).map_err(|e| CliError::Failed(e.to_string()))?;
         emit(&run, &yaml, Some(p), ui)?;
     }
-    let text = match a.format {
-        TextOrJson::Text => render_text(r),
-        TextOrJson::Json => render_json(r),
-    };
+    // The scenario (`-o`) is the first cluster's; the report covers every cluster.
+    let text = super::per_cluster(&run, a.format == TextOrJson::Json, |an| match a.format {
+        TextOrJson::Text => render_text(an.replay()),
+        TextOrJson::Json => render_json(an.replay()),
+    });
     emit(&run, &text, None, ui)?;
-    Ok(finish(&run, r.exit_code()))
+    let code = run
+        .analyses()
+        .iter()
+        .map(|an| an.replay().exit_code())
+        .max()
+        .unwrap_or(0);
+    Ok(finish(&run, code))
 }
