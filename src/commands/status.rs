@@ -11,7 +11,35 @@ pub fn run(a: StatusArgs, ui: &Ui) -> Result<u8, CliError> {
     let now = parse_time(&a.now, "--now")?;
     let s = settings(&a.input, None)?;
     let run = load(&a.input, &s, ui)?;
-    let bundle = &run.analysis().bundle;
+    if let [one] = run.analyses() {
+        let text = render(&one.bundle, now, format, &a, ui)?;
+        emit(&run, &text, a.output.as_deref(), ui)?;
+        return Ok(finish(&run, 0));
+    }
+    // Several clusters: each its own status; one that cannot be assessed says why in its
+    // section instead of hiding the others.
+    let json = format == StatusFormat::Json;
+    let text = super::per_cluster(&run, json, |an| {
+        render(&an.bundle, now, format, &a, ui).unwrap_or_else(|e| {
+            if json {
+                serde_json::json!({"error": e.to_string()}).to_string()
+            } else {
+                format!("error: {e}\n")
+            }
+        })
+    });
+    emit(&run, &text, a.output.as_deref(), ui)?;
+    Ok(finish(&run, 0))
+}
+
+/// One cluster's status in `format`; "now" and oc's departures as notes on stderr.
+fn render(
+    bundle: &mglint::bundle::Bundle,
+    now: Option<mglint::model::Time>,
+    format: StatusFormat,
+    a: &StatusArgs,
+    ui: &Ui,
+) -> Result<String, CliError> {
     let inputs =
         StatusInputs::from_bundle(bundle, now).map_err(|e| CliError::Failed(e.to_string()))?;
     let t = inputs
@@ -29,7 +57,7 @@ pub fn run(a: StatusArgs, ui: &Ui) -> Result<u8, CliError> {
         .iter()
         .flat_map(|u| u.value.insights.iter())
         .collect();
-    let text = match format {
+    Ok(match format {
         StatusFormat::Text if !api.is_empty() => {
             // oc's text first, exactly; then what the cluster itself reported.
             let mut t = render_text(&assessment, a.details.into());
@@ -42,7 +70,5 @@ pub fn run(a: StatusArgs, ui: &Ui) -> Result<u8, CliError> {
         StatusFormat::Text => render_text(&assessment, a.details.into()),
         StatusFormat::Json => render_json(&assessment),
         StatusFormat::Markdown => render_markdown(&assessment),
-    };
-    emit(&run, &text, a.output.as_deref(), ui)?;
-    Ok(finish(&run, 0))
+    })
 }

@@ -406,6 +406,14 @@ pub fn two_clusters_are_never_mixed(c: &Path) {
         summary.matches("\nInputs\n").count() + usize::from(summary.starts_with("Inputs")),
         2
     );
+    let status = out(&["status"]);
+    assert_eq!(
+        status.matches("The cluster is not updating.").count(),
+        2,
+        "{status}"
+    );
+    let replay = out(&["replay"]);
+    assert!(replay.contains(&format!("Cluster 2 of 2: {}", METAL.cluster_id)));
     let twice = common::load(&[aws.clone(), aws.clone()], &[]);
     assert_eq!(twice.analyses().len(), 1);
     assert!(twice.warnings.is_empty());
