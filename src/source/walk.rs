@@ -263,14 +263,12 @@ impl<'o> Walker<'o> {
                 .collect();
         }
         if !self.sniffed.is_empty() {
-            let before = self.out.files.len();
             let sniffed = std::mem::take(&mut self.sniffed);
             let files = std::mem::take(&mut self.out.files);
             self.out.files = files
                 .into_iter()
                 .filter(|f| !sniffed.contains(&f.path) || self.loose(&f.path))
                 .collect();
-            debug_assert!(self.out.files.len() <= before);
         }
         let skipped = std::mem::take(&mut self.skipped);
         self.out.info.files_skipped += skipped.iter().filter(|p| self.loose(p)).count() as u64;
@@ -408,6 +406,20 @@ impl<'o> Walker<'o> {
         }
     }
 
+    /// Whether an archive at `here` is nested deeper than allowed (then diagnosed, skipped).
+    pub(super) fn too_deep(&mut self, here: &str, depth: u32) -> bool {
+        if depth <= self.opts.max_nesting {
+            return false;
+        }
+        let n = self.opts.max_nesting;
+        self.diag(
+            here,
+            DiagLevel::Warning,
+            format!("archive nested deeper than {n} levels; skipped"),
+        );
+        true
+    }
+
     /// Streams one archive (or compressed file) and collects the entries the analysis needs.
     /// `prefix` is prepended to entry paths (`outer.tar::` for nested archives).
     pub(super) fn read_stream<'a>(
@@ -419,13 +431,8 @@ impl<'o> Walker<'o> {
         depth: u32,
     ) {
         let here = prefix.trim_end_matches("::").to_string();
-        if depth > self.opts.max_nesting {
-            let n = self.opts.max_nesting;
-            return self.diag(
-                &here,
-                DiagLevel::Warning,
-                format!("archive nested deeper than {n} levels; skipped"),
-            );
+        if self.too_deep(&here, depth) {
+            return;
         }
         let decoded = match sniff::decoder(magic, r) {
             Ok(d) => d,

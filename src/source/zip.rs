@@ -14,13 +14,8 @@ impl Walker<'_> {
     /// CRC error, truncated data) is a diagnostic and the next entry is read.
     pub(super) fn read_zip<R: Read + Seek>(&mut self, r: R, prefix: &str, depth: u32) {
         let here = prefix.trim_end_matches("::").to_string();
-        if depth > self.opts.max_nesting {
-            let n = self.opts.max_nesting;
-            return self.diag(
-                &here,
-                DiagLevel::Warning,
-                format!("archive nested deeper than {n} levels; skipped"),
-            );
+        if self.too_deep(&here, depth) {
+            return;
         }
         let mut zip = match ::zip::ZipArchive::new(r) {
             Ok(z) => z,

@@ -163,20 +163,8 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
                 "cluster-version-operator",
                 "cluster-version-operator",
                 "logs",
-                file,
-            ] if pod.starts_with("cluster-version-operator") && is_container_log(file) => {
-                Some(FileKind::CvoLog)
-            }
-            [
-                "openshift-cluster-version",
-                "pods",
-                pod,
-                "cluster-version-operator",
-                "cluster-version-operator",
-                "logs",
-                "rotated",
-                file,
-            ] if pod.starts_with("cluster-version-operator") && is_rotated_log(file) => {
+                log @ ..,
+            ] if pod.starts_with("cluster-version-operator") && is_cvo_log_file(log) => {
                 Some(FileKind::CvoLog)
             }
             _ => None,
@@ -260,6 +248,16 @@ fn insights_path(parts: &[&str]) -> Option<FileKind> {
             .iter()
             .any(|p| p.starts_with("insights") || p.contains("insights-data"));
     (wanted && insights).then_some(FileKind::Resource)
+}
+
+/// What follows a container's `logs/`: `current.log`, `previous.log` (and their `.insecure`
+/// forms), or a kubelet-rotated `rotated/<n>.log.<stamp>[.gz]`.
+fn is_cvo_log_file(log: &[&str]) -> bool {
+    match log {
+        [file] => is_container_log(file),
+        ["rotated", file] => is_rotated_log(file),
+        _ => false,
+    }
 }
 
 /// A kubelet-rotated container log: `<n>.log.<YYYYMMDD-HHMMSS>`, possibly gzip-compressed.
