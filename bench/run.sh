@@ -1,85 +1,146 @@
 #!/usr/bin/env bash
-# Performance benchmark for mglint (not a test). Prints a Markdown table.
+# Performance benchmark for mglint (not a test). Prints Markdown tables of ratios, each figure
+# against a reference measured in the same run on the same machine.
 #
 #   bench/run.sh [SIZE...]        default sizes: 100M 1G 4G
 #
 # For each size it generates (once, cached in $MGLINT_BENCH_DATA, default target/bench-data) a
-# realistic must-gather directory and a .tar.gz of it, then measures with a warm page cache:
-# wall time and peak RSS of `mglint analyze` and `mglint summary`, `analyze` with 1 thread, the
-# time to `cat` the files mglint reads and the whole tree (the read-limit references), and
-# `analyze` of the .tar.gz. It also measures the real must-gathers in ../shared/corpus.
-# Each figure is the best of $RUNS runs (default 3) after a warm-up. Needs GNU time.
+# deterministic must-gather directory and a .tar.gz of it; for 4G also a directory whose CVO
+# log is a year of steady reconcile passes (`steady`, the repetitive case). With a warm page
+# cache it measures the median of $RUNS runs (default 3, after a warm-up) of:
+#   - directories: `analyze` against `cat` of the whole tree; `-j 1` against `-j 2`; peak RSS;
+#   - archives: `analyze` against decompressing the same file alone with mglint's own inflater
+#     (the `inflate` example: same crate, same backend), against `igzip -dc` / `xz -dc`
+#     when installed; peak RSS;
+#   - the real must-gathers of ../shared/corpus (directory and .tar.xz);
+#   - `batch` over 200 generated CI jobs with 1 and 2 threads (benches/batch.rs);
+#   - `analyze` with and without the bundled known-issue catalogue (`--ignore KI`).
+# Needs GNU time. Set SKIP_BATCH=1 to skip the batch bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZES=("$@")
 [ ${#SIZES[@]} -eq 0 ] && SIZES=(100M 1G 4G)
 DATA=${MGLINT_BENCH_DATA:-target/bench-data}
+RUNS=${RUNS:-3}
 mkdir -p "$DATA"
-cargo build --release --quiet --bin mglint --example gen_mustgather --example needed_files
+cargo build --release --quiet --bin mglint --example gen_mustgather --example inflate
 BIN=target/release/mglint
+INFLATE=target/release/examples/inflate
 
-# best_of CMD...: prints "seconds peak_kb" of the fastest of 3 runs (after one warm-up).
-best_of() {
+# median CMD...: prints "seconds peak_kb" (median wall time of $RUNS runs after a warm-up,
+# and the largest peak RSS seen).
+median() {
     "$@" >/dev/null 2>&1 || true
-    local best="" mem=""
-    for _ in $(seq "${RUNS:-3}"); do
+    local ts=() mem=0
+    for _ in $(seq "$RUNS"); do
         /usr/bin/time -f "%e %M" -o "$DATA/time.txt" "$@" >/dev/null 2>&1 || true
-        local out t m
+        local out
         out=$(tail -n 1 "$DATA/time.txt")
-        t=${out% *}
-        m=${out#* }
-        if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; mem=$m; fi
+        ts+=("${out% *}")
+        [ "${out#* }" -gt "$mem" ] && mem=${out#* }
     done
-    echo "$best $mem"
+    printf '%s\n' "${ts[@]}" | sort -g | awk -v m="$mem" '{a[NR]=$1} END {print a[int((NR+1)/2)], m}'
 }
 
-row() { # label dir_or_file
-    local label=$1 input=$2 kind=$3
-    read -r a_t a_m < <(best_of "$BIN" analyze --format json "$input")
-    read -r s_t s_m < <(best_of "$BIN" summary "$input")
-    read -r one_t _ < <(best_of "$BIN" analyze -j 1 --format json "$input")
-    local cat_needed="-" cat_all="-" size
-    if [ "$kind" = dir ]; then
-        target/release/examples/needed_files "$input" > "$DATA/needed.txt"
-        read -r cat_needed _ < <(best_of sh -c "tr '\n' '\0' < '$DATA/needed.txt' | xargs -0 cat")
-        read -r cat_all _ < <(best_of sh -c "find '$input' -type f -print0 | xargs -0 cat")
-        cat_needed="$cat_needed s"
-        cat_all="$cat_all s"
-        size=$(du -sb "$input" | cut -f1)
-        needed=$(tr '\n' '\0' < "$DATA/needed.txt" | xargs -0 du -cb | tail -n1 | cut -f1)
-    else
-        size=$(stat -c %s "$input")
-        needed="-"
+ratio() { awk "BEGIN{ if ($2 > 0) printf \"%.2fx\", $1 / $2; else print \"-\" }"; }
+mb() { echo "$(( $1 / 1024 )) MB"; }
+
+DIR_ROWS=()
+ARC_ROWS=()
+
+dir_row() { # label dir
+    local label=$1 dir=$2
+    read -r a_t a_m < <(median "$BIN" analyze --format json "$dir")
+    read -r one_t _ < <(median "$BIN" analyze -j 1 --format json "$dir")
+    read -r two_t _ < <(median "$BIN" analyze -j 2 --format json "$dir")
+    read -r cat_t _ < <(median sh -c "find '$dir' -type f -print0 | xargs -0 cat")
+    local size
+    size=$(du -sb "$dir" | cut -f1)
+    DIR_ROWS+=("| $label | $((size / 1000000)) MB | $a_t s | $cat_t s | **$(ratio "$a_t" "$cat_t")** | $one_t s / $two_t s | **$(ratio "$one_t" "$two_t")** | $(mb "$a_m") |")
+}
+
+arc_row() { # label file
+    local label=$1 f=$2 ref_name ref_t="" ref
+    read -r a_t a_m < <(median "$BIN" analyze --format json "$f")
+    read -r inf_t _ < <(median "$INFLATE" "$f")
+    case "$f" in
+        *.gz) ref_name=igzip; ref="igzip -dc" ;;
+        *.xz) ref_name=xz; ref="xz -T1 -dc" ;;
+        *) ref_name=-; ref="" ;;
+    esac
+    if [ -n "$ref" ] && command -v "${ref%% *}" >/dev/null; then
+        read -r ref_t _ < <(median sh -c "$ref '$f' > /dev/null")
     fi
-    local speedup
-    speedup=$(awk "BEGIN{ if ($a_t > 0) printf \"%.2fx\", $one_t / $a_t; else print \"-\" }")
-    printf "| %s | %s MB | %s | %s s / %s MB | %s s / %s MB | %s s (%s) | %s | %s |\n" \
-        "$label" "$((size / 1000000))" "$( [ "$needed" = "-" ] && echo - || echo "$((needed / 1000000)) MB")" \
-        "$a_t" "$((a_m / 1024))" "$s_t" "$((s_m / 1024))" "$one_t" "$speedup" "$cat_needed" "$cat_all"
+    local size
+    size=$(stat -c %s "$f")
+    if [ -n "$ref_t" ]; then
+        ARC_ROWS+=("| $label | $((size / 1000000)) MB | $a_t s | $inf_t s | **$(ratio "$a_t" "$inf_t")** | $ref_name $ref_t s | **$(ratio "$a_t" "$ref_t")** | $(mb "$a_m") |")
+    else
+        ARC_ROWS+=("| $label | $((size / 1000000)) MB | $a_t s | $inf_t s | **$(ratio "$a_t" "$inf_t")** | $ref_name not installed | - | $(mb "$a_m") |")
+    fi
 }
 
-echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+gen() { # size dir [steady]
+    if [ ! -d "$2" ]; then
+        target/release/examples/gen_mustgather "$1" "$2.tmp" ${3:-} >/dev/null && mv "$2.tmp" "$2"
+    fi
+}
+
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load before: $(cut -d' ' -f1 /proc/loadavg)"
+echo "mglint $($BIN --version | cut -d' ' -f2), median of $RUNS runs, warm page cache"
 echo
-echo "| input | size | bytes mglint reads | analyze (all threads) | summary | analyze -j 1 (2 threads' speedup) | cat needed files | cat whole tree |"
-echo "|---|---|---|---|---|---|---|---|"
+
 CORPUS=../shared/corpus/must-gathers
 if [ -d "$CORPUS" ]; then
     for n in must-gather-aws must-gather-metal; do
         if [ ! -d "$DATA/$n" ]; then
             mkdir -p "$DATA/$n" && tar -C "$DATA/$n" -xJf "$CORPUS/$n.tar.xz"
         fi
-        row "$n (real, dir)" "$DATA/$n" dir
-        row "$n (real, .tar.xz)" "$CORPUS/$n.tar.xz" file
+        dir_row "$n (real)" "$DATA/$n"
+        arc_row "$n.tar.xz (real)" "$CORPUS/$n.tar.xz"
     done
 fi
 for s in "${SIZES[@]}"; do
     dir="$DATA/mg-$s"
-    if [ ! -d "$dir" ]; then
-        target/release/examples/gen_mustgather "$s" "$dir.tmp" >/dev/null && mv "$dir.tmp" "$dir"
-    fi
+    gen "$s" "$dir"
     if [ ! -f "$dir.tar.gz" ]; then
         tar -C "$dir" -czf "$dir.tar.gz.tmp" . && mv "$dir.tar.gz.tmp" "$dir.tar.gz"
     fi
-    row "generated $s (dir)" "$dir" dir
-    row "generated $s (.tar.gz)" "$dir.tar.gz" file
+    dir_row "generated $s" "$dir"
+    arc_row "generated $s .tar.gz" "$dir.tar.gz"
+    if [ "$s" = 4G ]; then
+        gen "$s" "$DATA/mg-$s-steady" steady
+        dir_row "generated $s, a year of steady passes" "$DATA/mg-$s-steady"
+    fi
 done
+
+echo "### Directories: analyze against cat of the whole tree, 1 thread against 2"
+echo
+echo "| input | size | analyze | cat whole tree | ratio | -j 1 / -j 2 | speed-up | peak RSS |"
+echo "|---|---|---|---|---|---|---|---|"
+printf '%s\n' "${DIR_ROWS[@]}"
+echo
+echo "### Archives: analyze against decompression alone"
+echo
+echo "| input | size | analyze | mglint's inflater alone | ratio | fastest inflater | ratio | peak RSS |"
+echo "|---|---|---|---|---|---|---|---|"
+printf '%s\n' "${ARC_ROWS[@]}"
+echo
+
+# The known-issue catalogue's cost: analyze with it and without it (`--ignore KI`).
+big="$DATA/mg-${SIZES[${#SIZES[@]}-1]}"
+for s in "${SIZES[@]}"; do [ "$s" = 1G ] && big="$DATA/mg-1G"; done
+if "$BIN" rules 2>/dev/null | grep -q '^KI'; then
+    read -r with_t _ < <(median "$BIN" analyze --format json "$big")
+    read -r without_t _ < <(median "$BIN" analyze --ignore KI --format json "$big")
+    echo "### Known-issue catalogue on $(basename "$big"): with $with_t s, without $without_t s: **$(ratio "$with_t" "$without_t")**"
+    echo
+fi
+
+if [ -z "${SKIP_BATCH:-}" ]; then
+    echo "### batch over 200 generated CI jobs (benches/batch.rs)"
+    echo
+    echo '```'
+    MGLINT_BENCH_RUNS=$RUNS cargo bench --quiet --bench batch 2>/dev/null
+    echo '```'
+fi

@@ -8,6 +8,10 @@
 //! namespaces (which upgrade analysis never reads); about a tenth is the CVO log, a legacy
 //! (4.6-style) log with an install, steady reconcile passes, an update to 4.7 that stalls on a
 //! failing precondition for a while, then proceeds and completes. Same size, same bytes.
+//!
+//! With a third argument `steady`, nine tenths of the bytes are the CVO log, and it covers a
+//! year: the same payload's manifests reconciled pass after pass (the same lines every pass,
+//! as a real CVO logs them), with the update in the middle (the repetitive case).
 
 use std::fmt::Write as _;
 use std::io::{BufWriter, Write};
@@ -110,6 +114,9 @@ struct Log {
     base: i64,
     t: f64,
     bytes: u64,
+    /// Every pass syncs the same manifests in the same order (`steady`), instead of a random
+    /// kind and namespace for each line.
+    fixed: bool,
 }
 
 impl Log {
@@ -130,8 +137,17 @@ impl Log {
     ) {
         self.line('I', "sync_worker.go:515", &format!("Running sync {target} (force=false) on generation {generation} in state {state} at attempt {attempt}"));
         for i in 1..=manifests {
-            let kind = KINDS[rng.below(KINDS.len() as u64) as usize];
-            let ns = OPERATORS[rng.below(OPERATORS.len() as u64) as usize];
+            let (kind, ns) = if self.fixed {
+                (
+                    KINDS[i as usize % KINDS.len()],
+                    OPERATORS[i as usize / KINDS.len() % OPERATORS.len()],
+                )
+            } else {
+                (
+                    KINDS[rng.below(KINDS.len() as u64) as usize],
+                    OPERATORS[rng.below(OPERATORS.len() as u64) as usize],
+                )
+            };
             self.t += 0.004;
             self.line(
                 'I',
@@ -154,7 +170,7 @@ impl Log {
     }
 }
 
-fn cvo_log(path: &Path, budget: u64, base: i64) -> (f64, f64, f64) {
+fn cvo_log(path: &Path, budget: u64, base: i64, steady: bool) -> (f64, f64, f64) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let mut rng = Rng(7);
     let mut log = Log {
@@ -162,6 +178,7 @@ fn cvo_log(path: &Path, budget: u64, base: i64) -> (f64, f64, f64) {
         base,
         t: 0.0,
         bytes: 0,
+        fixed: steady,
     };
     log.line(
         'I',
@@ -188,9 +205,17 @@ fn cvo_log(path: &Path, budget: u64, base: i64) -> (f64, f64, f64) {
     // Install, then steady passes until 40% of the budget, the stalled update, the update, and
     // steady passes again.
     log.pass(&mut rng, FROM, 1, "Initializing", 0, manifests);
+    // The time between passes: the CVO's minimum reconcile period, or in the steady case
+    // whatever spreads the passes that fit the budget over a year.
+    let period = if steady {
+        let per_pass = log.bytes.max(1) as f64;
+        (365.0 * 86400.0 / (budget as f64 / per_pass)).max(182.5)
+    } else {
+        182.5
+    };
     let mut gen_ = 1;
     while log.bytes < budget * 2 / 5 {
-        log.t += 182.5;
+        log.t += period;
         log.pass(&mut rng, FROM, gen_, "Reconciling", 0, manifests);
     }
     gen_ = 2;
@@ -249,7 +274,7 @@ fn cvo_log(path: &Path, budget: u64, base: i64) -> (f64, f64, f64) {
     );
     let done = log.t;
     while log.bytes < budget {
-        log.t += 182.5;
+        log.t += period;
         log.pass(&mut rng, TO, gen_, "Reconciling", 0, manifests);
     }
     log.w.flush().unwrap();
@@ -265,7 +290,7 @@ fn co_yaml(name: &str, version: &str, t: &str) -> String {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
-        eprintln!("usage: gen_mustgather <size: 100M|1G|4G|bytes> <out dir>");
+        eprintln!("usage: gen_mustgather <size: 100M|1G|4G|bytes> <out dir> [steady]");
         std::process::exit(2);
     }
     let total = parse_size(&args[1]);
@@ -282,7 +307,8 @@ fn main() {
             .to_string()
     };
 
-    let cvo_budget = total / 10;
+    let steady = args.get(3).is_some_and(|a| a == "steady");
+    let cvo_budget = if steady { total / 10 * 9 } else { total / 10 };
     let pod = "cluster-version-operator-6bd8f9c5b7-x2kq9";
     let ns_cvo = root.join("namespaces/openshift-cluster-version");
     let (stall_start, stall_end, done) = cvo_log(
@@ -291,6 +317,7 @@ fn main() {
         )),
         cvo_budget,
         base,
+        steady,
     );
     write(
         &ns_cvo.join(format!(

@@ -181,7 +181,8 @@ pub fn read_line_capped(
     }
 }
 
-/// Parses a whole CVO log held in memory (see [`parse_cvo_log_stream`]).
+/// Parses a whole CVO log held in memory, line by line on this thread (the reference the
+/// block-parallel [`parse_cvo_log_stream`] is tested against).
 pub fn parse_cvo_log(
     data: &[u8],
     prov: Provenance,
@@ -189,74 +190,128 @@ pub fn parse_cvo_log(
     previous: bool,
 ) -> (CvoLog, Option<String>) {
     let mut cur = std::io::Cursor::new(data);
-    parse_cvo_log_stream(&mut cur, prov, pod, previous)
+    finish(
+        vec![parse_chunk(&mut cur, 0, 0, false)],
+        prov,
+        pod,
+        previous,
+    )
 }
 
-/// Parses a CVO log from a stream, line by line. Returns the log and a note about problems
-/// (invalid UTF-8 replaced, over-long lines cut, a read error that ended the file early).
+/// Parses a CVO log from a stream. Returns the log and a note about problems (invalid UTF-8
+/// replaced, over-long lines cut, a read error that ended the file early).
+///
+/// The stream is read in blocks of [`BLOCK_BYTES`] cut at line boundaries; with more than one
+/// thread each block is parsed on the pool while the next is read (at most a few blocks in
+/// flight, so memory is bounded by the blocks and the records, never the file), then the
+/// chunks are stitched in order. The result is the same as a line-by-line parse.
 pub fn parse_cvo_log_stream(
     r: &mut dyn BufRead,
     prov: Provenance,
     pod: String,
     previous: bool,
 ) -> (CvoLog, Option<String>) {
-    let c = parse_chunk(r, 0, 0, false);
-    finish(vec![c], prov, pod, previous)
-}
-
-/// Files at least this big (already in memory) are parsed in parallel chunks.
-pub const PARALLEL_MIN_BYTES: usize = 16 << 20;
-
-/// Parses a CVO log held in memory in parallel: split at line boundaries into chunks, parse
-/// each on its own thread, then stitch (continuation lines at the top of a chunk belong to
-/// the last record of the chunk before). Same result as [`parse_cvo_log`].
-pub fn parse_cvo_log_parallel(
-    data: &[u8],
-    prov: Provenance,
-    pod: String,
-    previous: bool,
-) -> (CvoLog, Option<String>) {
-    use rayon::prelude::*;
-    let parts = (rayon::current_num_threads() * 4).max(1);
-    let target = data.len() / parts + 1;
-    let mut bounds = vec![0usize];
-    while let Some(&last) = bounds.last() {
-        let want = last + target;
-        if want >= data.len() {
-            break;
-        }
-        match memchr::memchr(b'\n', &data[want..]) {
-            Some(i) => bounds.push(want + i + 1),
-            None => break,
-        }
-    }
-    bounds.push(data.len());
-    bounds.dedup();
-    // Line numbers of each chunk start.
-    let starts: Vec<(usize, usize)> = bounds.windows(2).map(|w| (w[0], w[1])).collect();
-    let line_counts: Vec<u64> = starts
-        .par_iter()
-        .map(|(a, b)| memchr::memchr_iter(b'\n', &data[*a..*b]).count() as u64)
-        .collect();
-    let mut line_base = Vec::with_capacity(starts.len());
-    let mut acc = 0u64;
-    for c in &line_counts {
-        line_base.push(acc);
-        acc += c;
-    }
-    let chunks: Vec<Chunk> = starts
-        .par_iter()
-        .zip(line_base.par_iter())
-        .enumerate()
-        .map(|(i, ((a, b), base))| {
-            let mut cur = std::io::Cursor::new(&data[*a..*b]);
-            parse_chunk(&mut cur, *base, *a as u64, i > 0)
-        })
-        .collect();
+    let chunks = if rayon::current_num_threads() > 1 {
+        parse_blocks(r, BLOCK_BYTES)
+    } else {
+        vec![parse_chunk(r, 0, 0, false)]
+    };
     finish(chunks, prov, pod, previous)
 }
 
-/// What parsing one stretch of lines gave.
+/// How much of a log is read and parsed as one unit when parsing in parallel.
+pub const BLOCK_BYTES: usize = 4 << 20;
+
+/// Reads `r` in line-aligned blocks and parses them on the pool, in order.
+fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Vec<Chunk> {
+    use std::sync::Mutex;
+    let in_flight_max = rayon::current_num_threads() * 2;
+    let done: Mutex<Vec<(usize, Chunk)>> = Mutex::new(Vec::new());
+    let in_flight = std::sync::atomic::AtomicUsize::new(0);
+    let mut tail: Option<Chunk> = None;
+    // On this thread (the reader need not be `Send`); the blocks go to the pool.
+    rayon::in_place_scope(|s| {
+        let (mut line_base, mut offset_base) = (0u64, 0u64);
+        let mut carry: Vec<u8> = Vec::new();
+        let mut index = 0usize;
+        loop {
+            let mut block = std::mem::take(&mut carry);
+            let read_error = fill_block(r, &mut block, block_bytes);
+            let at_end = read_error.is_some() || block.len() < block_bytes;
+            let cut = if at_end {
+                block.len()
+            } else {
+                match memchr::memrchr(b'\n', &block) {
+                    Some(i) => i + 1,
+                    None => {
+                        // A line longer than a block: the rest is parsed line by line.
+                        let mut rest = std::io::Read::chain(std::io::Cursor::new(block), &mut *r);
+                        let mut c = parse_chunk(&mut rest, line_base, offset_base, index > 0);
+                        c.read_error = c.read_error.or(read_error);
+                        tail = Some(c);
+                        break;
+                    }
+                }
+            };
+            carry = block.split_off(cut);
+            let lines = memchr::memchr_iter(b'\n', &block).count() as u64;
+            let (lb, ob, first) = (line_base, offset_base, index == 0);
+            line_base += lines;
+            offset_base += block.len() as u64;
+            if block.is_empty() && !first {
+                if read_error.is_some() {
+                    tail = Some(Chunk::empty(offset_base, read_error));
+                }
+                break;
+            }
+            // Bounded: wait (helping the pool) while too many blocks are in flight.
+            while in_flight.load(std::sync::atomic::Ordering::Acquire) >= in_flight_max {
+                if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                    std::thread::yield_now();
+                }
+            }
+            in_flight.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+            let (done, in_flight) = (&done, &in_flight);
+            let i = index;
+            s.spawn(move |_| {
+                let mut c = parse_chunk(&mut std::io::Cursor::new(&block[..]), lb, ob, !first);
+                c.read_error = c.read_error.or(read_error);
+                done.lock().unwrap_or_else(|p| p.into_inner()).push((i, c));
+                in_flight.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+            });
+            index += 1;
+            if at_end {
+                break;
+            }
+        }
+    });
+    let mut chunks = done.into_inner().unwrap_or_else(|p| p.into_inner());
+    chunks.sort_by_key(|(i, _)| *i);
+    let mut out: Vec<Chunk> = chunks.into_iter().map(|(_, c)| c).collect();
+    out.extend(tail);
+    out
+}
+
+/// Appends up to `want` bytes from `r` to `block` (which may hold a carried-over start).
+/// Returns the read error that ended the stream, if one did.
+fn fill_block(r: &mut dyn BufRead, block: &mut Vec<u8>, want: usize) -> Option<String> {
+    block.reserve(want.saturating_sub(block.len()));
+    while block.len() < want {
+        let avail = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Some(crate::source::sniff::describe_io(&e)),
+        };
+        if avail.is_empty() {
+            break;
+        }
+        let n = avail.len().min(want - block.len());
+        block.extend_from_slice(&avail[..n]);
+        r.consume(n);
+    }
+    None
+}
+
 struct Chunk {
     records: Vec<LogRecord>,
     /// Continuation lines before the first header (only collected for chunks after the first).
@@ -269,26 +324,38 @@ struct Chunk {
     read_error: Option<String>,
 }
 
+impl Chunk {
+    /// Nothing read, `offset` bytes in, ended by `read_error`.
+    fn empty(offset: u64, read_error: Option<String>) -> Self {
+        Chunk {
+            records: Vec::new(),
+            leading: Vec::new(),
+            unparsed: 0,
+            lines: 0,
+            end_offset: offset,
+            invalid_utf8_line: None,
+            long_line: None,
+            read_error,
+        }
+    }
+}
+
 fn parse_chunk(
     r: &mut dyn BufRead,
     line_base: u64,
     offset_base: u64,
     collect_leading: bool,
 ) -> Chunk {
-    let mut c = Chunk {
-        records: Vec::new(),
-        leading: Vec::new(),
-        unparsed: 0,
-        lines: 0,
-        end_offset: offset_base,
-        invalid_utf8_line: None,
-        long_line: None,
-        read_error: None,
-    };
+    let mut c = Chunk::empty(offset_base, None);
     let mut offset = offset_base;
     let mut buf = Vec::with_capacity(512);
     // Go source file names repeat on every line: share one allocation per name.
     let mut files: Vec<std::sync::Arc<str>> = Vec::new();
+    // So do whole messages (each reconcile pass logs the same manifest lines): one
+    // allocation per distinct message.
+    let mut messages = Interner::default();
+    // The message of the last record while continuation lines are added to it.
+    let mut open: Option<String> = None;
     loop {
         let line_start = offset;
         let n = match read_line_capped(r, &mut buf, MAX_LINE_BYTES) {
@@ -329,21 +396,23 @@ fn parse_chunk(
                     f
                 }
             };
+            close(&mut c.records, &mut open);
             c.records.push(LogRecord {
                 time: abs,
                 stamp,
                 level: h.level,
                 source_file,
-                message: h.message.to_string(),
+                message: messages.get(h.message),
                 line: lineno.min(u32::MAX as u64) as u32,
                 offset: line_start,
                 len: n.min(u32::MAX as usize) as u32,
             });
         } else if let Some(last) = c.records.last_mut() {
             // Continuations of one record are bounded too.
-            if !rest.is_empty() && last.message.len() < MAX_LINE_BYTES {
-                last.message.push('\n');
-                last.message.push_str(rest);
+            let m = open.get_or_insert_with(|| last.message.to_string());
+            if !rest.is_empty() && m.len() < MAX_LINE_BYTES {
+                m.push('\n');
+                m.push_str(rest);
             }
             last.len = (offset - last.offset).min(u32::MAX as u64) as u32;
         } else if collect_leading {
@@ -352,8 +421,36 @@ fn parse_chunk(
             c.unparsed += 1;
         }
     }
+    close(&mut c.records, &mut open);
     c.end_offset = offset;
     c
+}
+
+/// Gives the last record the message its continuation lines built, if they built one.
+fn close(records: &mut [LogRecord], open: &mut Option<String>) {
+    if let (Some(m), Some(last)) = (open.take(), records.last_mut()) {
+        last.message = std::sync::Arc::from(m);
+    }
+}
+
+/// One shared allocation per distinct message (up to a bound; past it new messages are
+/// simply allocated).
+#[derive(Default)]
+struct Interner(std::collections::HashSet<std::sync::Arc<str>>);
+
+impl Interner {
+    const MAX: usize = 1 << 16;
+
+    fn get(&mut self, m: &str) -> std::sync::Arc<str> {
+        if let Some(a) = self.0.get(m) {
+            return a.clone();
+        }
+        let a: std::sync::Arc<str> = std::sync::Arc::from(m);
+        if self.0.len() < Self::MAX {
+            self.0.insert(a.clone());
+        }
+        a
+    }
 }
 
 fn finish(
@@ -367,17 +464,21 @@ fn finish(
     let (mut unparsed, mut lines, mut bytes) = (0u64, 0u64, 0u64);
     let (mut invalid_utf8_line, mut long_line, mut read_error) = (None, None, None);
     for c in chunks {
+        let mut open: Option<String> = None;
         for rest in c.leading {
             match records.last_mut() {
-                Some(last) if !rest.is_empty() && last.message.len() < MAX_LINE_BYTES => {
-                    last.message.push('\n');
-                    last.message.push_str(&rest);
+                Some(last) => {
+                    let m = open.get_or_insert_with(|| last.message.to_string());
+                    if !rest.is_empty() && m.len() < MAX_LINE_BYTES {
+                        m.push('\n');
+                        m.push_str(&rest);
+                    }
                 }
-                Some(_) => {}
                 None if !rest.trim().is_empty() => unparsed += 1,
                 None => {}
             }
         }
+        close(&mut records, &mut open);
         if let (Some(last), Some(first)) = (records.last_mut(), c.records.first()) {
             last.len = (first.offset - last.offset).min(u32::MAX as u64) as u32;
         }
@@ -467,12 +568,12 @@ mod tests {
         assert!(note.is_none());
         assert_eq!(l.records.len(), 2);
         assert_eq!(
-            l.records[0].message,
+            &*l.records[0].message,
             "Running sync 4.8.0 (force=false) on generation 1 in state Initializing at attempt 0"
         );
         assert!(matches!(l.records[0].stamp, Stamp::Absolute(_)));
         assert_eq!(
-            l.records[1].message,
+            &*l.records[1].message,
             "Multiple errors are preventing progress:\n* Cluster operator etcd is degraded"
         );
         assert_eq!(l.records[1].line, 2);
@@ -528,7 +629,7 @@ mod tests {
         let (l, note) = parse_cvo_log(&data, prov(), "cvo".into(), false);
         assert_eq!(l.records.len(), 2);
         assert!(l.records[0].message.len() < MAX_LINE_BYTES);
-        assert_eq!(l.records[1].message, "next");
+        assert_eq!(&*l.records[1].message, "next");
         assert!(note.unwrap().contains("line 1 is longer than"));
     }
 
@@ -549,7 +650,15 @@ mod tests {
             }
         }
         let seq = parse_cvo_log(&data, prov(), "cvo".into(), false).0;
-        let par = parse_cvo_log_parallel(&data, prov(), "cvo".into(), false).0;
+        // Blocks far smaller than the log, on two threads: many chunk boundaries, some
+        // falling just before a continuation line.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let chunks = pool.install(|| parse_blocks(&mut std::io::Cursor::new(&data), 64 << 10));
+        assert!(chunks.len() > 20, "{} chunks", chunks.len());
+        let par = finish(chunks, prov(), "cvo".into(), false).0;
         assert_eq!(seq.records.len(), par.records.len());
         assert_eq!(
             (seq.lines, seq.bytes, seq.unparsed_lines),

@@ -5,6 +5,7 @@
 pub mod intervals;
 pub mod junit;
 pub mod klog;
+mod pipeline;
 pub mod prow;
 pub mod resources;
 pub mod sniff;
@@ -12,9 +13,8 @@ pub mod textlog;
 
 use crate::bundle::{Bundle, InputInfo};
 use crate::model::*;
-use crate::source::{self, Collected, SourceOptions, VFile};
+use crate::source::{SourceOptions, VFile};
 use crate::vocab::{FileKind, FileRef};
-use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
@@ -136,37 +136,20 @@ pub fn ingest_named(
         sniff: sniff::sniff_content,
         ..opts.source.clone()
     };
-    let collected: Vec<Result<Collected, source::SourceError>> = inputs
-        .par_iter()
-        .map(|(path, name)| source::collect_as(path, name, &source_opts))
-        .collect();
     let mut bundle = Bundle::default();
-    let mut files: Vec<VFile> = Vec::new();
     let mut input_index: BTreeMap<Arc<str>, usize> = BTreeMap::new();
-    for c in collected {
+    let results = pipeline::run(inputs, &source_opts, &mut bundle.files);
+    for c in results.inputs {
         match c {
             Ok(c) => {
                 input_index.insert(Arc::from(c.info.name.as_str()), bundle.inputs.len());
                 bundle.inputs.push(c.info);
                 bundle.diagnostics.extend(collapse(c.diagnostics));
-                files.extend(c.files);
             }
             Err(e) => bundle.input_errors.push(e.to_string()),
         }
     }
-    let refs: Vec<FileRef> = files
-        .iter()
-        .map(|f| {
-            bundle
-                .files
-                .register(f.input.clone(), f.path.clone(), f.kind)
-        })
-        .collect();
-    let results: Vec<FileResult> = files
-        .into_par_iter()
-        .zip(refs)
-        .map(|(f, r)| parse_file(f, r, &opts.source))
-        .collect();
+    let results = results.files;
     merge(&mut bundle, results, &input_index);
     if bundle.is_empty() {
         let mut reasons = bundle.input_errors.clone();
@@ -235,64 +218,11 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
     } else {
         path.clone()
     };
-    // Logs are parsed as streams, line by line; everything else is small and read whole.
+    // Logs are parsed as streams; everything else is small and read whole.
     if matches!(kind, FileKind::CvoLog | FileKind::TestLog) {
-        let size = f.stored_len();
-        let mut r = match f.open(opts) {
-            Ok(r) => r,
-            Err(e) => return FileResult::failed(kind, prov, diags, e),
-        };
-        skip_bom(&mut r);
-        let mut big = None;
-        if kind == FileKind::CvoLog
-            && size >= klog::PARALLEL_MIN_BYTES as u64
-            && rayon::current_num_threads() > 1
-        {
-            match source::sniff::read_capped(&mut r, opts.max_file_bytes) {
-                Ok(d) => big = Some(d),
-                Err(e) => return FileResult::failed(kind, prov, diags, e),
-            }
-        }
-        return if kind == FileKind::CvoLog {
-            let (pod, previous) = cvo_log_identity(&name_for_id);
-            // Large logs are read whole and parsed in parallel chunks; the rest streams.
-            let (log, note) = match big {
-                Some(data) => klog::parse_cvo_log_parallel(&data, prov.clone(), pod, previous),
-                None => klog::parse_cvo_log_stream(&mut r, prov.clone(), pod, previous),
-            };
-            if let Some(n) = note {
-                diags.push(diag(&prov, DiagLevel::Warning, None, None, n));
-            }
-            if log.records.is_empty() && log.lines > 0 {
-                diags.push(diag(
-                    &prov,
-                    DiagLevel::Warning,
-                    None,
-                    None,
-                    "no klog lines found in CVO log".to_string(),
-                ));
-            }
-            FileResult {
-                kind,
-                prov,
-                bytes: log.bytes,
-                parsed: Parsed::CvoLog(log),
-                diags,
-                text: None,
-            }
-        } else {
-            let (lines, bytes, err) = textlog::parse_text_log_stream(&mut r, &prov);
-            if let Some(e) = err {
-                diags.push(diag(&prov, DiagLevel::Warning, None, None, e));
-            }
-            FileResult {
-                kind,
-                prov,
-                bytes,
-                parsed: Parsed::Text(lines),
-                diags,
-                text: None,
-            }
+        return match f.open(opts) {
+            Ok(r) => parse_log(kind, r, prov, &name_for_id),
+            Err(e) => FileResult::failed(kind, prov, diags, e),
         };
     }
     let data = match f.load(opts) {
@@ -394,6 +324,56 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
         parsed,
         diags,
         text: kept,
+    }
+}
+
+/// Parses a CVO log or a CI test log from a stream (a file, or an archive entry as it is
+/// read).
+fn parse_log(
+    kind: FileKind,
+    mut r: Box<dyn std::io::BufRead + '_>,
+    prov: Provenance,
+    name_for_id: &str,
+) -> FileResult {
+    let mut diags = Vec::new();
+    skip_bom(&mut *r);
+    if kind == FileKind::CvoLog {
+        let (pod, previous) = cvo_log_identity(name_for_id);
+        // Parsed in line-aligned blocks on the pool while the next block is read.
+        let (log, note) = klog::parse_cvo_log_stream(&mut r, prov.clone(), pod, previous);
+        if let Some(n) = note {
+            diags.push(diag(&prov, DiagLevel::Warning, None, None, n));
+        }
+        if log.records.is_empty() && log.lines > 0 {
+            diags.push(diag(
+                &prov,
+                DiagLevel::Warning,
+                None,
+                None,
+                "no klog lines found in CVO log".to_string(),
+            ));
+        }
+        FileResult {
+            kind,
+            prov,
+            bytes: log.bytes,
+            parsed: Parsed::CvoLog(log),
+            diags,
+            text: None,
+        }
+    } else {
+        let (lines, bytes, err) = textlog::parse_text_log_stream(&mut r, &prov);
+        if let Some(e) = err {
+            diags.push(diag(&prov, DiagLevel::Warning, None, None, e));
+        }
+        FileResult {
+            kind,
+            prov,
+            bytes,
+            parsed: Parsed::Text(lines),
+            diags,
+            text: None,
+        }
     }
 }
 

@@ -24,8 +24,9 @@ pub struct LogRecord {
     pub level: char,
     /// The Go source file named in the header (e.g. `sync_worker.go`); never keyed on.
     pub source_file: std::sync::Arc<str>,
-    /// The message text; continuation lines are joined with `\n`.
-    pub message: String,
+    /// The message text; continuation lines are joined with `\n`. Shared between records
+    /// with the same text (a log repeats its manifest lines every reconcile pass).
+    pub message: std::sync::Arc<str>,
     /// 1-based line number of the header line.
     pub line: u32,
     /// Byte offset of the header line in the file.

@@ -19,7 +19,7 @@ use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-pub use walk::{collect, collect_as, collect_bytes};
+pub use walk::{collect, collect_as, collect_bytes, collect_into};
 
 /// Limits that keep hostile or huge inputs from exhausting memory.
 #[derive(Debug, Clone)]
@@ -88,25 +88,8 @@ impl VFile {
                 Box::new(BufReader::with_capacity(1 << 18, f))
             }
         };
-        let mut raw = raw;
-        let head = raw.fill_buf().map_err(|e| ReadError::io(&e))?;
-        let magic = sniff::sniff(head);
-        match magic {
-            Magic::Gzip | Magic::Xz | Magic::Zstd => {
-                let d = sniff::decoder(magic, raw)?;
-                let capped = sniff::Capped {
-                    inner: d,
-                    left: opts.max_file_bytes,
-                    cap: opts.max_file_bytes,
-                    what: "file",
-                    flag: "--max-file-bytes",
-                };
-                Ok(Box::new(BufReader::with_capacity(1 << 18, capped)))
-            }
-            _ => Ok(raw),
-        }
+        decompressed(raw, opts)
     }
-
     /// Reads the bytes, decompressing gzip, xz or zstd data whatever the file is called.
     pub fn load(self, opts: &SourceOptions) -> Result<Vec<u8>, ReadError> {
         let raw = match self.content {
@@ -120,11 +103,115 @@ impl VFile {
     }
 }
 
+/// Where the files of an input go as they are found, in a deterministic order (directory name
+/// order, archive order). Ingestion parses them while the walk goes on; [`collect`] keeps them
+/// in a list.
+pub trait Sink {
+    /// A file found (on disk, or its bytes read from an archive). Returns its slot.
+    fn file(&mut self, f: VFile) -> usize;
+    /// Whether a file of `kind` is parsed straight from its archive entry's stream (then
+    /// [`Sink::stream`] is called instead of reading the entry into memory).
+    fn streams(&self, _kind: FileKind) -> bool {
+        false
+    }
+    /// An archive entry to consume now from its stream. `Err` when reading the stream failed
+    /// (the archive cannot go on); the slot still holds what was read before.
+    fn stream(
+        &mut self,
+        input: Arc<str>,
+        path: Arc<str>,
+        kind: FileKind,
+        r: &mut dyn std::io::Read,
+    ) -> (usize, Result<(), ReadError>);
+    /// A slot's file no longer counts: a later duplicate replaced it, or it was sniffed and
+    /// turned out to be inside a known layout.
+    fn drop_slot(&mut self, slot: usize);
+}
+
+/// A [`Sink`] that keeps the files in a list (their archive bytes in memory).
+#[derive(Default)]
+struct ListSink {
+    files: Vec<VFile>,
+    dropped: std::collections::HashSet<usize>,
+}
+
+impl Sink for ListSink {
+    fn file(&mut self, f: VFile) -> usize {
+        self.files.push(f);
+        self.files.len() - 1
+    }
+
+    fn stream(
+        &mut self,
+        input: Arc<str>,
+        path: Arc<str>,
+        kind: FileKind,
+        r: &mut dyn std::io::Read,
+    ) -> (usize, Result<(), ReadError>) {
+        // Not called: a list sink streams nothing.
+        let bytes = sniff::read_capped(r, u64::MAX);
+        let ok = bytes.as_ref().map(|_| ()).map_err(Clone::clone);
+        let slot = self.file(VFile {
+            input,
+            path,
+            kind,
+            content: Content::Mem(bytes.unwrap_or_default()),
+        });
+        (slot, ok)
+    }
+
+    fn drop_slot(&mut self, slot: usize) {
+        if let Some(f) = self.files.get_mut(slot) {
+            f.content = Content::Mem(Vec::new());
+        }
+        self.dropped.insert(slot);
+    }
+}
+
+impl ListSink {
+    fn into_files(self) -> Vec<VFile> {
+        let dropped = self.dropped;
+        self.files
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !dropped.contains(i))
+            .map(|(_, f)| f)
+            .collect()
+    }
+}
+
+/// `raw`, decompressed when its first bytes say gzip, xz or zstd (whatever the file is
+/// called), bounded by `max_file_bytes` of output.
+pub fn decompressed<'a>(
+    mut raw: Box<dyn BufRead + 'a>,
+    opts: &SourceOptions,
+) -> Result<Box<dyn BufRead + 'a>, ReadError> {
+    let head = raw.fill_buf().map_err(|e| ReadError::io(&e))?;
+    let magic = sniff::sniff(head);
+    match magic {
+        Magic::Gzip | Magic::Xz | Magic::Zstd => {
+            let d = sniff::decoder(magic, raw)?;
+            let capped = sniff::Capped {
+                inner: d,
+                left: opts.max_file_bytes,
+                cap: opts.max_file_bytes,
+                what: "file",
+                flag: "--max-file-bytes",
+            };
+            Ok(Box::new(BufReader::with_capacity(1 << 18, capped)))
+        }
+        _ => Ok(raw),
+    }
+}
+
 /// The files found in one input, and what could not be read.
 #[derive(Debug)]
 pub struct Collected {
     pub info: InputInfo,
+    /// The files found ([`collect`]; empty when they went to a [`Sink`]).
     pub files: Vec<VFile>,
+    /// How many files were found (kept in `files` or handed to a sink).
+    pub found: u64,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -143,6 +230,7 @@ impl Collected {
                 modified: None,
             },
             files: Vec::new(),
+            found: 0,
             diagnostics: Vec::new(),
         }
     }

@@ -7,7 +7,8 @@
 
 use super::sniff::{self, Capped, Magic};
 use super::{
-    Collected, Content, LayoutSeen, ReadError, SourceError, SourceOptions, VFile, normalise,
+    Collected, Content, LayoutSeen, ListSink, ReadError, Sink, SourceError, SourceOptions, VFile,
+    normalise,
 };
 use crate::bundle::InputKind;
 use crate::model::DiagLevel;
@@ -42,6 +43,20 @@ pub fn collect_as(
     display: &str,
     opts: &SourceOptions,
 ) -> Result<Collected, SourceError> {
+    let mut sink = ListSink::default();
+    let mut out = collect_into(input, display, opts, &mut sink)?;
+    out.files = sink.into_files();
+    Ok(out)
+}
+
+/// Like [`collect_as`], handing each file to `sink` as it is found (in a deterministic
+/// order) instead of keeping it: the returned [`Collected`] has no files.
+pub fn collect_into(
+    input: &str,
+    display: &str,
+    opts: &SourceOptions,
+    sink: &mut dyn Sink,
+) -> Result<Collected, SourceError> {
     let unreadable = |reason: ReadError| SourceError::Unreadable {
         input: input.to_string(),
         reason,
@@ -54,7 +69,7 @@ pub fn collect_as(
         }
         let display = if display == "-" { "stdin" } else { display };
         let r: Box<dyn Read> = Box::new(stdin.lock());
-        let out = collect_top(r, None, "", display, opts).map_err(unreadable)?;
+        let out = collect_top(r, None, "", display, opts, sink).map_err(unreadable)?;
         return recognised(out, input);
     }
     let path = Path::new(input);
@@ -65,7 +80,7 @@ pub fn collect_as(
         _ => unreadable(ReadError::io(&e)),
     })?;
     let mut out = if meta.is_dir() {
-        let mut w = Walker::new(display, InputKind::Directory, opts);
+        let mut w = Walker::new(display, InputKind::Directory, opts, sink);
         w.walk_dir(path);
         w.finish()
     } else if meta.is_file() || is_fifo(&meta) {
@@ -73,8 +88,8 @@ pub fn collect_as(
         let disk = meta.is_file().then_some(path);
         let f = std::fs::File::open(path).map_err(|e| unreadable(ReadError::io(&e)))?;
         let r: Box<dyn Read> = Box::new(BufReader::with_capacity(1 << 16, f));
-        let out =
-            collect_top(r, disk, &input.replace('\\', "/"), display, opts).map_err(unreadable)?;
+        let out = collect_top(r, disk, &input.replace('\\', "/"), display, opts, sink)
+            .map_err(unreadable)?;
         recognised(out, input)?
     } else {
         return Err(SourceError::NotRegular {
@@ -91,7 +106,7 @@ pub fn collect_as(
 /// A single file that is nothing mglint reads is an error (an archive never is: its
 /// diagnostics say what was wrong inside).
 fn recognised(out: Collected, input: &str) -> Result<Collected, SourceError> {
-    if out.files.is_empty() && out.info.kind == InputKind::File {
+    if out.found == 0 && out.info.kind == InputKind::File {
         return Err(SourceError::NotRecognised {
             input: input.to_string(),
         });
@@ -119,12 +134,13 @@ fn collect_top(
     name: &str,
     display: &str,
     opts: &SourceOptions,
+    sink: &mut dyn Sink,
 ) -> Result<Collected, ReadError> {
     let (head, r) = peek(r, SNIFF_HEAD)?;
     let magic = sniff::sniff(&head);
     let file_name = name.rsplit('/').next().unwrap_or("").to_string();
     if magic.is_archive() {
-        let mut w = Walker::new(display, InputKind::Archive, opts);
+        let mut w = Walker::new(display, InputKind::Archive, opts, sink);
         if magic == Magic::Zip {
             match disk {
                 Some(p) => {
@@ -151,12 +167,13 @@ fn collect_top(
             Some(p) => Content::Disk(p.to_path_buf()),
             None => Content::Mem(sniff::read_capped(r, opts.max_file_bytes)?),
         };
-        out.files.push(VFile {
+        sink.file(VFile {
             input: Arc::from(display),
             path: Arc::from(""),
             kind,
             content,
         });
+        out.found += 1;
     }
     Ok(out)
 }
@@ -164,7 +181,8 @@ fn collect_top(
 /// Reads an archive (or compressed file) held in memory, as if it were a file named `name`.
 /// Used by the fuzzer.
 pub fn collect_bytes(name: &str, data: Vec<u8>, opts: &SourceOptions) -> Collected {
-    let mut w = Walker::new(name, InputKind::Archive, opts);
+    let mut sink = ListSink::default();
+    let mut w = Walker::new(name, InputKind::Archive, opts, &mut sink);
     let head_len = data.len().min(SNIFF_HEAD);
     let magic = sniff::sniff(&data[..head_len]);
     if magic == Magic::Zip {
@@ -173,7 +191,9 @@ pub fn collect_bytes(name: &str, data: Vec<u8>, opts: &SourceOptions) -> Collect
         let r: Box<dyn Read> = Box::new(std::io::Cursor::new(data));
         w.read_stream(r, magic, "", name, 0);
     }
-    w.finish()
+    let mut out = w.finish();
+    out.files = sink.into_files();
+    out
 }
 
 /// Reads up to `n` bytes from the front of `r` and gives back a reader that still yields them.
@@ -204,35 +224,48 @@ pub(super) enum EntryType {
 pub(super) struct EntryFailed;
 
 /// Collects the files of one input: its layout, its files, its diagnostics.
-pub(super) struct Walker<'o> {
+pub(super) struct Walker<'o, 's> {
     pub(super) input: Arc<str>,
     pub(super) opts: &'o SourceOptions,
+    /// Where the files found go.
+    sink: &'s mut dyn Sink,
     pub(super) out: Collected,
     pub(super) seen: LayoutSeen,
-    /// Files kept because their content was recognised, not their path: dropped at the end
-    /// when they turn out to be inside a known layout (archive order is arbitrary).
-    sniffed: HashSet<Arc<str>>,
+    /// Files kept because their content was recognised, not their path (with their slots):
+    /// dropped at the end when they turn out to be inside a known layout (archive order is
+    /// arbitrary).
+    sniffed: Vec<(Arc<str>, usize)>,
     /// Archive entries sniffed and found to be nothing mglint reads: counted at the end,
     /// when those inside a known layout are known not to count.
     skipped: Vec<Arc<str>>,
-    /// Where each archive entry went in `out.files`, so that a duplicate replaces its earlier
-    /// copy in one step; the replaced copies (bytes already freed) are removed at the end.
+    /// The sink slot of each archive entry, so that a duplicate drops its earlier copy in
+    /// one step.
     slots: HashMap<String, usize>,
-    stale: HashSet<usize>,
 }
 
-impl<'o> Walker<'o> {
-    pub(super) fn new(display: &str, kind: InputKind, opts: &'o SourceOptions) -> Self {
+impl<'o, 's> Walker<'o, 's> {
+    pub(super) fn new(
+        display: &str,
+        kind: InputKind,
+        opts: &'o SourceOptions,
+        sink: &'s mut dyn Sink,
+    ) -> Self {
         Walker {
             input: Arc::from(display),
             opts,
+            sink,
             out: Collected::new(display, kind),
             seen: LayoutSeen::default(),
-            sniffed: HashSet::new(),
+            sniffed: Vec::new(),
             skipped: Vec::new(),
             slots: HashMap::new(),
-            stale: HashSet::new(),
         }
+    }
+
+    /// Hands a file to the sink.
+    fn deliver(&mut self, f: VFile) -> usize {
+        self.out.found += 1;
+        self.sink.file(f)
     }
 
     pub(super) fn diag(&mut self, path: &str, level: DiagLevel, reason: impl ToString) {
@@ -252,23 +285,11 @@ impl<'o> Walker<'o> {
 
     /// Ends the input: layout facts into the info, sniffed files inside a layout dropped.
     pub(super) fn finish(mut self) -> Collected {
-        if !self.stale.is_empty() {
-            let stale = std::mem::take(&mut self.stale);
-            let files = std::mem::take(&mut self.out.files);
-            self.out.files = files
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| !stale.contains(i))
-                .map(|(_, f)| f)
-                .collect();
-        }
-        if !self.sniffed.is_empty() {
-            let sniffed = std::mem::take(&mut self.sniffed);
-            let files = std::mem::take(&mut self.out.files);
-            self.out.files = files
-                .into_iter()
-                .filter(|f| !sniffed.contains(&f.path) || self.loose(&f.path))
-                .collect();
+        for (path, slot) in std::mem::take(&mut self.sniffed) {
+            if !self.loose(&path) {
+                self.sink.drop_slot(slot);
+                self.out.found -= 1;
+            }
         }
         let skipped = std::mem::take(&mut self.skipped);
         self.out.info.files_skipped += skipped.iter().filter(|p| self.loose(p)).count() as u64;
@@ -337,12 +358,15 @@ impl<'o> Walker<'o> {
                 match kind {
                     None => unclaimed.push((relp, p)),
                     Some(FileKind::NestedArchive) => self.nested_file(&p, &relp),
-                    Some(kind) => self.out.files.push(VFile {
-                        input: self.input.clone(),
-                        path: Arc::from(relp.as_str()),
-                        kind,
-                        content: Content::Disk(p),
-                    }),
+                    Some(kind) => {
+                        let f = VFile {
+                            input: self.input.clone(),
+                            path: Arc::from(relp.as_str()),
+                            kind,
+                            content: Content::Disk(p),
+                        };
+                        self.deliver(f);
+                    }
                 }
             }
             stack.extend(subdirs.into_iter().rev());
@@ -396,12 +420,15 @@ impl<'o> Walker<'o> {
             return self.nested_file(p, relp);
         }
         match (self.opts.sniff)(&head, SniffMode::Loose) {
-            Some(kind) => self.out.files.push(VFile {
-                input: self.input.clone(),
-                path: Arc::from(relp),
-                kind,
-                content: Content::Disk(p.to_path_buf()),
-            }),
+            Some(kind) => {
+                let f = VFile {
+                    input: self.input.clone(),
+                    path: Arc::from(relp),
+                    kind,
+                    content: Content::Disk(p.to_path_buf()),
+                };
+                self.deliver(f);
+            }
             None => self.out.info.files_skipped += 1,
         }
     }
@@ -529,13 +556,33 @@ impl<'o> Walker<'o> {
                 "compressed data is neither an archive nor a known file",
             );
         };
+        if self.sink.streams(kind) {
+            let mut capped = Capped {
+                inner: br,
+                left: self.opts.max_file_bytes,
+                cap: self.opts.max_file_bytes,
+                what: "file",
+                flag: "--max-file-bytes",
+            };
+            let (_, res) = self
+                .sink
+                .stream(self.input.clone(), Arc::from(here), kind, &mut capped);
+            self.out.found += 1;
+            if let Err(e) = res {
+                self.diag(here, DiagLevel::Error, e);
+            }
+            return;
+        }
         match sniff::read_capped(br, self.opts.max_file_bytes) {
-            Ok(bytes) => self.out.files.push(VFile {
-                input: self.input.clone(),
-                path: Arc::from(here),
-                kind,
-                content: Content::Mem(bytes),
-            }),
+            Ok(bytes) => {
+                let f = VFile {
+                    input: self.input.clone(),
+                    path: Arc::from(here),
+                    kind,
+                    content: Content::Mem(bytes),
+                };
+                self.deliver(f);
+            }
             Err(e) => self.diag(here, DiagLevel::Error, e),
         }
     }
@@ -609,9 +656,8 @@ impl<'o> Walker<'o> {
                 "duplicate entry in archive; the later copy is used",
             );
             if let Some(i) = self.slots.remove(&full) {
-                // Dropped now (its bytes freed), removed from the list once at the end.
-                self.out.files[i].content = Content::Mem(Vec::new());
-                self.stale.insert(i);
+                self.sink.drop_slot(i);
+                self.out.found -= 1;
             }
         }
         if size > self.opts.max_file_bytes {
@@ -647,19 +693,34 @@ impl<'o> Walker<'o> {
             self.read_stream(inner, magic, &format!("{full}::"), &fname, depth + 1);
             return Ok(());
         }
+        let path: Arc<str> = Arc::from(full.as_str());
+        if self.sink.streams(kind) {
+            // Parsed while the archive is read: never held whole in memory.
+            let (slot, res) = self
+                .sink
+                .stream(self.input.clone(), path.clone(), kind, &mut r);
+            self.out.found += 1;
+            if sniffed {
+                self.sniffed.push((path, slot));
+            }
+            self.slots.insert(full.clone(), slot);
+            return res.map_err(|e| {
+                self.diag(&full, DiagLevel::Error, e);
+                EntryFailed
+            });
+        }
         match sniff::read_capped(r, self.opts.max_file_bytes) {
             Ok(bytes) => {
-                let path: Arc<str> = Arc::from(full.as_str());
-                if sniffed {
-                    self.sniffed.insert(path.clone());
-                }
-                self.slots.insert(full.clone(), self.out.files.len());
-                self.out.files.push(VFile {
+                let slot = self.deliver(VFile {
                     input: self.input.clone(),
-                    path,
+                    path: path.clone(),
                     kind,
                     content: Content::Mem(bytes),
                 });
+                if sniffed {
+                    self.sniffed.push((path, slot));
+                }
+                self.slots.insert(full.clone(), slot);
                 Ok(())
             }
             Err(e) => {

@@ -9,7 +9,7 @@ use crate::model::DiagLevel;
 use std::collections::HashSet;
 use std::io::{Read, Seek};
 
-impl Walker<'_> {
+impl Walker<'_, '_> {
     /// Reads every entry of a zip archive. A bad entry (encrypted, an unsupported method, a
     /// CRC error, truncated data) is a diagnostic and the next entry is read.
     pub(super) fn read_zip<R: Read + Seek>(&mut self, r: R, prefix: &str, depth: u32) {

@@ -318,7 +318,7 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
                     p.sync_error = Some(
                         rec.message
                             .split_once("): ")
-                            .map_or(rec.message.clone(), |(_, s)| s.to_string()),
+                            .map_or(rec.message.to_string(), |(_, s)| s.to_string()),
                     );
                     if p.end.is_none() {
                         p.end = Some(t.max(p.start));

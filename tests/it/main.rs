@@ -47,6 +47,7 @@ mod robust_bounds;
 mod rules_catalogue;
 mod rules_fixtures;
 mod rules_seeds;
+mod threads_identical;
 mod timeline_ci;
 mod timeline_robust;
 mod timeline_seed1;

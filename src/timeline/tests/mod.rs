@@ -44,8 +44,7 @@ pub fn log(pod: &str, previous: bool, date: &str, text: &str) -> CvoLog {
         let len = line.len() as u64 + 1;
         if let Some(cont) = line.strip_prefix("  ") {
             if let Some(r) = records.last_mut() {
-                r.message.push('\n');
-                r.message.push_str(cont);
+                r.message = format!("{}\n{cont}", r.message).into();
                 r.len += len as u32;
             }
             offset += len;
@@ -70,7 +69,7 @@ pub fn log(pod: &str, previous: bool, date: &str, text: &str) -> CvoLog {
             stamp: Stamp::Absolute(when),
             level: level.chars().next().unwrap(),
             source_file: file.split(':').next().unwrap().into(),
-            message: message.to_string(),
+            message: message.into(),
             line: i as u32 + 1,
             offset,
             len: len as u32,
