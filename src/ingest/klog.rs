@@ -436,7 +436,7 @@ fn close(records: &mut [LogRecord], open: &mut Option<String>) {
 /// One shared allocation per distinct message (up to a bound; past it new messages are
 /// simply allocated).
 #[derive(Default)]
-struct Interner(std::collections::HashSet<std::sync::Arc<str>>);
+struct Interner(std::collections::HashSet<std::sync::Arc<str>, foldhash::fast::RandomState>);
 
 impl Interner {
     const MAX: usize = 1 << 16;
