@@ -459,8 +459,10 @@ fn finish(
     pod: String,
     previous: bool,
 ) -> (CvoLog, Option<String>) {
-    let mut records: Vec<LogRecord> =
-        Vec::with_capacity(chunks.iter().map(|c| c.records.len()).sum());
+    let total: usize = chunks.iter().map(|c| c.records.len()).sum();
+    // The first chunk's vector grows to hold them all (a large reallocation is remapped, not
+    // copied), and each later chunk is freed once moved: never two copies of the records.
+    let mut records: Vec<LogRecord> = Vec::new();
     let (mut unparsed, mut lines, mut bytes) = (0u64, 0u64, 0u64);
     let (mut invalid_utf8_line, mut long_line, mut read_error) = (None, None, None);
     for c in chunks {
@@ -482,7 +484,12 @@ fn finish(
         if let (Some(last), Some(first)) = (records.last_mut(), c.records.first()) {
             last.len = (first.offset - last.offset).min(u32::MAX as u64) as u32;
         }
-        records.extend(c.records);
+        if records.capacity() == 0 {
+            records = c.records;
+            records.reserve_exact(total - records.len());
+        } else {
+            records.extend(c.records);
+        }
         unparsed += c.unparsed;
         lines += c.lines;
         bytes = bytes.max(c.end_offset);
