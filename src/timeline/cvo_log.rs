@@ -6,6 +6,7 @@ use super::catalogue::{Fact, classify};
 use super::model::*;
 use crate::bundle::Bundle;
 use crate::model::{CvoLog, LogRecord, Time};
+use rayon::prelude::*;
 
 /// What the CVO logs yield besides events.
 #[derive(Debug, Default)]
@@ -166,235 +167,258 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
         precreated: 0,
         last_merge: None,
     };
-    for rec in &log.records {
-        let Some(t) = rec.time else { continue };
-        let fact = classify(&rec.message);
-        let ev = evidence(log, rec);
-        let banner = matches!(&fact, Some(Fact::Event(EventKind::PodStart { .. }, _)));
-        if banner || st.inst.is_none() {
-            close_instance(&mut st, scan);
-            let build = match &fact {
-                Some(Fact::Event(EventKind::PodStart { build }, _)) => Some(build.clone()),
-                _ => None,
-            };
-            st.inst = Some(Instance {
-                pod: pod.to_string(),
-                previous_log: log.previous,
-                build,
-                start: t,
-                end: t,
-                leader: None,
-                shutdown: None,
-                first_pass: None,
-                start_evidence: ev.clone(),
-                end_evidence: ev.clone(),
-                leader_evidence: None,
-            });
-        }
-        if let Some(inst) = st.inst.as_mut()
-            && t >= inst.end
-        {
-            inst.end = t;
-            inst.end_evidence = ev.clone();
-        }
-        if st.pass.as_ref().is_some_and(|p| p.end.is_none()) {
-            st.pass_last = Some(st.pass_last.map_or(t, |l| l.max(t)));
-        }
-        let Some(fact) = fact else { continue };
-        let (mut kind, mut msg) = match fact {
-            Fact::Manifest {
-                done,
-                name,
-                index,
-                total,
-            } => {
-                manifest(&mut st, t, done, name, index, total, &subject, &ev, out);
-                continue;
-            }
-            Fact::Precreated => {
-                st.precreated += 1;
-                continue;
-            }
-            Fact::HistoryMerge(m) => {
-                if st.last_merge.as_ref() != Some(&m) {
-                    st.last_merge = Some(m.clone());
-                    scan.merges.push(HistoryMergeRecord {
-                        time: t,
-                        merge: m,
-                        evidence: ev.clone(),
-                    });
-                }
-                continue;
-            }
-            Fact::Event(k, m) => (k, m),
-            Fact::Load(k, m, load) => {
-                scan.loads.push(LoadRecord {
-                    time: t,
-                    fact: load,
-                    evidence: ev.clone(),
-                });
-                (k, m)
-            }
-        };
-        match &mut kind {
-            EventKind::PassStart {
-                target,
-                generation,
-                state,
-                attempt,
-                force,
-            } => {
-                close_pass(&mut st, scan);
-                st.precreated = 0;
-                if let Some(inst) = st.inst.as_mut() {
-                    inst.first_pass.get_or_insert(t);
-                }
-                st.pass = Some(Pass {
+    // The record that last moved the open instance's end: its evidence is built when the
+    // instance closes, not for every record.
+    let mut end_rec: Option<&LogRecord> = None;
+    // Classifying messages is most of the work and independent per record: done on the pool
+    // a window at a time (bounded memory), then consumed in order.
+    for window in log.records.chunks(CLASSIFY_WINDOW) {
+        let facts: Vec<Option<Fact>> = window
+            .par_iter()
+            .with_min_len(1024)
+            .map(|r| r.time.and_then(|_| classify(&r.message)))
+            .collect();
+        for (rec, fact) in window.iter().zip(facts) {
+            let Some(t) = rec.time else { continue };
+            let ev = || evidence(log, rec);
+            let banner = matches!(&fact, Some(Fact::Event(EventKind::PodStart { .. }, _)));
+            if banner || st.inst.is_none() {
+                settle_end(&mut st, log, end_rec.take());
+                close_instance(&mut st, scan);
+                let build = match &fact {
+                    Some(Fact::Event(EventKind::PodStart { build }, _)) => Some(build.clone()),
+                    _ => None,
+                };
+                st.inst = Some(Instance {
                     pod: pod.to_string(),
                     previous_log: log.previous,
+                    build,
                     start: t,
-                    end: None,
-                    style: if force.is_some() {
-                        PassStyle::RunningSync
-                    } else {
-                        PassStyle::Apply
-                    },
-                    target: target.clone(),
-                    force: *force,
-                    generation: *generation,
-                    state: state.clone(),
-                    attempt: *attempt,
-                    manifests_done: 0,
-                    manifests_started: 0,
-                    max_index: 0,
-                    total: None,
-                    first_manifest: None,
-                    last_manifest: None,
-                    payload_loaded: None,
-                    ok: None,
-                    errors: Vec::new(),
-                    precondition_failures: Vec::new(),
-                    sync_error: None,
-                    evidence: vec![ev.clone()],
+                    end: t,
+                    leader: None,
+                    shutdown: None,
+                    first_pass: None,
+                    start_evidence: ev(),
+                    end_evidence: ev(),
+                    leader_evidence: None,
                 });
-                st.pass_last = Some(t);
             }
-            EventKind::PassResult { target, ok, errors } => {
-                if st.precreated > 0
-                    && st
-                        .pass
-                        .as_ref()
-                        .is_some_and(|p| p.ok.is_none() && !p.touched_manifests())
-                {
-                    // The result of the ClusterOperator pre-creation graph; the pass goes on.
-                    st.precreated = 0;
+            if let Some(inst) = st.inst.as_mut()
+                && t >= inst.end
+            {
+                inst.end = t;
+                end_rec = Some(rec);
+            }
+            if st.pass.as_ref().is_some_and(|p| p.end.is_none()) {
+                st.pass_last = Some(st.pass_last.map_or(t, |l| l.max(t)));
+            }
+            let Some(fact) = fact else { continue };
+            let (mut kind, mut msg) = match fact {
+                Fact::Manifest {
+                    done,
+                    name,
+                    index,
+                    total,
+                } => {
+                    manifest(&mut st, t, done, name, index, total, &subject, &ev, out);
                     continue;
                 }
-                if let Some(p) = st.pass.as_mut().filter(|p| p.ok.is_none()) {
-                    *target = p.target.clone();
-                    p.ok = Some(*ok);
-                    p.errors = errors.clone();
-                    p.end = Some(t.max(p.start));
-                    p.evidence.push(ev.clone());
-                    let total = p.total.map_or("?".to_string(), |n| n.to_string());
-                    msg = if *ok {
-                        format!(
-                            "pass for {} finished: {} of {total} manifests done, no errors",
-                            p.target, p.manifests_done
-                        )
-                    } else {
-                        format!(
-                            "pass for {} finished: {} of {total} manifests done, {} error(s): {}",
-                            p.target,
-                            p.manifests_done,
-                            errors.len(),
-                            errors.join("; ")
-                        )
-                    };
+                Fact::Precreated => {
+                    st.precreated += 1;
+                    continue;
                 }
-            }
-            EventKind::SyncFailed { .. } => {
-                if let Some(p) = st.pass.as_mut().filter(|p| p.sync_error.is_none()) {
-                    p.sync_error = Some(
-                        rec.message
-                            .split_once("): ")
-                            .map_or(rec.message.to_string(), |(_, s)| s.to_string()),
-                    );
-                    if p.end.is_none() {
-                        p.end = Some(t.max(p.start));
+                Fact::HistoryMerge(m) => {
+                    if st.last_merge.as_ref() != Some(&m) {
+                        st.last_merge = Some(m.clone());
+                        scan.merges.push(HistoryMergeRecord {
+                            time: t,
+                            merge: m,
+                            evidence: ev(),
+                        });
                     }
-                    p.evidence.push(ev.clone());
+                    continue;
                 }
-            }
-            EventKind::PreconditionFailed { name, reason } => {
-                if let Some(p) = open_legacy_pass(&mut st) {
-                    let message = rec
-                        .message
-                        .split_once(": ")
-                        .map_or("", |(_, m)| m)
-                        .to_string();
-                    p.precondition_failures.push(PreconditionFailure {
+                Fact::Event(k, m) => (k, m),
+                Fact::Load(k, m, load) => {
+                    scan.loads.push(LoadRecord {
                         time: t,
-                        name: name.clone(),
-                        reason: reason.clone(),
-                        message,
-                        evidence: ev.clone(),
+                        fact: load,
+                        evidence: ev(),
                     });
+                    (k, m)
                 }
-            }
-            EventKind::PayloadLoading { target } => {
-                if let Some(p) = open_legacy_pass(&mut st) {
-                    *target = p.target.clone();
-                    msg = format!("loading payload for {}", p.target);
+            };
+            match &mut kind {
+                EventKind::PassStart {
+                    target,
+                    generation,
+                    state,
+                    attempt,
+                    force,
+                } => {
+                    close_pass(&mut st, scan);
+                    st.precreated = 0;
+                    if let Some(inst) = st.inst.as_mut() {
+                        inst.first_pass.get_or_insert(t);
+                    }
+                    st.pass = Some(Pass {
+                        pod: pod.to_string(),
+                        previous_log: log.previous,
+                        start: t,
+                        end: None,
+                        style: if force.is_some() {
+                            PassStyle::RunningSync
+                        } else {
+                            PassStyle::Apply
+                        },
+                        target: target.clone(),
+                        force: *force,
+                        generation: *generation,
+                        state: state.clone(),
+                        attempt: *attempt,
+                        manifests_done: 0,
+                        manifests_started: 0,
+                        max_index: 0,
+                        total: None,
+                        first_manifest: None,
+                        last_manifest: None,
+                        payload_loaded: None,
+                        ok: None,
+                        errors: Vec::new(),
+                        precondition_failures: Vec::new(),
+                        sync_error: None,
+                        evidence: vec![ev()],
+                    });
+                    st.pass_last = Some(t);
                 }
-            }
-            EventKind::PayloadLoaded { version, image } => {
-                if let Some(p) = open_legacy_pass(&mut st) {
-                    p.payload_loaded.get_or_insert(t);
-                    if p.target != *image {
-                        *version = p.target.clone();
+                EventKind::PassResult { target, ok, errors } => {
+                    if st.precreated > 0
+                        && st
+                            .pass
+                            .as_ref()
+                            .is_some_and(|p| p.ok.is_none() && !p.touched_manifests())
+                    {
+                        // The result of the ClusterOperator pre-creation graph; the pass goes on.
+                        st.precreated = 0;
+                        continue;
+                    }
+                    if let Some(p) = st.pass.as_mut().filter(|p| p.ok.is_none()) {
+                        *target = p.target.clone();
+                        p.ok = Some(*ok);
+                        p.errors = errors.clone();
+                        p.end = Some(t.max(p.start));
+                        p.evidence.push(ev());
+                        let total = p.total.map_or("?".to_string(), |n| n.to_string());
+                        msg = if *ok {
+                            format!(
+                                "pass for {} finished: {} of {total} manifests done, no errors",
+                                p.target, p.manifests_done
+                            )
+                        } else {
+                            format!(
+                                "pass for {} finished: {} of {total} manifests done, {} error(s): {}",
+                                p.target,
+                                p.manifests_done,
+                                errors.len(),
+                                errors.join("; ")
+                            )
+                        };
                     }
                 }
-            }
-            EventKind::LeaderAcquired => {
-                if let Some(inst) = st.inst.as_mut().filter(|i| i.leader.is_none()) {
-                    inst.leader = Some(t);
-                    inst.leader_evidence = Some(ev.clone());
+                EventKind::SyncFailed { .. } => {
+                    if let Some(p) = st.pass.as_mut().filter(|p| p.sync_error.is_none()) {
+                        p.sync_error = Some(
+                            rec.message
+                                .split_once("): ")
+                                .map_or(rec.message.to_string(), |(_, s)| s.to_string()),
+                        );
+                        if p.end.is_none() {
+                            p.end = Some(t.max(p.start));
+                        }
+                        p.evidence.push(ev());
+                    }
                 }
-            }
-            EventKind::Shutdown => {
-                let first = st.inst.as_mut().is_some_and(|i| i.shutdown.is_none());
-                if let Some(inst) = st.inst.as_mut() {
-                    inst.shutdown.get_or_insert(t);
+                EventKind::PreconditionFailed { name, reason } => {
+                    if let Some(p) = open_legacy_pass(&mut st) {
+                        let message = rec
+                            .message
+                            .split_once(": ")
+                            .map_or("", |(_, m)| m)
+                            .to_string();
+                        p.precondition_failures.push(PreconditionFailure {
+                            time: t,
+                            name: name.clone(),
+                            reason: reason.clone(),
+                            message,
+                            evidence: ev(),
+                        });
+                    }
                 }
-                if !first {
-                    continue;
+                EventKind::PayloadLoading { target } => {
+                    if let Some(p) = open_legacy_pass(&mut st) {
+                        *target = p.target.clone();
+                        msg = format!("loading payload for {}", p.target);
+                    }
                 }
-            }
-            EventKind::DesiredUpdateSeen { .. } => {
-                if st.last_desired.as_ref() == Some(&kind) {
-                    continue;
+                EventKind::PayloadLoaded { version, image } => {
+                    if let Some(p) = open_legacy_pass(&mut st) {
+                        p.payload_loaded.get_or_insert(t);
+                        if p.target != *image {
+                            *version = p.target.clone();
+                        }
+                    }
                 }
-                st.last_desired = Some(kind.clone());
-            }
-            EventKind::SyncPayload { .. } => {
-                if st.last_sync_payload.as_ref() == Some(&kind) {
-                    continue;
+                EventKind::LeaderAcquired => {
+                    if let Some(inst) = st.inst.as_mut().filter(|i| i.leader.is_none()) {
+                        inst.leader = Some(t);
+                        inst.leader_evidence = Some(ev());
+                    }
                 }
-                st.last_sync_payload = Some(kind.clone());
+                EventKind::Shutdown => {
+                    let first = st.inst.as_mut().is_some_and(|i| i.shutdown.is_none());
+                    if let Some(inst) = st.inst.as_mut() {
+                        inst.shutdown.get_or_insert(t);
+                    }
+                    if !first {
+                        continue;
+                    }
+                }
+                EventKind::DesiredUpdateSeen { .. } => {
+                    if st.last_desired.as_ref() == Some(&kind) {
+                        continue;
+                    }
+                    st.last_desired = Some(kind.clone());
+                }
+                EventKind::SyncPayload { .. } => {
+                    if st.last_sync_payload.as_ref() == Some(&kind) {
+                        continue;
+                    }
+                    st.last_sync_payload = Some(kind.clone());
+                }
+                _ => {}
             }
-            _ => {}
+            out.push(TimelineEvent {
+                time: t,
+                source: EventSource::CvoLog,
+                subject: subject.clone(),
+                kind,
+                message: msg,
+                evidence: vec![ev()],
+            });
         }
-        out.push(TimelineEvent {
-            time: t,
-            source: EventSource::CvoLog,
-            subject: subject.clone(),
-            kind,
-            message: msg,
-            evidence: vec![ev],
-        });
     }
+    settle_end(&mut st, log, end_rec);
     close_instance(&mut st, scan);
+}
+
+/// How many records are classified on the pool at once.
+const CLASSIFY_WINDOW: usize = 1 << 15;
+
+/// Gives the open instance the evidence of the record that last moved its end.
+fn settle_end(st: &mut State, log: &CvoLog, end_rec: Option<&LogRecord>) {
+    if let (Some(inst), Some(rec)) = (st.inst.as_mut(), end_rec) {
+        inst.end_evidence = evidence(log, rec);
+    }
 }
 
 /// The open pass when it loads its own payload (≤4.8 `Running sync` passes); 4.9+ loads
@@ -414,7 +438,7 @@ fn manifest(
     index: u32,
     total: u32,
     subject: &str,
-    ev: &Evidence,
+    ev: &dyn Fn() -> Evidence,
     out: &mut Vec<TimelineEvent>,
 ) {
     let Some(p) = st.pass.as_mut() else { return };
@@ -446,7 +470,7 @@ fn manifest(
                 "first manifest of the {} pass: {name} ({index} of {total})",
                 p.target
             ),
-            ev.clone(),
+            ev(),
         ));
     }
 }
