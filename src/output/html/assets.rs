@@ -4,6 +4,8 @@
 //! page reads the same without it. It reads no input data except `data-*` attributes, and
 //! the page's Content-Security-Policy allows exactly this script (by hash).
 
+use maud::{Markup, html};
+
 pub const CSS: &str = r#"
 :root{--good:#3a9e5c;--bad:#d64541;--prog:#4a7fd4;--warn:#e8913d;--upg:#b8860b;--neutral:#b8c2cc;--info:#4a7fd4;--fg:#1d2430;--muted:#667085;--line:#dde1e7;--lblw:230px}
 *{box-sizing:border-box}
@@ -124,8 +126,31 @@ footer{color:var(--muted);font-size:12px;border-top:1px solid var(--line);margin
 @media print{.controls,#tip{display:none}.chart{overflow:visible}}
 "#;
 
+/// One hatched fill: a `size`-pixel tile of `bg` with a `stripe`-wide band of `fg`, turned by
+/// `rotate`.
+fn pattern(id: &str, size: &str, rotate: &str, bg: &str, stripe: &str, fg: &str) -> Markup {
+    html! {
+        pattern id=(id) width=(size) height=(size) patternUnits="userSpaceOnUse"
+            patternTransform={ "rotate(" (rotate) ")" } {
+            rect width=(size) height=(size) fill=(bg) {}
+            rect width=(stripe) height=(size) fill=(fg) {}
+        }
+    }
+}
+
 /// Patterns referenced by the bars (`url(#pat-…)`), in a zero-size SVG.
-pub const DEFS: &str = r##"<svg class="defs" aria-hidden="true" focusable="false"><defs><pattern id="pat-claimed" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#fbe3e2"/><rect width="2.5" height="6" fill="#d64541"/></pattern><pattern id="pat-stall" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="#fdeeed"/><rect width="1.5" height="8" fill="#ec9a97"/></pattern><pattern id="pat-unmanaged" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="6" height="6" fill="#fff3e3"/><rect width="2" height="6" fill="#e8913d"/></pattern><pattern id="pat-fold" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(-30)"><rect width="8" height="8" fill="#f1f2f5"/><rect width="1" height="8" fill="#c9ced6"/></pattern></defs></svg>"##;
+pub fn defs() -> Markup {
+    html! {
+        svg class="defs" aria-hidden="true" focusable="false" {
+            defs {
+                (pattern("pat-claimed", "6", "45", "#fbe3e2", "2.5", "#d64541"))
+                (pattern("pat-stall", "8", "45", "#fdeeed", "1.5", "#ec9a97"))
+                (pattern("pat-unmanaged", "6", "-45", "#fff3e3", "2", "#e8913d"))
+                (pattern("pat-fold", "8", "-30", "#f1f2f5", "1", "#c9ced6"))
+            }
+        }
+    }
+}
 
 pub const JS: &str = r#"
 (function () {

@@ -211,7 +211,7 @@ pub fn add(intervals: &[CiInterval], end: Time, lanes: &mut Vec<Lane>) {
             continue;
         }
         let mut data = se(&iv.from, &stop);
-        data.push(("interval", iv.reason.clone()));
+        data.interval = Some(iv.reason.clone());
         let label = if key.starts_with("cv/") {
             format!(
                 "{}={}",

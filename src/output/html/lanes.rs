@@ -81,8 +81,31 @@ pub struct Bar {
     pub label: String,
     /// Hover text (plain; escaped when written).
     pub tip: String,
-    /// Extra `data-*` attributes.
-    pub data: Vec<(&'static str, String)>,
+    pub data: Data,
+}
+
+/// The `data-*` attributes of a bar or mark, which the page script, the tests and anyone
+/// scraping the page read (`data-start`, `data-cond`…); written in this order when set.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Data {
+    pub start: Option<String>,
+    pub end: Option<String>,
+    /// Actual and recorded completion of a history entry whose recorded time is too late.
+    pub actual: Option<String>,
+    pub recorded: Option<String>,
+    /// `Degraded=True`.
+    pub cond: Option<String>,
+    pub version: Option<String>,
+    pub state: Option<String>,
+    pub episode: Option<String>,
+    pub release: Option<String>,
+    /// What a mark stands for (`leader`, `precondition-failed NAME`…).
+    pub what: Option<String>,
+    pub count: Option<String>,
+    /// A CI interval's reason.
+    pub interval: Option<String>,
+    /// A finding's rule code.
+    pub code: Option<String>,
 }
 
 /// An instant on a lane.
@@ -94,7 +117,7 @@ pub struct Mark {
     pub tip: String,
     /// An in-page link (`#f-3`).
     pub link: Option<String>,
-    pub data: Vec<(&'static str, String)>,
+    pub data: Data,
     /// A short text written under the mark (on the lane's second track), left of it when
     /// `note_left`.
     pub note: String,
@@ -109,13 +132,13 @@ impl Mark {
             glyph,
             tip,
             link: None,
-            data: Vec::new(),
+            data: Data::default(),
             note: String::new(),
             note_left: false,
         }
     }
     pub fn what(mut self, what: impl Into<String>) -> Mark {
-        self.data.push(("what", what.into()));
+        self.data.what = Some(what.into());
         self
     }
 }
@@ -215,8 +238,12 @@ pub fn tail_path(path: &str, max: usize) -> String {
 }
 
 /// The standard `data-start`/`data-end` pair.
-pub fn se(start: &Time, end: &Time) -> Vec<(&'static str, String)> {
-    vec![("start", fmt_short(start)), ("end", fmt_short(end))]
+pub fn se(start: &Time, end: &Time) -> Data {
+    Data {
+        start: Some(fmt_short(start)),
+        end: Some(fmt_short(end)),
+        ..Data::default()
+    }
 }
 
 /// Assigns bars to at most `max` tracks so overlapping bars do not cover each other; returns
@@ -318,7 +345,7 @@ pub fn cond_bar(
         where_(&s.event.evidence)
     );
     let mut data = se(&s.start, &s.end);
-    data.push(("cond", format!("{cond}={}", s.status)));
+    data.cond = Some(format!("{cond}={}", s.status));
     Bar {
         start: s.start,
         end: s.end,

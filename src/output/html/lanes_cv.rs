@@ -4,7 +4,7 @@
 //! Progressing, Failing, ReleaseAccepted and Upgradeable conditions.
 
 use super::lanes::{
-    Bar, CondIndex, Glyph, Group, Lane, Mark, cond_bar, cond_spans, hms, pack, se, span_text,
+    Bar, CondIndex, Data, Glyph, Group, Lane, Mark, cond_bar, cond_spans, hms, pack, se, span_text,
     where_,
 };
 use crate::model::Time;
@@ -57,8 +57,8 @@ fn history_lane(tl: &Timeline, end: Time) -> Lane {
             .iter()
             .find(|(v, _, claimed, _)| v == h.label() && h.completion == Some(*claimed));
         let mut data = se(&start, &stop);
-        data.push(("version", h.label().to_string()));
-        data.push(("state", h.state.clone()));
+        data.version = Some(h.label().to_string());
+        data.state = Some(h.state.clone());
         match bound {
             Some((_, actual, claimed, ev)) if *actual > start && actual < claimed => {
                 tip.push_str(&format!(
@@ -92,11 +92,12 @@ fn history_lane(tl: &Timeline, end: Time) -> Lane {
                         fmt_short(actual),
                         where_(ev)
                     ),
-                    data: vec![
-                        ("actual", fmt_short(actual)),
-                        ("recorded", fmt_short(claimed)),
-                        ("version", h.label().to_string()),
-                    ],
+                    data: Data {
+                        actual: Some(fmt_short(actual)),
+                        recorded: Some(fmt_short(claimed)),
+                        version: Some(h.label().to_string()),
+                        ..Data::default()
+                    },
                 });
                 let tip = format!(
                     "actual completion of {}: before {}\n{}",
@@ -158,7 +159,7 @@ fn episode_lane(tl: &Timeline, end: Time) -> Lane {
             tip.push_str(&format!("\n{:?}: {}", m.kind, fmt_short(&m.time)));
         }
         let mut data = se(&e.start, &stop);
-        data.push(("episode", format!("{:?}", e.tag()).to_ascii_lowercase()));
+        data.episode = Some(format!("{:?}", e.tag()).to_ascii_lowercase());
         lane.bars.push(Bar {
             start: e.start,
             end: stop,

@@ -35,8 +35,8 @@ pub fn cvo(tl: &Timeline, end: Time, lanes: &mut Vec<Lane>) {
         match &e.kind {
             EpisodeKind::Stall { cause, detail } => {
                 let mut data = se(&e.start, &stop);
-                data.push(("episode", "stall".into()));
-                data.push(("release", running.to_string()));
+                data.episode = Some("stall".into());
+                data.release = Some(running.to_string());
                 rec.bars.push(Bar {
                     start: e.start,
                     end: stop,
@@ -66,7 +66,7 @@ pub fn cvo(tl: &Timeline, end: Time, lanes: &mut Vec<Lane>) {
             }
             EpisodeKind::Unmanaged { cause } => {
                 let mut data = se(&e.start, &stop);
-                data.push(("episode", "unmanaged".into()));
+                data.episode = Some("unmanaged".into());
                 rec.bars.push(Bar {
                     start: e.start,
                     end: stop,
@@ -120,7 +120,7 @@ pub fn cvo(tl: &Timeline, end: Time, lanes: &mut Vec<Lane>) {
         }
         tip.push_str(&format!("\npod {}\n{}", p.pod, where_(&p.evidence)));
         let mut data = se(&p.start, &stop);
-        data.push(("state", p.state.clone()));
+        data.state = Some(p.state.clone());
         passes.bars.push(Bar {
             start: p.start,
             end: stop,
@@ -224,8 +224,8 @@ fn preconditions(tl: &Timeline) -> Lane {
             continue;
         };
         let mut data = se(&first.time, &last.time);
-        data.push(("what", format!("precondition-run {name}")));
-        data.push(("count", run.len().to_string()));
+        data.what = Some(format!("precondition-run {name}"));
+        data.count = Some(run.len().to_string());
         pre.bars.push(Bar {
             start: first.time,
             end: last.time,

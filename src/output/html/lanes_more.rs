@@ -340,7 +340,7 @@ pub fn findings(report: &Report, lanes: &mut [Lane]) {
         );
         let mut mark = Mark::new(at, sev_class(f.severity), Glyph::Diamond, tip);
         mark.link = Some(format!("#f-{}", n + 1));
-        mark.data.push(("code", f.code.to_string()));
+        mark.data.code = Some(f.code.to_string());
         if let Some(i) = pos.get(&object_lane(&f.object.kind, &f.object.name)) {
             lanes[*i].marks.push(mark.clone());
         }

@@ -3,7 +3,10 @@
 //! no network request (its Content-Security-Policy forbids every fetch and allows only its
 //! own script, by hash). It shows a header (cluster, versions, collection time, inputs), the
 //! upgrade timeline chart (one lane per component, UTC axis, idle gaps folded), the findings
-//! with evidence and each rule's page, and the episodes. Every input string is escaped.
+//! with evidence and each rule's page, and the episodes. The page is written with `maud`
+//! templates: every input string reaches it through maud's escaping (`text::Text`); only the
+//! constant stylesheet and script and pulldown-cmark's rendering of the rule pages are spliced
+//! unescaped.
 //!
 //! ```no_run
 //! let run = mglint::app::load(&["must-gather.tar.gz".into()], &Default::default()).unwrap();
@@ -15,7 +18,6 @@
 
 mod assets;
 mod chart;
-mod escape;
 mod intervals;
 mod lanes;
 mod lanes_cv;
@@ -23,8 +25,8 @@ mod lanes_cvo;
 mod lanes_more;
 mod scale;
 mod sections;
+mod text;
 
-pub use escape::esc;
 pub use intervals::CiInterval;
 
 use crate::bundle::{Bundle, InputKind};
@@ -32,7 +34,8 @@ use crate::model::Time;
 use crate::rules::Report;
 use crate::timeline::{Timeline, fmt_short};
 use crate::vocab::text::plural;
-use std::fmt::Write;
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+use text::Text;
 
 /// One input as shown in the header.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -123,136 +126,148 @@ fn csp() -> String {
     )
 }
 
-fn meta_row(out: &mut String, name: &str, value: Option<&str>) {
-    if let Some(v) = value {
-        let _ = write!(
-            out,
-            "<tr><th>{name}</th><td><code>{}</code></td></tr>",
-            esc(v)
-        );
+fn meta_row(name: &str, value: Option<&str>) -> Markup {
+    html! {
+        @if let Some(v) = value {
+            tr { th { (name) } td { code { (Text(v)) } } }
+        }
     }
 }
 
-fn header(out: &mut String, report: &Report, tl: &Timeline, meta: &HtmlMeta) {
+/// One input in the header: name, kind and how many files were read.
+fn input_item(name: &str, kind: &str, files_read: u64) -> Markup {
+    html! {
+        li {
+            code { (Text(name)) }
+            " (" (Text(kind)) ", "
+            (plural(usize::try_from(files_read).unwrap_or(usize::MAX), "file read", "files read"))
+            ")"
+        }
+    }
+}
+
+fn header(report: &Report, tl: &Timeline, meta: &HtmlMeta) -> Markup {
     let s = &report.summary;
     let (class, verdict) = if report.failed() {
         ("fail", "fails")
     } else {
         ("pass", "passes")
     };
-    let _ = write!(
-        out,
-        "<header><h1>mglint report</h1><p class=\"verdict {class}\" id=\"verdict\">{}, {}, {} info: {verdict} at <code>--fail-on {}</code></p><table class=\"meta\" id=\"meta\">",
-        plural(s.errors, "error", "errors"),
-        plural(s.warnings, "warning", "warnings"),
-        s.info,
-        report.fail_on
-    );
-    meta_row(out, "Cluster ID", meta.cluster_id.as_deref());
-    meta_row(out, "Running version", meta.running_version.as_deref());
-    meta_row(out, "status.desired", meta.desired_version.as_deref());
-    meta_row(out, "spec.desiredUpdate", meta.requested_version.as_deref());
-    meta_row(out, "Channel", meta.channel.as_deref());
-    if !tl.history.is_empty() {
-        let rows: Vec<String> = tl
-            .history
-            .iter()
-            .rev()
-            .take(8)
-            .map(|h| {
-                let span = match (h.started, h.completion) {
-                    (Some(a), Some(b)) => format!("{} → {}", fmt_short(&a), fmt_short(&b)),
-                    (Some(a), None) => format!("{} → …", fmt_short(&a)),
-                    _ => String::new(),
-                };
-                format!(
-                    "<li><code>{}</code> {} <span class=\"muted\">{}</span></li>",
-                    esc(h.label()),
-                    esc(&h.state),
-                    esc(&span)
-                )
-            })
-            .collect();
-        let more = tl.history.len().saturating_sub(8);
-        let more = if more > 0 {
-            format!("<li class=\"muted\">and {more} older</li>")
-        } else {
-            String::new()
-        };
-        let _ = write!(
-            out,
-            "<tr><th>History</th><td><ul>{}{more}</ul></td></tr>",
-            rows.join("")
-        );
-    }
     let collected = meta.collected_at.or(report.collected_at);
-    if let Some(t) = collected {
-        let _ = write!(
-            out,
-            "<tr><th>Collected</th><td>{} UTC</td></tr>",
-            esc(&fmt_short(&t))
-        );
+    let older = tl.history.len().saturating_sub(8);
+    html! {
+        header {
+            h1 { "mglint report" }
+            p class={ "verdict " (class) } id="verdict" {
+                (plural(s.errors, "error", "errors")) ", "
+                (plural(s.warnings, "warning", "warnings")) ", "
+                (s.info) " info: " (verdict) " at "
+                code { "--fail-on " (report.fail_on) }
+            }
+            table class="meta" id="meta" {
+                (meta_row("Cluster ID", meta.cluster_id.as_deref()))
+                (meta_row("Running version", meta.running_version.as_deref()))
+                (meta_row("status.desired", meta.desired_version.as_deref()))
+                (meta_row("spec.desiredUpdate", meta.requested_version.as_deref()))
+                (meta_row("Channel", meta.channel.as_deref()))
+                @if !tl.history.is_empty() {
+                    tr {
+                        th { "History" }
+                        td {
+                            ul {
+                                @for h in tl.history.iter().rev().take(8) {
+                                    @let span = match (h.started, h.completion) {
+                                        (Some(a), Some(b)) => {
+                                            format!("{} → {}", fmt_short(&a), fmt_short(&b))
+                                        }
+                                        (Some(a), None) => format!("{} → …", fmt_short(&a)),
+                                        _ => String::new(),
+                                    };
+                                    li {
+                                        code { (Text(h.label())) }
+                                        " " (Text(&h.state)) " "
+                                        span class="muted" { (Text(&span)) }
+                                    }
+                                }
+                                @if older > 0 {
+                                    li class="muted" { "and " (older) " older" }
+                                }
+                            }
+                        }
+                    }
+                }
+                @if let Some(t) = collected {
+                    tr { th { "Collected" } td { (Text(&fmt_short(&t))) " UTC" } }
+                }
+                @if !meta.inputs.is_empty() {
+                    tr {
+                        th { "Inputs" }
+                        td {
+                            ul {
+                                @for i in &meta.inputs {
+                                    (input_item(&i.name, &i.kind, i.files_read))
+                                }
+                            }
+                        }
+                    }
+                } @else if !report.inputs.is_empty() {
+                    tr {
+                        th { "Inputs" }
+                        td {
+                            ul {
+                                @for i in &report.inputs {
+                                    (input_item(&i.name, &i.kind, i.files_read))
+                                }
+                            }
+                        }
+                    }
+                }
+                @if meta.unreadable_files > 0 {
+                    tr {
+                        th { "Unreadable files" }
+                        td { (meta.unreadable_files) " (see the IN findings)" }
+                    }
+                }
+            }
+            nav {
+                a href="#timeline" { "Timeline" }
+                a href="#findings" { "Findings (" (report.findings.len()) ")" }
+                a href="#episodes" { "Episodes (" (tl.episodes.len()) ")" }
+                a href="#rules" { "Rules" }
+            }
+        }
+        "\n"
     }
-    let inputs: Vec<String> = if meta.inputs.is_empty() {
-        report
-            .inputs
-            .iter()
-            .map(|i| {
-                format!(
-                    "<li><code>{}</code> ({}, {})</li>",
-                    esc(&i.name),
-                    esc(&i.kind),
-                    plural(
-                        usize::try_from(i.files_read).unwrap_or(usize::MAX),
-                        "file read",
-                        "files read"
-                    )
-                )
-            })
-            .collect()
-    } else {
-        meta.inputs
-            .iter()
-            .map(|i| {
-                format!(
-                    "<li><code>{}</code> ({}, {})</li>",
-                    esc(&i.name),
-                    esc(&i.kind),
-                    plural(
-                        usize::try_from(i.files_read).unwrap_or(usize::MAX),
-                        "file read",
-                        "files read"
-                    )
-                )
-            })
-            .collect()
-    };
-    if !inputs.is_empty() {
-        let _ = write!(
-            out,
-            "<tr><th>Inputs</th><td><ul>{}</ul></td></tr>",
-            inputs.join("")
-        );
+}
+
+/// The timeline section: the chart, or a sentence when nothing could be placed in time.
+fn timeline_section(report: &Report, timeline: &Timeline, meta: &HtmlMeta) -> Markup {
+    html! {
+        section id="timeline" {
+            h2 { "Timeline" }
+            "\n"
+            (assets::defs())
+            @match lanes::build(timeline, report, &meta.intervals) {
+                Some(chart) => {
+                    p class="muted" {
+                        "Times in UTC. Hover a bar or mark for details; diamonds are findings (click to jump). Long idle stretches are folded (≈)."
+                    }
+                    "\n"
+                    (chart::render(&chart))
+                }
+                None => {
+                    p { "Nothing in the input could be placed in time." }
+                    "\n"
+                }
+            }
+        }
+        "\n"
     }
-    if meta.unreadable_files > 0 {
-        let _ = write!(
-            out,
-            "<tr><th>Unreadable files</th><td>{} (see the IN findings)</td></tr>",
-            meta.unreadable_files
-        );
-    }
-    let _ = writeln!(
-        out,
-        "</table><nav><a href=\"#timeline\">Timeline</a><a href=\"#findings\">Findings ({})</a><a href=\"#episodes\">Episodes ({})</a><a href=\"#rules\">Rules</a></nav></header>",
-        report.findings.len(),
-        tl.episodes.len()
-    );
 }
 
 /// Renders the report, its timeline and the header facts as one self-contained HTML page.
 /// Deterministic: the same inputs give byte-identical output.
 pub fn render_html(report: &Report, timeline: &Timeline, bundle_meta: &HtmlMeta) -> String {
-    let mut out = String::with_capacity(64 * 1024);
     let title = bundle_meta
         .cluster_id
         .as_deref()
@@ -260,38 +275,47 @@ pub fn render_html(report: &Report, timeline: &Timeline, bundle_meta: &HtmlMeta)
         .or_else(|| bundle_meta.inputs.first().map(|i| i.name.clone()))
         .or_else(|| report.inputs.first().map(|i| i.name.clone()))
         .unwrap_or_else(|| "no input".into());
-    let _ = writeln!(
-        out,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"{} {}\">\n<title>mglint report: {}</title>\n<style>{}</style>\n</head>\n<body>",
-        csp(),
-        report.tool.name,
-        report.tool.version,
-        esc(&title),
-        assets::CSS
-    );
-    header(&mut out, report, timeline, bundle_meta);
-    out.push_str("<main>\n<section id=\"timeline\"><h2>Timeline</h2>\n");
-    out.push_str(assets::DEFS);
-    match lanes::build(timeline, report, &bundle_meta.intervals) {
-        Some(chart) => {
-            out.push_str("<p class=\"muted\">Times in UTC. Hover a bar or mark for details; diamonds are findings (click to jump). Long idle stretches are folded (≈).</p>\n");
-            chart::render(&mut out, &chart);
+    let page = html! {
+        (DOCTYPE) "\n"
+        html lang="en" {
+            "\n"
+            head {
+                "\n"
+                meta charset="utf-8"; "\n"
+                meta http-equiv="Content-Security-Policy" content=(csp()); "\n"
+                meta name="viewport" content="width=device-width, initial-scale=1"; "\n"
+                meta name="generator" content={ (report.tool.name) " " (report.tool.version) }; "\n"
+                title { "mglint report: " (Text(&title)) } "\n"
+                // The stylesheet and the script are compile-time constants (their hash is the CSP's).
+                style { (PreEscaped(assets::CSS)) } "\n"
+            }
+            "\n"
+            body {
+                "\n"
+                (header(report, timeline, bundle_meta))
+                main {
+                    "\n"
+                    (timeline_section(report, timeline, bundle_meta))
+                    (sections::findings(report))
+                    (sections::episodes(timeline))
+                    (sections::rules(report))
+                }
+                "\n"
+                footer {
+                    (report.tool.name) " " (report.tool.version) " · schema " (report.schema)
+                    " · a self-contained page: no external resources"
+                }
+                "\n"
+                div id="tip" role="tooltip" {}
+                "\n"
+                script { (PreEscaped(assets::JS)) }
+                "\n"
+            }
+            "\n"
         }
-        None => out.push_str("<p>Nothing in the input could be placed in time.</p>\n"),
-    }
-    out.push_str("</section>\n");
-    sections::findings(&mut out, report);
-    sections::episodes(&mut out, timeline);
-    sections::rules(&mut out, report);
-    let _ = writeln!(
-        out,
-        "</main>\n<footer>{} {} · schema {} · a self-contained page: no external resources</footer>\n<div id=\"tip\" role=\"tooltip\"></div>\n<script>{}</script>\n</body>\n</html>",
-        report.tool.name,
-        report.tool.version,
-        report.schema,
-        assets::JS
-    );
-    out
+        "\n"
+    };
+    page.into_string()
 }
 
 #[cfg(test)]
