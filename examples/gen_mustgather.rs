@@ -267,6 +267,17 @@ fn co_yaml(name: &str, version: &str, t: &str) -> String {
     )
 }
 
+/// Level, source, locator type and keys, reason, human message, annotations.
+type Kind<'a> = (
+    &'a str,
+    &'a str,
+    &'a str,
+    Vec<(&'a str, String)>,
+    &'a str,
+    String,
+    Vec<(&'a str, String)>,
+);
+
 /// One interval of the `n`th kind, indented as origin writes them (v3: string and
 /// structured `locator`/`message` both present).
 fn interval(rng: &mut Rng, i: u64, base: i64) -> String {
@@ -278,15 +289,7 @@ fn interval(rng: &mut Rng, i: u64, base: i64) -> String {
     };
     let from = t((i / 10) as i64);
     let to = t((i / 10 + rng.below(120)) as i64);
-    let (level, source, ty, keys, reason, human, ann): (
-        &str,
-        &str,
-        &str,
-        Vec<(&str, String)>,
-        &str,
-        String,
-        Vec<(&str, String)>,
-    ) = match i % 5 {
+    let (level, source, ty, keys, reason, human, ann): Kind<'_> = match i % 5 {
         0 => (
             "Info",
             "PodMonitor",

@@ -126,7 +126,7 @@ impl<'de> Visitor<'de> for TopVisitor<'_> {
         // The last `items` wins, as in a map read whole.
         let mut top = Top::Items(Vec::new());
         while let Some(key) = m.next_key::<Key>()? {
-            if key.0.as_deref() == Some("items") {
+            if key.0 == Some("items") {
                 top = m.next_value_seed(ItemsVisitor { prov: self.prov })?;
             } else {
                 m.next_value::<IgnoredAny>()?;
