@@ -12,6 +12,11 @@
 //! With a third argument `steady`, nine tenths of the bytes are the CVO log, and it covers a
 //! year: the same payload's manifests reconciled pass after pass (the same lines every pass,
 //! as a real CVO logs them), with the update in the middle (the repetitive case).
+//!
+//! `cargo run --release --example gen_mustgather -- intervals <size> <out.json>` writes one
+//! large origin interval file instead (`e2e-events_*.json` as large CI jobs write them:
+//! indented, current schema with the legacy string forms beside the structured ones), for
+//! measuring the interval reader's memory.
 
 use std::fmt::Write as _;
 use std::io::{BufWriter, Write};
@@ -287,8 +292,176 @@ fn co_yaml(name: &str, version: &str, t: &str) -> String {
     )
 }
 
+/// Level, source, locator type and keys, reason, human message, annotations.
+type Kind<'a> = (
+    &'a str,
+    &'a str,
+    &'a str,
+    Vec<(&'a str, String)>,
+    &'a str,
+    String,
+    Vec<(&'a str, String)>,
+);
+
+/// One interval of the `n`th kind, indented as origin writes them (v3: string and
+/// structured `locator`/`message` both present).
+fn interval(rng: &mut Rng, i: u64, base: i64) -> String {
+    let t = |s: i64| {
+        chrono::DateTime::from_timestamp(base + s, 0)
+            .unwrap()
+            .format("%Y-%m-%dT%H:%M:%SZ")
+            .to_string()
+    };
+    let from = t((i / 10) as i64);
+    let to = t((i / 10 + rng.below(120)) as i64);
+    let (level, source, ty, keys, reason, human, ann): Kind<'_> = match i % 5 {
+        0 => (
+            "Info",
+            "PodMonitor",
+            "Pod",
+            vec![
+                ("namespace", format!("e2e-test-{}", rng.below(900))),
+                ("pod", format!("pod-{:05x}", rng.below(1 << 20))),
+                (
+                    "uid",
+                    format!(
+                        "{:08x}-{:04x}-4b86-a4e4-efb786051ac6",
+                        rng.next() as u32,
+                        rng.below(1 << 16)
+                    ),
+                ),
+            ],
+            "Created",
+            String::new(),
+            vec![
+                ("constructed", "pod-lifecycle-constructor".to_string()),
+                ("reason", "Created".to_string()),
+            ],
+        ),
+        1 => (
+            "Warning",
+            "NodeMonitor",
+            "Node",
+            vec![(
+                "node",
+                format!("ci-op-{:08x}-worker-{}", rng.next() as u32, rng.below(6)),
+            )],
+            "NodeUpdate",
+            "drained node".to_string(),
+            vec![
+                ("phase", "Drain".to_string()),
+                ("roles", "worker".to_string()),
+            ],
+        ),
+        2 => (
+            "Error",
+            "OperatorState",
+            "ClusterOperator",
+            vec![(
+                "clusteroperator",
+                OPERATORS[rng.below(OPERATORS.len() as u64) as usize].to_string(),
+            )],
+            "OperatorDegraded",
+            "changed: condition Degraded went True: the operator is degraded".to_string(),
+            vec![
+                ("condition", "Degraded".to_string()),
+                ("status", "True".to_string()),
+            ],
+        ),
+        3 => (
+            "Error",
+            "Disruption",
+            "Disruption",
+            vec![
+                (
+                    "backend-disruption-name",
+                    "kube-api-new-connections".to_string(),
+                ),
+                ("connection", "new".to_string()),
+                ("disruption", "host-to-service".to_string()),
+            ],
+            "DisruptionBegan",
+            format!(
+                "kube-api-new-connections stopped responding to GET requests over new connections: Get \"https://api.ci-op.example.com:6443/api/v1/namespaces/default\": dial tcp 10.0.{}.{}:6443: connect: connection refused",
+                rng.below(255),
+                rng.below(255)
+            ),
+            vec![],
+        ),
+        _ => (
+            "Info",
+            "E2ETest",
+            "E2ETest",
+            vec![(
+                "e2e-test",
+                format!(
+                    "[sig-node] Pods should run test number {i} [Suite:openshift/conformance/parallel]"
+                ),
+            )],
+            "",
+            "e2e test finished As \"Passed\"".to_string(),
+            vec![("status", "Passed".to_string())],
+        ),
+    };
+    let obj = |pairs: &[(&str, String)], ind: &str| -> String {
+        if pairs.is_empty() {
+            return "{}".to_string();
+        }
+        let body: Vec<String> = pairs
+            .iter()
+            .map(|(k, v)| format!("{ind}    \"{k}\": {}", json(v)))
+            .collect();
+        format!("{{\n{}\n{ind}}}", body.join(",\n"))
+    };
+    let loc_str: Vec<String> = keys
+        .iter()
+        .map(|(k, v)| format!("{}/{v}", if *k == "namespace" { "ns" } else { k }))
+        .collect();
+    let mut msg_str: Vec<String> = ann.iter().map(|(k, v)| format!("{k}/{v}")).collect();
+    if !human.is_empty() {
+        msg_str.push(human.clone());
+    }
+    format!(
+        "        {{\n            \"level\": \"{level}\",\n            \"display\": true,\n            \"source\": \"{source}\",\n            \"locator\": {ls},\n            \"locator\": {{\n                \"type\": \"{ty}\",\n                \"keys\": {k}\n            }},\n            \"message\": {ms},\n            \"message\": {{\n                \"reason\": \"{reason}\",\n                \"cause\": \"\",\n                \"humanMessage\": {human},\n                \"annotations\": {a}\n            }},\n            \"from\": \"{from}\",\n            \"to\": \"{to}\"\n        }}",
+        ls = json(&loc_str.join(" ")),
+        human = json(&human),
+        k = obj(&keys, "                "),
+        ms = json(&msg_str.join(" ")),
+        a = obj(&ann, "                "),
+    )
+}
+
+/// A JSON string literal.
+fn json(s: &str) -> String {
+    serde_json::to_string(s).unwrap()
+}
+
+/// `gen_mustgather intervals <size> <out.json>`: one interval file of about `size` bytes.
+fn intervals_file(total: u64, out: &Path) {
+    let mut w = BufWriter::with_capacity(1 << 20, std::fs::File::create(out).unwrap());
+    let mut rng = Rng(7);
+    let base = 1_699_020_000i64; // 2023-11-03T14:00:00Z
+    w.write_all(b"{\n    \"items\": [\n").unwrap();
+    let (mut n, mut i) = (0u64, 0u64);
+    while n < total {
+        let item = interval(&mut rng, i, base);
+        if i > 0 {
+            w.write_all(b",\n").unwrap();
+        }
+        w.write_all(item.as_bytes()).unwrap();
+        n += item.len() as u64 + 2;
+        i += 1;
+    }
+    w.write_all(b"\n    ]\n}\n").unwrap();
+    w.flush().unwrap();
+    println!("{}: {i} intervals, {n} bytes", out.display());
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.len() == 4 && args[1] == "intervals" {
+        return intervals_file(parse_size(&args[2]), Path::new(&args[3]));
+    }
     if args.len() < 3 {
         eprintln!("usage: gen_mustgather <size: 100M|1G|4G|bytes> <out dir> [steady]");
         std::process::exit(2);

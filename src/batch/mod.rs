@@ -340,6 +340,13 @@ pub fn run_file(
             path: path.to_path_buf(),
             source,
         })?;
+    if previous.unterminated {
+        use std::io::Write;
+        f.write_all(b"\n").map_err(|source| BatchError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    }
     run_to(inputs, opts, &previous, &mut f)
 }
 

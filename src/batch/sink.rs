@@ -59,11 +59,19 @@ pub struct Previous {
     pub unparsable: usize,
     /// Bytes of a torn last line (a killed run) that were cut from the file.
     pub torn_bytes: u64,
+    /// The file ends without a newline after a line that was kept (a whole row, or a line
+    /// that is not a row): one is written before the first appended row.
+    pub unterminated: bool,
 }
 
+/// How every row line starts (a line cut after this is a torn row of a killed run).
+const ROW_START: &str = "{\"schema\":\"mglint/batch/v1\"";
+
 /// Reads the rows of an earlier run from `path` (none when it does not exist). A last line
-/// without its newline is a row cut by a killed run: it is removed from the file, so that
-/// appended rows start on a line of their own and the input is analysed again.
+/// without its newline that is the start of a row but not a whole one was cut by a killed
+/// run: it is removed from the file, so that the input is analysed again. Any other last line
+/// without a newline (a whole row, or text that is not a row) is kept. Only a whole row marks
+/// its input done.
 pub fn read_previous(path: &Path) -> Result<Previous, BatchError> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
@@ -75,11 +83,18 @@ pub fn read_previous(path: &Path) -> Result<Previous, BatchError> {
             });
         }
     };
-    let whole = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
-    let mut prev = Previous {
-        torn_bytes: (bytes.len() - whole) as u64,
-        ..Previous::default()
-    };
+    let mut whole = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+    let tail = String::from_utf8_lossy(&bytes[whole..]);
+    let torn = !tail.is_empty()
+        && tail.starts_with(ROW_START)
+        && serde_json::from_str::<Row>(&tail).is_err();
+    let mut prev = Previous::default();
+    if torn {
+        prev.torn_bytes = (bytes.len() - whole) as u64;
+    } else if whole < bytes.len() {
+        prev.unterminated = true;
+        whole = bytes.len();
+    }
     if prev.torn_bytes > 0 {
         let f = std::fs::OpenOptions::new()
             .write(true)
@@ -98,18 +113,12 @@ pub fn read_previous(path: &Path) -> Result<Previous, BatchError> {
         if line.trim().is_empty() {
             continue;
         }
-        match serde_json::from_str::<serde_json::Value>(line) {
-            Ok(v) => match v.get("input").and_then(|i| i.as_str()) {
-                Some(input) => {
-                    prev.inputs.insert(input.to_string());
-                    match serde_json::from_value::<Row>(v) {
-                        Ok(r) => prev.rows.push(r),
-                        Err(_) => prev.unparsable += 1,
-                    }
-                }
-                None => prev.unparsable += 1,
-            },
-            Err(_) => prev.unparsable += 1,
+        match serde_json::from_str::<Row>(line) {
+            Ok(r) if r.schema == super::row::SCHEMA => {
+                prev.inputs.insert(r.input.clone());
+                prev.rows.push(r);
+            }
+            _ => prev.unparsable += 1,
         }
     }
     Ok(prev)
@@ -149,5 +158,36 @@ mod tests {
             std::fs::read_to_string(&p).unwrap(),
             format!("{row}\nnot json\n")
         );
+        assert!(!prev.unterminated);
+    }
+
+    #[test]
+    fn a_last_line_that_is_not_a_torn_row_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("rows.jsonl");
+        let row = serde_json::to_string(&Row::error(0, "/a", vec!["gone".into()])).unwrap();
+        // A whole row without its newline, and a file that holds no rows at all.
+        for (text, rows) in [(row.clone(), 1), ("my notes, no newline".to_string(), 0)] {
+            std::fs::write(&p, &text).unwrap();
+            let prev = read_previous(&p).unwrap();
+            assert_eq!(prev.rows.len(), rows, "{text}");
+            assert!(prev.unterminated, "{text}");
+            assert_eq!(prev.torn_bytes, 0);
+            assert_eq!(std::fs::read_to_string(&p).unwrap(), text);
+        }
+    }
+
+    #[test]
+    fn only_a_whole_row_marks_its_input_done() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("rows.jsonl");
+        std::fs::write(
+            &p,
+            "{\"input\":\"/a\"}\n{\"schema\":\"mglint/batch/v1\",\"input\":\"/b\"}\n",
+        )
+        .unwrap();
+        let prev = read_previous(&p).unwrap();
+        assert!(prev.inputs.is_empty(), "{:?}", prev.inputs);
+        assert_eq!(prev.unparsable, 2);
     }
 }

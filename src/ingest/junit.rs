@@ -1,11 +1,22 @@
 //! JUnit XML (openshift-tests, ci-operator, our own output): test cases with their suite,
 //! duration and outcome. ANSI escape sequences (raw ESC bytes, invalid in XML) are stripped
-//! before parsing.
+//! before parsing; UTF-16 files (with a byte order mark, or starting `<` and a NUL) are
+//! decoded. Attributes are read in one pass per element (duplicates counted, the first kept),
+//! so an element with many attributes costs linear time. A file that ends while elements are
+//! still open (a cut upload) keeps the test cases completed before the cut, with a note.
 
 use super::ParseError;
 use crate::model::{JunitCase, JunitStatus, Provenance};
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
+use std::borrow::Cow;
+
+/// What a JUnit file gave: its test cases, and notes on what was wrong with it (warnings).
+#[derive(Debug, Default)]
+pub struct Junit {
+    pub cases: Vec<JunitCase>,
+    pub notes: Vec<String>,
+}
 
 /// Removes ANSI escape sequences (`ESC [ ... letter`) and other stray ESC bytes.
 pub fn strip_ansi(data: &[u8]) -> Vec<u8> {
@@ -29,11 +40,66 @@ pub fn strip_ansi(data: &[u8]) -> Vec<u8> {
     out
 }
 
-fn attr(e: &BytesStart, name: &[u8]) -> Option<String> {
-    e.attributes()
-        .filter_map(Result::ok)
-        .find(|a| a.key.as_ref() == name)
-        .and_then(|a| a.unescape_value().ok().map(|v| v.to_string()))
+/// The byte order of a UTF-16 document: from its byte order mark, else from a first `<`
+/// next to a NUL. `None` for anything else (read as UTF-8).
+fn utf16_order(data: &[u8]) -> Option<(bool, usize)> {
+    match data {
+        [0xff, 0xfe, ..] => Some((true, 2)),
+        [0xfe, 0xff, ..] => Some((false, 2)),
+        [b'<', 0, ..] => Some((true, 0)),
+        [0, b'<', ..] => Some((false, 0)),
+        _ => None,
+    }
+}
+
+/// Decodes UTF-16 (`little` endian or big) to UTF-8; unpaired surrogates and an odd last
+/// byte become U+FFFD.
+fn decode_utf16(data: &[u8], little: bool) -> String {
+    let units = data.chunks(2).map(|c| match (c, little) {
+        ([a, b], true) => u16::from_le_bytes([*a, *b]),
+        ([a, b], false) => u16::from_be_bytes([*a, *b]),
+        _ => 0xfffd,
+    });
+    char::decode_utf16(units)
+        .map(|r| r.unwrap_or('\u{fffd}'))
+        .collect()
+}
+
+/// The attributes of one element that mglint reads, in one pass over them; the first of
+/// duplicate names is kept, and the duplicates are counted.
+struct Attrs {
+    values: [Option<String>; 4],
+    duplicates: usize,
+}
+
+const ATTRS: [&[u8]; 4] = [b"name", b"classname", b"time", b"message"];
+
+fn attrs(e: &BytesStart) -> Attrs {
+    let mut out = Attrs {
+        values: Default::default(),
+        duplicates: 0,
+    };
+    // The reader's own duplicate check compares each attribute with every earlier one
+    // (quadratic); names are compared here after sorting instead.
+    let mut names: Vec<&[u8]> = Vec::new();
+    for a in e.attributes().with_checks(false).filter_map(Result::ok) {
+        let key: &[u8] = a.key.into_inner();
+        if let Some(i) = ATTRS.iter().position(|k| *k == key)
+            && out.values[i].is_none()
+        {
+            out.values[i] = Some(
+                a.unescape_value()
+                    .map(|v| v.to_string())
+                    .unwrap_or_default(),
+            );
+        }
+        names.push(key);
+    }
+    if names.len() > 1 {
+        names.sort_unstable();
+        out.duplicates = names.windows(2).filter(|w| w[0] == w[1]).count();
+    }
+    out
 }
 
 fn resolve_ref(name: &str) -> Option<char> {
@@ -55,17 +121,30 @@ fn resolve_ref(name: &str) -> Option<char> {
 }
 
 /// Parses a JUnit document into test cases.
-pub fn parse_junit(data: &[u8], prov: &Provenance) -> Result<Vec<JunitCase>, ParseError> {
-    let clean = strip_ansi(data);
-    let text = String::from_utf8_lossy(&clean);
-    let mut reader = Reader::from_str(&text);
-    let mut cases = Vec::new();
+pub fn parse_junit(data: &[u8], prov: &Provenance) -> Result<Junit, ParseError> {
+    let text: Cow<'_, str> = match utf16_order(data) {
+        Some((little, skip)) => Cow::Owned(decode_utf16(&data[skip..], little)),
+        None => match std::str::from_utf8(data) {
+            Ok(t) => Cow::Borrowed(t),
+            Err(_) => Cow::Owned(String::from_utf8_lossy(data).into_owned()),
+        },
+    };
+    let clean = if text.contains('\u{1b}') {
+        Cow::Owned(String::from_utf8_lossy(&strip_ansi(text.as_bytes())).into_owned())
+    } else {
+        text
+    };
+    let mut reader = Reader::from_str(&clean);
+    let mut out = Junit::default();
     let mut suites: Vec<String> = Vec::new();
     let mut current: Option<JunitCase> = None;
     // While inside <failure>/<error>/<skipped>: collect body text when no message attribute.
     let mut in_outcome = false;
     let mut body = String::new();
     let mut saw_root = false;
+    let mut duplicates = 0usize;
+    // Elements open at this point, innermost last (their local names).
+    let mut open: Vec<String> = Vec::new();
     loop {
         let pos = reader.buffer_position();
         let ev = reader.read_event().map_err(|e| ParseError::Xml {
@@ -76,26 +155,34 @@ pub fn parse_junit(data: &[u8], prov: &Provenance) -> Result<Vec<JunitCase>, Par
             Event::Start(ref e) | Event::Empty(ref e) => {
                 let empty = matches!(ev, Event::Empty(_));
                 let name = e.local_name();
+                if !empty {
+                    open.push(String::from_utf8_lossy(name.as_ref()).into_owned());
+                }
                 match name.as_ref() {
                     b"testsuites" => saw_root = true,
                     b"testsuite" => {
                         saw_root = true;
                         if !empty {
-                            suites.push(attr(e, b"name").unwrap_or_default());
+                            let mut a = attrs(e);
+                            duplicates += a.duplicates;
+                            suites.push(a.values[0].take().unwrap_or_default());
                         }
                     }
                     b"testcase" => {
+                        let a = attrs(e);
+                        duplicates += a.duplicates;
+                        let [name, classname, time, _] = a.values;
                         let case = JunitCase {
                             suite: suites.last().cloned().unwrap_or_default(),
-                            classname: attr(e, b"classname").unwrap_or_default(),
-                            name: attr(e, b"name").unwrap_or_default(),
-                            time_secs: attr(e, b"time").and_then(|t| t.parse().ok()),
+                            classname: classname.unwrap_or_default(),
+                            name: name.unwrap_or_default(),
+                            time_secs: time.and_then(|t| t.parse().ok()),
                             status: JunitStatus::Passed,
                             message: String::new(),
                             prov: prov.clone(),
                         };
                         if empty {
-                            cases.push(case);
+                            out.cases.push(case);
                         } else {
                             current = Some(case);
                         }
@@ -107,7 +194,10 @@ pub fn parse_junit(data: &[u8], prov: &Provenance) -> Result<Vec<JunitCase>, Par
                                 b"error" => JunitStatus::Error,
                                 _ => JunitStatus::Skipped,
                             };
-                            c.message = attr(e, b"message").unwrap_or_default();
+                            let a = attrs(e);
+                            duplicates += a.duplicates;
+                            let [_, _, _, message] = a.values;
+                            c.message = message.unwrap_or_default();
                             if !empty {
                                 in_outcome = true;
                                 body.clear();
@@ -124,25 +214,28 @@ pub fn parse_junit(data: &[u8], prov: &Provenance) -> Result<Vec<JunitCase>, Par
                     body.push(c);
                 }
             }
-            Event::End(ref e) => match e.local_name().as_ref() {
-                b"testsuite" => {
-                    suites.pop();
-                }
-                b"testcase" => {
-                    if let Some(c) = current.take() {
-                        cases.push(c);
+            Event::End(ref e) => {
+                open.pop();
+                match e.local_name().as_ref() {
+                    b"testsuite" => {
+                        suites.pop();
                     }
-                }
-                b"failure" | b"error" | b"skipped" if in_outcome => {
-                    if let Some(c) = current.as_mut()
-                        && c.message.is_empty()
-                    {
-                        c.message = body.trim().to_string();
+                    b"testcase" => {
+                        if let Some(c) = current.take() {
+                            out.cases.push(c);
+                        }
                     }
-                    in_outcome = false;
+                    b"failure" | b"error" | b"skipped" if in_outcome => {
+                        if let Some(c) = current.as_mut()
+                            && c.message.is_empty()
+                        {
+                            c.message = body.trim().to_string();
+                        }
+                        in_outcome = false;
+                    }
+                    _ => {}
                 }
-                _ => {}
-            },
+            }
             Event::Eof => break,
             _ => {}
         }
@@ -150,7 +243,22 @@ pub fn parse_junit(data: &[u8], prov: &Provenance) -> Result<Vec<JunitCase>, Par
     if !saw_root {
         return Err(ParseError::Shape("no <testsuite> or <testsuites> element"));
     }
-    Ok(cases)
+    if let Some(inner) = open.last() {
+        out.notes.push(format!(
+            "truncated: the file ends inside <{inner}> ({} element{} left open); the {} complete test case{} before the end are kept",
+            open.len(),
+            if open.len() == 1 { "" } else { "s" },
+            out.cases.len(),
+            if out.cases.len() == 1 { "" } else { "s" },
+        ));
+    }
+    if duplicates > 0 {
+        out.notes.push(format!(
+            "{duplicates} duplicate attribute{} (the first of each name is used)",
+            if duplicates == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -161,14 +269,15 @@ mod tests {
         Provenance::detached("in", "junit.xml")
     }
 
-    #[test]
-    fn cases_with_outcomes_and_ansi() {
-        let xml = b"<?xml version=\"1.0\"?>\n<testsuite name=\"Cluster upgrade\" tests=\"3\">\n<testcase classname=\"upgrade\" name=\"[sig-cluster-lifecycle] Cluster completes upgrade\" time=\"2564.5\"/>\n<testcase name=\"Operator upgrade etcd\" time=\"1\"><failure message=\"\x1b[1mboom\x1b[0m &amp; more\">details</failure></testcase>\n<testcase name=\"skipped one\"><skipped message=\"\"/></testcase>\n<testcase name=\"err\"><error type=\"Panic\"><![CDATA[panic: x < y]]></error></testcase>\n</testsuite>";
-        let c = parse_junit(xml, &prov()).unwrap();
+    const SUITE: &str = "<?xml version=\"1.0\"?>\n<testsuite name=\"Cluster upgrade\" tests=\"3\">\n<testcase classname=\"upgrade\" name=\"[sig-cluster-lifecycle] Cluster completes upgrade\" time=\"2564.5\"/>\n<testcase name=\"Operator upgrade etcd\" time=\"1\"><failure message=\"\x1b[1mboom\x1b[0m &amp; more\">details</failure></testcase>\n<testcase name=\"skipped one\"><skipped message=\"\"/></testcase>\n<testcase name=\"err\"><error type=\"Panic\"><![CDATA[panic: x < y]]></error></testcase>\n</testsuite>";
+
+    fn check_suite(j: &Junit) {
+        let c = &j.cases;
         assert_eq!(c.len(), 4);
         assert_eq!(c[0].status, JunitStatus::Passed);
         assert_eq!(c[0].time_secs, Some(2564.5));
         assert_eq!(c[0].suite, "Cluster upgrade");
+        assert_eq!(c[0].classname, "upgrade");
         assert_eq!(c[1].status, JunitStatus::Failed);
         assert_eq!(c[1].message, "boom & more");
         assert_eq!(c[2].status, JunitStatus::Skipped);
@@ -177,8 +286,58 @@ mod tests {
     }
 
     #[test]
+    fn cases_with_outcomes_and_ansi() {
+        let j = parse_junit(SUITE.as_bytes(), &prov()).unwrap();
+        check_suite(&j);
+        assert!(j.notes.is_empty(), "{:?}", j.notes);
+    }
+
+    #[test]
     fn not_junit_is_an_error() {
         let err = parse_junit(b"<html></html>", &prov()).unwrap_err();
         assert_eq!(err.to_string(), "no <testsuite> or <testsuites> element");
+    }
+
+    #[test]
+    fn utf16_is_decoded_in_either_byte_order_with_or_without_a_bom() {
+        let text = SUITE.replace("version=\"1.0\"", "version=\"1.0\" encoding=\"UTF-16\"");
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let le: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+        let be: Vec<u8> = units.iter().flat_map(|u| u.to_be_bytes()).collect();
+        for (what, data) in [
+            ("LE with BOM", [&[0xff, 0xfe][..], &le].concat()),
+            ("BE with BOM", [&[0xfe, 0xff][..], &be].concat()),
+            ("LE", le.clone()),
+            ("BE", be.clone()),
+        ] {
+            let j = parse_junit(&data, &prov()).unwrap_or_else(|e| panic!("{what}: {e}"));
+            check_suite(&j);
+        }
+    }
+
+    #[test]
+    fn a_truncated_file_keeps_its_complete_cases_and_says_so() {
+        let cut = &SUITE[..SUITE.find("<testcase name=\"skipped one\">").unwrap() + 29];
+        let j = parse_junit(cut.as_bytes(), &prov()).unwrap();
+        assert_eq!(j.cases.len(), 2);
+        assert_eq!(j.cases[1].status, JunitStatus::Failed);
+        assert_eq!(
+            j.notes,
+            [
+                "truncated: the file ends inside <testcase> (2 elements left open); the 2 complete test cases before the end are kept"
+            ]
+        );
+    }
+
+    #[test]
+    fn duplicate_attributes_keep_the_first_and_are_counted() {
+        let xml = br#"<testsuite name="s"><testcase name="a" time="2" name="b" x="1" x="2" x="3"/></testsuite>"#;
+        let j = parse_junit(xml, &prov()).unwrap();
+        assert_eq!(j.cases[0].name, "a");
+        assert_eq!(j.cases[0].time_secs, Some(2.0));
+        assert_eq!(
+            j.notes,
+            ["3 duplicate attributes (the first of each name is used)"]
+        );
     }
 }

@@ -25,6 +25,17 @@ fn digits(b: &[u8]) -> Option<u32> {
 
 /// Parses a klog header at the start of `s` (after any prefix was removed).
 pub fn parse_header(s: &str) -> Option<KlogHeader<'_>> {
+    header(s)?.ok()
+}
+
+/// Whether `s` starts with a klog header whose timestamp is impossible (month 13, 25:61:61).
+pub fn has_invalid_stamp(s: &str) -> bool {
+    matches!(header(s), Some(Err(())))
+}
+
+/// A klog header at the start of `s`: `None` when there is none, `Err` when it has the
+/// header's shape but an impossible timestamp.
+fn header(s: &str) -> Option<Result<KlogHeader<'_>, ()>> {
     let b = s.as_bytes();
     if b.len() < 22 || !matches!(b[0], b'I' | b'W' | b'E' | b'F') {
         return None;
@@ -67,12 +78,15 @@ pub fn parse_header(s: &str) -> Option<KlogHeader<'_>> {
     let loc = &after[..close];
     let source_file = loc.rsplit_once(':').map(|(f, _)| f).unwrap_or(loc);
     let message = after.get(close + 2..).unwrap_or("");
-    Some(KlogHeader {
+    let Some(stamp) = PartialTime::new(month, day, h, m, sec, nanos) else {
+        return Some(Err(()));
+    };
+    Some(Ok(KlogHeader {
         level: b[0] as char,
-        stamp: PartialTime::new(month, day, h, m, sec, nanos)?,
+        stamp,
         source_file,
         message,
-    })
+    }))
 }
 
 /// Parses the common `YYYY-MM-DDTHH:MM:SS[.fraction]Z` form quickly; anything else (offsets,
@@ -322,6 +336,9 @@ struct Chunk {
     invalid_utf8_line: Option<u64>,
     long_line: Option<u64>,
     read_error: Option<String>,
+    /// Lines with a klog header whose timestamp is impossible, and the first of them.
+    bad_stamps: u64,
+    first_bad_stamp: Option<u64>,
 }
 
 impl Chunk {
@@ -336,6 +353,8 @@ impl Chunk {
             invalid_utf8_line: None,
             long_line: None,
             read_error,
+            bad_stamps: 0,
+            first_bad_stamp: None,
         }
     }
 }
@@ -356,6 +375,8 @@ fn parse_chunk(
     let mut messages = Interner::default();
     // The message of the last record while continuation lines are added to it.
     let mut open: Option<String> = None;
+    // After a header with an impossible timestamp, until the next good header.
+    let mut in_bad = false;
     loop {
         let line_start = offset;
         let n = match read_line_capped(r, &mut buf, MAX_LINE_BYTES) {
@@ -382,6 +403,7 @@ fn parse_chunk(
         };
         let (abs, rest) = split_time_prefix(&text);
         if let Some(h) = parse_header(rest) {
+            in_bad = false;
             let stamp = match abs {
                 Some(t) => Stamp::Absolute(t),
                 None => Stamp::Partial(h.stamp),
@@ -407,6 +429,13 @@ fn parse_chunk(
                 offset: line_start,
                 len: n.min(u32::MAX as usize) as u32,
             });
+        } else if has_invalid_stamp(rest) {
+            // Not a continuation of the record before: a record that cannot be placed (its
+            // own continuation lines go with it).
+            c.bad_stamps += 1;
+            c.first_bad_stamp.get_or_insert(lineno);
+            in_bad = true;
+        } else if in_bad {
         } else if let Some(last) = c.records.last_mut() {
             // Continuations of one record are bounded too.
             let m = open.get_or_insert_with(|| last.message.to_string());
@@ -465,6 +494,7 @@ fn finish(
     let mut records: Vec<LogRecord> = Vec::new();
     let (mut unparsed, mut lines, mut bytes) = (0u64, 0u64, 0u64);
     let (mut invalid_utf8_line, mut long_line, mut read_error) = (None, None, None);
+    let (mut bad_stamps, mut first_bad_stamp) = (0u64, None);
     for c in chunks {
         let mut open: Option<String> = None;
         for rest in c.leading {
@@ -496,6 +526,8 @@ fn finish(
         invalid_utf8_line = invalid_utf8_line.or(c.invalid_utf8_line);
         long_line = long_line.or(c.long_line);
         read_error = read_error.or(c.read_error);
+        bad_stamps += c.bad_stamps;
+        first_bad_stamp = first_bad_stamp.or(c.first_bad_stamp);
     }
     if let Some(last) = records.last_mut() {
         last.len = (bytes - last.offset).min(u32::MAX as u64) as u32;
@@ -509,6 +541,12 @@ fn finish(
     if let Some(l) = long_line {
         notes.push(format!(
             "line {l} is longer than {MAX_LINE_BYTES} bytes (cut)"
+        ));
+    }
+    if let Some(l) = first_bad_stamp {
+        notes.push(format!(
+            "{bad_stamps} line{} with an invalid timestamp (first at line {l}); skipped",
+            if bad_stamps == 1 { "" } else { "s" }
         ));
     }
     if let Some(e) = read_error {
@@ -564,6 +602,27 @@ mod tests {
         );
         assert!(parse_header("Trace[1234]: ---\"Objects listed\" 1000ms").is_none());
         assert!(parse_header("I1399 18:26:05.631324       1 x.go:1] bad month").is_none());
+    }
+
+    #[test]
+    fn lines_with_an_impossible_timestamp_are_counted_not_glued_on() {
+        let log = "I0409 18:26:05.631324       1 sync_worker.go:634] first\n\
+I1309 18:26:05.631324       1 sync_worker.go:634] month 13\n\
+2021-08-03T09:31:44.000000000Z E0409 25:61:61.000000       1 task.go:81] 25:61:61\n\
+  a continuation\n\
+I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
+        let (l, note) = parse_cvo_log(log.as_bytes(), prov(), "cvo".into(), false);
+        assert_eq!(l.records.len(), 2);
+        // The continuation belongs to the skipped record, not to the one before it.
+        assert_eq!(l.records[0].message, "first");
+        assert_eq!(
+            note.as_deref(),
+            Some("2 lines with an invalid timestamp (first at line 2); skipped")
+        );
+        assert!(has_invalid_stamp(
+            "W0232 10:00:00.000000       1 x.go:1] day 32"
+        ));
+        assert!(!has_invalid_stamp("Trace[1234]: ---"));
     }
 
     #[test]

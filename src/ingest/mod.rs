@@ -50,6 +50,9 @@ pub enum ParseError {
     /// Well-formed, but not the shape the format has.
     #[error("{0}")]
     Shape(&'static str),
+    /// The bytes could not be read (a size cap, a decoder error).
+    #[error("{0}")]
+    Read(String),
 }
 
 impl ParseError {
@@ -225,6 +228,10 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
             Err(e) => FileResult::failed(kind, prov, diags, e),
         };
     }
+    // Interval files can be hundreds of MB: streamed into records, never held whole.
+    if kind == FileKind::Intervals {
+        return read_intervals(f, prov, diags, opts);
+    }
     let data = match f.load(opts) {
         Ok(d) => strip_bom(d),
         Err(e) => return FileResult::failed(kind, prov, diags, e),
@@ -257,16 +264,15 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
             kept = Some(text);
             Parsed::Objects(objs)
         }
-        FileKind::Intervals => match intervals::parse_intervals(&data, &prov) {
-            Ok(v) => Parsed::Intervals(v),
-            Err(e) => {
-                diags.push(diag(&prov, DiagLevel::Error, None, None, e.to_string()));
-                Parsed::Nothing
-            }
-        },
-        FileKind::CvoLog | FileKind::TestLog => Parsed::Nothing, // parsed as streams above
+        // Streamed above.
+        FileKind::Intervals | FileKind::CvoLog | FileKind::TestLog => Parsed::Nothing,
         FileKind::Junit => match junit::parse_junit(&data, &prov) {
-            Ok(v) => Parsed::Junit(v),
+            Ok(j) => {
+                for n in j.notes {
+                    diags.push(diag(&prov, DiagLevel::Warning, None, None, n));
+                }
+                Parsed::Junit(j.cases)
+            }
             Err(e) => {
                 diags.push(diag(&prov, DiagLevel::Error, None, None, e.to_string()));
                 Parsed::Nothing
@@ -377,6 +383,72 @@ fn parse_log(
     }
 }
 
+/// Streams an interval file (decompressed when it is gzip, xz or zstd data) into records,
+/// bounded by `--max-file-bytes` like a file read whole.
+fn read_intervals(
+    f: VFile,
+    prov: Provenance,
+    mut diags: Vec<Diagnostic>,
+    opts: &SourceOptions,
+) -> FileResult {
+    let kind = f.kind;
+    let cap = opts.max_file_bytes;
+    if f.stored_len() > cap {
+        let e = source::ReadError::TooLarge {
+            cap,
+            flag: "--max-file-bytes",
+        };
+        return FileResult::failed(kind, prov, diags, e);
+    }
+    let mut r = match f.open(opts) {
+        Ok(r) => r,
+        Err(e) => return FileResult::failed(kind, prov, diags, e),
+    };
+    skip_bom(&mut r);
+    let mut counted = Counted {
+        inner: source::sniff::Capped {
+            inner: r,
+            left: cap,
+            cap,
+            what: "file",
+            flag: "--max-file-bytes",
+        },
+        bytes: 0,
+    };
+    // The JSON reader takes one byte per call: a buffer in front keeps those calls cheap
+    // (static, not through the decoder and the cap).
+    let buffered = std::io::BufReader::with_capacity(1 << 16, &mut counted);
+    let parsed = match intervals::read_intervals(buffered, &prov) {
+        Ok(v) => Parsed::Intervals(v),
+        Err(e) => {
+            diags.push(diag(&prov, DiagLevel::Error, None, None, e.to_string()));
+            Parsed::Nothing
+        }
+    };
+    FileResult {
+        kind,
+        prov,
+        bytes: counted.bytes,
+        parsed,
+        diags,
+        text: None,
+    }
+}
+
+/// A reader that counts the bytes read through it.
+struct Counted<R> {
+    inner: R,
+    bytes: u64,
+}
+
+impl<R: std::io::Read> std::io::Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}
+
 fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<Arc<str>, usize>) {
     let mut prow = ProwJob::default();
     let mut have_prow = false;
@@ -398,6 +470,8 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
         match r.parsed {
             Parsed::Objects(mut o) => bundle.objects.append(&mut o),
             Parsed::CvoLog(l) => bundle.cvo_logs.push(l),
+            // The first file's records are moved, not copied (they can be many).
+            Parsed::Intervals(v) if bundle.intervals.is_empty() => bundle.intervals = v,
             Parsed::Intervals(v) => bundle.intervals.extend(v),
             Parsed::Text(v) => bundle.text_lines.extend(v),
             Parsed::Junit(v) => bundle.junit.extend(v),

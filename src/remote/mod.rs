@@ -18,7 +18,7 @@ pub use cache::{MANIFEST, default_cache_dir, job_dir};
 pub use error::RemoteError;
 pub use location::{GcsLocation, is_remote};
 pub use plain::{fetch_url, is_http_url};
-pub use select::{Listed, Plan, Wanted, plan};
+pub use select::{Listed, MAX_OBJECTS_PER_JOB, Plan, Wanted, plan};
 
 use cache::{Entry, Manifest};
 use http::{Http, HttpSettings};

@@ -48,6 +48,36 @@ fn has_cluster_version(rel: &str, kind: FileKind) -> bool {
         || lower.contains("/clusterversions/")
 }
 
+/// The most objects downloaded for one job: a listing of 200k JUnit files is real (and a
+/// hostile one can be endless); past this, objects are skipped (in path order) with one line
+/// saying how many.
+pub const MAX_OBJECTS_PER_JOB: usize = 10_000;
+
+/// Objects whose name is also the folder of another (`a/junit.xml` beside
+/// `a/junit.xml/x.xml`): both cannot be local paths, so the shorter is skipped, with a line
+/// each, and the rest of the job is fetched.
+fn drop_conflicts(out: &mut Plan) {
+    let mut dirs = std::collections::HashSet::new();
+    for w in &out.fetch {
+        for (i, _) in w.rel.match_indices('/') {
+            dirs.insert(w.rel[..i].to_string());
+        }
+    }
+    if dirs.is_empty() {
+        return;
+    }
+    let (keep, clash): (Vec<Wanted>, Vec<Wanted>) = std::mem::take(&mut out.fetch)
+        .into_iter()
+        .partition(|w| !dirs.contains(&w.rel));
+    for w in clash {
+        out.skipped.push(format!(
+            "`{}`: another object is named `{}/…` (one path cannot be both a file and a folder); not downloaded",
+            w.rel, w.rel
+        ));
+    }
+    out.fetch = keep;
+}
+
 /// Selects what to download from the objects listed under `prefix`.
 pub fn plan(
     prefix: &str,
@@ -111,6 +141,15 @@ pub fn plan(
     }
     out.fetch.sort_by(|a, b| a.rel.cmp(&b.rel));
     out.fetch.dedup_by(|a, b| a.rel == b.rel);
+    drop_conflicts(&mut out);
+    if out.fetch.len() > MAX_OBJECTS_PER_JOB {
+        let over = out.fetch.split_off(MAX_OBJECTS_PER_JOB);
+        out.skipped.push(format!(
+            "`{}` and {} more: over the {MAX_OBJECTS_PER_JOB} objects fetched per job; not downloaded",
+            over[0].rel,
+            over.len() - 1
+        ));
+    }
     out.skipped.sort();
     out
 }
@@ -191,6 +230,39 @@ mod tests {
         let mg = format!("{T}/gather-must-gather/artifacts/must-gather.tar");
         let p = plan(P, &listed(&["prowjob.json", &mg]), false, 1000);
         assert_eq!(rels(&p), [mg.as_str(), "prowjob.json"]);
+    }
+
+    #[test]
+    fn a_name_that_is_also_a_folder_is_skipped_alone() {
+        let a = format!("{T}/openshift-e2e-test/artifacts/junit/junit.xml");
+        let b = format!("{a}/x.xml");
+        let c = format!("{T}/openshift-e2e-test/artifacts/junit/junit_e2e.xml");
+        let p = plan(P, &listed(&[&a, &b, &c, "prowjob.json"]), false, 1000);
+        assert_eq!(rels(&p), [b.as_str(), c.as_str(), "prowjob.json"]);
+        assert_eq!(
+            p.skipped,
+            [format!(
+                "`{a}`: another object is named `{a}/…` (one path cannot be both a file and a folder); not downloaded"
+            )]
+        );
+    }
+
+    #[test]
+    fn objects_past_the_per_job_cap_are_skipped_with_one_line() {
+        let names: Vec<String> = (0..MAX_OBJECTS_PER_JOB + 5)
+            .map(|i| format!("{T}/openshift-e2e-test/artifacts/junit/junit_e2e_{i:06}.xml"))
+            .collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let p = plan(P, &listed(&names), false, 1000);
+        assert_eq!(p.fetch.len(), MAX_OBJECTS_PER_JOB);
+        assert_eq!(p.skipped.len(), 1);
+        assert!(
+            p.skipped[0].ends_with(&format!(
+                "junit_e2e_{MAX_OBJECTS_PER_JOB:06}.xml` and 4 more: over the {MAX_OBJECTS_PER_JOB} objects fetched per job; not downloaded"
+            )),
+            "{}",
+            p.skipped[0]
+        );
     }
 
     #[test]

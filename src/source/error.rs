@@ -14,6 +14,9 @@ pub enum ReadError {
     /// A format mglint recognises but does not read.
     #[error("{0} data is not supported yet")]
     Unsupported(&'static str),
+    /// A compression or archive format mglint does not read, named from its magic bytes.
+    #[error("unsupported format: {0}")]
+    UnsupportedFormat(&'static str),
 }
 
 impl ReadError {

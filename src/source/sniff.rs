@@ -38,6 +38,74 @@ pub fn sniff(head: &[u8]) -> Magic {
     }
 }
 
+/// A compression or archive format mglint does not read, by its magic bytes: bzip2, 7z, lz4,
+/// `.lzma` (LZMA-alone, `xz --format=lzma`) and v7 tar (the pre-POSIX tar header, without
+/// the `ustar` magic, recognised by its checksum).
+pub fn unsupported(head: &[u8]) -> Option<&'static str> {
+    if head.len() >= 4 && head.starts_with(b"BZh") && (b'1'..=b'9').contains(&head[3]) {
+        return Some("bzip2");
+    }
+    if head.starts_with(&[b'7', b'z', 0xbc, 0xaf, 0x27, 0x1c]) {
+        return Some("7z");
+    }
+    if head.starts_with(&[0x04, 0x22, 0x4d, 0x18]) || head.starts_with(&[0x02, 0x21, 0x4c, 0x18]) {
+        return Some("lz4");
+    }
+    if is_lzma_alone(head) {
+        return Some("lzma");
+    }
+    if is_v7_tar(head) {
+        return Some("v7 tar (no ustar magic)");
+    }
+    None
+}
+
+/// An LZMA-alone header: the default properties byte (lc=3 lp=0 pb=2), a dictionary size
+/// of 2^n or 2^n + 2^(n-1) from 4 KiB up, and an unknown (all ones) or plausible size.
+fn is_lzma_alone(head: &[u8]) -> bool {
+    if head.len() < 13 || head[0] != 0x5d {
+        return false;
+    }
+    let dict = u32::from_le_bytes([head[1], head[2], head[3], head[4]]);
+    let size = u64::from_le_bytes(head[5..13].try_into().unwrap_or([0; 8]));
+    let low = dict & dict.wrapping_neg();
+    let dict_ok = dict >= 1 << 12 && (dict == low || dict == low * 3);
+    dict_ok && (size == u64::MAX || size < 1 << 40)
+}
+
+/// A tar header block without the ustar magic whose checksum (the sum of its bytes, the
+/// checksum field counted as spaces) matches its octal checksum field.
+fn is_v7_tar(head: &[u8]) -> bool {
+    if head.len() < 512 || head[0] == 0 || &head[257..262] == b"ustar" {
+        return false;
+    }
+    let field = &head[148..156];
+    let digits: Vec<u8> = field
+        .iter()
+        .copied()
+        .skip_while(|b| *b == b' ')
+        .take_while(|b| (b'0'..=b'7').contains(b))
+        .collect();
+    if digits.is_empty() {
+        return false;
+    }
+    let Ok(want) = u32::from_str_radix(std::str::from_utf8(&digits).unwrap_or(""), 8) else {
+        return false;
+    };
+    let sum: u32 = head[..512]
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            if (148..156).contains(&i) {
+                32
+            } else {
+                u32::from(*b)
+            }
+        })
+        .sum();
+    sum == want
+}
+
 /// Wraps a reader in the decoder its magic asks for (`Plain` and `Tar` pass through).
 pub fn decoder<'a, R: Read + 'a>(magic: Magic, r: R) -> Result<Box<dyn Read + 'a>, ReadError> {
     match magic {

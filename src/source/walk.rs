@@ -138,6 +138,11 @@ fn collect_top(
 ) -> Result<Collected, ReadError> {
     let (head, r) = peek(r, SNIFF_HEAD)?;
     let magic = sniff::sniff(&head);
+    if !magic.is_archive()
+        && let Some(what) = sniff::unsupported(&head)
+    {
+        return Err(ReadError::UnsupportedFormat(what));
+    }
     let file_name = name.rsplit('/').next().unwrap_or("").to_string();
     if magic.is_archive() {
         let mut w = Walker::new(display, InputKind::Archive, opts, sink);
@@ -478,6 +483,11 @@ impl<'o, 's> Walker<'o, 's> {
             Err(e) => return self.diag(&here, DiagLevel::Error, e),
         };
         let inner_magic = sniff::sniff(&head);
+        if inner_magic == Magic::Plain
+            && let Some(what) = sniff::unsupported(&head)
+        {
+            return self.diag(&here, DiagLevel::Error, ReadError::UnsupportedFormat(what));
+        }
         if inner_magic == Magic::Zip && magic != Magic::Plain {
             // A compressed zip (`x.zip.gz`): zip needs its directory, so buffer it.
             return match sniff::read_capped(br, self.opts.max_file_bytes) {
@@ -531,6 +541,21 @@ impl<'o, 's> Walker<'o, 's> {
                 .is_err()
             {
                 return;
+            }
+        }
+        // The compressed stream goes on after the tar's end blocks: its checksum (gzip CRC,
+        // xz index and padding) is only checked once it is read to its end.
+        if magic != Magic::Plain {
+            let mut rest = archive.into_inner();
+            if let Err(e) = std::io::copy(&mut rest, &mut std::io::sink()) {
+                self.diag(
+                    &here,
+                    DiagLevel::Error,
+                    format!(
+                        "corrupt data after the end of the tar archive: {}",
+                        sniff::describe_io(&e)
+                    ),
+                );
             }
         }
     }

@@ -404,3 +404,101 @@ fn many_duplicate_entries_keep_the_last_copy() {
     assert_eq!(dups.len(), 1, "one collapsed warning");
     assert!(dups[0].reason.contains("19999 times"), "{}", dups[0].reason);
 }
+
+/// A tar of the one good ClusterVersion, with its end blocks.
+fn cv_tar() -> Vec<u8> {
+    let mut t = Vec::new();
+    raw_entry(&mut t, CV_PATH, b'0', "", CV.as_bytes());
+    finish(t)
+}
+
+/// The same after 300 KB of a file mglint does not read: more than the reader looks at
+/// ahead, so the compressed stream's end is not reached while the tar is read.
+fn big_cv_tar() -> Vec<u8> {
+    let mut t = Vec::new();
+    let filler: Vec<u8> = (0..300_000u32).map(|i| (i * 7 % 251) as u8).collect();
+    raw_entry(
+        &mut t,
+        "mg/img/namespaces/x/pods/p/c/c/logs/other.bin",
+        b'0',
+        "",
+        &filler,
+    );
+    raw_entry(&mut t, CV_PATH, b'0', "", CV.as_bytes());
+    finish(t)
+}
+
+#[test]
+fn formats_mglint_does_not_read_are_named() {
+    // By magic bytes, whatever the file is called: bzip2, 7z, lz4 (frame and legacy),
+    // LZMA-alone and a v7 tar (no ustar magic) each get their name, not "not a must-gather".
+    let mut v7 = cv_tar();
+    v7[257..265].fill(0); // no magic, no version: the pre-POSIX header
+    v7[148..156].copy_from_slice(b"        ");
+    let sum: u32 = v7[..512].iter().map(|b| *b as u32).sum();
+    v7[148..155].copy_from_slice(format!("{sum:06o}\0").as_bytes());
+    let mut lzma = vec![0x5d, 0x00, 0x00, 0x80, 0x00];
+    lzma.extend_from_slice(&[0xff; 8]);
+    lzma.extend_from_slice(&[0x00, 0x21, 0x1b, 0x49, 0x8a]);
+    let cases: [(&str, Vec<u8>, &str); 6] = [
+        (
+            "mg.tar.bz2",
+            b"BZh91AY&SY\x12\x34\x56\x78rest".to_vec(),
+            "bzip2",
+        ),
+        ("mg.7z", b"7z\xbc\xaf\x27\x1c\x00\x04rest".to_vec(), "7z"),
+        (
+            "mg.tar.lz4",
+            b"\x04\x22\x4d\x18\x64\x40\xa7rest".to_vec(),
+            "lz4",
+        ),
+        ("old.lz4", b"\x02\x21\x4c\x18rest".to_vec(), "lz4"),
+        ("mg.tar.lzma", lzma, "lzma"),
+        ("mg.tar", v7, "v7 tar"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (name, data, what) in cases {
+        let p = dir.path().join(name);
+        std::fs::write(&p, data).unwrap();
+        let out = common::mglint(&["summary", p.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(
+            err.contains(&format!("unsupported format: {what}")),
+            "{name}: {err}"
+        );
+    }
+}
+
+#[test]
+fn corrupt_compressed_data_after_the_tar_end_is_reported() {
+    // The tar ends before the compressed stream does: the gzip CRC and the xz padding are only
+    // checked when the stream is read to its end. The archive is still read.
+    let mut gz = common::gzip(&big_cv_tar());
+    let crc = gz.len() - 8;
+    gz[crc] ^= 0xff;
+    let mut xz = common::xz(&big_cv_tar());
+    xz.extend_from_slice(&[0, 0, 0]); // stream padding must be a multiple of four bytes
+    for (name, data) in [("mg.tar.gz", gz), ("mg.tar.xz", xz)] {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(name);
+        std::fs::write(&p, data).unwrap();
+        let b = ingest(
+            &[p.to_str().unwrap().to_string()],
+            &IngestOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(b.objects.cluster_versions.len(), 1, "{name}");
+        let errs: Vec<&str> = b
+            .diagnostics
+            .iter()
+            .filter(|d| d.level == DiagLevel::Error)
+            .map(|d| d.reason.as_str())
+            .collect();
+        assert!(
+            errs.iter()
+                .any(|e| e.starts_with("corrupt data after the end of the tar archive")),
+            "{name}: {errs:?}"
+        );
+    }
+}

@@ -312,3 +312,92 @@ fn a_thread_pool_that_cannot_start_falls_back_instead_of_panicking() {
         }
     }
 }
+
+/// A CI job directory beside the good must-gather: `rel` under the e2e step's JUnit folder.
+fn ci_junit(rel: &str) -> String {
+    format!("ci/artifacts/e2e-aws-ovn-upgrade/openshift-e2e-test/artifacts/junit/{rel}")
+}
+
+/// An origin interval file of about `bytes` bytes, indented, v3 (string and structured
+/// `locator` and `message` both present), as large CI jobs write them.
+fn interval_file(bytes: usize) -> Vec<u8> {
+    let mut out = String::with_capacity(bytes + 1024);
+    out.push_str("{\n    \"items\": [\n");
+    let mut i = 0u64;
+    while out.len() < bytes {
+        if i > 0 {
+            out.push_str(",\n");
+        }
+        out.push_str(&format!(
+            "        {{\n            \"level\": \"Info\",\n            \"display\": true,\n            \"source\": \"PodMonitor\",\n            \"locator\": \"ns/e2e-test-{ns} pod/pod-{i:05x} uid/{i:08x}-584e-4b86-a4e4-efb786051ac6\",\n            \"locator\": {{\n                \"type\": \"Pod\",\n                \"keys\": {{\n                    \"namespace\": \"e2e-test-{ns}\",\n                    \"pod\": \"pod-{i:05x}\",\n                    \"uid\": \"{i:08x}-584e-4b86-a4e4-efb786051ac6\"\n                }}\n            }},\n            \"message\": \"constructed/pod-lifecycle-constructor reason/Created\",\n            \"message\": {{\n                \"reason\": \"Created\",\n                \"cause\": \"\",\n                \"humanMessage\": \"\",\n                \"annotations\": {{\n                    \"constructed\": \"pod-lifecycle-constructor\",\n                    \"reason\": \"Created\"\n                }}\n            }},\n            \"from\": \"2023-11-03T14:{m:02}:{s:02}Z\",\n            \"to\": \"2023-11-03T14:{m:02}:{s:02}Z\"\n        }}",
+            ns = i % 900,
+            m = (i / 60) % 60,
+            s = i % 60,
+        ));
+        i += 1;
+    }
+    out.push_str("\n    ]\n}\n");
+    out.into_bytes()
+}
+
+#[test]
+fn a_large_interval_file_is_streamed_into_records() {
+    // 30 MB of intervals: read through a generic JSON tree and copied, it needed over 224 MB
+    // of address space; streamed into records, well under 192 MB (the whole run, debug build).
+    let data = interval_file(30 << 20);
+    let items = data.windows(12).filter(|w| w == b"\"display\": t").count();
+    let dir = case(&[(ci_junit("e2e-events_20231103-140000.json"), data)]);
+    let out = limited(
+        192 << 20,
+        &[
+            "summary",
+            "-j",
+            "1",
+            "--format",
+            "json",
+            dir.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["intervals"].as_u64(), Some(items as u64), "{s}");
+}
+
+#[test]
+fn a_junit_testcase_with_many_attributes_is_read_in_linear_time() {
+    // 200k attributes on one <testcase>: the XML reader's duplicate check compared each with
+    // every earlier one (2·10^10 comparisons, per lookup). A CPU-time limit, not a clock.
+    let attrs: String = (0..200_000).map(|i| format!(" a{i}=\"v\"")).collect();
+    let xml = format!(
+        "<?xml version=\"1.0\"?>\n<testsuite name=\"s\"><testcase name=\"[sig-x] wide\"{attrs} time=\"3\"><failure message=\"boom\"/></testcase><testcase name=\"b\" x=\"1\" x=\"2\"/></testsuite>\n"
+    );
+    let dir = case(&[(ci_junit("junit_e2e_20231103-140000.xml"), xml.into_bytes())]);
+    let out = Command::new("prlimit")
+        .arg("--cpu=20")
+        .arg(format!("--as={LIMIT}"))
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_mglint"))
+        .args(["analyze", "-j", "1", "--format", "json"])
+        .arg(dir.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run prlimit (util-linux)");
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "exit {:?}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_diag(
+        &r,
+        "junit_e2e_20231103-140000.xml",
+        "1 duplicate attribute (the first of each name is used)",
+    );
+    good_survives(&r);
+}
