@@ -78,6 +78,7 @@ enum Parsed {
     Timestamps(Vec<Sourced<Time>>),
     GatherVersion(Sourced<String>),
     Prow(String, Vec<u8>),
+    PodLog(PodLog),
     Nothing,
 }
 
@@ -320,7 +321,8 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
                 }
             };
             let text: Arc<str> = Arc::from(text.as_ref());
-            let (objs, errs) = resources::parse_resources(&text, &name_for_id, &prov);
+            let (objs, errs) =
+                resources::parse_resources_keeping(&text, &name_for_id, &prov, &opts.wants);
             for e in errs {
                 diags.push(diag(&prov, e.level, e.line, e.column, e.reason));
             }
@@ -386,6 +388,17 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
             data,
         ),
         FileKind::NestedArchive => Parsed::Nothing,
+        FileKind::PodLog => match crate::vocab::wants::pod_log_path(&name_for_id) {
+            Some(p) => Parsed::PodLog(PodLog {
+                prov: prov.clone(),
+                namespace: p.namespace.to_string(),
+                pod: p.pod.to_string(),
+                container: p.container.to_string(),
+                file: p.file,
+                text: Arc::from(String::from_utf8_lossy(&data).as_ref()),
+            }),
+            None => Parsed::Nothing,
+        },
     };
     FileResult {
         kind,
@@ -418,6 +431,7 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
         match r.parsed {
             Parsed::Objects(mut o) => bundle.objects.append(&mut o),
             Parsed::CvoLog(l) => bundle.cvo_logs.push(l),
+            Parsed::PodLog(l) => bundle.pod_logs.push(l),
             Parsed::Intervals(v) => bundle.intervals.extend(v),
             Parsed::Text(v) => bundle.text_lines.extend(v),
             Parsed::Junit(v) => bundle.junit.extend(v),
