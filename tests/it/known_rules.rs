@@ -429,11 +429,13 @@ fn an_invalid_rule_file_is_reported_precisely_and_the_rest_still_runs() {
     );
     let e = err(&o);
     assert!(
-        e.contains("× `regex` is not a valid regex: unclosed group"),
+        e.contains(
+            "error: `regex` is not a valid regex: unclosed group\n  --> rules/broken.yaml:10:13\n"
+        ),
         "{e}"
     );
     assert!(
-        e.contains("[rules/broken.yaml:10:13]") && e.contains("10 │     regex: '(unclosed'"),
+        e.contains("10 |     regex: '(unclosed'\n   |             ^^^^^^^^^ here\n"),
         "{e}"
     );
     let o = mglint_in(dir.path(), &["rules", "check", "rules/acme.yaml"]);
