@@ -25,12 +25,15 @@ impl CaseOutcome {
     }
 }
 
+/// Analyses a case's inputs with one rule selected (the entry layer's job).
+pub type Analyze<'a> = &'a dyn Fn(&[String], &KnownRule) -> Result<Report, String>;
+
 /// Runs the cases of every rule in `set`, whose files are under `base` (the directory of the
 /// file each rule came from, for bundled rules the catalogue directory).
 pub fn run(
     set: &KnownSet,
     base_of: &dyn Fn(&KnownRule) -> PathBuf,
-    analyze: &dyn Fn(&[String], &KnownRule) -> Result<Report, String>,
+    analyze: Analyze<'_>,
 ) -> Vec<CaseOutcome> {
     let mut out = Vec::new();
     for r in &set.rules {

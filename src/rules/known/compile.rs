@@ -125,6 +125,21 @@ pub struct Compiled {
     pub source: String,
 }
 
+/// A rule's problem (boxed: it carries the file's text for its span).
+pub type Failure = Box<RuleFileError>;
+
+/// `with_help` on a boxed problem.
+trait Help {
+    fn with_help(self, help: impl Into<String>) -> Self;
+}
+
+impl Help for Failure {
+    fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+}
+
 /// Built-in code prefixes (a local code may not start with one).
 const BUILTIN_PREFIXES: &[&str] = &["CV", "CO", "MC", "LOG", "CI", "RC", "IN", "KI"];
 
@@ -150,9 +165,9 @@ impl Ctx<'_> {
         part.find(&k).map(|i| (self.from + i, k.len()))
     }
 
-    fn err(&self, key: &str, needle: &str, message: impl Into<String>) -> RuleFileError {
+    fn err(&self, key: &str, needle: &str, message: impl Into<String>) -> Failure {
         let at = self.find(key, needle).or(Some((self.from, 1)));
-        RuleFileError::at(self.path, self.text, at, message).in_rule(&self.code)
+        Box::new(RuleFileError::at(self.path, self.text, at, message).in_rule(&self.code))
     }
 
     /// An error `offset` bytes into the value `needle` (a regex or range error's place).
@@ -162,15 +177,15 @@ impl Ctx<'_> {
         needle: &str,
         offset: usize,
         message: impl Into<String>,
-    ) -> RuleFileError {
+    ) -> Failure {
         let at = match self.find(key, needle) {
             Some((s, l)) if l == needle.len() && offset < needle.len() => Some((s + offset, 1)),
             other => other.or(Some((self.from, 1))),
         };
-        RuleFileError::at(self.path, self.text, at, message).in_rule(&self.code)
+        Box::new(RuleFileError::at(self.path, self.text, at, message).in_rule(&self.code))
     }
 
-    fn regex(&self, key: &str, s: &str, names: &mut Vec<String>) -> Result<Regex, RuleFileError> {
+    fn regex(&self, key: &str, s: &str, names: &mut Vec<String>) -> Result<Regex, Failure> {
         let re = regex::RegexBuilder::new(s)
             .size_limit(1 << 20)
             .build()
@@ -196,11 +211,11 @@ impl Ctx<'_> {
         key: &str,
         s: &Option<String>,
         names: &mut Vec<String>,
-    ) -> Result<Option<Regex>, RuleFileError> {
+    ) -> Result<Option<Regex>, Failure> {
         s.as_deref().map(|s| self.regex(key, s, names)).transpose()
     }
 
-    fn glob(&self, key: &str, s: &str) -> Result<Glob, RuleFileError> {
+    fn glob(&self, key: &str, s: &str) -> Result<Glob, Failure> {
         Glob::new(s).map_err(|e| {
             self.err_in(
                 key,
@@ -211,7 +226,7 @@ impl Ctx<'_> {
         })
     }
 
-    fn opt_glob(&self, key: &str, s: &Option<String>) -> Result<Option<Glob>, RuleFileError> {
+    fn opt_glob(&self, key: &str, s: &Option<String>) -> Result<Option<Glob>, Failure> {
         s.as_deref().map(|s| self.glob(key, s)).transpose()
     }
 }
@@ -281,7 +296,7 @@ fn resource_of(kind: &str, resource: Option<&str>) -> Option<ResourceWant> {
     }
 }
 
-fn matcher(cx: &Ctx<'_>, m: &Matcher, names: &mut Vec<String>) -> Result<CMatcher, RuleFileError> {
+fn matcher(cx: &Ctx<'_>, m: &Matcher, names: &mut Vec<String>) -> Result<CMatcher, Failure> {
     Ok(match m {
         Matcher::Objects(o) => {
             if o.kind.trim().is_empty() {
@@ -477,7 +492,7 @@ fn check_code(
     code: &str,
     origin: Origin,
     builtin: &dyn Fn(&str) -> bool,
-) -> Result<(), RuleFileError> {
+) -> Result<(), Failure> {
     let bad = |m: String, h: &str| Err(cx.err("code", code, m).with_help(h.to_string()));
     if builtin(code) {
         return bad(
@@ -528,7 +543,7 @@ pub fn compile(
     def: RuleDef,
     origin: Origin,
     builtin: &dyn Fn(&str) -> bool,
-) -> Result<Compiled, RuleFileError> {
+) -> Result<Compiled, Failure> {
     check_code(cx, &def.code, origin, builtin)?;
     if !is_slug(&def.name) {
         return Err(cx.err(

@@ -68,7 +68,7 @@ impl RuleFileError {
             Some((off, len)) => {
                 let off = off.min(text.len());
                 let (l, c) = line_col(text, off);
-                let len = len.max(1).min(text.len().saturating_sub(off).max(0));
+                let len = len.max(1).min(text.len().saturating_sub(off));
                 (Some(l), Some(c), Some(SourceSpan::new(off.into(), len)))
             }
             None => (None, None, None),

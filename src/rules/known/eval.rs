@@ -495,10 +495,13 @@ fn logs(cx: &Context<'_>, l: &CLogs) -> Vec<Hit> {
 // ---- events, intervals, CVO facts ----------------------------------------------------
 
 fn events(cx: &Context<'_>, e: &CEvents) -> Vec<Hit> {
-    let mut groups: BTreeMap<
-        ObjectRef,
-        (u64, &Sourced<crate::model::Event>, BTreeMap<String, String>),
-    > = BTreeMap::new();
+    // Involved object → (occurrences, the first event, its captures).
+    type Group<'e> = (
+        u64,
+        &'e Sourced<crate::model::Event>,
+        BTreeMap<String, String>,
+    );
+    let mut groups: BTreeMap<ObjectRef, Group<'_>> = BTreeMap::new();
     for ev in &cx.bundle.objects.events {
         let ns = if ev.metadata.namespace.is_empty() {
             &ev.namespace

@@ -93,7 +93,7 @@ pub fn parse(path: &str, text: &str, origin: Origin, builtin: &dyn Fn(&str) -> b
                 ),
                 None => out.rules.push(c),
             },
-            Err(e) => out.problems.push(e),
+            Err(e) => out.problems.push(*e),
         }
     }
     out
@@ -119,14 +119,14 @@ pub fn user_dir() -> Option<PathBuf> {
 
 /// The rule files of a directory (`*.yaml`, `*.yml`), in name order; a directory that cannot
 /// be read is one problem.
-pub fn dir_files(dir: &Path) -> Result<Vec<PathBuf>, RuleFileError> {
+pub fn dir_files(dir: &Path) -> Result<Vec<PathBuf>, Box<RuleFileError>> {
     let rd = std::fs::read_dir(dir).map_err(|e| {
-        RuleFileError::at(
+        Box::new(RuleFileError::at(
             &dir.display().to_string(),
             "",
             None,
             format!("cannot read the rule directory: {e}"),
-        )
+        ))
     })?;
     let mut v: Vec<PathBuf> = rd
         .flatten()

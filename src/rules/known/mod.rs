@@ -84,7 +84,7 @@ impl KnownSet {
                         set.add(&f.display().to_string(), parsed);
                     }
                 }
-                Err(e) => set.problems.push(e),
+                Err(e) => set.problems.push(*e),
             }
         }
         set.wants = Arc::new(wants(&set.rules));
