@@ -57,6 +57,8 @@ pub struct Bundle {
     /// Kubernetes and OpenShift objects, by kind (one per key, the freshest copy).
     pub objects: Objects,
     pub cvo_logs: Vec<CvoLog>,
+    /// Other container logs, only those a known-issue rule asks for.
+    pub pod_logs: Vec<PodLog>,
     pub intervals: Vec<Interval>,
     pub text_lines: Vec<TextLine>,
     pub junit: Vec<JunitCase>,

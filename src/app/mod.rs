@@ -45,6 +45,7 @@ pub enum RunError {
 pub struct Analysis {
     pub bundle: Bundle,
     selection: crate::rules::Selection,
+    known: std::sync::Arc<crate::rules::known::KnownSet>,
     timeline: OnceLock<Timeline>,
     report: OnceLock<Report>,
     replay: OnceLock<ReplayResult>,
@@ -53,9 +54,19 @@ pub struct Analysis {
 impl Analysis {
     /// An analysis of a bundle under a rule selection.
     pub fn new(bundle: Bundle, selection: crate::rules::Selection) -> Self {
+        Analysis::with_rules(bundle, selection, Default::default())
+    }
+
+    /// An analysis that also runs the loaded known-issue rules.
+    pub fn with_rules(
+        bundle: Bundle,
+        selection: crate::rules::Selection,
+        known: std::sync::Arc<crate::rules::known::KnownSet>,
+    ) -> Self {
         Analysis {
             bundle,
             selection,
+            known,
             timeline: OnceLock::new(),
             report: OnceLock::new(),
             replay: OnceLock::new(),
@@ -77,7 +88,13 @@ impl Analysis {
     /// The findings of the selected rules (computed on first use).
     pub fn report(&self) -> &Report {
         self.report.get_or_init(|| {
-            crate::rules::analyze_with(&self.bundle, self.timeline(), &self.replay, &self.selection)
+            crate::rules::analyze_known(
+                &self.bundle,
+                self.timeline(),
+                &self.replay,
+                &self.selection,
+                &self.known,
+            )
         })
     }
 }
@@ -187,9 +204,11 @@ pub fn load_named(
     settings: &Settings,
     earlier_errors: Vec<String>,
 ) -> Result<Run, RunError> {
-    let opts = IngestOptions {
+    let mut opts = IngestOptions {
         source: settings.limits.source_options(),
     };
+    // Other kinds and logs are read only when a loaded rule asks for them.
+    opts.source.wants = settings.known.wants.clone();
     let mut bundle = ingest_named(named, &opts).map_err(|e| match e {
         IngestError::NothingFound(mut reasons) => {
             reasons.extend(earlier_errors.iter().cloned());
@@ -226,7 +245,7 @@ pub fn load_named(
         warnings,
         analyses: bundles
             .into_iter()
-            .map(|b| Analysis::new(b, settings.selection.clone()))
+            .map(|b| Analysis::with_rules(b, settings.selection.clone(), settings.known.clone()))
             .collect(),
         redactor,
     })

@@ -1,13 +1,16 @@
-//! Everything a run is told, resolved once: rule selection and the fail level, input limits,
+//! Everything a run is told, resolved once: rule selection and the fail level, the
+//! known-issue rules (bundled, `rule-dirs`, `--rules`, the user's directory), input limits,
 //! remote fetching, threads and redaction. `mglint.toml` (the current directory's, or one
 //! named with `--config`) gives defaults; the command line overrides them; the result is
 //! validated in one place, so an unknown rule code is an error wherever it came from.
 
 use crate::remote::FetchOptions;
+use crate::rules::known::{KnownSet, Sources};
 use crate::rules::{Selection, Severity, UnknownSelector};
 use crate::source::SourceOptions;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The config file looked for in the current directory.
 pub const CONFIG_FILE: &str = "mglint.toml";
@@ -54,6 +57,12 @@ pub struct Settings {
     pub threads: Option<usize>,
     /// Replace identifying values in every output with stable placeholders.
     pub redact: bool,
+    /// The known-issue rules loaded (bundled catalogue and rule directories), the rule files
+    /// that could not be loaded, and what the rules ask ingestion to read. Empty unless the
+    /// verb runs rules ([`Overrides::known_rules`]).
+    pub known: Arc<KnownSet>,
+    /// Where the known-issue rules came from.
+    pub rule_sources: Sources,
 }
 
 /// What the command line says, each `None`/empty meaning "not given".
@@ -67,6 +76,12 @@ pub struct Overrides {
     pub remote: Option<FetchOptions>,
     pub threads: Option<usize>,
     pub redact: bool,
+    /// Load known-issue rules (verbs that run rules: `analyze`, `batch`, `rules`).
+    pub known_rules: bool,
+    /// `--rules DIR` (repeatable): directories of local rule files.
+    pub rule_dirs: Vec<PathBuf>,
+    /// `--no-bundled-rules`: leave the bundled catalogue out.
+    pub no_bundled_rules: bool,
 }
 
 /// Why the settings could not be resolved (a usage error: exit 2).
@@ -89,6 +104,12 @@ pub enum SettingsError {
     },
     #[error("--threads must be at least 1")]
     Threads,
+    #[error("rule directory `{path}` (from {origin}): {reason}")]
+    RuleDir {
+        path: PathBuf,
+        origin: String,
+        reason: String,
+    },
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -100,6 +121,22 @@ struct FileSettings {
     ignore: Vec<String>,
     #[serde(rename = "fail-on", default)]
     fail_on: Option<String>,
+    /// Directories of local known-issue rules, relative to the config file.
+    #[serde(rename = "rule-dirs", default)]
+    rule_dirs: Vec<PathBuf>,
+    /// `false` leaves the bundled known-issue catalogue out.
+    #[serde(rename = "bundled-rules", default)]
+    bundled_rules: Option<bool>,
+}
+
+/// What a config file says.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileConfig {
+    /// Not yet validated (known-issue codes are known only once the rules are loaded).
+    pub selection: Selection,
+    /// As written (relative to the config file's directory).
+    pub rule_dirs: Vec<PathBuf>,
+    pub bundled_rules: bool,
 }
 
 impl Settings {
@@ -114,14 +151,43 @@ impl Settings {
             }
         };
         let mut s = Settings::default();
-        if let Some(f) = file {
-            s.selection = f;
+        let config_dir = match &o.config {
+            Some(p) => p.parent().map(Path::to_path_buf).unwrap_or_default(),
+            None => cwd.to_path_buf(),
+        };
+        let file = file.unwrap_or(FileConfig {
+            bundled_rules: true,
+            ..FileConfig::default()
+        });
+        s.selection = file.selection.clone();
+        if o.known_rules {
+            let mut dirs = Vec::new();
+            for d in &file.rule_dirs {
+                let p = config_dir.join(d);
+                check_dir(&p, &origin)?;
+                dirs.push(p);
+            }
+            for d in &o.rule_dirs {
+                let p = cwd.join(d);
+                check_dir(&p, "--rules")?;
+                dirs.push(p);
+            }
+            if let Some(u) = crate::rules::known::user_dir().filter(|u| u.is_dir()) {
+                dirs.push(u);
+            }
+            s.rule_sources = Sources {
+                bundled: file.bundled_rules && !o.no_bundled_rules,
+                dirs,
+            };
+            s.known = Arc::new(KnownSet::load(&s.rule_sources));
         }
+        let metas = s.known.metas();
         let check = |sel: &Selection, origin: &str| {
-            sel.validate().map_err(|source| SettingsError::Selector {
-                origin: origin.to_string(),
-                source,
-            })
+            sel.validate_with(&metas)
+                .map_err(|source| SettingsError::Selector {
+                    origin: origin.to_string(),
+                    source,
+                })
         };
         check(&s.selection, &origin)?;
         if !o.select.is_empty() {
@@ -149,25 +215,51 @@ impl Settings {
         Ok(s)
     }
 
-    /// Parses the TOML text of a config file into a rule selection (validated).
+    /// Parses the TOML text of a config file into a rule selection (validated against the
+    /// built-in rules).
     pub fn parse_file(text: &str) -> Result<Selection, String> {
+        let c = Settings::parse_config(text)?;
+        c.selection.validate().map_err(|e| e.to_string())?;
+        Ok(c.selection)
+    }
+
+    /// Parses the TOML text of a config file (selectors not yet validated).
+    pub fn parse_config(text: &str) -> Result<FileConfig, String> {
         let fs: FileSettings = toml::from_str(text).map_err(|e| e.message().to_string())?;
         let fail_on = match fs.fail_on {
             None => Severity::Error,
             Some(s) => Severity::parse(&s)
                 .ok_or_else(|| format!("`fail-on` must be error, warning or info, not `{s}`"))?,
         };
-        let sel = Selection {
-            select: fs.select,
-            ignore: fs.ignore,
-            fail_on,
-        };
-        sel.validate().map_err(|e| e.to_string())?;
-        Ok(sel)
+        Ok(FileConfig {
+            selection: Selection {
+                select: fs.select,
+                ignore: fs.ignore,
+                fail_on,
+            },
+            rule_dirs: fs.rule_dirs,
+            bundled_rules: fs.bundled_rules.unwrap_or(true),
+        })
     }
 }
 
-fn read_file(path: &Path, required: bool) -> Result<Option<Selection>, SettingsError> {
+/// A rule directory named by the user must be one.
+fn check_dir(p: &Path, origin: &str) -> Result<(), SettingsError> {
+    if p.is_dir() {
+        return Ok(());
+    }
+    Err(SettingsError::RuleDir {
+        path: p.to_path_buf(),
+        origin: origin.to_string(),
+        reason: if p.exists() {
+            "not a directory".into()
+        } else {
+            "not found".into()
+        },
+    })
+}
+
+fn read_file(path: &Path, required: bool) -> Result<Option<FileConfig>, SettingsError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -178,7 +270,7 @@ fn read_file(path: &Path, required: bool) -> Result<Option<Selection>, SettingsE
             });
         }
     };
-    Settings::parse_file(&text)
+    Settings::parse_config(&text)
         .map(Some)
         .map_err(|message| SettingsError::Parse {
             path: path.to_path_buf(),

@@ -57,7 +57,7 @@ pub enum Command {
     /// Check a dump against the reference CVO model: which flavour and history-fix setting it
     /// is consistent with, and every field where it deviates
     Replay(ReplayArgs),
-    /// List the rule catalogue
+    /// List the rule catalogue (built-in and known-issue rules), or check and test rule files
     Rules(RulesArgs),
     /// Print a rule's page
     Explain(ExplainArgs),
@@ -272,6 +272,20 @@ pub struct RuleArgs {
     /// Settings file [default: ./mglint.toml when present]
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub known: KnownArgs,
+}
+
+/// Where known-issue rules come from (over `rule-dirs` in mglint.toml and
+/// $XDG_CONFIG_HOME/mglint/rules/).
+#[derive(Debug, Args, Default)]
+pub struct KnownArgs {
+    /// Also load the known-issue rule files (*.yaml) of this directory; repeatable
+    #[arg(long = "rules", value_name = "DIR")]
+    pub rules: Vec<PathBuf>,
+    /// Leave the bundled known-issue catalogue (KI rules) out
+    #[arg(long)]
+    pub no_bundled_rules: bool,
 }
 
 #[derive(Debug, Args)]
@@ -376,17 +390,48 @@ pub struct ReconcileArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct RulesArgs {
+    #[command(subcommand)]
+    pub action: Option<RulesAction>,
     /// Output format
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
     pub format: TextOrJson,
+    /// Settings file [default: ./mglint.toml when present]
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub known: KnownArgs,
+}
+
+/// `mglint rules check|test`.
+#[derive(Debug, Subcommand)]
+pub enum RulesAction {
+    /// Validate known-issue rule files: every problem with its file, line and column (exit 2
+    /// when a file is invalid)
+    Check(RuleFilesArgs),
+    /// Run the test cases rule files carry (`tests:`: an input relative to the rule file, and
+    /// whether the rule must fire on it); exit 1 when a case fails, 2 when a file is invalid
+    Test(RuleFilesArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RuleFilesArgs {
+    /// Rule files, or directories of them (*.yaml)
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// Rule code (e.g. CV001) or slug
+    /// Rule code (e.g. CV001, KI003, X-ACME-001) or slug
     #[arg(value_name = "CODE")]
     pub code: String,
+    /// Settings file [default: ./mglint.toml when present]
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub known: KnownArgs,
 }
 
 #[derive(Debug, Args)]

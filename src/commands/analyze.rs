@@ -14,6 +14,9 @@ use std::path::PathBuf;
 pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
     let outs = outputs(&a)?;
     let s = settings(&a.input, Some(&a.rules))?;
+    if !ui.quiet {
+        super::warn_rule_files(&s);
+    }
     let run = match load(&a.input, &s, ui) {
         Ok(run) => run,
         Err(CliError::Run(e)) => {

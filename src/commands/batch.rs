@@ -25,8 +25,12 @@ pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
             remote: Some(fetch_options(&a.remote)),
             threads: a.threads,
             redact: a.redact,
+            known_rules: true,
+            rule_dirs: a.rules.known.rules.clone(),
+            no_bundled_rules: a.rules.known.no_bundled_rules,
         },
     )?;
+    super::warn_rule_files(&settings);
     let mut inputs = a.inputs.clone();
     if let Some(f) = &a.from {
         let text = if f.as_os_str() == "-" {

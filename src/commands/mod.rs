@@ -144,8 +144,37 @@ fn settings(input: &InputArgs, rules: Option<&RuleArgs>) -> Result<Settings, Cli
         o.select = r.select.clone();
         o.ignore = r.ignore.clone();
         o.fail_on = r.fail_on.map(Into::into);
+        o.known_rules = true;
+        o.rule_dirs = r.known.rules.clone();
+        o.no_bundled_rules = r.known.no_bundled_rules;
     }
     Ok(Settings::resolve(&cwd, o)?)
+}
+
+/// The settings of a verb that lists or explains rules: the config file and the
+/// known-issue rule sources, nothing about inputs.
+fn rule_settings(
+    config: Option<&Path>,
+    known: &crate::cli::KnownArgs,
+) -> Result<Settings, CliError> {
+    let cwd =
+        std::env::current_dir().map_err(|e| CliError::Failed(format!("current directory: {e}")))?;
+    let o = Overrides {
+        config: config.map(Path::to_path_buf),
+        known_rules: true,
+        rule_dirs: known.rules.clone(),
+        no_bundled_rules: known.no_bundled_rules,
+        ..Overrides::default()
+    };
+    Ok(Settings::resolve(&cwd, o)?)
+}
+
+/// Known-issue rule files that could not be loaded: each on standard error (the run goes on;
+/// `IN003` reports them in the results too).
+fn warn_rule_files(s: &Settings) {
+    for p in &s.known.problems {
+        eprintln!("warning: {}", p.one_line());
+    }
 }
 
 /// Starts the worker pool and loads the inputs.

@@ -614,7 +614,7 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
         let (l, note) = parse_cvo_log(log.as_bytes(), prov(), "cvo".into(), false);
         assert_eq!(l.records.len(), 2);
         // The continuation belongs to the skipped record, not to the one before it.
-        assert_eq!(l.records[0].message, "first");
+        assert_eq!(&*l.records[0].message, "first");
         assert_eq!(
             note.as_deref(),
             Some("2 lines with an invalid timestamp (first at line 2); skipped")

@@ -13,7 +13,7 @@ pub mod textlog;
 
 use crate::bundle::{Bundle, InputInfo};
 use crate::model::*;
-use crate::source::{SourceOptions, VFile};
+use crate::source::{self, SourceOptions, VFile};
 use crate::vocab::{FileKind, FileRef};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -81,6 +81,7 @@ enum Parsed {
     Timestamps(Vec<Sourced<Time>>),
     GatherVersion(Sourced<String>),
     Prow(String, Vec<u8>),
+    PodLog(PodLog),
     Nothing,
 }
 
@@ -257,7 +258,8 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
                 }
             };
             let text: Arc<str> = Arc::from(text.as_ref());
-            let (objs, errs) = resources::parse_resources(&text, &name_for_id, &prov);
+            let (objs, errs) =
+                resources::parse_resources_keeping(&text, &name_for_id, &prov, &opts.wants);
             for e in errs {
                 diags.push(diag(&prov, e.level, e.line, e.column, e.reason));
             }
@@ -322,6 +324,17 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
             data,
         ),
         FileKind::NestedArchive => Parsed::Nothing,
+        FileKind::PodLog => match crate::vocab::wants::pod_log_path(&name_for_id) {
+            Some(p) => Parsed::PodLog(PodLog {
+                prov: prov.clone(),
+                namespace: p.namespace.to_string(),
+                pod: p.pod.to_string(),
+                container: p.container.to_string(),
+                file: p.file,
+                text: Arc::from(String::from_utf8_lossy(&data).as_ref()),
+            }),
+            None => Parsed::Nothing,
+        },
     };
     FileResult {
         kind,
@@ -472,6 +485,7 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
             Parsed::CvoLog(l) => bundle.cvo_logs.push(l),
             // The first file's records are moved, not copied (they can be many).
             Parsed::Intervals(v) if bundle.intervals.is_empty() => bundle.intervals = v,
+            Parsed::PodLog(l) => bundle.pod_logs.push(l),
             Parsed::Intervals(v) => bundle.intervals.extend(v),
             Parsed::Text(v) => bundle.text_lines.extend(v),
             Parsed::Junit(v) => bundle.junit.extend(v),

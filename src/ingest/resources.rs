@@ -3,6 +3,7 @@
 //! `oc get -o json` Lists, and Insights JSON without `kind`. YAML goes through `crate::yaml`.
 
 use crate::model::*;
+use crate::vocab::wants::Wants;
 use serde_json::Value;
 
 /// A problem with one item or the whole file.
@@ -26,6 +27,17 @@ fn err(line: Option<u32>, column: Option<u32>, reason: String) -> ItemError {
 /// Parses a resource file. Items that do not fit their type are reported one by one; the
 /// others are kept.
 pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, Vec<ItemError>) {
+    parse_resources_keeping(text, path, prov, &Wants::default())
+}
+
+/// [`parse_resources`], also keeping whole (as JSON, in `Objects::raw`) every object of a
+/// kind some known-issue rule reads.
+pub fn parse_resources_keeping(
+    text: &str,
+    path: &str,
+    prov: &Provenance,
+    wants: &Wants,
+) -> (Objects, Vec<ItemError>) {
     let mut objs = Objects::default();
     let mut errors = Vec::new();
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
@@ -142,6 +154,19 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
                     k
                 }
             });
+            if let Some(kind) = kind.as_deref()
+                && wants.keeps(kind)
+            {
+                let mut whole = item.clone();
+                if let Value::Object(m) = &mut whole {
+                    m.entry("kind")
+                        .or_insert_with(|| Value::String(kind.to_string()));
+                }
+                objs.raw.push(Sourced {
+                    value: whole,
+                    prov: p.clone(),
+                });
+            }
             if let Some(kind) = kind.as_deref()
                 && let Err(e) = objs.push(kind, item, p)
             {

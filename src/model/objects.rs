@@ -86,6 +86,9 @@ macro_rules! objects {
         #[derive(Debug, Clone, Default)]
         pub struct Objects {
             $( $(#[$doc])* pub $field: Vec<Sourced<$ty>>, )*
+            /// Objects of the kinds known-issue rules read, whole (with `kind` set), in path
+            /// order; empty unless a rule asks (see `vocab::wants`).
+            pub raw: Vec<Sourced<Value>>,
         }
 
         impl Objects {
@@ -137,6 +140,7 @@ macro_rules! objects {
             /// Moves every object of `other` in (after this store's).
             pub fn append(&mut self, other: &mut Objects) {
                 $( self.$field.append(&mut other.$field); )*
+                self.raw.append(&mut other.raw);
             }
 
             /// One object per key, the freshest; each kind in its order.

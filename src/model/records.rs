@@ -169,3 +169,15 @@ pub struct Diagnostic {
     pub column: Option<u32>,
     pub reason: String,
 }
+
+/// A container log a known-issue rule asked for (see `vocab::wants`), kept as text: rules
+/// scan its lines; nothing else reads it.
+#[derive(Debug, Clone)]
+pub struct PodLog {
+    pub prov: Provenance,
+    pub namespace: String,
+    pub pod: String,
+    pub container: String,
+    pub file: crate::vocab::wants::LogFile,
+    pub text: std::sync::Arc<str>,
+}

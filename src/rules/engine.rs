@@ -1,6 +1,7 @@
 //! The rule engine: the [`Rule`] trait and its static declaration ([`RuleMeta`]: code, slug,
 //! severity, family, inputs, page), the inputs a rule can need, the [`Context`] rules read
-//! (bundle, timeline, evidence helpers), and running the selected rules into a [`Report`].
+//! (bundle, timeline, evidence helpers, the rule files that could not be loaded), and running
+//! the selected rules, built-in and known-issue, into a [`Report`].
 
 use super::model::*;
 use super::selection::Selection;
@@ -134,7 +135,8 @@ impl RuleMeta {
             self.page.trim_end()
         );
         s.push('\n');
-        if !self.references.is_empty() {
+        // A known-issue rule's page lists its references itself (with their kinds).
+        if !self.references.is_empty() && !self.page.contains("\n## References\n") {
             s.push_str("\n## References\n\n");
             for r in self.references {
                 s.push_str(&format!("- <{r}>\n"));
@@ -158,6 +160,8 @@ pub struct Context<'a> {
     /// The replay, computed by the first rule that asks and shared with the others (and
     /// with whoever owns the cell, e.g. `mglint replay` after `analyze`).
     replay: &'a OnceLock<ReplayResult>,
+    /// Rule files that could not be loaded (reported by `IN003`).
+    pub rule_file_problems: &'a [super::known::RuleFileError],
 }
 
 impl<'a> Context<'a> {
@@ -304,16 +308,18 @@ fn dedup_evidence(items: &mut Vec<EvidenceItem>) {
 
 /// Runs the rules selected by `settings` and builds the report.
 pub fn run(
-    rules: &[&'static dyn Rule],
+    rules: &[&dyn Rule],
     bundle: &Bundle,
     timeline: &Timeline,
     replay: &OnceLock<ReplayResult>,
     settings: &Selection,
+    rule_file_problems: &[super::known::RuleFileError],
 ) -> Report {
     let cx = Context {
         bundle,
         timeline,
         replay,
+        rule_file_problems,
     };
     let mut findings = Vec::new();
     let mut outcomes = Vec::new();

@@ -2,7 +2,8 @@
 //! rule needs), one file per rule grouped by family (CV ClusterVersion, CO ClusterOperator,
 //! MC pools and nodes, LOG CVO log, CI CI artifacts, IN ingestion; RC is reserved for the
 //! reference reconciler), the finding and report model every emitter reads, and each rule's
-//! page (`rules/<CODE>-<slug>.md`, embedded).
+//! page (`rules/<CODE>-<slug>.md`, embedded). Known-issue rules (`KI…` bundled, `X-…` local)
+//! are data, loaded from YAML by [`known`] and run by the same engine.
 //!
 //! ```no_run
 //! # let bundle = mglint::bundle::Bundle::default();
@@ -19,6 +20,7 @@ mod co;
 mod cv;
 mod engine;
 mod inp;
+pub mod known;
 
 mod log;
 mod mc;
@@ -51,20 +53,43 @@ pub fn analyze_with(
     replay: &OnceLock<ReplayResult>,
     settings: &Selection,
 ) -> Report {
-    engine::run(registry::all(), bundle, timeline, replay, settings)
+    engine::run(registry::all(), bundle, timeline, replay, settings, &[])
 }
 
-/// Every rule's declaration, in catalogue order (for `mglint rules`).
+/// [`analyze_with`], running the loaded known-issue rules after the built-in ones (and
+/// reporting the rule files that could not be loaded, `IN003`).
+pub fn analyze_known(
+    bundle: &Bundle,
+    timeline: &Timeline,
+    replay: &OnceLock<ReplayResult>,
+    settings: &Selection,
+    known: &known::KnownSet,
+) -> Report {
+    let mut rules: Vec<&dyn Rule> = registry::all().to_vec();
+    rules.extend(known.rules.iter().map(|r| &**r as &dyn Rule));
+    engine::run(&rules, bundle, timeline, replay, settings, &known.problems)
+}
+
+/// Every built-in rule's declaration, in catalogue order.
 pub fn catalogue() -> Vec<&'static RuleMeta> {
     registry::all().iter().map(|r| r.meta()).collect()
 }
 
-/// A rule's declaration by code (any case) or slug.
+/// The built-in rules and the loaded known-issue rules (for `mglint rules`).
+pub fn catalogue_with(known: &known::KnownSet) -> Vec<&'static RuleMeta> {
+    let mut v = catalogue();
+    v.extend(known.metas());
+    v
+}
+
+/// A rule's declaration by code (any case) or slug: a built-in rule, else a known-issue rule
+/// loaded in this process.
 pub fn find(code: &str) -> Option<&'static RuleMeta> {
     let c = code.trim();
     catalogue()
         .into_iter()
         .find(|m| m.code.eq_ignore_ascii_case(c) || m.name == c)
+        .or_else(|| known::registered(c))
 }
 
 /// A rule's whole page (see [`RuleMeta::render_page`]), by code (any case) or slug.
@@ -74,9 +99,13 @@ pub fn explain(code: &str) -> Option<String> {
 
 /// The catalogue as text: one rule a line (`mglint rules`).
 pub fn render_catalogue_text() -> String {
-    let cat = catalogue();
+    render_rules_text(&catalogue())
+}
+
+/// Rules as text: one rule a line.
+pub fn render_rules_text(cat: &[&'static RuleMeta]) -> String {
     let mut s = String::new();
-    for m in &cat {
+    for m in cat {
         s.push_str(&format!(
             "{:<7} {:<8} {:<40} {}\n",
             m.code,
@@ -94,7 +123,12 @@ pub fn render_catalogue_text() -> String {
 
 /// The catalogue as JSON (`mglint/rules/v1`).
 pub fn render_catalogue_json() -> String {
-    let rows: Vec<_> = catalogue()
+    render_rules_json(&catalogue())
+}
+
+/// Rules as JSON (`mglint/rules/v1`).
+pub fn render_rules_json(cat: &[&'static RuleMeta]) -> String {
+    let rows: Vec<_> = cat
         .iter()
         .map(|m| {
             serde_json::json!({"code": m.code, "name": m.name, "severity": m.severity, "summary": m.summary})

@@ -64,10 +64,14 @@ pub enum Family {
     Reconciler,
     /// `IN`: ingestion problems.
     Ingestion,
+    /// `KI`: the bundled known-issue catalogue (rule files, not in [`Family::ALL`]).
+    KnownIssue,
+    /// `X-`: local known-issue rules (rule files, not in [`Family::ALL`]).
+    Local,
 }
 
 impl Family {
-    /// Every family, in catalogue order.
+    /// Every built-in family, in catalogue order (known-issue rules are data: `KI`, `X-`).
     pub const ALL: [Family; 7] = [
         Family::ClusterVersion,
         Family::ClusterOperator,
@@ -88,6 +92,8 @@ impl Family {
             Family::Ci => "CI",
             Family::Reconciler => "RC",
             Family::Ingestion => "IN",
+            Family::KnownIssue => "KI",
+            Family::Local => "X-",
         }
     }
 
@@ -101,6 +107,8 @@ impl Family {
             Family::Ci => "ci",
             Family::Reconciler => "reconciler",
             Family::Ingestion => "ingestion",
+            Family::KnownIssue => "known-issue",
+            Family::Local => "local",
         }
     }
 }

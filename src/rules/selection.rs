@@ -1,5 +1,5 @@
 //! Which rules run and what fails the run: `select` / `ignore` by code or prefix, and
-//! `fail-on`. Validated against the registry: a selector that names no rule is an error
+//! `fail-on`. Validated against the registry and the loaded known-issue rules: a selector that names no rule is an error
 //! wherever it came from (command line or `mglint.toml`), so a CI gate cannot pass silently
 //! by running nothing.
 
@@ -35,11 +35,19 @@ pub struct UnknownSelector(pub String);
 impl Selection {
     /// Checks that every selector names at least one rule (or a reserved family).
     pub fn validate(&self) -> Result<(), UnknownSelector> {
+        self.validate_with(&[])
+    }
+
+    /// [`Selection::validate`], also accepting the codes of loaded known-issue rules.
+    pub fn validate_with(&self, known: &[&RuleMeta]) -> Result<(), UnknownSelector> {
         let rules = super::registry::all();
         for sel in self.select.iter().chain(&self.ignore) {
             let up = sel.trim().to_ascii_uppercase();
             let reserved = super::model::Family::ALL.iter().any(|f| f.prefix() == up);
-            if !reserved && !rules.iter().any(|r| r.meta().matches(sel)) {
+            if !reserved
+                && !rules.iter().any(|r| r.meta().matches(sel))
+                && !known.iter().any(|m| m.matches(sel))
+            {
                 return Err(UnknownSelector(sel.clone()));
             }
         }

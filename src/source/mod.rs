@@ -12,7 +12,8 @@ pub use error::{ReadError, SourceError};
 use crate::bundle::{InputInfo, InputKind};
 use crate::model::{DiagLevel, Diagnostic, Provenance};
 use crate::vocab::FileKind;
-use crate::vocab::kind::SniffMode;
+use crate::vocab::kind::{SniffMode, classify_path};
+use crate::vocab::wants::Wants;
 use sniff::Magic;
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
@@ -34,6 +35,16 @@ pub struct SourceOptions {
     /// layer does not know the formats: ingestion provides this (see
     /// `ingest::sniff::sniff_content`); by default such files are not read.
     pub sniff: fn(&[u8], SniffMode) -> Option<FileKind>,
+    /// What known-issue rules ask to be read beyond mglint's own needs (nothing by default).
+    pub wants: Arc<Wants>,
+}
+
+impl SourceOptions {
+    /// The kind of the file at `path` (relative to the input), or `None` when nothing reads
+    /// it: the path rules ([`classify_path`]), then what rules want.
+    pub fn classify(&self, path: &str) -> Option<FileKind> {
+        classify_path(path).or_else(|| self.wants.classify(path))
+    }
 }
 
 fn sniff_nothing(_: &[u8], _: SniffMode) -> Option<FileKind> {
@@ -47,6 +58,7 @@ impl Default for SourceOptions {
             max_archive_bytes: 64 << 30,
             max_nesting: 3,
             sniff: sniff_nothing,
+            wants: Arc::default(),
         }
     }
 }

@@ -13,7 +13,7 @@ use super::{
 use crate::bundle::InputKind;
 use crate::model::DiagLevel;
 use crate::vocab::FileKind;
-use crate::vocab::kind::{SniffMode, classify_path};
+use crate::vocab::kind::SniffMode;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io::{BufReader, Read};
 use std::path::Path;
@@ -164,7 +164,8 @@ fn collect_top(
     }
     let mut out = Collected::new(display, InputKind::File);
     out.info.files_seen = 1;
-    let kind = classify_path(name)
+    let kind = opts
+        .classify(name)
         .filter(|k| *k != FileKind::NestedArchive)
         .or_else(|| (opts.sniff)(&head, SniffMode::Named));
     if let Some(kind) = kind {
@@ -338,7 +339,7 @@ impl<'o, 's> Walker<'o, 's> {
                 let Ok(ft) = e.file_type() else { continue };
                 if ft.is_symlink() {
                     // Never follow links: they can point outside the input or form loops.
-                    if classify_path(&relp).is_some() {
+                    if self.opts.classify(&relp).is_some() {
                         self.diag(&relp, DiagLevel::Warning, "symbolic link not followed");
                     }
                     continue;
@@ -349,7 +350,7 @@ impl<'o, 's> Walker<'o, 's> {
                 }
                 self.out.info.files_seen += 1;
                 self.seen.see(&relp);
-                let kind = classify_path(&relp);
+                let kind = self.opts.classify(&relp);
                 if !ft.is_file() {
                     if kind.is_some() {
                         self.diag(
@@ -569,8 +570,10 @@ impl<'o, 's> Walker<'o, 's> {
             .trim_end_matches(".zst")
             .to_string();
         self.out.info.files_seen += 1;
-        let kind = classify_path(&format!("{here}/{inner_name}"))
-            .or_else(|| classify_path(&inner_name))
+        let kind = self
+            .opts
+            .classify(&format!("{here}/{inner_name}"))
+            .or_else(|| self.opts.classify(&inner_name))
             .filter(|k| *k != FileKind::NestedArchive)
             .or_else(|| (self.opts.sniff)(head, SniffMode::Named));
         let Some(kind) = kind else {
@@ -630,7 +633,7 @@ impl<'o, 's> Walker<'o, 's> {
         match ty {
             EntryType::Dir => return Ok(()),
             EntryType::Other => {
-                if classify_path(&path).is_some() {
+                if self.opts.classify(&path).is_some() {
                     self.diag(
                         &full,
                         DiagLevel::Warning,
@@ -645,7 +648,7 @@ impl<'o, 's> Walker<'o, 's> {
         self.seen.see(&full);
         let mut r: Box<dyn Read + '_> = Box::new(r);
         let mut sniffed = false;
-        let kind = match classify_path(&path) {
+        let kind = match self.opts.classify(&path) {
             Some(k) => k,
             None if self.loose(&full) && size <= self.opts.max_file_bytes => {
                 let (head, again) = match peek(r, SNIFF_HEAD) {

@@ -26,6 +26,9 @@ pub enum FileKind {
     ProwMeta,
     /// An archive inside the input (e.g. `gather-must-gather/artifacts/must-gather.tar`).
     NestedArchive,
+    /// A container log other than the CVO's, read only when a known-issue rule asks for it
+    /// (see [`super::wants`]).
+    PodLog,
 }
 
 impl FileKind {
@@ -41,6 +44,7 @@ impl FileKind {
             FileKind::GatherVersion => "gather-version",
             FileKind::ProwMeta => "prow-meta",
             FileKind::NestedArchive => "nested-archive",
+            FileKind::PodLog => "pod-log",
         }
     }
 }

@@ -1,15 +1,18 @@
 //! The vocabulary every layer shares, and which depends on nothing of mglint above it: file
 //! kinds and content sniffing ([`kind`]), the file table and provenance ([`files`]), the one
 //! [`Time`] type with its one JSON serialization ([`time`]), locating a field or a value in a
-//! file's text ([`locate`]), document schema identifiers ([`schema`]) and small text helpers
-//! ([`text`]).
+//! file's text ([`locate`]), document schema identifiers ([`schema`]), small text helpers
+//! ([`text`]), name globs ([`glob`]) and what known-issue rules ask ingestion to read
+//! ([`wants`]).
 
 pub mod files;
+pub mod glob;
 pub mod kind;
 pub mod locate;
 pub mod schema;
 pub mod text;
 pub mod time;
+pub mod wants;
 
 pub use files::{FileEntry, FileId, FileRef, FileTable, Provenance};
 pub use kind::FileKind;

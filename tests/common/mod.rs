@@ -92,15 +92,30 @@ pub fn copy_tree(from: &Path, to: &Path) {
 
 /// Loads inputs through the library's one entry point, with the given rule selection
 /// (codes or prefixes; empty runs every rule).
+///
+/// An input named `mglint-rules` (a fixture convention) is not an input: it is a directory
+/// of local known-issue rules, loaded as `--rules` would (without the bundled catalogue).
 pub fn load(inputs: &[String], select: &[&str]) -> mglint::Run {
-    let settings = mglint::Settings {
+    let (rule_dirs, inputs): (Vec<String>, Vec<String>) = inputs
+        .iter()
+        .cloned()
+        .partition(|i| i.ends_with("/mglint-rules"));
+    let mut settings = mglint::Settings {
         selection: mglint::rules::Selection {
             select: select.iter().map(|s| s.to_string()).collect(),
             ..Default::default()
         },
         ..Default::default()
     };
-    mglint::app::load(inputs, &settings).unwrap_or_else(|e| panic!("{inputs:?}: {e}"))
+    if !rule_dirs.is_empty() {
+        let sources = mglint::rules::known::Sources {
+            bundled: false,
+            dirs: rule_dirs.iter().map(PathBuf::from).collect(),
+        };
+        settings.known = std::sync::Arc::new(mglint::rules::known::KnownSet::load(&sources));
+        settings.rule_sources = sources;
+    }
+    mglint::app::load(&inputs, &settings).unwrap_or_else(|e| panic!("{inputs:?}: {e}"))
 }
 
 /// The report of [`load`].

@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod ingest;
+mod known;
 mod redact;
 mod replay;
 mod rules;
@@ -37,6 +38,7 @@ fn main() {
     }
     let groups: &[(&str, &[CorpusTest])] = &[
         ("ingest", ingest::TESTS),
+        ("known", known::TESTS),
         ("redact", redact::TESTS),
         ("rules", rules::TESTS),
         ("timeline", timeline::TESTS),

@@ -22,11 +22,25 @@ fn analyze_exit_codes() {
             .code(),
         Some(0)
     );
-    // Only CV003 (a warning) when CV002 is ignored; fails only at --fail-on warning.
+    // Only CV003 (a warning) when CV002 and the catalogue's KI004 (the seed bug's blocker, a
+    // mutated default SCC) are ignored; fails only at --fail-on warning.
     assert_eq!(
-        common::mglint(&["analyze", "--format", "json", "--ignore", "CV002,RC,LOG", b])
+        common::mglint(&["analyze", "--format", "json", "--select", "KI004", b])
             .status
             .code(),
+        Some(1)
+    );
+    assert_eq!(
+        common::mglint(&[
+            "analyze",
+            "--format",
+            "json",
+            "--ignore",
+            "CV002,RC,LOG,KI004",
+            b
+        ])
+        .status
+        .code(),
         Some(0)
     );
     assert_eq!(
@@ -35,7 +49,7 @@ fn analyze_exit_codes() {
             "--format",
             "json",
             "--ignore",
-            "CV002,RC,LOG",
+            "CV002,RC,LOG,KI004",
             "--fail-on",
             "warning",
             b

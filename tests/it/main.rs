@@ -24,6 +24,7 @@ mod ingest_bad;
 mod ingest_packaging;
 mod ingest_shapes;
 mod json_schemas;
+mod known_rules;
 mod layers;
 mod output_cli;
 mod output_formats;

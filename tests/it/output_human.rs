@@ -81,7 +81,7 @@ fn overview_first_counts_last_paths_relative_one_help_each() {
     let last: Vec<&str> = out.lines().rev().take(4).collect();
     assert!(
         last.iter()
-            .any(|l| l.starts_with("1 error, 4 warnings, 1 info")),
+            .any(|l| l.starts_with("2 errors, 4 warnings, 1 info")),
         "{last:?}"
     );
     assert_eq!(
@@ -91,7 +91,9 @@ fn overview_first_counts_last_paths_relative_one_help_each() {
     );
     let findings = out
         .lines()
-        .filter(|l| l.contains("[CV") || l.contains("[RC") || l.contains("[CO"))
+        .filter(|l| {
+            l.contains("[CV") || l.contains("[RC") || l.contains("[CO") || l.contains("[KI")
+        })
         .filter(|l| !l.starts_with(' '))
         .count();
     assert_eq!(

@@ -123,6 +123,10 @@ fn no_orphan_pages() {
     let known: BTreeSet<String> = catalogue().iter().map(|m| m.page_file()).collect();
     for e in std::fs::read_dir(root().join("rules")).unwrap() {
         let name = e.unwrap().file_name().to_string_lossy().to_string();
+        if name == "known-issues" {
+            // The known-issue catalogue: rule files, whose pages are generated from them.
+            continue;
+        }
         assert!(known.contains(&name), "rules/{name} belongs to no rule");
     }
 }

@@ -12,7 +12,7 @@
 mod model;
 
 use super::paths::Bases;
-use crate::rules::{EvidenceItem, Finding, Report, ReportInput, RuleMeta, Severity, catalogue};
+use crate::rules::{EvidenceItem, Finding, Report, ReportInput, RuleMeta, Severity};
 use model::*;
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use sha2::{Digest, Sha256};
@@ -262,11 +262,11 @@ fn result(f: &Finding, index: usize, report: &Report, bases: &Bases<'_>) -> Sari
 
 pub fn render(report: &Report) -> String {
     let bases = Bases::of(report);
-    let all = catalogue();
+    // Built-in rules, and the known-issue rules loaded in this process.
     let metas: Vec<&RuleMeta> = report
         .rules
         .iter()
-        .filter_map(|o| all.iter().find(|m| m.code == o.code).copied())
+        .filter_map(|o| crate::rules::find(o.code))
         .collect();
     let results = report
         .findings

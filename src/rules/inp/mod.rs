@@ -1,7 +1,9 @@
-//! IN rules: files that could not be read, or were read only in part.
+//! IN rules: files that could not be read, or were read only in part, and known-issue rule
+//! files that could not be loaded.
 
 pub mod in001_file_unreadable;
 pub mod in002_file_partially_read;
+pub mod in003_rule_file_invalid;
 
 use crate::model::Diagnostic;
 use crate::rules::engine::{Context, prov_evidence};

@@ -1,0 +1,175 @@
+//! Known-issue rules as data: YAML rule files (one rule or a list per file) that name a
+//! signature over objects, logs, events, intervals and typed CVO facts, with a message
+//! template, version gates and references. The bundled catalogue (`rules/known-issues/`,
+//! codes `KI…`) is compiled in; local rules (codes `X-…`) come from `--rules DIR`,
+//! `rule-dirs` in `mglint.toml` and `$XDG_CONFIG_HOME/mglint/rules/`. Loaded rules run with
+//! the built-in ones (selection, fail level, every output format); a bad file never stops
+//! them: it is reported (`IN003`). The format is documented in `docs/known-issue-rules.md`.
+//!
+//! Modules: [`format`] (the serde types), [`compile`] (checks and compiled matchers),
+//! [`version`] (ranges), [`template`] (messages), [`error`] (precise errors), [`load`]
+//! (files and sources), [`eval`] (matching), [`rule`] (the declaration and `Rule` impl),
+//! [`cases`] (the `tests:` a file carries).
+
+pub mod cases;
+pub mod compile;
+pub mod error;
+pub mod eval;
+pub mod format;
+pub mod load;
+pub mod rule;
+pub mod template;
+pub mod version;
+
+pub use compile::Origin;
+pub use error::RuleFileError;
+pub use load::{Sources, user_dir};
+pub use rule::{KnownRule, registered};
+
+use crate::rules::engine::RuleMeta;
+use crate::vocab::glob::Glob;
+use crate::vocab::wants::{LogWant, Wants};
+use compile::CMatcher;
+use std::path::Path;
+use std::sync::Arc;
+
+mod bundled {
+    include!(concat!(env!("OUT_DIR"), "/known_issues.rs"));
+}
+
+/// The bundled rule files: (file name, text).
+pub fn bundled_files() -> &'static [(&'static str, &'static str)] {
+    bundled::BUNDLED
+}
+
+/// Whether `code` is a built-in rule's code.
+fn is_builtin(code: &str) -> bool {
+    crate::rules::registry::all()
+        .iter()
+        .any(|r| r.meta().code.eq_ignore_ascii_case(code))
+}
+
+/// The loaded known-issue rules of a run, the problems of the files that could not be
+/// loaded, and what the rules ask ingestion to read.
+#[derive(Debug, Default)]
+pub struct KnownSet {
+    pub rules: Vec<Arc<KnownRule>>,
+    pub problems: Vec<RuleFileError>,
+    pub wants: Arc<Wants>,
+}
+
+impl KnownSet {
+    /// Loads every rule file of `sources`. Later files may not reuse a code or slug.
+    pub fn load(sources: &Sources) -> KnownSet {
+        let mut set = KnownSet::default();
+        if sources.bundled {
+            for (name, text) in bundled_files() {
+                let path = format!("bundled:{name}");
+                set.add(
+                    &path,
+                    load::parse(&path, text, Origin::Bundled, &is_builtin),
+                );
+            }
+        }
+        for dir in &sources.dirs {
+            match load::dir_files(dir) {
+                Ok(files) => {
+                    for f in files {
+                        let parsed = load::parse(
+                            &f.display().to_string(),
+                            &std::fs::read_to_string(&f).unwrap_or_default(),
+                            Origin::Local,
+                            &is_builtin,
+                        );
+                        set.add(&f.display().to_string(), parsed);
+                    }
+                }
+                Err(e) => set.problems.push(*e),
+            }
+        }
+        set.wants = Arc::new(wants(&set.rules));
+        set
+    }
+
+    /// Loads the given files (for `mglint rules check` and `test`), each as its place says
+    /// ([`load::origin_of`]).
+    pub fn load_files(paths: &[&Path]) -> KnownSet {
+        let mut set = KnownSet::default();
+        for p in paths {
+            set.add(&p.display().to_string(), load::parse_path(p, &is_builtin));
+        }
+        set.wants = Arc::new(wants(&set.rules));
+        set
+    }
+
+    fn add(&mut self, file: &str, parsed: load::Parsed) {
+        self.problems.extend(parsed.problems);
+        for c in parsed.rules {
+            if let Some(other) = self.rules.iter().find(|r| {
+                r.compiled().def.code == c.def.code || r.compiled().def.name == c.def.name
+            }) {
+                self.problems.push(
+                    RuleFileError::at(
+                        file,
+                        &c.source,
+                        Some((0, 1)),
+                        format!(
+                            "`{}` (`{}`) repeats the code or name of `{}` from {}",
+                            c.def.code,
+                            c.def.name,
+                            other.meta().code,
+                            other.file
+                        ),
+                    )
+                    .in_rule(&c.def.code),
+                );
+                continue;
+            }
+            self.rules.push(Arc::new(KnownRule::new(c, file)));
+        }
+    }
+
+    /// The declarations of the loaded rules, in code order.
+    pub fn metas(&self) -> Vec<&'static RuleMeta> {
+        let mut v: Vec<&'static RuleMeta> = self.rules.iter().map(|r| r.meta()).collect();
+        v.sort_by_key(|m| m.code);
+        v
+    }
+}
+
+use crate::rules::engine::Rule as _;
+
+/// What the rules ask ingestion to read.
+pub fn wants(rules: &[Arc<KnownRule>]) -> Wants {
+    let mut w = Wants::default();
+    fn walk(m: &CMatcher, w: &mut Wants) {
+        match m {
+            CMatcher::Objects(o) => {
+                w.kinds.insert(o.kind.clone());
+                w.resources.insert(o.resource.clone());
+            }
+            CMatcher::Logs(l) => w.pod_logs.push(LogWant {
+                namespace: l.namespace.clone(),
+                pod: l.pod.clone(),
+                container: l.container.clone(),
+                files: l.files,
+            }),
+            CMatcher::Events(e) => {
+                let g = e
+                    .namespace
+                    .clone()
+                    .unwrap_or_else(|| Glob::new("*").expect("glob"));
+                if !w.event_namespaces.iter().any(|x| x.as_str() == g.as_str()) {
+                    w.event_namespaces.push(g);
+                }
+            }
+            CMatcher::Intervals(_) | CMatcher::Precondition(_) | CMatcher::Sync(_) => {}
+            CMatcher::All(v) | CMatcher::Any(v) => v.iter().for_each(|m| walk(m, w)),
+            CMatcher::Not(m) => walk(m, w),
+        }
+    }
+    for r in rules {
+        walk(&r.compiled().matcher, &mut w);
+    }
+    w
+}

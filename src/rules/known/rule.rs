@@ -1,0 +1,209 @@
+//! A known-issue rule as the engine runs it: its declaration ([`RuleMeta`], built from the
+//! file) and the [`Rule`] impl that evaluates the matcher and fills the message.
+//!
+//! Declarations are `&'static` (findings and reports borrow codes and names for the whole
+//! run). A rule file's declaration is therefore interned: built once per distinct rule text
+//! and process, and never freed. Loading the same catalogue again (a batch, tests) reuses the
+//! interned declaration, so what is kept is bounded by the distinct rule files a process
+//! reads. The interned declarations are also what [`crate::rules::find`] consults for
+//! `KI`/`X-` codes, so every emitter (SARIF's rule table, HTML's rule pages) finds them.
+
+use super::compile::{Compiled, needs};
+use super::eval::{self, Hit};
+use crate::rules::engine::{Context, Input, Rule, RuleMeta};
+use crate::rules::model::*;
+use semver::Version;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+/// A loaded known-issue rule.
+#[derive(Debug)]
+pub struct KnownRule {
+    meta: &'static RuleMeta,
+    c: Compiled,
+    /// The file it was read from (as named).
+    pub file: String,
+}
+
+/// Interned declarations by their full text, and the latest declaration of each code.
+struct Interned {
+    by_text: HashMap<String, &'static RuleMeta>,
+    by_code: BTreeMap<String, &'static RuleMeta>,
+}
+
+fn interned() -> &'static Mutex<Interned> {
+    static I: OnceLock<Mutex<Interned>> = OnceLock::new();
+    I.get_or_init(|| {
+        Mutex::new(Interned {
+            by_text: HashMap::new(),
+            by_code: BTreeMap::new(),
+        })
+    })
+}
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// The declaration of a known-issue rule loaded in this process, by code (any case) or slug.
+pub fn registered(code: &str) -> Option<&'static RuleMeta> {
+    let i = interned().lock().unwrap_or_else(PoisonError::into_inner);
+    i.by_code
+        .values()
+        .find(|m| m.code.eq_ignore_ascii_case(code) || m.name == code)
+        .copied()
+}
+
+/// The page of a rule file: summary, description, how to fix, versions, how it was
+/// verified, the references with their kinds, and the rule as written.
+fn page(c: &Compiled, file: &str) -> String {
+    let d = &c.def;
+    let mut s = format!("{}.\n\n", d.summary.trim());
+    if let Some(desc) = &d.description {
+        s.push_str(desc.trim());
+        s.push_str("\n\n");
+    }
+    s.push_str(&format!("## How to fix\n\n{}.\n\n", d.help.trim()));
+    s.push_str("## Versions\n\n");
+    s.push_str(&format!(
+        "Affects {}; fixed in {}.\n\n",
+        d.affects
+            .as_deref()
+            .map_or("every release".to_string(), |a| format!("`{a}`")),
+        if d.fixed_in.is_empty() {
+            "no release named".to_string()
+        } else {
+            d.fixed_in
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    ));
+    s.push_str("## How it was verified\n\n");
+    s.push_str(
+        d.verified
+            .as_deref()
+            .map_or("The rule file does not say.", str::trim),
+    );
+    s.push_str("\n\n");
+    if !d.references.is_empty() {
+        s.push_str("## References\n\n");
+        for r in &d.references {
+            match &r.title {
+                Some(t) => s.push_str(&format!("- {}: {t} <{}>\n", r.kind.name(), r.url)),
+                None => s.push_str(&format!("- {}: <{}>\n", r.kind.name(), r.url)),
+            }
+        }
+        s.push('\n');
+    }
+    s.push_str(&format!(
+        "## Rule file\n\n`{file}`:\n\n```yaml\n{}\n```\n",
+        c.source
+    ));
+    s
+}
+
+impl KnownRule {
+    /// Builds (or reuses) the declaration of a compiled rule read from `file`.
+    pub fn new(c: Compiled, file: &str) -> KnownRule {
+        let d = &c.def;
+        let key = format!("{file}\u{0}{}", c.source);
+        let mut i = interned().lock().unwrap_or_else(PoisonError::into_inner);
+        let meta = match i.by_text.get(&key) {
+            Some(m) => *m,
+            None => {
+                let groups: Vec<&'static [Input]> = needs(&c.matcher)
+                    .into_iter()
+                    .map(|g| &*Box::leak(g.into_boxed_slice()))
+                    .collect();
+                let refs: Vec<&'static str> =
+                    d.references.iter().map(|r| leak(r.url.clone())).collect();
+                let family = if d.code.starts_with("KI") {
+                    Family::KnownIssue
+                } else {
+                    Family::Local
+                };
+                let m: &'static RuleMeta = Box::leak(Box::new(RuleMeta {
+                    code: leak(d.code.clone()),
+                    name: leak(d.name.clone()),
+                    severity: match d.severity {
+                        super::format::SeverityDef::Error => Severity::Error,
+                        super::format::SeverityDef::Warning => Severity::Warning,
+                        super::format::SeverityDef::Info => Severity::Info,
+                    },
+                    family,
+                    summary: leak(d.summary.trim().to_string()),
+                    needs: Box::leak(groups.into_boxed_slice()),
+                    help: leak(d.help.trim().to_string()),
+                    references: Box::leak(refs.into_boxed_slice()),
+                    page: leak(page(&c, file)),
+                }));
+                i.by_text.insert(key, m);
+                m
+            }
+        };
+        i.by_code.insert(d.code.clone(), meta);
+        KnownRule {
+            meta,
+            c,
+            file: file.to_string(),
+        }
+    }
+
+    pub fn compiled(&self) -> &Compiled {
+        &self.c
+    }
+
+    /// Whether the version gates let the rule apply to a cluster at `v` (unknown: yes).
+    pub fn applies_to(&self, v: Option<&Version>) -> bool {
+        let Some(v) = v else { return true };
+        self.c.affects.as_ref().is_none_or(|r| r.contains(v))
+            && !super::version::is_fixed(v, &self.c.fixed_in)
+    }
+
+    fn finding(&self, cx: &Context<'_>, hit: Hit, version: Option<&str>) -> Finding {
+        let mut caps = hit.caps;
+        caps.insert("code".into(), self.meta.code.to_string());
+        caps.entry("name".into())
+            .or_insert_with(|| hit.object.name.clone());
+        caps.entry("namespace".into())
+            .or_insert_with(|| hit.object.namespace.clone());
+        caps.entry("kind".into())
+            .or_insert_with(|| hit.object.kind.clone());
+        if let Some(v) = version {
+            caps.insert("version".into(), v.to_string());
+        }
+        let mut f = cx.finding(self.meta, hit.object, self.c.message.render(&caps));
+        f.at = hit.at;
+        f.evidence = hit.evidence;
+        if let Some(n) = caps.get("count").and_then(|c| c.parse::<u64>().ok()) {
+            f.details.insert("count", Detail::Count(n));
+        }
+        if let Some(v) = version {
+            f.details.insert("version", v);
+        }
+        f.details.insert("rule-file", self.file.as_str());
+        f
+    }
+}
+
+impl Rule for KnownRule {
+    fn meta(&self) -> &'static RuleMeta {
+        self.meta
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
+        let version = eval::cluster_version(cx);
+        let parsed = version.as_deref().and_then(super::version::parse);
+        if !self.applies_to(parsed.as_ref()) {
+            return;
+        }
+        for hit in eval::eval(cx, &self.c.matcher) {
+            out.push(self.finding(cx, hit, version.as_deref()));
+        }
+    }
+}
+
+/// Shared handle (rules are loaded once per run and read by every analysis).
+pub type Shared = Arc<KnownRule>;

@@ -1,0 +1,275 @@
+//! What known-issue rules ask ingestion to read beyond mglint's own needs: extra object kinds
+//! (by the resource path names of a must-gather: `<group>/<plural>`), events of more
+//! namespaces, and pod logs by namespace, pod and container globs. The rules layer derives a
+//! [`Wants`] from the loaded rules; the source layer asks it about paths that
+//! [`classify_path`](super::kind::classify_path) does not want. Empty (the default), it
+//! wants nothing, and classification is exactly `classify_path`'s.
+
+use super::glob::Glob;
+use super::kind::FileKind;
+use std::collections::BTreeSet;
+
+/// An object kind a rule reads, by where a must-gather keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ResourceWant {
+    /// The API group directory (`policy`, `core`, `security.openshift.io`); `None`: any.
+    pub group: Option<String>,
+    /// The plural resource name (`poddisruptionbudgets`).
+    pub plural: String,
+}
+
+/// Which files of a container's logs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LogFiles {
+    pub current: bool,
+    pub previous: bool,
+    pub rotated: bool,
+}
+
+impl LogFiles {
+    /// Every file.
+    pub const ALL: LogFiles = LogFiles {
+        current: true,
+        previous: true,
+        rotated: true,
+    };
+}
+
+/// Container logs a rule reads.
+#[derive(Debug, Clone)]
+pub struct LogWant {
+    pub namespace: Glob,
+    pub pod: Glob,
+    pub container: Glob,
+    pub files: LogFiles,
+}
+
+/// Which of a container's log files a path is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LogFile {
+    Current,
+    Previous,
+    Rotated,
+}
+
+impl LogFile {
+    pub fn name(self) -> &'static str {
+        match self {
+            LogFile::Current => "current",
+            LogFile::Previous => "previous",
+            LogFile::Rotated => "rotated",
+        }
+    }
+
+    /// Whether `files` includes this one.
+    pub fn wanted_by(self, files: LogFiles) -> bool {
+        match self {
+            LogFile::Current => files.current,
+            LogFile::Previous => files.previous,
+            LogFile::Rotated => files.rotated,
+        }
+    }
+}
+
+/// Where a container log lives: `namespaces/<ns>/pods/<pod>/<container>/<container>/logs/…`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PodLogPath<'a> {
+    pub namespace: &'a str,
+    pub pod: &'a str,
+    pub container: &'a str,
+    pub file: LogFile,
+}
+
+/// Parses a must-gather container log path (any prefix before `namespaces/`).
+pub fn pod_log_path(path: &str) -> Option<PodLogPath<'_>> {
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    let i = parts.iter().rposition(|p| *p == "namespaces")?;
+    match &parts[i + 1..] {
+        [ns, "pods", pod, c1, c2, "logs", rest @ ..] if c1 == c2 => {
+            let file = match rest {
+                ["current.log"] => LogFile::Current,
+                ["previous.log"] => LogFile::Previous,
+                ["rotated", f] if f.contains(".log") => LogFile::Rotated,
+                _ => return None,
+            };
+            Some(PodLogPath {
+                namespace: ns,
+                pod,
+                container: c1,
+                file,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Everything the loaded rules ask for beyond mglint's own needs.
+#[derive(Debug, Clone, Default)]
+pub struct Wants {
+    pub resources: BTreeSet<ResourceWant>,
+    /// Namespaces whose `core/events.yaml` is read too.
+    pub event_namespaces: Vec<Glob>,
+    pub pod_logs: Vec<LogWant>,
+    /// Kinds (`PodDisruptionBudget`) whose objects are kept whole, as JSON, for rules.
+    pub kinds: BTreeSet<String>,
+}
+
+impl Wants {
+    /// True when the rules ask for nothing extra.
+    pub fn is_empty(&self) -> bool {
+        self.resources.is_empty()
+            && self.event_namespaces.is_empty()
+            && self.pod_logs.is_empty()
+            && self.kinds.is_empty()
+    }
+
+    /// Whether some rule reads pod logs.
+    pub fn wants_pod_logs(&self) -> bool {
+        !self.pod_logs.is_empty()
+    }
+
+    /// The kind of a file that `classify_path` does not want but a rule does.
+    pub fn classify(&self, path: &str) -> Option<FileKind> {
+        if self.is_empty() {
+            return None;
+        }
+        let lower = path.to_ascii_lowercase();
+        let yaml_or_json = [".yaml", ".yml", ".json"]
+            .iter()
+            .any(|e| lower.ends_with(e));
+        if !self.pod_logs.is_empty()
+            && let Some(p) = pod_log_path(path)
+            && self.wants_log(&p)
+        {
+            return Some(FileKind::PodLog);
+        }
+        if !yaml_or_json {
+            return None;
+        }
+        let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+        let strip =
+            |f: &str| -> String { f.rsplit_once('.').map_or(f, |(stem, _)| stem).to_string() };
+        let resource = |group: &str, plural: &str| {
+            self.resources
+                .iter()
+                .any(|r| r.plural == plural && r.group.as_deref().is_none_or(|g| g == group))
+        };
+        if let Some(i) = parts.iter().rposition(|p| *p == "cluster-scoped-resources") {
+            let hit = match &parts[i + 1..] {
+                [group, plural, _] => resource(group, plural),
+                [group, file] => resource(group, &strip(file)),
+                _ => false,
+            };
+            return hit.then_some(FileKind::Resource);
+        }
+        if let Some(i) = parts.iter().rposition(|p| *p == "namespaces") {
+            let hit = match &parts[i + 1..] {
+                [ns, "core", "events.yaml"] => {
+                    self.event_namespaces.iter().any(|g| g.matches(ns))
+                        || resource("core", "events")
+                }
+                [_, group, plural, _] if *plural != "pods" => resource(group, plural),
+                [_, group, file] => resource(group, &strip(file)),
+                _ => false,
+            };
+            return hit.then_some(FileKind::Resource);
+        }
+        None
+    }
+
+    /// Whether a rule reads this container log.
+    pub fn wants_log(&self, p: &PodLogPath<'_>) -> bool {
+        self.pod_logs.iter().any(|w| {
+            p.file.wanted_by(w.files)
+                && w.namespace.matches(p.namespace)
+                && w.pod.matches(p.pod)
+                && w.container.matches(p.container)
+        })
+    }
+
+    /// Whether objects of `kind` are kept whole for rules.
+    pub fn keeps(&self, kind: &str) -> bool {
+        self.kinds.contains(kind)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wants() -> Wants {
+        let mut w = Wants::default();
+        w.resources.insert(ResourceWant {
+            group: Some("policy".into()),
+            plural: "poddisruptionbudgets".into(),
+        });
+        w.resources.insert(ResourceWant {
+            group: None,
+            plural: "securitycontextconstraints".into(),
+        });
+        w.event_namespaces
+            .push(Glob::new("openshift-etcd").unwrap());
+        w.pod_logs.push(LogWant {
+            namespace: Glob::new("openshift-etcd").unwrap(),
+            pod: Glob::new("etcd-*").unwrap(),
+            container: Glob::new("etcd").unwrap(),
+            files: LogFiles {
+                current: true,
+                ..LogFiles::default()
+            },
+        });
+        w
+    }
+
+    #[test]
+    fn nothing_wanted_classifies_nothing() {
+        let w = Wants::default();
+        assert!(w.is_empty());
+        assert_eq!(
+            w.classify("mg/namespaces/a/policy/poddisruptionbudgets.yaml"),
+            None
+        );
+    }
+
+    #[test]
+    fn resources_events_and_logs_by_path() {
+        let w = wants();
+        let mg = "must-gather.local.1/quay-io-x";
+        for p in [
+            "namespaces/openshift-etcd/policy/poddisruptionbudgets.yaml",
+            "namespaces/openshift-etcd/policy/poddisruptionbudgets/etcd-guard-pdb.yaml",
+            "cluster-scoped-resources/security.openshift.io/securitycontextconstraints/restricted.yaml",
+            "namespaces/openshift-etcd/core/events.yaml",
+        ] {
+            assert_eq!(
+                w.classify(&format!("{mg}/{p}")),
+                Some(FileKind::Resource),
+                "{p}"
+            );
+        }
+        for p in [
+            "namespaces/openshift-etcd/apps/deployments.yaml",
+            "namespaces/openshift-apiserver/core/events.yaml",
+            "namespaces/x/other.io/poddisruptionbudgets.yaml",
+        ] {
+            assert_eq!(w.classify(&format!("{mg}/{p}")), None, "{p}");
+        }
+        let log = format!("{mg}/namespaces/openshift-etcd/pods/etcd-m0/etcd/etcd/logs/current.log");
+        assert_eq!(w.classify(&log), Some(FileKind::PodLog));
+        let prev = log.replace("current.log", "previous.log");
+        assert_eq!(w.classify(&prev), None, "previous not asked for");
+        let other = log.replace("/etcd/etcd/", "/etcdctl/etcdctl/");
+        assert_eq!(w.classify(&other), None);
+        let p = pod_log_path(&log).unwrap();
+        assert_eq!(
+            (p.namespace, p.pod, p.container),
+            ("openshift-etcd", "etcd-m0", "etcd")
+        );
+        assert_eq!(
+            pod_log_path("ns/namespaces/a/pods/p/c/c/logs/rotated/0.log.20240101-000000.gz")
+                .unwrap()
+                .file,
+            LogFile::Rotated
+        );
+    }
+}
