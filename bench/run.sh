@@ -14,7 +14,7 @@
 #     when installed; peak RSS;
 #   - the real must-gathers of ../shared/corpus (directory and .tar.xz);
 #   - `batch` over 200 generated CI jobs with 1 and 2 threads (benches/batch.rs);
-#   - `analyze` with and without the bundled known-issue catalogue (`--ignore KI`).
+#   - `analyze` with and without the bundled known-issue catalogue (`--no-bundled-rules`).
 # Needs GNU time. Set SKIP_BATCH=1 to skip the batch bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -57,6 +57,7 @@ dir_row() { # label dir
     local size
     size=$(du -sb "$dir" | cut -f1)
     DIR_ROWS+=("| $label | $((size / 1000000)) MB | $a_t s | $cat_t s | **$(ratio "$a_t" "$cat_t")** | $one_t s / $two_t s | **$(ratio "$one_t" "$two_t")** | $(mb "$a_m") |")
+    echo "${DIR_ROWS[-1]}" >&2
 }
 
 arc_row() { # label file
@@ -78,6 +79,7 @@ arc_row() { # label file
     else
         ARC_ROWS+=("| $label | $((size / 1000000)) MB | $a_t s | $inf_t s | **$(ratio "$a_t" "$inf_t")** | $ref_name not installed | - | $(mb "$a_m") |")
     fi
+    echo "${ARC_ROWS[-1]}" >&2
 }
 
 gen() { # size dir [steady]
@@ -127,15 +129,13 @@ echo "|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${ARC_ROWS[@]}"
 echo
 
-# The known-issue catalogue's cost: analyze with it and without it (`--ignore KI`).
+# The known-issue catalogue's cost: analyze with it and without it.
 big="$DATA/mg-${SIZES[${#SIZES[@]}-1]}"
 for s in "${SIZES[@]}"; do [ "$s" = 1G ] && big="$DATA/mg-1G"; done
-if "$BIN" rules 2>/dev/null | grep -q '^KI'; then
-    read -r with_t _ < <(median "$BIN" analyze --format json "$big")
-    read -r without_t _ < <(median "$BIN" analyze --ignore KI --format json "$big")
-    echo "### Known-issue catalogue on $(basename "$big"): with $with_t s, without $without_t s: **$(ratio "$with_t" "$without_t")**"
-    echo
-fi
+read -r with_t _ < <(median "$BIN" analyze --format json "$big")
+read -r without_t _ < <(median "$BIN" analyze --no-bundled-rules --format json "$big")
+echo "### Known-issue catalogue on $(basename "$big"): with $with_t s, without (--no-bundled-rules) $without_t s: **$(ratio "$with_t" "$without_t")**"
+echo
 
 if [ -z "${SKIP_BATCH:-}" ]; then
     echo "### batch over 200 generated CI jobs (benches/batch.rs)"

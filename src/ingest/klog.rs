@@ -236,10 +236,16 @@ pub fn parse_cvo_log_stream(
 /// How much of a log is read and parsed as one unit when parsing in parallel.
 pub const BLOCK_BYTES: usize = 4 << 20;
 
+/// How many blocks of one log may wait to be parsed before the reader helps parse them.
+const MAX_BLOCKS_IN_FLIGHT: usize = 16;
+
 /// Reads `r` in line-aligned blocks and parses them on the pool, in order.
 fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Vec<Chunk> {
     use std::sync::Mutex;
-    let in_flight_max = rayon::current_num_threads() * 2;
+    // Enough blocks that the reader (often an archive's decompressor, much faster than the
+    // parser) can finish a large log and go on decompressing the rest while the other
+    // threads parse it: 64 MiB with the default block size.
+    let in_flight_max = (rayon::current_num_threads() * 2).max(MAX_BLOCKS_IN_FLIGHT);
     let done: Mutex<Vec<(usize, Chunk)>> = Mutex::new(Vec::new());
     let in_flight = std::sync::atomic::AtomicUsize::new(0);
     let mut tail: Option<Chunk> = None;
