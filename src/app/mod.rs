@@ -278,3 +278,33 @@ pub fn identifying_names(bundle: &Bundle) -> Vec<(&'static str, String)> {
     }
     v
 }
+
+/// Runs the `tests:` cases of a set of known-issue rules (`mglint rules test`): each input
+/// analysed with its rule alone selected (and the whole set's wants), its input taken relative
+/// to the rule file.
+pub fn run_rule_cases(
+    set: &std::sync::Arc<crate::rules::known::KnownSet>,
+) -> Vec<crate::rules::known::cases::CaseOutcome> {
+    use crate::rules::Rule as _;
+    use crate::rules::known::{KnownRule, cases};
+    use std::path::Path;
+    let base = |r: &KnownRule| {
+        Path::new(&r.file)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
+    };
+    let analyze = |inputs: &[String], r: &KnownRule| {
+        let settings = Settings {
+            selection: crate::rules::Selection {
+                select: vec![r.meta().code.to_string()],
+                ..Default::default()
+            },
+            known: set.clone(),
+            ..Default::default()
+        };
+        let run = load(inputs, &settings).map_err(|e| e.to_string())?;
+        Ok(run.analysis().report().clone())
+    };
+    cases::run(set, &base, &analyze)
+}

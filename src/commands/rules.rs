@@ -6,7 +6,6 @@
 use super::{CliError, Ui, rule_settings, warn_rule_files, write_plain};
 use crate::cli::{ExplainArgs, RuleFilesArgs, RulesAction, RulesArgs, TextOrJson};
 use mglint::rules::known::KnownSet;
-use mglint::rules::known::cases;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -110,7 +109,7 @@ fn test(a: &RuleFilesArgs, ui: &Ui) -> Result<u8, CliError> {
     let (_, set) = load(a)?;
     report_problems(&set);
     let set = Arc::new(set);
-    let outcomes = run_cases(&set);
+    let outcomes = mglint::app::run_rule_cases(&set);
     let mut text = String::new();
     let mut failed = 0;
     for o in &outcomes {
@@ -144,28 +143,4 @@ fn test(a: &RuleFilesArgs, ui: &Ui) -> Result<u8, CliError> {
     } else {
         u8::from(failed > 0)
     })
-}
-
-/// Each case analysed with its rule alone selected (and the whole set's wants).
-pub fn run_cases(set: &Arc<KnownSet>) -> Vec<cases::CaseOutcome> {
-    let base = |r: &mglint::rules::known::KnownRule| {
-        Path::new(&r.file)
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default()
-    };
-    let analyze = |inputs: &[String], r: &mglint::rules::known::KnownRule| {
-        use mglint::rules::Rule as _;
-        let settings = mglint::Settings {
-            selection: mglint::rules::Selection {
-                select: vec![r.meta().code.to_string()],
-                ..Default::default()
-            },
-            known: set.clone(),
-            ..Default::default()
-        };
-        let run = mglint::app::load(inputs, &settings).map_err(|e| e.to_string())?;
-        Ok(run.analysis().report().clone())
-    };
-    cases::run(set, &base, &analyze)
 }

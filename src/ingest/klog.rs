@@ -285,11 +285,9 @@ fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Vec<Chunk> {
                 break;
             }
             // Bounded: wait (helping the pool) while too many blocks are in flight.
-            while in_flight.load(std::sync::atomic::Ordering::Acquire) >= in_flight_max {
-                if rayon::yield_now() != Some(rayon::Yield::Executed) {
-                    std::thread::yield_now();
-                }
-            }
+            super::help_pool_while(|| {
+                in_flight.load(std::sync::atomic::Ordering::Acquire) >= in_flight_max
+            });
             in_flight.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
             let (done, in_flight) = (&done, &in_flight);
             let i = index;

@@ -548,6 +548,16 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
         .sort_by(|a, b| a.prov.cmp(&b.prov).then(a.reason.cmp(&b.reason)));
 }
 
+/// Waits while `busy` holds, running queued pool work on this thread meanwhile (so a bound
+/// on work in flight never deadlocks, even with one thread).
+fn help_pool_while(busy: impl Fn() -> bool) {
+    while busy() {
+        if rayon::yield_now() != Some(rayon::Yield::Executed) {
+            std::thread::yield_now();
+        }
+    }
+}
+
 /// One diagnostic per file, level and reason: repeats are folded into the first, with a
 /// count (a file with 200k identical problems gives one line, not 200k).
 fn collapse(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {

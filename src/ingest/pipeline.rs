@@ -81,11 +81,7 @@ impl ParseSink<'_, '_> {
 
     /// Waits, running queued parses on this thread, while too many bytes wait to be parsed.
     fn throttle(&self) {
-        while self.in_flight.load(Ordering::Acquire) > MAX_BYTES_IN_FLIGHT {
-            if rayon::yield_now() != Some(rayon::Yield::Executed) {
-                std::thread::yield_now();
-            }
-        }
+        super::help_pool_while(|| self.in_flight.load(Ordering::Acquire) > MAX_BYTES_IN_FLIGHT);
     }
 }
 

@@ -126,15 +126,29 @@ pub trait Sink {
     fn streams(&self, _kind: FileKind) -> bool {
         false
     }
-    /// An archive entry to consume now from its stream. `Err` when reading the stream failed
-    /// (the archive cannot go on); the slot still holds what was read before.
+    /// An archive entry of a kind the sink [`streams`](Sink::streams), to consume now from its
+    /// stream. `Err` when reading the stream failed (the archive cannot go on); the slot still
+    /// holds what was read before. By default the entry is read into memory and handed to
+    /// [`Sink::file`].
     fn stream(
         &mut self,
         input: Arc<str>,
         path: Arc<str>,
         kind: FileKind,
         r: &mut dyn std::io::Read,
-    ) -> (usize, Result<(), ReadError>);
+    ) -> (usize, Result<(), ReadError>) {
+        let (bytes, read) = match sniff::read_capped(r, u64::MAX) {
+            Ok(b) => (b, Ok(())),
+            Err(e) => (Vec::new(), Err(e)),
+        };
+        let slot = self.file(VFile {
+            input,
+            path,
+            kind,
+            content: Content::Mem(bytes),
+        });
+        (slot, read)
+    }
     /// A slot's file no longer counts: a later duplicate replaced it, or it was sniffed and
     /// turned out to be inside a known layout.
     fn drop_slot(&mut self, slot: usize);
@@ -151,25 +165,6 @@ impl Sink for ListSink {
     fn file(&mut self, f: VFile) -> usize {
         self.files.push(f);
         self.files.len() - 1
-    }
-
-    fn stream(
-        &mut self,
-        input: Arc<str>,
-        path: Arc<str>,
-        kind: FileKind,
-        r: &mut dyn std::io::Read,
-    ) -> (usize, Result<(), ReadError>) {
-        // Not called: a list sink streams nothing.
-        let bytes = sniff::read_capped(r, u64::MAX);
-        let ok = bytes.as_ref().map(|_| ()).map_err(Clone::clone);
-        let slot = self.file(VFile {
-            input,
-            path,
-            kind,
-            content: Content::Mem(bytes.unwrap_or_default()),
-        });
-        (slot, ok)
     }
 
     fn drop_slot(&mut self, slot: usize) {

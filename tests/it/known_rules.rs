@@ -6,7 +6,7 @@
 //! kinds and logs only when a rule asks.
 
 use crate::common;
-use mglint::rules::known::{KnownSet, Origin, Sources, cases, load};
+use mglint::rules::known::{KnownSet, Origin, Sources, load};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -132,22 +132,7 @@ fn every_bundled_rule_fires_on_its_failing_fixture_and_not_on_its_passing_one() 
     let refs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
     let set = Arc::new(KnownSet::load_files(&refs));
     assert!(set.problems.is_empty(), "{:?}", set.problems);
-    let base =
-        |r: &mglint::rules::known::KnownRule| Path::new(&r.file).parent().unwrap().to_path_buf();
-    let analyze = |inputs: &[String], r: &mglint::rules::known::KnownRule| {
-        use mglint::rules::Rule as _;
-        let settings = mglint::Settings {
-            selection: mglint::rules::Selection {
-                select: vec![r.meta().code.to_string()],
-                ..Default::default()
-            },
-            known: set.clone(),
-            ..Default::default()
-        };
-        let run = mglint::app::load(inputs, &settings).map_err(|e| e.to_string())?;
-        Ok(run.analysis().report().clone())
-    };
-    let outcomes = cases::run(&set, &base, &analyze);
+    let outcomes = mglint::app::run_rule_cases(&set);
     assert_eq!(
         outcomes.len(),
         2 * set.rules.len(),
