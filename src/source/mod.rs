@@ -4,6 +4,7 @@
 
 mod error;
 pub mod sniff;
+pub mod tar;
 mod walk;
 mod zip;
 

@@ -499,46 +499,47 @@ impl<'o, 's> Walker<'o, 's> {
         if inner_magic != Magic::Tar {
             return self.single_compressed(br, &head, &here, file_name);
         }
-        let mut archive = tar::Archive::new(br);
-        let entries = match archive.entries() {
-            Ok(e) => e,
-            Err(e) => {
-                return self.diag(
-                    &here,
-                    DiagLevel::Error,
-                    format!("cannot read tar archive: {}", sniff::describe_io(&e)),
-                );
-            }
-        };
+        let mut archive = super::tar::TarReader::new(br);
         let mut names = HashSet::new();
-        for entry in entries {
-            let mut entry = match entry {
-                Ok(e) => e,
+        loop {
+            let e = match archive.next_entry() {
+                Ok(Some(e)) => e,
+                Ok(None) => break,
                 Err(e) => {
                     return self.diag(
                         &here,
                         DiagLevel::Error,
                         format!(
-                            "truncated or corrupt tar archive: {}; entries after this point were not read",
-                            sniff::describe_io(&e)
+                            "truncated or corrupt tar archive: {e}; entries after this point were not read"
                         ),
                     );
                 }
             };
-            let raw_path = String::from_utf8_lossy(&entry.path_bytes()).to_string();
-            let et = entry.header().entry_type();
-            let ty = if et.is_dir() {
-                EntryType::Dir
-            } else if et.is_file() {
-                EntryType::File
-            } else {
-                EntryType::Other
+            let raw_path = String::from_utf8_lossy(&e.path).to_string();
+            if let Some(why) = e.unusable {
+                let shown: String = normalise(&raw_path).chars().take(120).collect();
+                self.diag(
+                    &format!("{prefix}{shown}…"),
+                    DiagLevel::Warning,
+                    format!("archive entry name: {why}"),
+                );
+                continue;
+            }
+            let ty = match e.kind {
+                super::tar::Kind::Dir => EntryType::Dir,
+                super::tar::Kind::File => EntryType::File,
+                super::tar::Kind::Other => EntryType::Other,
             };
-            // The size the archive reader will read: a PAX `size` record when there is one
-            // (what tar writes for large files, with 0 in the ustar field), else the header's.
-            let size = entry.size().max(entry.header().size().unwrap_or(0));
             if self
-                .entry(&mut entry, &raw_path, ty, size, prefix, depth, &mut names)
+                .entry(
+                    &mut archive.data(),
+                    &raw_path,
+                    ty,
+                    e.size,
+                    prefix,
+                    depth,
+                    &mut names,
+                )
                 .is_err()
             {
                 return;

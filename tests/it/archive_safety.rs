@@ -502,3 +502,124 @@ fn corrupt_compressed_data_after_the_tar_end_is_reported() {
         );
     }
 }
+
+/// A ustar header of type `kind` declaring `size` bytes (the data is written by the caller).
+fn header_only(out: &mut impl std::io::Write, name: &str, kind: u8, size: u64) {
+    let mut h = Vec::new();
+    raw_entry(&mut h, name, kind, "", b"");
+    h[124..135].copy_from_slice(format!("{size:011o}").as_bytes());
+    h[148..156].copy_from_slice(b"        ");
+    let sum: u32 = h[..512].iter().map(|b| *b as u32).sum();
+    h[148..155].copy_from_slice(format!("{sum:06o}\0").as_bytes());
+    out.write_all(&h[..512]).unwrap();
+}
+
+/// `n` bytes of `byte`, then the padding to the next block.
+fn filler(out: &mut impl std::io::Write, byte: u8, n: u64) {
+    let chunk = vec![byte; 1 << 20];
+    let mut left = n;
+    while left > 0 {
+        let k = left.min(chunk.len() as u64) as usize;
+        out.write_all(&chunk[..k]).unwrap();
+        left -= k as u64;
+    }
+    out.write_all(&vec![0u8; ((512 - n % 512) % 512) as usize])
+        .unwrap();
+}
+
+#[test]
+fn huge_extension_headers_are_streamed_and_the_rest_is_analyzed() {
+    // A PAX header holding a 600 MiB record and a 100 KiB path, and a 600 MiB GNU long name,
+    // in a `.tar.gz` of a few MB: the tar crate read each whole (RSS past the limit); now neither
+    // is held, each named entry is reported, and the ClusterVersion after them is analyzed.
+    use flate2::{Compression, write::GzEncoder};
+    use std::io::Write;
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("ext.tar.gz");
+    let mut gz = GzEncoder::new(
+        std::io::BufWriter::new(std::fs::File::create(&p).unwrap()),
+        Compression::fast(),
+    );
+    let big: u64 = 600 << 20;
+    let path = format!("mg/img/{}", "p".repeat(100 << 10));
+    let prefix = " comment=";
+    let body = prefix.len() as u64 + big + 1;
+    let mut len = body + 1;
+    while format!("{len}").len() as u64 + body != len {
+        len = format!("{len}").len() as u64 + body;
+    }
+    let path_rec = {
+        let body = " path=".len() + path.len() + 1;
+        let mut l = body + 1;
+        while format!("{l}").len() + body != l {
+            l = format!("{l}").len() + body;
+        }
+        format!("{l} path={path}\n")
+    };
+    header_only(&mut gz, "PaxHeaders/x", b'x', len + path_rec.len() as u64);
+    gz.write_all(format!("{len}{prefix}").as_bytes()).unwrap();
+    let mut chunk = vec![b'c'; 1 << 20];
+    let mut left = big;
+    while left > 0 {
+        let k = left.min(chunk.len() as u64) as usize;
+        gz.write_all(&chunk[..k]).unwrap();
+        left -= k as u64;
+    }
+    chunk.clear();
+    gz.write_all(b"\n").unwrap();
+    gz.write_all(path_rec.as_bytes()).unwrap();
+    let written = len + path_rec.len() as u64;
+    gz.write_all(&vec![0u8; ((512 - written % 512) % 512) as usize])
+        .unwrap();
+    header_only(&mut gz, "short", b'0', 3);
+    filler(&mut gz, b'1', 3);
+    header_only(&mut gz, "././@LongLink", b'L', big);
+    filler(&mut gz, b'n', big);
+    header_only(&mut gz, "short", b'0', 3);
+    filler(&mut gz, b'2', 3);
+    let mut t = Vec::new();
+    raw_entry(&mut t, CV_PATH, b'0', "", CV.as_bytes());
+    gz.write_all(&finish(t)).unwrap();
+    gz.finish().unwrap().flush().unwrap();
+    let packed = std::fs::metadata(&p).unwrap().len();
+    assert!(packed < 32 << 20, "{packed} bytes");
+
+    let out = super::robust_bounds::limited(
+        512 << 20,
+        &[
+            "analyze",
+            "-j",
+            "1",
+            "--format",
+            "json",
+            p.to_str().unwrap(),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{:?}: {stderr}",
+        out.status
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = r["findings"].as_array().unwrap();
+    let reasons: Vec<&str> = findings
+        .iter()
+        .map(|f| f["message"].as_str().unwrap_or_default())
+        .collect();
+    for want in [
+        "archive entry name: PAX path of 102407 bytes, longer than the 65536 byte bound; skipped",
+        "archive entry name: GNU long name of 629145600 bytes, longer than the 65536 byte bound; skipped",
+    ] {
+        assert!(
+            reasons.iter().any(|r| r.contains(want)),
+            "{want}: {reasons:?}"
+        );
+    }
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["object"]["kind"].as_str() == Some("ClusterVersion")),
+        "the ClusterVersion after the headers is analyzed: {reasons:?}"
+    );
+}
