@@ -145,12 +145,26 @@ pub fn parse_junit(data: &[u8], prov: &Provenance) -> Result<Junit, ParseError> 
     let mut duplicates = 0usize;
     // Elements open at this point, innermost last (their local names).
     let mut open: Vec<String> = Vec::new();
+    // Set when the file ends in the middle of markup (what the reader said).
+    let mut cut_in_markup: Option<String> = None;
     loop {
         let pos = reader.buffer_position();
-        let ev = reader.read_event().map_err(|e| ParseError::Xml {
-            pos,
-            message: e.to_string(),
-        })?;
+        let ev = match reader.read_event() {
+            Ok(ev) => ev,
+            // Every syntax error is "the input ended before the markup closed": a file cut
+            // in the middle of a tag, comment or CDATA. Once inside the document, that is a
+            // truncation like any other, and the cases before it are kept.
+            Err(quick_xml::Error::Syntax(e)) if saw_root => {
+                cut_in_markup = Some(e.to_string());
+                break;
+            }
+            Err(e) => {
+                return Err(ParseError::Xml {
+                    pos,
+                    message: e.to_string(),
+                });
+            }
+        };
         match ev {
             Event::Start(ref e) | Event::Empty(ref e) => {
                 let empty = matches!(ev, Event::Empty(_));
@@ -243,7 +257,14 @@ pub fn parse_junit(data: &[u8], prov: &Provenance) -> Result<Junit, ParseError> 
     if !saw_root {
         return Err(ParseError::Shape("no <testsuite> or <testsuites> element"));
     }
-    if let Some(inner) = open.last() {
+    if let Some(why) = cut_in_markup {
+        out.notes.push(format!(
+            "truncated: the file ends in the middle of markup ({why}){}; the {} complete test case{} before the end are kept",
+            open.last().map(|o| format!(" inside <{o}>")).unwrap_or_default(),
+            out.cases.len(),
+            if out.cases.len() == 1 { "" } else { "s" },
+        ));
+    } else if let Some(inner) = open.last() {
         out.notes.push(format!(
             "truncated: the file ends inside <{inner}> ({} element{} left open); the {} complete test case{} before the end are kept",
             open.len(),
@@ -325,6 +346,32 @@ mod tests {
             j.notes,
             [
                 "truncated: the file ends inside <testcase> (2 elements left open); the 2 complete test cases before the end are kept"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_file_cut_at_any_byte_inside_the_document_keeps_the_cases_before_the_cut() {
+        let root_end = SUITE.find("tests=\"3\">").unwrap() + 11;
+        // Where each case ends: its `/>` or its `</testcase>`.
+        let mut ends = vec![SUITE.find("/>").unwrap() + 2];
+        ends.extend(SUITE.match_indices("</testcase>").map(|(i, m)| i + m.len()));
+        for cut in root_end..SUITE.len() {
+            let j = parse_junit(&SUITE.as_bytes()[..cut], &prov())
+                .unwrap_or_else(|e| panic!("cut at {cut}: {e}"));
+            let complete = ends.iter().filter(|e| **e <= cut).count();
+            assert_eq!(j.cases.len(), complete, "cut at {cut}");
+            assert!(
+                j.notes.len() == 1 && j.notes[0].starts_with("truncated: the file ends "),
+                "cut at {cut}: {:?}",
+                j.notes
+            );
+        }
+        let mid_tag = &SUITE[..SUITE.find("<testcase name=\"err\"").unwrap() + 12];
+        assert_eq!(
+            parse_junit(mid_tag.as_bytes(), &prov()).unwrap().notes,
+            [
+                "truncated: the file ends in the middle of markup (tag not closed: `>` not found before end of input) inside <testsuite>; the 3 complete test cases before the end are kept"
             ]
         );
     }
