@@ -33,11 +33,21 @@ fn the_derived_scenario_reloads_and_reproduces_the_verdict() {
         let r = replay(&b, &mglint::timeline::build(&b));
         let yaml = scenario_yaml(&r).unwrap();
         assert!(yaml.starts_with("# Derived by `mglint replay`"), "{rel}");
-        let back = load_scenario(&yaml).unwrap_or_else(|e| panic!("{rel}: {e}\n{yaml}"));
-        assert_eq!(
-            back, r.derived.scenario,
-            "{rel}: the scenario survives YAML"
+        let mut back = load_scenario(&yaml).unwrap_or_else(|e| panic!("{rel}: {e}\n{yaml}"));
+        // The verdict and the derivation notes are written into the description.
+        let want = &r.derived.scenario;
+        assert!(
+            back.description.starts_with(&want.description)
+                && back.description.contains("\nVerdict: ")
+                && r.derived
+                    .notes
+                    .iter()
+                    .all(|n| back.description.contains(n.as_str())),
+            "{rel}: {}",
+            back.description
         );
+        back.description = want.description.clone();
+        assert_eq!(&back, want, "{rel}: the scenario survives YAML");
         let again = check(&back, &b.cluster_version().unwrap().value);
         let first = r.comparison.as_ref().unwrap();
         assert_eq!(again.verdict, first.verdict, "{rel}");

@@ -210,68 +210,70 @@ pub fn render_json(r: &ReplayResult) -> String {
     s
 }
 
-/// The derived scenario as YAML, its notes and the verdict as leading comments.
+/// The derived scenario as YAML, ready for `mglint reconcile`. Everything taken from the
+/// dump (the verdict, the derivation notes with their condition reasons) goes into the
+/// scenario's `description` and through the YAML serializer with the rest: only the two fixed
+/// lines of the header are comments, so nothing in a dump can end a comment early and turn
+/// into scenario keys (a CR, NEL or U+2028 is a line break to YAML).
 pub fn scenario_yaml(r: &ReplayResult) -> Result<String, crate::reconciler::ScenarioError> {
-    let body = r.derived.scenario.to_yaml()?;
-    let mut s = String::from(
-        "# Derived by `mglint replay`; edit it and re-run it with `mglint reconcile`\n",
-    );
-    s.push_str("# (for example `--flavour fixed`: what a fixed CVO would have done here).\n");
+    let mut notes: Vec<String> = Vec::new();
     if let Some(v) = r.verdict() {
-        s.push_str(&comment(&format!("Verdict: {}", v.summary)));
+        notes.push(format!("Verdict: {}", v.summary));
     }
-    for n in &r.derived.notes {
-        s.push_str(&comment(n));
-    }
-    s.push_str(&body);
-    Ok(s)
+    notes.extend(r.derived.notes.iter().cloned());
+    scenario_document(&r.derived.scenario, &notes)
 }
 
-/// `text` as YAML comment lines. Text from the dump (condition reasons in `seen:` notes) may
-/// hold characters YAML reads as line breaks (CR, NEL, U+2028, U+2029) or rejects (ESC and
-/// other controls): those are written escaped (`\r`, `\u{85}`), so a comment can neither end
-/// early and turn the rest into scenario keys nor make the file unreadable.
-pub fn comment(text: &str) -> String {
-    let mut out = String::new();
-    for line in text.split('\n') {
-        out.push_str("# ");
-        for c in line.chars() {
-            match c {
-                '\r' => out.push_str("\\r"),
-                '\t' => out.push(' '),
-                c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}') => {
-                    out.push_str(&format!("\\u{{{:x}}}", c as u32));
-                }
-                c => out.push(c),
-            }
+/// `scenario` with `notes` appended to its description, serialized, after the fixed header.
+fn scenario_document(
+    scenario: &crate::reconciler::Scenario,
+    notes: &[String],
+) -> Result<String, crate::reconciler::ScenarioError> {
+    let mut s = scenario.clone();
+    for n in notes {
+        if !s.description.is_empty() {
+            s.description.push('\n');
         }
-        out.push('\n');
+        s.description.push_str(n);
     }
-    out
+    let mut out = String::from(
+        "# Derived by `mglint replay`; edit it and re-run it with `mglint reconcile`\n",
+    );
+    out.push_str("# (for example `--flavour fixed`: what a fixed CVO would have done here).\n");
+    out.push_str(&s.to_yaml()?);
+    Ok(out)
 }
 
 #[cfg(test)]
-mod comment_tests {
-    use super::comment;
+mod document_tests {
+    use super::scenario_document;
+    use crate::reconciler::{Scenario, load_scenario};
 
     #[test]
-    fn hostile_text_stays_inside_its_comment() {
+    fn hostile_notes_stay_in_the_description() {
+        let base: Scenario = load_scenario(
+            "flavour: legacy\noperator_release: {version: 4.3.11}\ninitial_generation: 1\ninitial_spec: {}\ninitial_status: {}\nevents: []\n",
+        )
+        .unwrap();
         for hostile in [
             "seen: `Bad\rmax_history: 1\r#` at 3 of 5",
             "a\u{85}max_history: 1",
             "a\u{2028}max_history: 1\u{2029}b",
             "\u{1b}]0;title\u{7}\u{1b}[2J",
-            "two\nlines: 1",
+            "two\nlines: 1\n# x\n---\nflavour: fixed",
+            "'\"|>&*!%@` {}[]",
         ] {
-            let yaml = format!("{}flavour: legacy\n", comment(hostile));
-            let v: serde_json::Value =
-                crate::yaml::from_str(&yaml).unwrap_or_else(|e| panic!("{hostile:?}: {e}\n{yaml}"));
+            let notes = vec!["Verdict: legacy".to_string(), hostile.to_string()];
+            let yaml = scenario_document(&base, &notes).unwrap();
+            let back = load_scenario(&yaml).unwrap_or_else(|e| panic!("{hostile:?}: {e}\n{yaml}"));
             assert_eq!(
-                v,
-                serde_json::json!({"flavour": "legacy"}),
+                back.description,
+                format!("Verdict: legacy\n{hostile}"),
                 "{hostile:?}\n{yaml}"
             );
+            let mut same = back.clone();
+            same.description.clear();
+            assert_eq!(same, base, "{hostile:?}\n{yaml}");
         }
-        assert_eq!(comment("a\rb"), "# a\\rb\n");
     }
 }
