@@ -6,10 +6,11 @@
 //! confidence: a hand-assembled or edited object, or a dump without its CVO log, looks the same.
 
 use super::{replay_evidence, status_evidence};
-use crate::reconciler::replay::{Basis, Comparison, Deviation, VariantRun};
+use crate::reconciler::replay::{Basis, Comparison, Deviation, StatusField, VariantRun};
 use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
 use crate::rules::util::cv_ref;
+use std::collections::HashMap;
 
 declare_rule! {
     DeviatesFromEveryFlavour: "RC003" "deviates-from-every-flavour" {
@@ -50,20 +51,27 @@ fn all_runs(c: &Comparison) -> impl Iterator<Item = &VariantRun> {
         .chain(c.generations.iter().flat_map(|g| g.runs.iter()))
 }
 
-/// The fields where every run deviates from the same dump value, in field order.
+/// The fields where every run deviates from the same dump value, in field order. Each run's
+/// deviations are indexed once, so a long history is linear, not one scan per field and run.
 fn unexplained(c: &Comparison) -> Vec<Unexplained<'_>> {
     let Some(first) = c.runs.first() else {
         return Vec::new();
     };
-    let runs: Vec<&VariantRun> = all_runs(c).collect();
+    let index: Vec<HashMap<(&StatusField, &Option<String>), &Deviation>> = all_runs(c)
+        .map(|run| {
+            let mut m = HashMap::new();
+            for d in run.core() {
+                m.entry((&d.field, &d.dump)).or_insert(d);
+            }
+            m
+        })
+        .collect();
     let mut out: Vec<Unexplained<'_>> = first
         .core()
         .filter_map(|d| {
             let mut models: Vec<String> = Vec::new();
-            for run in &runs {
-                let o = run
-                    .core()
-                    .find(|o| o.field == d.field && o.dump == d.dump)?;
+            for run in &index {
+                let o = run.get(&(&d.field, &d.dump))?;
                 let m = shown(&o.model);
                 if !models.contains(&m) {
                     models.push(m);
