@@ -6,6 +6,7 @@ use super::merge::SAME_MOMENT;
 use super::model::*;
 use crate::model::Time;
 use chrono::Duration;
+use std::collections::HashMap;
 
 /// Everything episodes are derived from.
 pub struct Inputs<'a> {
@@ -94,16 +95,115 @@ fn find(
         .filter(move |e| pred(e))
 }
 
+/// What an update episode looks up in the events, keyed by the release an event names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Key {
+    /// Events that mention a release by image, by version, or as a pass target.
+    MentionImage,
+    MentionVersion,
+    MentionTarget,
+    /// `PayloadLoaded` by image, or by version when it has no image.
+    LoadedImage,
+    LoadedVersion,
+    /// `HistoryCompleted` by image, or by version when it has no image.
+    CompletedImage,
+    CompletedVersion,
+}
+
+/// The events update episodes look for, indexed once per timeline by the release they name
+/// and by kind. Every lookup is an exact match, as the predicates it replaces were, so an
+/// episode costs its own matches: a long history whose entries share their times used to
+/// scan every event of that moment once per entry (quadratic).
+struct Index<'e> {
+    events: &'e [TimelineEvent],
+    by: HashMap<Key, HashMap<&'e str, Vec<usize>>>,
+    sync_succeeded: Vec<usize>,
+    upgrade_started: Vec<usize>,
+    upgrade_complete: Vec<usize>,
+}
+
+impl<'e> Index<'e> {
+    fn new(events: &'e [TimelineEvent]) -> Self {
+        let mut ix = Index {
+            events,
+            by: HashMap::new(),
+            sync_succeeded: Vec::new(),
+            upgrade_started: Vec::new(),
+            upgrade_complete: Vec::new(),
+        };
+        for (i, e) in events.iter().enumerate() {
+            let mut put = |k: Key, s: &'e str, nonempty: bool| {
+                if !nonempty || !s.is_empty() {
+                    ix.by.entry(k).or_default().entry(s).or_default().push(i);
+                }
+            };
+            match &e.kind {
+                EventKind::DesiredUpdateSeen { version, image, .. }
+                    if e.source != EventSource::ClusterVersion =>
+                {
+                    put(Key::MentionImage, image, true);
+                    put(Key::MentionVersion, version, true);
+                }
+                EventKind::PassStart { target, .. }
+                | EventKind::SyncPayload { target, .. }
+                | EventKind::PayloadLoading { target } => put(Key::MentionTarget, target, true),
+                EventKind::HistoryPush { version, image }
+                | EventKind::PayloadRetrieve { version, image }
+                | EventKind::PayloadVerify { version, image }
+                | EventKind::UpgradeStarted { version, image } => {
+                    put(Key::MentionImage, image, true);
+                    put(Key::MentionVersion, version, true);
+                }
+                EventKind::PayloadLoaded { version, image } if image.is_empty() => {
+                    put(Key::LoadedVersion, version, false)
+                }
+                EventKind::PayloadLoaded { image, .. } => put(Key::LoadedImage, image, true),
+                EventKind::HistoryCompleted { version, image } if image.is_empty() => {
+                    put(Key::CompletedVersion, version, false)
+                }
+                EventKind::HistoryCompleted { image, .. } => put(Key::CompletedImage, image, true),
+                _ => {}
+            }
+            match &e.kind {
+                EventKind::SyncSucceeded { .. } => ix.sync_succeeded.push(i),
+                EventKind::UpgradeStarted { .. } => ix.upgrade_started.push(i),
+                EventKind::UpgradeComplete { .. } => ix.upgrade_complete.push(i),
+                _ => {}
+            }
+        }
+        ix
+    }
+
+    fn list(&self, k: Key, s: &str) -> &[usize] {
+        self.by
+            .get(&k)
+            .and_then(|m| m.get(s))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The events of `lists` inside `[from, to]`, in order, each once.
+    fn within(&self, lists: &[&[usize]], from: Time, to: Option<Time>) -> Vec<&'e TimelineEvent> {
+        let mut idx: Vec<usize> = Vec::new();
+        for l in lists {
+            let first = l.partition_point(|i| self.events[*i].time < from);
+            idx.extend(
+                l[first..]
+                    .iter()
+                    .take_while(|i| to.is_none_or(|to| self.events[**i].time <= to)),
+            );
+        }
+        idx.sort_unstable();
+        idx.dedup();
+        idx.into_iter().map(|i| &self.events[i]).collect()
+    }
+}
+
 fn milestone(kind: MilestoneKind, time: Time, evidence: Vec<Evidence>) -> Milestone {
     Milestone {
         kind,
         time,
         evidence,
     }
-}
-
-fn names(label: &str, version: &str, image: &str) -> bool {
-    same_release(label, version, image)
 }
 
 /// The evidence bound on the end of the install: the earliest moment something shows the
@@ -241,10 +341,11 @@ pub fn install(inp: &Inputs<'_>, bound: Option<Bound>, out: &mut Vec<Episode>) {
 
 /// One episode per history entry over its predecessor.
 pub fn updates(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
+    let ix = Index::new(inp.events);
     for w in inp.history.windows(2) {
         let (prev, cur) = (&w[0], &w[1]);
         let Some(start) = cur.started else { continue };
-        out.push(update_episode(inp, prev, cur, start));
+        out.push(update_episode(inp, &ix, prev, cur, start));
     }
     if inp.history.len() < 2 {
         ci_only_updates(inp, out);
@@ -253,6 +354,7 @@ pub fn updates(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
 
 fn update_episode(
     inp: &Inputs<'_>,
+    ix: &Index<'_>,
     prev: &HistoryRecord,
     cur: &HistoryRecord,
     start: Time,
@@ -267,29 +369,15 @@ fn update_episode(
         start,
         cur.evidence.clone(),
     )];
-    let mentions = |e: &TimelineEvent| match &e.kind {
-        EventKind::DesiredUpdateSeen { version, image, .. } => {
-            e.source != EventSource::ClusterVersion
-                && ((!image.is_empty() && image == img) || (!version.is_empty() && version == v))
-        }
-        EventKind::PassStart { target, .. }
-        | EventKind::SyncPayload { target, .. }
-        | EventKind::PayloadLoading { target } => names(target, v, img),
-        EventKind::HistoryPush { version, image }
-        | EventKind::PayloadRetrieve { version, image }
-        | EventKind::PayloadVerify { version, image }
-        | EventKind::UpgradeStarted { version, image } => {
-            (!image.is_empty() && image == img) || (!version.is_empty() && version == v)
-        }
-        _ => false,
-    };
-    if let Some(e) = find(
-        inp.events,
-        lookback,
-        Some(start + Duration::minutes(5)),
-        mentions,
-    )
-    .next()
+    let mentions = [
+        ix.list(Key::MentionImage, img),
+        ix.list(Key::MentionVersion, v),
+        ix.list(Key::MentionTarget, v),
+        ix.list(Key::MentionTarget, img),
+    ];
+    if let Some(e) = ix
+        .within(&mentions, lookback, Some(start + Duration::minutes(5)))
+        .first()
         && e.time < start
     {
         ms.push(milestone(
@@ -298,16 +386,16 @@ fn update_episode(
             e.evidence.clone(),
         ));
     }
-    let loaded = |e: &TimelineEvent| match &e.kind {
-        EventKind::PayloadLoaded { version, image } => {
-            (!image.is_empty() && image == img) || (image.is_empty() && version == v)
-        }
-        _ => false,
-    };
     // Log-derived milestones count only when a CVO log already ran at the request; a pod
     // that started mid-update reloads and reapplies, which says nothing about the first time.
     let covered_from_start = |to: Time| log_covers(inp, start, to);
-    let accepted = find(inp.events, lookback, end, loaded)
+    let loaded = [
+        ix.list(Key::LoadedImage, img),
+        ix.list(Key::LoadedVersion, v),
+    ];
+    let accepted = ix
+        .within(&loaded, lookback, end)
+        .into_iter()
         .find(|e| e.source != EventSource::CvoLog || covered_from_start(e.time));
     if let Some(e) = accepted {
         ms.push(milestone(
@@ -330,14 +418,14 @@ fn update_episode(
             p.evidence.iter().take(1).cloned().collect(),
         ));
     }
-    let ci = |pred: fn(&EventKind) -> bool, from: Time, to: Option<Time>| {
-        find(inp.events, from, to, move |e| pred(&e.kind)).next()
-    };
-    if let Some(e) = ci(
-        |k| matches!(k, EventKind::UpgradeStarted { .. }),
-        start - Duration::minutes(30),
-        Some(start + Duration::minutes(10)),
-    ) {
+    if let Some(e) = ix
+        .within(
+            &[&ix.upgrade_started],
+            start - Duration::minutes(30),
+            Some(start + Duration::minutes(10)),
+        )
+        .first()
+    {
         ms.push(milestone(
             MilestoneKind::CiStarted,
             e.time,
@@ -345,11 +433,7 @@ fn update_episode(
         ));
     }
     let ci_to = end.map(|e| e + Duration::minutes(30));
-    if let Some(e) = ci(
-        |k| matches!(k, EventKind::UpgradeComplete { .. }),
-        start,
-        ci_to,
-    ) {
+    if let Some(e) = ix.within(&[&ix.upgrade_complete], start, ci_to).first() {
         ms.push(milestone(
             MilestoneKind::CiCompleted,
             e.time,
@@ -368,15 +452,17 @@ fn update_episode(
             // What else says this release completed then: the sync success and this entry's
             // completion (not every entry that completed in the same seconds, which would make
             // a long history with shared times quadratic).
-            let about = |x: &TimelineEvent| match &x.kind {
-                EventKind::SyncSucceeded { .. } => true,
-                EventKind::HistoryCompleted { version, image } => {
-                    (!image.is_empty() && image == img) || (image.is_empty() && version == v)
-                }
-                _ => false,
-            };
+            let about = [
+                ix.sync_succeeded.as_slice(),
+                ix.list(Key::CompletedImage, img),
+                ix.list(Key::CompletedVersion, v),
+            ];
             let window = Duration::seconds(5);
-            for x in find(inp.events, e - window, Some(e + window), about).take(8) {
+            for x in ix
+                .within(&about, e - window, Some(e + window))
+                .into_iter()
+                .take(8)
+            {
                 ev.extend(x.evidence.iter().cloned());
             }
             ev.dedup();

@@ -50,17 +50,61 @@ fn table_time(t: &Time) -> String {
 }
 
 /// The update-like episode an event falls in after its request, for relative times.
-fn anchor_for(tl: &Timeline, t: Time) -> Option<(&Episode, Time)> {
-    tl.episodes
-        .iter()
-        .filter(|e| matches!(e.tag(), EpisodeTag::Update | EpisodeTag::Install))
-        .filter_map(|e| e.milestone(MilestoneKind::Requested).map(|m| (e, m.time)))
-        .filter(|(e, r)| {
-            t > *r + chrono::Duration::seconds(1)
-                && e.end
-                    .is_none_or(|end| t <= end + chrono::Duration::seconds(2))
-        })
-        .max_by_key(|(_, r)| *r)
+/// The update or install each row is placed after (`[+12m after update to X requested]`):
+/// the one requested latest, more than a second before the row, that had not ended (with two
+/// seconds' grace) by then. Rows come in time order, so one sweep answers them all: an
+/// episode joins when its request is passed and, once ended before a row, is ended for every
+/// later row (a per-row scan of every episode was quadratic on long histories).
+struct Anchors<'t> {
+    /// (request time, position in `episodes`) of every update and install, by request time.
+    pending: Vec<(Time, usize)>,
+    next: usize,
+    /// Joined episodes, latest request (then latest position) on top.
+    live: std::collections::BinaryHeap<(Time, usize)>,
+    episodes: Vec<&'t Episode>,
+}
+
+impl<'t> Anchors<'t> {
+    fn new(tl: &'t Timeline) -> Self {
+        let episodes: Vec<(Time, &Episode)> = tl
+            .episodes
+            .iter()
+            .filter(|e| matches!(e.tag(), EpisodeTag::Update | EpisodeTag::Install))
+            .filter_map(|e| e.milestone(MilestoneKind::Requested).map(|m| (m.time, e)))
+            .collect();
+        let mut pending: Vec<(Time, usize)> = episodes
+            .iter()
+            .enumerate()
+            .map(|(i, (r, _))| (*r, i))
+            .collect();
+        pending.sort();
+        Anchors {
+            pending,
+            next: 0,
+            live: std::collections::BinaryHeap::new(),
+            episodes: episodes.into_iter().map(|(_, e)| e).collect(),
+        }
+    }
+
+    /// The anchor of a row at `t`; `t` never decreases between calls.
+    fn at(&mut self, t: Time) -> Option<(&'t Episode, Time)> {
+        while let Some((r, i)) = self.pending.get(self.next)
+            && t > *r + chrono::Duration::seconds(1)
+        {
+            self.live.push((*r, *i));
+            self.next += 1;
+        }
+        while let Some((r, i)) = self.live.peek() {
+            let e = self.episodes[*i];
+            if e.end
+                .is_none_or(|end| t <= end + chrono::Duration::seconds(2))
+            {
+                return Some((e, *r));
+            }
+            self.live.pop();
+        }
+        None
+    }
 }
 
 fn episode_title(e: &Episode) -> String {
@@ -108,9 +152,10 @@ fn render_table_unescaped(tl: &Timeline, f: &Filter) -> String {
         "{:<23}  {:<19}  {:<subj_w$}  WHAT\n",
         "TIME (UTC)", "SOURCE", "SUBJECT"
     ));
+    let mut anchors = Anchors::new(tl);
     for e in &rows {
         let mut what = one_line(&e.message, 200);
-        if let Some((ep, req)) = anchor_for(tl, e.time) {
+        if let Some((ep, req)) = anchors.at(e.time) {
             let label = match &ep.kind {
                 EpisodeKind::Install { .. } => "install started".to_string(),
                 EpisodeKind::Update { to, .. } => format!("update to {to} requested"),
