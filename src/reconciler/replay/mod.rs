@@ -49,8 +49,11 @@ pub struct ReplayResult {
     /// The derived scenario (its flavour and history fix set to the verdict's, or the
     /// closest setting's) and what it rests on.
     pub derived: Derived,
-    /// `None` when the bundle has no ClusterVersion to compare with.
+    /// `None` when the bundle has no ClusterVersion to compare with, or when it was not
+    /// compared ([`ReplayResult::skipped`] says why).
     pub comparison: Option<Comparison>,
+    /// Why the ClusterVersion was not compared although there is one (a bound tripped).
+    pub skipped: Option<String>,
     /// The inputs, as named.
     pub inputs: Vec<String>,
 }
@@ -85,13 +88,27 @@ pub fn runs_on_this_thread() -> u64 {
     RUNS.with(|r| r.get())
 }
 
+/// The longest history replayed: twice the most any CVO keeps (100 entries, the weighted
+/// prune of 4.8+). Each step of a run compares the whole status, so a run costs time in
+/// proportion to the history's length squared; a longer history was not written by a CVO
+/// alone, and comparing it with one would only say so, slowly.
+pub const MAX_REPLAYED_HISTORY: usize = 200;
+
 /// Derives a scenario from the bundle and checks the newest ClusterVersion against it.
 pub fn replay(bundle: &Bundle, timeline: &Timeline) -> ReplayResult {
     RUNS.with(|r| r.set(r.get() + 1));
     let mut derived = derive_scenario(bundle, timeline);
-    let comparison = bundle
-        .cluster_version()
-        .map(|cv| check(&derived.scenario, &cv.value));
+    let mut skipped = None;
+    let comparison = bundle.cluster_version().and_then(|cv| {
+        let n = cv.value.status.history.len();
+        if n > MAX_REPLAYED_HISTORY {
+            skipped = Some(format!(
+                "the ClusterVersion's history has {n} entries, more than any CVO keeps (100); not compared (the replay bound is {MAX_REPLAYED_HISTORY} entries)"
+            ));
+            return None;
+        }
+        Some(check(&derived.scenario, &cv.value))
+    });
     if let Some(c) = &comparison {
         let v = &c.verdict;
         derived.scenario.flavour = v.flavour.unwrap_or(v.closest.flavour);
@@ -100,6 +117,7 @@ pub fn replay(bundle: &Bundle, timeline: &Timeline) -> ReplayResult {
     ReplayResult {
         derived,
         comparison,
+        skipped,
         inputs: bundle.inputs.iter().map(|i| i.name.clone()).collect(),
     }
 }

@@ -70,7 +70,10 @@ fn render_text_unescaped(r: &ReplayResult) -> String {
         s.push_str(&format!("written by: CVO {} ({})\n", w.release, w.basis));
     }
     match &r.comparison {
-        None => s.push_str("verdict: no ClusterVersion to compare with\n"),
+        None => match &r.skipped {
+            Some(why) => s.push_str(&format!("verdict: not replayed: {why}\n")),
+            None => s.push_str("verdict: no ClusterVersion to compare with\n"),
+        },
         Some(c) => {
             s.push_str(&format!("verdict: {}\n", c.verdict.summary));
             for run in &c.runs {
@@ -189,7 +192,7 @@ pub fn render_json(r: &ReplayResult) -> String {
             })
         })
         .collect();
-    let doc = json!({
+    let mut doc = json!({
         "schema": crate::vocab::schema::REPLAY,
         "kind": "replay",
         "inputs": r.inputs,
@@ -205,6 +208,9 @@ pub fn render_json(r: &ReplayResult) -> String {
         },
         "notes": r.derived.notes,
     });
+    if let Some(why) = &r.skipped {
+        doc["skipped"] = json!(why);
+    }
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".into());
     s.push('\n');
     s
