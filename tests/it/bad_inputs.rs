@@ -80,3 +80,44 @@ fn corrupted_input_corpus() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Every case, as the binary runs it (`analyze -j 1`) under a 512 MiB address-space limit
+/// (`prlimit --as`): no crash, exit 0 or 1, and JSON out. Time against `summary` is measured
+/// by `bench/bad.sh`, not here.
+#[test]
+fn every_case_runs_within_512_mib() {
+    let bad = common::fixture("bad");
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for e in std::fs::read_dir(&bad).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        if !e.file_type().unwrap().is_dir() || name.starts_with('_') {
+            continue;
+        }
+        n += 1;
+        let dir = tempfile::tempdir().unwrap();
+        common::copy_tree(&bad.join("_base"), dir.path());
+        common::copy_tree(&e.path().join("files"), dir.path());
+        let out = super::robust_bounds::limited(
+            512 << 20,
+            &[
+                "analyze",
+                "-j",
+                "1",
+                "--format",
+                "json",
+                dir.path().to_str().unwrap(),
+            ],
+        );
+        let json = serde_json::from_slice::<serde_json::Value>(&out.stdout);
+        if !matches!(out.status.code(), Some(0 | 1)) || json.is_err() {
+            failures.push(format!(
+                "{name}: {:?}: {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    assert!(n >= 40, "only {n} cases");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
