@@ -4,7 +4,9 @@
 
 use super::model::*;
 use chrono::Duration;
-use std::collections::{HashMap, HashSet};
+// foldhash, not SipHash: these are lookups over every event (hashing was a sixth of a
+// log-heavy timeline), and their order never reaches the output.
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 /// Two readings of the same fact at most this far apart are one event (clock skew between
 /// sources, and second-granular API timestamps against millisecond log times).

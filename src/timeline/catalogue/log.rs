@@ -238,8 +238,13 @@ pub fn classify(message: &str) -> Option<Fact> {
             if let Some(c) = RE_MANIFEST.captures(msg) {
                 return manifest(&c);
             }
-            if let Some(c) = RE_RUNNING_SYNC.captures(msg) {
-                let (target, force, gen_, state, attempt) = (&c[1], &c[2], &c[3], &c[4], &c[5]);
+            let pass = match running_sync_ascii(msg) {
+                Some(fields) => fields,
+                None => RE_RUNNING_SYNC
+                    .captures(msg)
+                    .map(|c| [1, 2, 3, 4, 5].map(|i| c.get(i).map_or("", |m| m.as_str()))),
+            };
+            if let Some([target, force, gen_, state, attempt]) = pass {
                 return ev(
                     EventKind::PassStart {
                         target: target.to_string(),
@@ -510,6 +515,50 @@ fn manifest_fast(msg: &str) -> Option<Fact> {
     })
 }
 
+/// Fast path for the pass line, `Running sync X (force=F) on generation G in state S at
+/// attempt A`, without a regex: the same fields as `RE_RUNNING_SYNC`. It answers only for
+/// ASCII text (`None`: ask the regex, whose `\S`, `\w` and `\d` are Unicode classes);
+/// `Some(None)` is "not a pass line".
+fn running_sync_ascii(msg: &str) -> Option<Option<[&str; 5]>> {
+    if !msg.is_ascii() {
+        return None;
+    }
+    let word = |s: &str| {
+        s.bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count()
+    };
+    let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
+    let parse = || -> Option<[&str; 5]> {
+        let rest = msg.strip_prefix("Running sync ")?;
+        let t = rest
+            .bytes()
+            .take_while(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r'))
+            .count();
+        let (target, rest) = (&rest[..t], rest[t..].strip_prefix(" (force=")?);
+        let f = word(rest);
+        let (force, rest) = (&rest[..f], rest[f..].strip_prefix(") on generation ")?);
+        let sign = usize::from(rest.starts_with('-'));
+        let g = sign + digits(&rest[sign..]);
+        let (generation, rest) = (&rest[..g], rest[g..].strip_prefix(" in state ")?);
+        let st = word(rest);
+        let (state, rest) = (&rest[..st], rest[st..].strip_prefix(" at attempt ")?);
+        let a = digits(rest);
+        let attempt = &rest[..a];
+        let all = [
+            target,
+            force,
+            generation.trim_start_matches('-'),
+            state,
+            attempt,
+        ];
+        all.iter()
+            .all(|f| !f.is_empty())
+            .then_some([target, force, generation, state, attempt])
+    };
+    Some(parse())
+}
+
 fn manifest(c: &regex::Captures<'_>) -> Option<Fact> {
     Some(Fact::Manifest {
         done: &c[1] == "Done syncing",
@@ -537,5 +586,39 @@ mod fast_path_tests {
             let slow = RE_MANIFEST.captures(l).and_then(|c| manifest(&c));
             assert_eq!(manifest_fast(l), slow, "{l}");
         }
+    }
+
+    #[test]
+    fn pass_line_fast_path_agrees_with_the_regex() {
+        let lines = [
+            "Running sync 4.3.11 (force=false) on generation 3 in state Updating at attempt 0",
+            "Running sync quay.io/openshift-release-dev/ocp-release@sha256:abc (force=true) on generation -1 in state Initializing at attempt 12 and more",
+            "Running sync 4.3.11 (force=false) on generation 3 in state Updating at attempt ",
+            "Running sync 4.3.11 (force=false) on generation - in state Updating at attempt 0",
+            "Running sync 4.3.11 (force=false) on generation --3 in state Updating at attempt 0",
+            "Running sync 4.3.11 (force=) on generation 3 in state Updating at attempt 0",
+            "Running sync  (force=false) on generation 3 in state Updating at attempt 0",
+            "Running sync a\tb (force=false) on generation 3 in state Updating at attempt 0",
+            "Running sync 4.3.11 (force=false) on generation 3 in state Up-dating at attempt 0",
+            "Running sync 4.3.11 (force=false) on generation 3x in state Updating at attempt 0",
+            "Running sync 4.3.11 (force=false_1) on generation 007 in state S_1 at attempt 99x",
+            "Running sync for clusteroperator \"x\" (1 of 2)",
+            "Running sync",
+        ];
+        for l in lines {
+            let slow = RE_RUNNING_SYNC
+                .captures(l)
+                .map(|c| [1, 2, 3, 4, 5].map(|i| c[i].to_string()));
+            let fast = running_sync_ascii(l)
+                .expect("ASCII")
+                .map(|f| f.map(str::to_string));
+            assert_eq!(fast, slow, "{l}");
+        }
+        assert_eq!(
+            running_sync_ascii(
+                "Running sync 4.3 (force=fälse) on generation 3 in state U at attempt 0"
+            ),
+            None
+        );
     }
 }
