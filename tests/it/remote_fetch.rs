@@ -569,3 +569,37 @@ fn page_tokens_cycling_between_two_values_are_caught_at_the_first_repeat() {
     assert!(e.to_string().contains("repeated page token `A`"), "{e}");
     assert_eq!(requests.load(std::sync::atomic::Ordering::SeqCst), 3);
 }
+
+#[test]
+fn an_object_that_is_also_a_folder_is_skipped_alone_and_the_job_is_fetched() {
+    // `…/junit.xml` beside `…/junit.xml/inner.xml`: both cannot be local paths. This used to
+    // abort the whole fetch; now the shorter is skipped with a line, everything else comes.
+    let tmp = tempfile::tempdir().unwrap();
+    let job = tmp.path().join("job");
+    build_job(&job, true);
+    let server = Server::start(100);
+    server.put_dir(BUCKET, JOB, &job);
+    let suite = br#"<testsuite name="s"><testcase name="a"/></testsuite>"#.to_vec();
+    let file = format!("{T}/openshift-e2e-test/artifacts/junit/junit_clash.xml");
+    server.put(BUCKET, &format!("{JOB}/{file}"), suite.clone(), Behaviour::Normal);
+    server.put(
+        BUCKET,
+        &format!("{JOB}/{file}/junit_inner.xml"),
+        suite,
+        Behaviour::Normal,
+    );
+    let dest = tmp.path().join("out");
+    let url = format!("https://storage.googleapis.com/{BUCKET}/{JOB}/");
+    let r = remote::fetch_to(&url, &dest, &options(&server, &tmp.path().join("cache"))).unwrap();
+    let note = format!(
+        "`{file}`: another object is named `{file}/…` (one path cannot be both a file and a folder); not downloaded"
+    );
+    assert!(r.skipped.contains(&note), "{:?}", r.skipped);
+    assert!(dest.join(&file).join("junit_inner.xml").is_file());
+    let b = ingest_dir(&dest);
+    assert_eq!(b.objects.cluster_versions.len(), 1);
+    assert!(
+        b.junit.iter().any(|j| j.prov.file.path().ends_with("junit_inner.xml")),
+        "the other JUnit file is read"
+    );
+}
