@@ -2,9 +2,8 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use mglint::model::Provenance;
-use std::sync::Arc;
 
 fuzz_target!(|data: &[u8]| {
-    let prov = Provenance::file(&Arc::from("fuzz"), &Arc::from("junit.xml"));
+    let prov = Provenance::detached("fuzz", "junit.xml");
     let _ = mglint::ingest::junit::parse_junit(data, &prov);
 });

@@ -2,10 +2,9 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use mglint::model::Provenance;
-use std::sync::Arc;
 
 fuzz_target!(|data: &[u8]| {
-    let prov = Provenance::file(&Arc::from("fuzz"), &Arc::from("version.yaml"));
+    let prov = Provenance::detached("fuzz", "version.yaml");
     let text = String::from_utf8_lossy(data);
     let _ = mglint::ingest::resources::parse_resources(&text, "cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml", &prov);
 });

@@ -2,9 +2,8 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use mglint::model::Provenance;
-use std::sync::Arc;
 
 fuzz_target!(|data: &[u8]| {
-    let prov = Provenance::file(&Arc::from("fuzz"), &Arc::from("test.log"));
+    let prov = Provenance::detached("fuzz", "test.log");
     let _ = mglint::ingest::textlog::parse_text_log(data, &prov);
 });
