@@ -211,6 +211,9 @@ fn cvo_log_identity(path: &str) -> (String, bool) {
     (String::new(), file.contains("previous"))
 }
 
+/// The largest resource text kept for evidence when the file gave no object.
+const KEEP_FAILED_TEXT_BYTES: usize = 1 << 20;
+
 fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
     let prov = Provenance::file(&file);
     let kind = f.kind;
@@ -241,8 +244,9 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
     let mut kept = None;
     let parsed = match kind {
         FileKind::Resource => {
-            let text = match std::str::from_utf8(&data) {
-                Ok(t) => std::borrow::Cow::Borrowed(t),
+            // The bytes become the text without a second copy living through the parse.
+            let text: Arc<str> = match String::from_utf8(data) {
+                Ok(t) => Arc::from(t),
                 Err(e) => {
                     diags.push(diag(
                         &prov,
@@ -251,19 +255,22 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
                         None,
                         format!(
                             "invalid UTF-8 at byte {} (replaced with U+FFFD)",
-                            e.valid_up_to()
+                            e.utf8_error().valid_up_to()
                         ),
                     ));
-                    String::from_utf8_lossy(&data)
+                    Arc::from(String::from_utf8_lossy(e.as_bytes()).as_ref())
                 }
             };
-            let text: Arc<str> = Arc::from(text.as_ref());
             let (objs, errs) =
                 resources::parse_resources_keeping(&text, &name_for_id, &prov, &opts.wants);
             for e in errs {
                 diags.push(diag(&prov, e.level, e.line, e.column, e.reason));
             }
-            kept = Some(text);
+            // Kept for evidence snippets: a large file that gave nothing (a zeroed or corrupt
+            // file) is not held for the rest of the run; its diagnostic has line and column.
+            if !objs.is_empty() || text.len() <= KEEP_FAILED_TEXT_BYTES {
+                kept = Some(text);
+            }
             Parsed::Objects(objs)
         }
         // Streamed above.

@@ -2,7 +2,8 @@
 //! files found are parsed on the others. Archive entries that are logs are parsed straight
 //! from the archive stream as it is decompressed; other entries are handed over as bytes, with
 //! at most [`MAX_BYTES_IN_FLIGHT`] of them waiting (the walker helps parse when more are), so
-//! memory is bounded by the records and a few entries, never by the archive. Results are put
+//! memory is bounded by the records and a few entries, never by the archive. Files on disk
+//! that are read whole count their size against the same bound. Results are put
 //! back in the order the files were found, so the output does not depend on the thread count.
 
 use super::{FileResult, parse_file, parse_log};
@@ -14,8 +15,8 @@ use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// How many bytes of archive entries may wait to be parsed before the walker stops reading
-/// and helps parse.
+/// How many bytes of archive entries (or of files on disk read whole) may wait to be parsed
+/// before the walker stops reading and helps parse.
 pub const MAX_BYTES_IN_FLIGHT: u64 = 64 << 20;
 
 /// What the pipeline produced: each input's collection (layout, diagnostics) or why it could
@@ -89,9 +90,22 @@ impl Sink for ParseSink<'_, '_> {
     fn file(&mut self, f: VFile) -> usize {
         let file = self.table.register(f.input.clone(), f.path.clone(), f.kind);
         let id = file.id().0;
+        // What parsing will hold at once: entry bytes already read, or the size of a file on
+        // disk that is read whole. Logs and interval files stream and count nothing; so a
+        // handful of huge files on disk are read one after another, not one per thread.
         let bytes = match &f.content {
             Content::Mem(b) => b.len() as u64,
-            Content::Disk(_) => 0,
+            Content::Disk(_)
+                if matches!(
+                    f.kind,
+                    FileKind::CvoLog | FileKind::TestLog | FileKind::Intervals
+                ) =>
+            {
+                0
+            }
+            Content::Disk(p) => std::fs::metadata(p)
+                .map_or(0, |m| m.len())
+                .min(self.opts.max_file_bytes),
         };
         self.throttle();
         self.in_flight.fetch_add(bytes, Ordering::AcqRel);

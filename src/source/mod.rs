@@ -109,7 +109,8 @@ impl VFile {
             Content::Mem(b) => b,
             Content::Disk(p) => {
                 let f = std::fs::File::open(&p).map_err(|e| ReadError::io(&e))?;
-                sniff::read_capped(f, opts.max_file_bytes)?
+                let len = f.metadata().map_or(0, |m| m.len());
+                sniff::read_capped_sized(f, opts.max_file_bytes, len)?
             }
         };
         sniff::decompress_if_needed(raw, opts.max_file_bytes).map(|(b, _)| b)

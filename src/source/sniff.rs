@@ -253,8 +253,15 @@ impl<R: Read> Read for Capped<R> {
 }
 
 /// Reads everything from `r` into memory, failing when more than `cap` bytes come out.
-pub fn read_capped(mut r: impl Read, cap: u64) -> Result<Vec<u8>, ReadError> {
-    let mut out = Vec::new();
+pub fn read_capped(r: impl Read, cap: u64) -> Result<Vec<u8>, ReadError> {
+    read_capped_sized(r, cap, 0)
+}
+
+/// Like [`read_capped`], with room for `size_hint` bytes made first (a file's length): the
+/// buffer is not grown by doubling, which holds up to twice the file while it copies.
+pub fn read_capped_sized(mut r: impl Read, cap: u64, size_hint: u64) -> Result<Vec<u8>, ReadError> {
+    let room = usize::try_from(size_hint.min(cap)).unwrap_or(0);
+    let mut out = Vec::with_capacity(room.saturating_add(1));
     let n = (&mut r)
         .take(cap.saturating_add(1))
         .read_to_end(&mut out)

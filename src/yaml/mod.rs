@@ -47,6 +47,28 @@ fn convert(e: yaml_serde::Error) -> YamlError {
 
 /// Rejects a text nested deeper than the library's limit before the library loads it.
 fn check_depth(text: &str) -> Result<(), YamlError> {
+    // YAML text cannot hold ASCII control characters other than tab, LF and CR (the YAML
+    // library stops at the first with this message). Found first, in one byte scan, a file of
+    // NULs (a sparse or zeroed file) costs a scan, not the nesting check and a parse.
+    if let Some(at) = text
+        .bytes()
+        .position(|b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f)
+    {
+        let before = &text.as_bytes()[..at];
+        let line = memchr::memchr_iter(b'\n', before).count() + 1;
+        let column = at
+            - before
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map_or(0, |i| i + 1)
+            + 1;
+        return Err(YamlError {
+            message: "control characters are not allowed".to_string(),
+            line: u32::try_from(line).ok(),
+            column: u32::try_from(column).ok(),
+            bound: false,
+        });
+    }
     match depth::too_deep(text, depth::MAX_DEPTH) {
         Some(line) => Err(YamlError {
             message: format!("nested deeper than {} levels", depth::MAX_DEPTH),

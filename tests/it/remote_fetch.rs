@@ -581,7 +581,12 @@ fn an_object_that_is_also_a_folder_is_skipped_alone_and_the_job_is_fetched() {
     server.put_dir(BUCKET, JOB, &job);
     let suite = br#"<testsuite name="s"><testcase name="a"/></testsuite>"#.to_vec();
     let file = format!("{T}/openshift-e2e-test/artifacts/junit/junit_clash.xml");
-    server.put(BUCKET, &format!("{JOB}/{file}"), suite.clone(), Behaviour::Normal);
+    server.put(
+        BUCKET,
+        &format!("{JOB}/{file}"),
+        suite.clone(),
+        Behaviour::Normal,
+    );
     server.put(
         BUCKET,
         &format!("{JOB}/{file}/junit_inner.xml"),
@@ -599,7 +604,9 @@ fn an_object_that_is_also_a_folder_is_skipped_alone_and_the_job_is_fetched() {
     let b = ingest_dir(&dest);
     assert_eq!(b.objects.cluster_versions.len(), 1);
     assert!(
-        b.junit.iter().any(|j| j.prov.file.path().ends_with("junit_inner.xml")),
+        b.junit
+            .iter()
+            .any(|j| j.prov.file.path().ends_with("junit_inner.xml")),
         "the other JUnit file is read"
     );
 }

@@ -302,6 +302,44 @@ fn duplicate_keys_give_one_warning_per_file_with_a_count() {
 }
 
 #[test]
+fn huge_files_on_disk_are_read_one_after_another_not_one_per_thread() {
+    // Eight sparse 100 MiB node files with `-j 8`: each was read whole on its own thread and
+    // its text kept to the end (1.9 GB for eight of 200 MiB); now files read whole count
+    // against the pipeline's bound, and a large file that gave nothing is not kept.
+    let dir = case(&[]);
+    let nodes = dir.path().join(csr("core/nodes"));
+    std::fs::create_dir_all(&nodes).unwrap();
+    for i in 0..8 {
+        let f = std::fs::File::create(nodes.join(format!("node-{i}.yaml"))).unwrap();
+        f.set_len(100 << 20).unwrap();
+    }
+    let out = Command::new("prlimit")
+        .arg(format!("--as={}", 1u64 << 30))
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_mglint"))
+        .args(["analyze", "-j", "8", "--format", "json"])
+        .arg(dir.path())
+        .env("MALLOC_ARENA_MAX", "2")
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for i in 0..8 {
+        assert_diag(
+            &r,
+            &format!("node-{i}.yaml"),
+            "control characters are not allowed",
+        );
+    }
+    good_survives(&r);
+}
+
+#[test]
 fn a_thread_pool_that_cannot_start_falls_back_instead_of_panicking() {
     // `-j 5000` under an address-space limit (thread stacks do not fit), and a process limit
     // of one (enforced when not run as root): every verb falls back to fewer threads.
