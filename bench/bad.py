@@ -4,8 +4,9 @@
 Every case of fixtures/bad/ and the large generated cases of the robustness issue (alias
 expansion, deep nesting, long histories, same-second log lines, aggregate lists, duplicate
 keys) is laid over the good must-gather of fixtures/bad/_base and run with `analyze -j 1`.
-Each is compared with `summary -j 1` on a valid input of the same size (the same base plus a
-realistic CVO log as big as the case's files), measured in the same run. The bound the
+Each is compared with `summary -j 1` on a valid input of the same kind and size (the same base
+plus a realistic CVO log, or a healthy ClusterOperator list, as big as the case's files),
+measured in the same run. The bound the
 robustness issue sets: at most 10x that time and at most 512 MB.
 
     cargo build --release && bench/bad.py [--binary target/release/mglint] [--runs 3]
@@ -76,6 +77,31 @@ def nodes(n):
         for i in range(n)
     )
     return f"---\napiVersion: v1\nitems:\n{items}kind: NodeList\n"
+
+
+def healthy_co_list(size):
+    """A healthy aggregate ClusterOperator list of about `size` bytes."""
+    item = '- apiVersion: config.openshift.io/v1\n  kind: ClusterOperator\n  metadata:\n    name: op{i}\n  status:\n    conditions:\n    - type: Available\n      status: "True"\n      lastTransitionTime: "2019-10-14T03:10:02Z"\n    - type: Degraded\n      status: "False"\n      lastTransitionTime: "2019-10-14T03:10:02Z"\n    versions:\n    - name: operator\n      version: 4.1.18\n'
+    items, n, i = [], 0, 0
+    while n < size:
+        it = item.format(i=i)
+        items.append(it)
+        n += len(it)
+        i += 1
+    return "---\napiVersion: config.openshift.io/v1\nitems:\n" + "".join(items) + "kind: ClusterOperatorList\n"
+
+
+def valid_like(files_dir, files, size):
+    """A valid input of the same kind and size as a case: a CVO log when the case's largest
+    file is a log, else a healthy ClusterOperator list."""
+    own = [(rel, len(text)) for rel, text in (files or {}).items()]
+    if files_dir:
+        for d, _, fs in os.walk(files_dir):
+            own += [(f, os.path.getsize(os.path.join(d, f))) for f in fs]
+    largest = max(own, key=lambda x: x[1], default=("", 0))[0]
+    if largest.endswith(".log"):
+        return {LOG: cvo_log(size)}
+    return {CSR + "/config.openshift.io/clusteroperators.yaml": healthy_co_list(size)}
 
 
 def generated():
@@ -167,7 +193,7 @@ def main():
             good = os.path.join(tmp, "good")
             lay(bad, files_dir, files)
             extra = max(size_of(bad) - base_size, 0)
-            lay(good, files={LOG: cvo_log(extra)})
+            lay(good, files=valid_like(files_dir, files, extra))
             t_bad, rss, code = run(a.binary, "analyze", bad, a.runs)
             t_good, _, _ = run(a.binary, "summary", good, a.runs)
             if t_bad is None:
@@ -183,7 +209,7 @@ def main():
                 )
             shutil.rmtree(bad)
             shutil.rmtree(good)
-    print("summary*: `summary` on the base plus a valid CVO log as big as the case's files")
+    print("summary*: `summary` on the base plus a valid CVO log or ClusterOperator list as big as the case's files")
     print(f"over 10x or 512 MB: {', '.join(over) if over else 'none'}")
     return 1 if over else 0
 
