@@ -7,14 +7,17 @@ cd "$(dirname "$0")"
 secs=${1:-600}
 targets=${TARGETS:-"archive resources scenario junit intervals klog textlog"}
 cargo +nightly fuzz build -O >/dev/null 2>&1 || { echo "fuzz build failed"; exit 1; }
+echo "built at $(git -C .. rev-parse --short HEAD)$(git -C .. diff --quiet -- src || echo ' (with uncommitted changes)')"
 for t in $targets; do
   dict=""
   case $t in
     resources|scenario) dict="-dict=dicts/yaml.dict" ;;
     archive) dict="-dict=dicts/tar.dict" ;;
   esac
-  mkdir -p "corpus/$t" logs
-  cargo +nightly fuzz run -O "$t" "corpus/$t" "seeds/$t" -- \
+  mkdir -p "corpus/$t" "artifacts/$t" logs
+  # The binaries built once above: every target runs on the same build of mglint.
+  "target/x86_64-unknown-linux-gnu/release/$t" -artifact_prefix="artifacts/$t/" \
+    "corpus/$t" "seeds/$t" \
     -max_total_time="$secs" -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 $dict \
     >"logs/$t.log" 2>&1
   rc=$?
