@@ -1,4 +1,4 @@
-//! The derived scenario is an ordinary scenario: written as YAML (with its notes as comments),
+//! The derived scenario is an ordinary scenario: written as YAML (its notes in the description),
 //! loaded back with `load_scenario`, it reproduces the verdict and every deviation; and the
 //! `mglint replay` command writes it, prints the verdict as text or `mglint/v1` JSON, and exits
 //! 0 when the dump is consistent with some setting.
@@ -139,4 +139,66 @@ fn the_command_prints_the_verdict_and_writes_a_scenario_reconcile_can_run() {
         .filter_map(|d| d["field"].as_str())
         .collect();
     assert_eq!(core, ["conditions[Progressing].message"]);
+}
+
+#[test]
+fn replay_o_keeps_hostile_dump_text_inside_the_description() {
+    // A history version carrying YAML line breaks and a key: copied into a `# seen:` comment
+    // verbatim, `\r` ended the comment and `max_history: 1` became part of the scenario.
+    let dir = tempfile::tempdir().unwrap();
+    crate::common::copy_tree(&crate::common::fixture("bad/_base"), dir.path());
+    let cv = walk_for(dir.path(), "version.yaml").expect("the base ClusterVersion");
+    let text = std::fs::read_to_string(&cv).unwrap();
+    let hostile = "4.1.20\rmax_history: 1\r# \u{85}flavour: legacy\u{2028}x";
+    let yaml_escaped = "\"4.1.20\\rmax_history: 1\\r# \\Nflavour: legacy\\Lx\"";
+    assert!(text.contains("version: 4.1.20"));
+    std::fs::write(
+        &cv,
+        text.replace("version: 4.1.20", &format!("version: {yaml_escaped}")),
+    )
+    .unwrap();
+    let out_file = dir.path().join("out.yaml");
+    let out = Command::new(env!("CARGO_BIN_EXE_mglint"))
+        .args(["replay", "-q", "-o"])
+        .arg(&out_file)
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written = std::fs::read_to_string(&out_file).unwrap();
+    let s = load_scenario(&written).unwrap_or_else(|e| panic!("{e}\n{written}"));
+    assert_eq!(s.max_history, None, "{written}");
+    assert!(s.description.contains(hostile), "{}", s.description);
+    // Only the two fixed header lines are comments.
+    let comments: Vec<&str> = written.lines().filter(|l| l.starts_with('#')).collect();
+    assert_eq!(comments.len(), 2, "{comments:?}");
+    let run = Command::new(env!("CARGO_BIN_EXE_mglint"))
+        .args(["reconcile"])
+        .arg(&out_file)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
+
+/// The first file called `name` under `dir`.
+fn walk_for(dir: &Path, name: &str) -> Option<std::path::PathBuf> {
+    for e in std::fs::read_dir(dir).ok()?.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            if let Some(f) = walk_for(&p, name) {
+                return Some(f);
+            }
+        } else if p.file_name().is_some_and(|n| n == name) {
+            return Some(p);
+        }
+    }
+    None
 }
