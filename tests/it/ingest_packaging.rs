@@ -7,6 +7,7 @@ use crate::common;
 use mglint::ingest::{IngestOptions, ingest};
 use mglint::model::fmt_k8s;
 use std::path::Path;
+use std::process::Command;
 
 /// What must be identical across packagings.
 fn fingerprint(input: &Path) -> (String, usize, usize, usize, String, usize) {
@@ -206,4 +207,57 @@ fn ci_jobs_both_layouts() {
                 .iter()
                 .all(|l| l.records.iter().all(|r| r.time.is_some()))
     );
+}
+
+/// GNU tar as the writer (what `oc adm must-gather` and support tooling run), in each of its
+/// formats, with paths over 255 bytes (PAX records or GNU long names) and a sparse file (GNU
+/// sparse headers, `--sparse`): the archive reads like the directory. Skipped, visibly, where
+/// no GNU tar is installed.
+#[test]
+fn gnu_tar_in_every_format_reads_like_the_directory() {
+    let gnu = Command::new("tar")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("GNU tar"));
+    if !gnu {
+        eprintln!("SKIPPED: no GNU tar on this machine");
+        return;
+    }
+    let fx = common::fixture("must-gather/seed1-returned");
+    let want = fingerprint(&fx);
+    let tmp = tempfile::tempdir().unwrap();
+    let deep = format!("case/{}/{}", "d".repeat(120), "e".repeat(120));
+    let root = tmp.path().join("src").join(&deep);
+    std::fs::create_dir_all(&root).unwrap();
+    common::copy_tree(&fx, &root);
+    // A 64 MiB file that is all hole, beside the must-gather.
+    std::fs::File::create(tmp.path().join("src/case/core.sparse"))
+        .unwrap()
+        .set_len(64 << 20)
+        .unwrap();
+    for (format, sparse) in [
+        ("gnu", false),
+        ("gnu", true),
+        ("oldgnu", true),
+        ("pax", false),
+        ("pax", true),
+        ("posix", true),
+    ] {
+        let out = tmp.path().join(format!("mg-{format}-{sparse}.tar"));
+        let mut cmd = Command::new("tar");
+        cmd.arg(format!("--format={format}"));
+        if sparse {
+            cmd.arg("--sparse");
+        }
+        let st = cmd
+            .arg("-cf")
+            .arg(&out)
+            .arg("-C")
+            .arg(tmp.path().join("src"))
+            .arg("case")
+            .status()
+            .unwrap();
+        assert!(st.success(), "tar --format={format}");
+        assert_eq!(fingerprint(&out), want, "--format={format} sparse={sparse}");
+    }
 }
