@@ -5,14 +5,14 @@
 set -u
 cd "$(dirname "$0")"
 secs=${1:-600}
-targets=${TARGETS:-"archive resources scenario junit intervals klog textlog"}
+targets=${TARGETS:-"archive tar resources scenario junit intervals klog textlog"}
 cargo +nightly fuzz build -O >/dev/null 2>&1 || { echo "fuzz build failed"; exit 1; }
 echo "built at $(git -C .. rev-parse --short HEAD)$(git -C .. diff --quiet -- src || echo ' (with uncommitted changes)')"
 for t in $targets; do
   dict=""
   case $t in
     resources|scenario) dict="-dict=dicts/yaml.dict" ;;
-    archive) dict="-dict=dicts/tar.dict" ;;
+    archive|tar) dict="-dict=dicts/tar.dict" ;;
   esac
   mkdir -p "corpus/$t" "artifacts/$t" logs
   # The binaries built once above: every target runs on the same build of mglint.
