@@ -93,19 +93,15 @@ impl Sink for ParseSink<'_, '_> {
         // What parsing will hold at once: entry bytes already read, or the size of a file on
         // disk that is read whole. Logs and interval files stream and count nothing; so a
         // handful of huge files on disk are read one after another, not one per thread.
-        let bytes = match &f.content {
-            Content::Mem(b) => b.len() as u64,
-            Content::Disk(_)
-                if matches!(
-                    f.kind,
-                    FileKind::CvoLog | FileKind::TestLog | FileKind::Intervals
-                ) =>
-            {
-                0
-            }
-            Content::Disk(p) => std::fs::metadata(p)
-                .map_or(0, |m| m.len())
-                .min(self.opts.max_file_bytes),
+        let streamed = matches!(f.content, Content::Disk(_))
+            && matches!(
+                f.kind,
+                FileKind::CvoLog | FileKind::TestLog | FileKind::Intervals
+            );
+        let bytes = if streamed {
+            0
+        } else {
+            f.stored_len().min(self.opts.max_file_bytes)
         };
         self.throttle();
         self.in_flight.fetch_add(bytes, Ordering::AcqRel);

@@ -241,29 +241,12 @@ impl<R: Read> TarReader<R> {
 
     /// Skips the rest of the current entry and its padding.
     fn skip_rest(&mut self) -> Result<(), TarError> {
-        let mut scratch = [0u8; 16 << 10];
-        while self.left > 0 {
-            if self.read_data(&mut scratch)? == 0 {
-                return Err(TarError::Truncated {
-                    offset: self.header_at,
-                });
-            }
-        }
-        if self.cut {
-            return Err(TarError::Truncated {
-                offset: self.header_at,
-            });
-        }
+        let n = self.left;
+        self.skip(n)?;
         // The padding is data of no entry.
         self.left = std::mem::take(&mut self.pad);
-        while self.left > 0 {
-            if self.read_data(&mut scratch)? == 0 {
-                return Err(TarError::Truncated {
-                    offset: self.header_at,
-                });
-            }
-        }
-        Ok(())
+        let n = self.left;
+        self.skip(n)
     }
 
     /// One byte of the current entry's data; `None` at its end.
@@ -339,17 +322,11 @@ impl<R: Read> TarReader<R> {
             let mut digits: u64 = 0;
             loop {
                 match self.byte()? {
-                    None if digits == 0 => {
+                    None | Some(0) if digits == 0 => {
                         self.skip_rest()?;
                         return Ok(());
                     }
                     None => return Err(bad("a record is cut short")),
-                    Some(0) if digits == 0 => {
-                        let rest = self.left;
-                        self.skip(rest)?;
-                        self.skip_rest()?;
-                        return Ok(());
-                    }
                     Some(b' ') if digits > 0 => break,
                     Some(d @ b'0'..=b'9') if digits < 19 => {
                         len = len * 10 + u64::from(d - b'0');

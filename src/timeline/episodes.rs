@@ -132,8 +132,8 @@ impl<'e> Index<'e> {
             upgrade_complete: Vec::new(),
         };
         for (i, e) in events.iter().enumerate() {
-            let mut put = |k: Key, s: &'e str, nonempty: bool| {
-                if !nonempty || !s.is_empty() {
+            let mut put = |k: Key, s: &'e str, skip_empty: bool| {
+                if !skip_empty || !s.is_empty() {
                     ix.by.entry(k).or_default().entry(s).or_default().push(i);
                 }
             };

@@ -45,8 +45,9 @@ fn convert(e: yaml_serde::Error) -> YamlError {
     }
 }
 
-/// Rejects a text nested deeper than the library's limit before the library loads it.
-fn check_depth(text: &str) -> Result<(), YamlError> {
+/// What is checked on the whole text before the YAML library loads it: control characters
+/// and the nesting depth.
+fn check_text(text: &str) -> Result<(), YamlError> {
     // YAML text cannot hold ASCII control characters other than tab, LF and CR (the YAML
     // library stops at the first with this message). Found first, in one byte scan, a file of
     // NULs (a sparse or zeroed file) costs a scan, not the nesting check and a parse.
@@ -83,7 +84,7 @@ fn check_depth(text: &str) -> Result<(), YamlError> {
 /// Parses every document of a (possibly multi-document) YAML text into `T`.
 /// Empty documents (a leading `---`) are skipped.
 pub fn from_str_multi<T: DeserializeOwned>(text: &str) -> Result<Vec<T>, YamlError> {
-    check_depth(text)?;
+    check_text(text)?;
     let mut out = Vec::new();
     for doc in yaml_serde::Deserializer::from_str(text) {
         let v: Option<T> = serde::Deserialize::deserialize(doc).map_err(convert)?;
@@ -99,7 +100,7 @@ pub fn from_str_multi<T: DeserializeOwned>(text: &str) -> Result<Vec<T>, YamlErr
 /// [`depth::MAX_DEPTH`], checked on the text first, and what aliases expand to by
 /// [`expansion_bound`].
 pub fn values_multi(text: &str) -> Result<(Vec<serde_json::Value>, value::Dups), YamlError> {
-    check_depth(text)?;
+    check_text(text)?;
     let dups = std::cell::RefCell::new(value::Dups::default());
     let budget = value::Budget::new(expansion_bound(text.len()));
     let mut out = Vec::new();
@@ -128,7 +129,7 @@ pub fn values_multi(text: &str) -> Result<(Vec<serde_json::Value>, value::Dups),
 
 /// Parses one YAML document into `T`.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
-    check_depth(text)?;
+    check_text(text)?;
     yaml_serde::from_str(text).map_err(convert)
 }
 

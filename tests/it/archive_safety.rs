@@ -584,17 +584,7 @@ fn huge_extension_headers_are_streamed_and_the_rest_is_analyzed() {
     let packed = std::fs::metadata(&p).unwrap().len();
     assert!(packed < 32 << 20, "{packed} bytes");
 
-    let out = super::robust_bounds::limited(
-        512 << 20,
-        &[
-            "analyze",
-            "-j",
-            "1",
-            "--format",
-            "json",
-            p.to_str().unwrap(),
-        ],
-    );
+    let out = super::robust_bounds::limited_json(512 << 20, "analyze", &p);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         matches!(out.status.code(), Some(0 | 1)),

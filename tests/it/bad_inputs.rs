@@ -98,17 +98,7 @@ fn every_case_runs_within_512_mib() {
         let dir = tempfile::tempdir().unwrap();
         common::copy_tree(&bad.join("_base"), dir.path());
         common::copy_tree(&e.path().join("files"), dir.path());
-        let out = super::robust_bounds::limited(
-            512 << 20,
-            &[
-                "analyze",
-                "-j",
-                "1",
-                "--format",
-                "json",
-                dir.path().to_str().unwrap(),
-            ],
-        );
+        let out = super::robust_bounds::limited_json(512 << 20, "analyze", dir.path());
         let json = serde_json::from_slice::<serde_json::Value>(&out.stdout);
         if !matches!(out.status.code(), Some(0 | 1)) || json.is_err() {
             failures.push(format!(

@@ -56,19 +56,15 @@ pub fn limited(limit: u64, args: &[&str]) -> std::process::Output {
         .expect("run prlimit (util-linux)")
 }
 
+/// `mglint <verb> -j 1 --format json <input>` under `limit`.
+pub fn limited_json(limit: u64, verb: &str, input: &Path) -> std::process::Output {
+    let input = input.to_str().expect("a UTF-8 path");
+    limited(limit, &[verb, "-j", "1", "--format", "json", input])
+}
+
 /// `analyze --format json` under the limit; the report, after checking the exit code.
 fn analyze(dir: &Path) -> Value {
-    let out = limited(
-        LIMIT,
-        &[
-            "analyze",
-            "-j",
-            "1",
-            "--format",
-            "json",
-            dir.to_str().unwrap(),
-        ],
-    );
+    let out = limited_json(LIMIT, "analyze", dir);
     let code = out.status.code();
     assert!(
         matches!(code, Some(0 | 1)),
@@ -168,17 +164,7 @@ fn a_long_history_sharing_its_times_is_linear_in_memory() {
         })
         .collect();
     let dir = case(&[(csr(CV_PATH), cv_with_history(&entries))]);
-    let out = limited(
-        512 << 20,
-        &[
-            "timeline",
-            "-j",
-            "1",
-            "--format",
-            "json",
-            dir.path().to_str().unwrap(),
-        ],
-    );
+    let out = limited_json(512 << 20, "timeline", dir.path());
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -195,17 +181,7 @@ fn a_long_history_sharing_its_times_is_linear_in_memory() {
     assert!(updates >= 1999, "{updates} update episodes");
     // The replay runs in time proportional to the history's length squared: past 200 entries
     // (twice what any CVO keeps) it says why it does not compare, instead of taking minutes.
-    let out = limited(
-        512 << 20,
-        &[
-            "replay",
-            "-j",
-            "1",
-            "--format",
-            "json",
-            dir.path().to_str().unwrap(),
-        ],
-    );
+    let out = limited_json(512 << 20, "replay", dir.path());
     assert_eq!(out.status.code(), Some(2));
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
@@ -405,17 +381,7 @@ fn a_large_interval_file_is_streamed_into_records() {
     let data = interval_file(30 << 20);
     let items = data.windows(12).filter(|w| w == b"\"display\": t").count();
     let dir = case(&[(ci_junit("e2e-events_20231103-140000.json"), data)]);
-    let out = limited(
-        192 << 20,
-        &[
-            "summary",
-            "-j",
-            "1",
-            "--format",
-            "json",
-            dir.path().to_str().unwrap(),
-        ],
-    );
+    let out = limited_json(192 << 20, "summary", dir.path());
     assert_eq!(
         out.status.code(),
         Some(0),

@@ -154,6 +154,19 @@ fn header(report: &Report, tl: &Timeline, meta: &HtmlMeta) -> Markup {
         ("pass", "passes")
     };
     let collected = meta.collected_at.or(report.collected_at);
+    // The inputs as the bundle names them, else as the report does.
+    let inputs: Vec<(&str, &str, u64)> = if meta.inputs.is_empty() {
+        report
+            .inputs
+            .iter()
+            .map(|i| (i.name.as_str(), i.kind.as_str(), i.files_read))
+            .collect()
+    } else {
+        meta.inputs
+            .iter()
+            .map(|i| (i.name.as_str(), i.kind.as_str(), i.files_read))
+            .collect()
+    };
     let older = tl.history.len().saturating_sub(8);
     html! {
         header {
@@ -199,24 +212,13 @@ fn header(report: &Report, tl: &Timeline, meta: &HtmlMeta) -> Markup {
                 @if let Some(t) = collected {
                     tr { th { "Collected" } td { (Text(&fmt_short(&t))) " UTC" } }
                 }
-                @if !meta.inputs.is_empty() {
+                @if !inputs.is_empty() {
                     tr {
                         th { "Inputs" }
                         td {
                             ul {
-                                @for i in &meta.inputs {
-                                    (input_item(&i.name, &i.kind, i.files_read))
-                                }
-                            }
-                        }
-                    }
-                } @else if !report.inputs.is_empty() {
-                    tr {
-                        th { "Inputs" }
-                        td {
-                            ul {
-                                @for i in &report.inputs {
-                                    (input_item(&i.name, &i.kind, i.files_read))
+                                @for (name, kind, files_read) in &inputs {
+                                    (input_item(name, kind, *files_read))
                                 }
                             }
                         }
