@@ -45,6 +45,8 @@ pub enum RunError {
 pub struct Analysis {
     pub bundle: Bundle,
     selection: crate::rules::Selection,
+    /// The settings file the selection came from, recorded in the report.
+    config_file: Option<std::path::PathBuf>,
     known: std::sync::Arc<crate::rules::known::KnownSet>,
     timeline: OnceLock<Timeline>,
     report: OnceLock<Report>,
@@ -66,6 +68,7 @@ impl Analysis {
         Analysis {
             bundle,
             selection,
+            config_file: None,
             known,
             timeline: OnceLock::new(),
             report: OnceLock::new(),
@@ -88,13 +91,15 @@ impl Analysis {
     /// The findings of the selected rules (computed on first use).
     pub fn report(&self) -> &Report {
         self.report.get_or_init(|| {
-            crate::rules::analyze_known(
+            let mut r = crate::rules::analyze_known(
                 &self.bundle,
                 self.timeline(),
                 &self.replay,
                 &self.selection,
                 &self.known,
-            )
+            );
+            r.settings.file = self.config_file.as_ref().map(|p| p.display().to_string());
+            r
         })
     }
 }
@@ -245,7 +250,12 @@ pub fn load_named(
         warnings,
         analyses: bundles
             .into_iter()
-            .map(|b| Analysis::with_rules(b, settings.selection.clone(), settings.known.clone()))
+            .map(|b| {
+                let mut a =
+                    Analysis::with_rules(b, settings.selection.clone(), settings.known.clone());
+                a.config_file = settings.config_file.as_ref().map(|c| c.path.clone());
+                a
+            })
             .collect(),
         redactor,
     })

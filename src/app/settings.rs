@@ -63,6 +63,18 @@ pub struct Settings {
     pub known: Arc<KnownSet>,
     /// Where the known-issue rules came from.
     pub rule_sources: Sources,
+    /// The settings file read, and how it was found (`None`: none was read).
+    pub config_file: Option<ConfigFile>,
+    /// A settings file passed over, and why (inside an input, or `--no-config`).
+    pub config_skipped: Option<String>,
+}
+
+/// A settings file that was read.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ConfigFile {
+    pub path: PathBuf,
+    /// `false`: found in the current directory; `true`: named with `--config`.
+    pub explicit: bool,
 }
 
 /// What the command line says, each `None`/empty meaning "not given".
@@ -82,6 +94,11 @@ pub struct Overrides {
     pub rule_dirs: Vec<PathBuf>,
     /// `--no-bundled-rules`: leave the bundled catalogue out.
     pub no_bundled_rules: bool,
+    /// `--no-config`: read no settings file.
+    pub no_config: bool,
+    /// The local inputs: a `mglint.toml` inside one of them (a must-gather analysed from
+    /// inside it, a CI job's artifacts) is data, never settings.
+    pub inputs: Vec<PathBuf>,
 }
 
 /// Why the settings could not be resolved (a usage error: exit 2).
@@ -143,14 +160,42 @@ impl Settings {
     /// Reads `config` when given (it must exist), else `<cwd>/mglint.toml` when present,
     /// then applies the command line over it and validates the result.
     pub fn resolve(cwd: &Path, o: Overrides) -> Result<Settings, SettingsError> {
+        let mut s = Settings::default();
         let (file, origin) = match &o.config {
-            Some(p) => (read_file(p, true)?, p.display().to_string()),
+            Some(p) => {
+                let f = read_file(p, true)?;
+                s.config_file = Some(ConfigFile {
+                    path: p.clone(),
+                    explicit: true,
+                });
+                (f, p.display().to_string())
+            }
             None => {
                 let p = cwd.join(CONFIG_FILE);
-                (read_file(&p, false)?, p.display().to_string())
+                let origin = p.display().to_string();
+                if o.no_config {
+                    (None, origin)
+                } else if let Some(input) = o.inputs.iter().find(|i| inside(&p, i)) {
+                    if p.exists() {
+                        s.config_skipped = Some(format!(
+                            "`{}` is inside the input `{}`: not read as settings (pass --config to use it)",
+                            p.display(),
+                            input.display()
+                        ));
+                    }
+                    (None, origin)
+                } else {
+                    let f = read_file(&p, false)?;
+                    if f.is_some() {
+                        s.config_file = Some(ConfigFile {
+                            path: p.clone(),
+                            explicit: false,
+                        });
+                    }
+                    (f, origin)
+                }
             }
         };
-        let mut s = Settings::default();
         let config_dir = match &o.config {
             Some(p) => p.parent().map(Path::to_path_buf).unwrap_or_default(),
             None => cwd.to_path_buf(),
@@ -215,6 +260,19 @@ impl Settings {
         Ok(s)
     }
 
+    /// A line for standard error saying which settings file was read or passed over, when it
+    /// was not named on the command line (a file found implicitly is never taken silently).
+    pub fn config_note(&self) -> Option<String> {
+        if let Some(skipped) = &self.config_skipped {
+            return Some(skipped.clone());
+        }
+        let f = self.config_file.as_ref().filter(|f| !f.explicit)?;
+        Some(format!(
+            "settings from `{}` (found in the current directory; --no-config to ignore it)",
+            f.path.display()
+        ))
+    }
+
     /// Parses the TOML text of a config file into a rule selection (validated against the
     /// built-in rules).
     pub fn parse_file(text: &str) -> Result<Selection, String> {
@@ -276,6 +334,15 @@ fn read_file(path: &Path, required: bool) -> Result<Option<FileConfig>, Settings
             path: path.to_path_buf(),
             message,
         })
+}
+
+/// Whether `file` lies inside (or is) the directory `input` (both made absolute; a path
+/// that cannot be resolved is compared as given).
+fn inside(file: &Path, input: &Path) -> bool {
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let dir = file.parent().map(canon).unwrap_or_default();
+    let input = canon(input);
+    input.is_dir() && dir.starts_with(&input)
 }
 
 #[cfg(test)]

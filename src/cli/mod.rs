@@ -260,7 +260,7 @@ impl From<SeverityArg> for Severity {
 /// Rule selection and the fail level (over `mglint.toml`).
 #[derive(Debug, Args)]
 pub struct RuleArgs {
-    /// Only run rules whose code starts with one of these (comma-separated; e.g. CV,CO002)
+    /// Only run rules whose code starts with one of these (comma-separated; e.g. CV,UH002)
     #[arg(long, value_delimiter = ',', value_name = "CODES")]
     pub select: Vec<String>,
     /// Skip rules whose code starts with one of these (comma-separated)
@@ -269,9 +269,13 @@ pub struct RuleArgs {
     /// Exit 1 when a finding at or above this severity exists [default: error, or mglint.toml]
     #[arg(long, value_enum, value_name = "SEVERITY")]
     pub fail_on: Option<SeverityArg>,
-    /// Settings file [default: ./mglint.toml when present]
-    #[arg(long, value_name = "PATH")]
+    /// Settings file [default: ./mglint.toml when present, announced on stderr; never one
+    /// inside an input]
+    #[arg(long, value_name = "PATH", conflicts_with = "no_config")]
     pub config: Option<PathBuf>,
+    /// Read no settings file (not even ./mglint.toml)
+    #[arg(long)]
+    pub no_config: bool,
     #[command(flatten)]
     pub known: KnownArgs,
 }
@@ -577,4 +581,8 @@ pub struct StatusArgs {
     /// Write to this file instead of standard output
     #[arg(long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,
+    /// Print what can be told when input files could not be read (each is named on stderr and
+    /// under "Unknown"); without it such an input is an error (exit 2)
+    #[arg(long)]
+    pub partial: bool,
 }

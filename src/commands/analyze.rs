@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
     let outs = outputs(&a)?;
-    let s = settings(&a.input, Some(&a.rules))?;
+    let s = settings(&a.input, Some(&a.rules), ui)?;
     if !ui.quiet {
         super::warn_rule_files(&s);
     }

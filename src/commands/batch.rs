@@ -28,8 +28,18 @@ pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
             known_rules: true,
             rule_dirs: a.rules.known.rules.clone(),
             no_bundled_rules: a.rules.known.no_bundled_rules,
+            no_config: a.rules.no_config,
+            inputs: a
+                .inputs
+                .iter()
+                .filter(|i| !i.contains("://") && i.as_str() != "-")
+                .map(std::path::PathBuf::from)
+                .collect(),
         },
     )?;
+    if let Some(n) = settings.config_note() {
+        ui.note(&n);
+    }
     super::warn_rule_files(&settings);
     let mut inputs = a.inputs.clone();
     if let Some(f) = &a.from {

@@ -18,7 +18,7 @@ use crate::cli::{ByExtension, ColorArg, Command, InputArgs, RemoteArgs, RuleArgs
 use mglint::app::{self, Overrides, Run, Settings};
 use mglint::output::{ColorChoice, RenderOptions};
 use mglint::remote::FetchOptions;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The global flags every verb honours.
@@ -126,7 +126,7 @@ fn fetch_options(a: &RemoteArgs) -> FetchOptions {
 }
 
 /// The settings of a verb that reads inputs: `mglint.toml` (or `--config`) under the flags.
-fn settings(input: &InputArgs, rules: Option<&RuleArgs>) -> Result<Settings, CliError> {
+fn settings(input: &InputArgs, rules: Option<&RuleArgs>, ui: &Ui) -> Result<Settings, CliError> {
     let cwd =
         std::env::current_dir().map_err(|e| CliError::Failed(format!("current directory: {e}")))?;
     let mut o = Overrides {
@@ -137,9 +137,16 @@ fn settings(input: &InputArgs, rules: Option<&RuleArgs>) -> Result<Settings, Cli
         remote: Some(fetch_options(&input.remote)),
         threads: input.threads,
         redact: input.redact,
+        inputs: input
+            .inputs
+            .iter()
+            .filter(|i| !i.contains("://") && i.as_str() != "-")
+            .map(PathBuf::from)
+            .collect(),
         ..Overrides::default()
     };
     if let Some(r) = rules {
+        o.no_config = r.no_config;
         o.config = r.config.clone();
         o.select = r.select.clone();
         o.ignore = r.ignore.clone();
@@ -148,7 +155,11 @@ fn settings(input: &InputArgs, rules: Option<&RuleArgs>) -> Result<Settings, Cli
         o.rule_dirs = r.known.rules.clone();
         o.no_bundled_rules = r.known.no_bundled_rules;
     }
-    Ok(Settings::resolve(&cwd, o)?)
+    let s = Settings::resolve(&cwd, o)?;
+    if let Some(n) = s.config_note() {
+        ui.note(&n);
+    }
+    Ok(s)
 }
 
 /// The settings of a verb that lists or explains rules: the config file and the

@@ -6,7 +6,7 @@ use crate::cli::{ReplayArgs, TextOrJson};
 use mglint::reconciler::replay::{render_json, render_text, scenario_yaml};
 
 pub fn run(a: ReplayArgs, ui: &Ui) -> Result<u8, CliError> {
-    let s = settings(&a.input, None)?;
+    let s = settings(&a.input, None, ui)?;
     let run = load(&a.input, &s, ui)?;
     let r = run.analysis().replay();
     if let Some(p) = &a.output {

@@ -4,12 +4,14 @@
 use super::timeline::parse_time;
 use super::{CliError, Ui, emit, finish, load, pick_format, settings};
 use crate::cli::{StatusArgs, StatusFormat};
-use mglint::status::{StatusInputs, assess, render_json, render_markdown, render_text};
+use mglint::status::{
+    StatusInputs, assess, render_json, render_markdown, render_text, unread_files,
+};
 
 pub fn run(a: StatusArgs, ui: &Ui) -> Result<u8, CliError> {
     let format = pick_format(a.format, a.output.as_deref(), StatusFormat::Text)?;
     let now = parse_time(&a.now, "--now")?;
-    let s = settings(&a.input, None)?;
+    let s = settings(&a.input, None, ui)?;
     let run = load(&a.input, &s, ui)?;
     if let [one] = run.analyses() {
         let text = render(&one.bundle, now, format, &a, ui)?;
@@ -47,9 +49,30 @@ fn render(
         .time
         .to_rfc3339_opts(chrono::SecondsFormat::Nanos, true);
     ui.note(&format!("now = {t} ({})", inputs.now.source.describe()));
-    let assessment = assess(&inputs).map_err(|e| CliError::Failed(e.to_string()))?;
+    let mut assessment = assess(&inputs).map_err(|e| CliError::Failed(e.to_string()))?;
     for n in &assessment.notes {
         ui.note(n);
+    }
+    // Never a confident answer from an incomplete input: each file that could not be read
+    // and may hold what oc reads is named, and without --partial there is no verdict.
+    assessment.unread = unread_files(bundle)
+        .into_iter()
+        .filter(|u| u.matters())
+        .collect();
+    for u in &assessment.unread {
+        let kind = u.kind.as_deref().unwrap_or("objects of an unknown kind");
+        ui.note(&format!(
+            "could not read `{}` ({kind}): {}; this leaves {} unknown",
+            u.path,
+            u.reason,
+            u.leaves_unknown()
+        ));
+    }
+    if !assessment.unread.is_empty() && !a.partial {
+        return Err(CliError::Failed(format!(
+            "{} input file(s) could not be read (named above); the assessment would be incomplete: pass --partial to print what can be told",
+            assessment.unread.len()
+        )));
     }
     let api: Vec<_> = bundle
         .objects
@@ -67,8 +90,40 @@ fn render(
             }
             t
         }
+        StatusFormat::Text if !assessment.unread.is_empty() => {
+            let mut t = if !assessment.updating
+                && assessment.unread.iter().any(|u| u.decides_updating())
+            {
+                // "not updating" is a verdict the missing pools or nodes could overturn.
+                "Whether the cluster is updating is unknown: the ClusterVersion is not Progressing, but the worker pools could not all be read.\n".to_string()
+            } else {
+                render_text(&assessment, a.details.into())
+            };
+            t.push_str(&unknown_section(&assessment));
+            t
+        }
         StatusFormat::Text => render_text(&assessment, a.details.into()),
         StatusFormat::Json => render_json(&assessment),
+        StatusFormat::Markdown if !assessment.unread.is_empty() => {
+            let mut t = render_markdown(&assessment);
+            t.push_str(&unknown_section(&assessment));
+            t
+        }
         StatusFormat::Markdown => render_markdown(&assessment),
     })
+}
+
+/// What `--partial` adds after oc's text: the parts the unread files leave unknown.
+fn unknown_section(a: &mglint::status::Assessment) -> String {
+    let mut t = String::from("\n= Unknown (input files that could not be read) =\n");
+    for u in &a.unread {
+        let kind = u.kind.as_deref().unwrap_or("objects of an unknown kind");
+        t.push_str(&format!(
+            "{} ({kind}): {}; this leaves {} unknown\n",
+            u.path,
+            u.reason,
+            u.leaves_unknown()
+        ));
+    }
+    mglint::vocab::text::show_controls(&t).into_owned()
 }

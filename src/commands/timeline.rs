@@ -20,7 +20,7 @@ pub fn run(a: TimelineArgs, ui: &Ui) -> Result<u8, CliError> {
                 .ok_or_else(|| CliError::Usage(format!("--source `{s}`: unknown source")))?,
         );
     }
-    let s = settings(&a.input, None)?;
+    let s = settings(&a.input, None, ui)?;
     let run = load(&a.input, &s, ui)?;
     let text = super::per_cluster(&run, format == TextOrJson::Json, |an| match format {
         TextOrJson::Text => mglint::timeline::render_table(an.timeline(), &filter),

@@ -8,6 +8,7 @@ use super::selection::Selection;
 use crate::bundle::Bundle;
 use crate::model::{Provenance, Sourced, Time};
 use crate::reconciler::replay::ReplayResult;
+use crate::status::Assessment;
 use crate::timeline::{Evidence, Timeline};
 use crate::vocab::{FileTable, locate};
 use std::sync::{Arc, OnceLock};
@@ -19,6 +20,8 @@ pub enum Input {
     ClusterOperators,
     Nodes,
     MachineConfigPools,
+    /// Firing alerts (an alerts API response, `oc adm inspect-alerts`).
+    Alerts,
     CvoLog,
     CvoPods,
     Events,
@@ -36,6 +39,7 @@ impl Input {
             Input::ClusterOperators => "ClusterOperators",
             Input::Nodes => "Nodes",
             Input::MachineConfigPools => "MachineConfigPools",
+            Input::Alerts => "alerts",
             Input::CvoLog => "a CVO log",
             Input::CvoPods => "CVO pods",
             Input::Events => "events",
@@ -52,6 +56,7 @@ impl Input {
             Input::ClusterOperators => !b.objects.cluster_operators.is_empty(),
             Input::Nodes => !b.objects.nodes.is_empty(),
             Input::MachineConfigPools => !b.objects.pools.is_empty(),
+            Input::Alerts => !b.objects.alerts.is_empty(),
             Input::CvoLog => b.cvo_logs.iter().any(|l| !l.records.is_empty()),
             Input::CvoPods => !b.objects.cvo_pods.is_empty(),
             Input::Events => !b.objects.events.is_empty(),
@@ -162,9 +167,118 @@ pub struct Context<'a> {
     replay: &'a OnceLock<ReplayResult>,
     /// Rule files that could not be loaded (reported by `IN003`).
     pub rule_file_problems: &'a [super::known::RuleFileError],
+    /// oc's update assessment of the bundle, computed by the first rule that asks.
+    health: OnceLock<Option<Assessment>>,
 }
 
+/// What the cluster was doing at the end of the data, by the timeline's episodes (the one
+/// source of truth for install versus update).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase<'a> {
+    /// The install has not completed.
+    Installing { version: &'a str, since: Time },
+    /// An update (or a rollback) has not completed.
+    Updating {
+        from: &'a str,
+        to: &'a str,
+        since: Time,
+    },
+    /// Neither: the last install or update completed (or the data shows none).
+    Settled,
+}
+
+impl Phase<'_> {
+    /// ` during the install of `X`` / ` during the update to `X`` / ``.
+    pub fn during(&self) -> String {
+        match self {
+            Phase::Installing { version, .. } if !version.is_empty() => {
+                format!(" during the install of `{version}`")
+            }
+            Phase::Installing { .. } => " during the install".to_string(),
+            Phase::Updating { to, .. } if !to.is_empty() => {
+                format!(" during the update to `{to}`")
+            }
+            Phase::Updating { .. } => " during the update".to_string(),
+            Phase::Settled => String::new(),
+        }
+    }
+}
+
+/// How long an install normally takes before the cluster settles: the installer waits up to
+/// 30 minutes for the bootstrap to complete and then 40 for the cluster to initialize
+/// (`openshift-install wait-for install-complete`); operators still coming up within this
+/// window after the install started are not findings.
+pub const INSTALL_WINDOW: chrono::TimeDelta = chrono::TimeDelta::minutes(70);
+
 impl<'a> Context<'a> {
+    /// A context over a bundle and its timeline.
+    pub fn new(
+        bundle: &'a Bundle,
+        timeline: &'a Timeline,
+        replay: &'a OnceLock<ReplayResult>,
+        rule_file_problems: &'a [super::known::RuleFileError],
+    ) -> Context<'a> {
+        Context {
+            bundle,
+            timeline,
+            replay,
+            rule_file_problems,
+            health: OnceLock::new(),
+        }
+    }
+
+    /// oc's `oc adm upgrade status` assessment of the bundle at its "now" (the collection
+    /// time, else the latest condition transition), as `mglint status` prints it; `None`
+    /// when oc could not assess it (no ClusterVersion, ClusterOperators or `Progressing`).
+    /// The `UH` rules turn its Update Health into findings, and every rule that judges the
+    /// same objects reads its levels, thresholds and "now".
+    pub fn update_health(&self) -> Option<&Assessment> {
+        self.health
+            .get_or_init(|| {
+                let inputs = crate::status::StatusInputs::from_bundle(self.bundle, None).ok()?;
+                crate::status::assess(&inputs).ok()
+            })
+            .as_ref()
+    }
+
+    /// Whether the cluster was installing, updating or neither at the end of the data.
+    pub fn phase(&self) -> Phase<'a> {
+        use crate::timeline::EpisodeKind;
+        let open = self.timeline.episodes.iter().rev().find(|e| {
+            e.end.is_none()
+                && matches!(
+                    e.kind,
+                    EpisodeKind::Install { .. }
+                        | EpisodeKind::Update { .. }
+                        | EpisodeKind::Rollback { .. }
+                )
+        });
+        match open.map(|e| (&e.kind, e.start)) {
+            Some((EpisodeKind::Install { version }, since)) => Phase::Installing {
+                version: version.as_str(),
+                since,
+            },
+            Some((
+                EpisodeKind::Update { from, to } | EpisodeKind::Rollback { from, to },
+                since,
+            )) => Phase::Updating {
+                from: from.as_str(),
+                to: to.as_str(),
+                since,
+            },
+            _ => Phase::Settled,
+        }
+    }
+
+    /// Whether the install is in progress and still within [`INSTALL_WINDOW`] at "now".
+    pub fn installing_within_window(&self) -> bool {
+        match (self.phase(), self.now()) {
+            (Phase::Installing { since, .. }, Some(now)) => *now - *since <= INSTALL_WINDOW,
+            (Phase::Installing { .. }, None) => true,
+            _ => false,
+        }
+    }
+
     /// The dump replayed through the reference reconciler (computed once per analysis).
     pub fn replay(&self) -> &'a ReplayResult {
         self.replay
@@ -315,12 +429,7 @@ pub fn run(
     settings: &Selection,
     rule_file_problems: &[super::known::RuleFileError],
 ) -> Report {
-    let cx = Context {
-        bundle,
-        timeline,
-        replay,
-        rule_file_problems,
-    };
+    let cx = Context::new(bundle, timeline, replay, rule_file_problems);
     let mut findings = Vec::new();
     let mut outcomes = Vec::new();
     for rule in rules {
@@ -390,6 +499,11 @@ pub fn run(
         inputs,
         collected_at: cx.now(),
         fail_on: settings.fail_on,
+        settings: ReportSettings {
+            file: None,
+            select: settings.select.clone(),
+            ignore: settings.ignore.clone(),
+        },
         summary,
         findings,
         rules: outcomes,

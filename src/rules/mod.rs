@@ -28,12 +28,13 @@ mod model;
 mod rc;
 mod registry;
 mod selection;
+mod uh;
 mod util;
 
-pub use engine::{Context, Input, Rule, RuleMeta};
+pub use engine::{Context, INSTALL_WINDOW, Input, Phase, Rule, RuleMeta};
 pub use model::*;
 pub use registry::files as rule_files;
-pub use selection::{Selection, UnknownSelector};
+pub use selection::{RETIRED, Selection, UnknownSelector, successor};
 
 use crate::bundle::Bundle;
 use crate::reconciler::replay::ReplayResult;
@@ -94,7 +95,17 @@ pub fn find(code: &str) -> Option<&'static RuleMeta> {
 
 /// A rule's whole page (see [`RuleMeta::render_page`]), by code (any case) or slug.
 pub fn explain(code: &str) -> Option<String> {
-    find(code).map(RuleMeta::render_page)
+    if let Some(page) = find(code).map(RuleMeta::render_page) {
+        return Some(page);
+    }
+    let new = selection::successor(code)?;
+    let page = find(new)?.render_page();
+    Some(format!(
+        "`{}` was retired: `{new}` replaced it (its levels are oc's Update Health). \
+         Selecting or ignoring `{}` applies to `{new}`.\n\n{page}",
+        code.trim().to_ascii_uppercase(),
+        code.trim().to_ascii_uppercase()
+    ))
 }
 
 /// The catalogue as text: one rule a line (`mglint rules`).

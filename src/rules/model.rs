@@ -56,6 +56,8 @@ pub enum Family {
     ClusterOperator,
     /// `MC`: MachineConfigPools and nodes.
     MachineConfig,
+    /// `UH`: oc's Update Health (`oc adm upgrade status`) as findings.
+    UpdateHealth,
     /// `LOG`: the CVO log.
     CvoLog,
     /// `CI`: CI job artifacts.
@@ -72,10 +74,11 @@ pub enum Family {
 
 impl Family {
     /// Every built-in family, in catalogue order (known-issue rules are data: `KI`, `X-`).
-    pub const ALL: [Family; 7] = [
+    pub const ALL: [Family; 8] = [
         Family::ClusterVersion,
         Family::ClusterOperator,
         Family::MachineConfig,
+        Family::UpdateHealth,
         Family::CvoLog,
         Family::Ci,
         Family::Reconciler,
@@ -88,6 +91,7 @@ impl Family {
             Family::ClusterVersion => "CV",
             Family::ClusterOperator => "CO",
             Family::MachineConfig => "MC",
+            Family::UpdateHealth => "UH",
             Family::CvoLog => "LOG",
             Family::Ci => "CI",
             Family::Reconciler => "RC",
@@ -103,6 +107,7 @@ impl Family {
             Family::ClusterVersion => "cluster-version",
             Family::ClusterOperator => "cluster-operator",
             Family::MachineConfig => "machine-config",
+            Family::UpdateHealth => "update-health",
             Family::CvoLog => "cvo-log",
             Family::Ci => "ci",
             Family::Reconciler => "reconciler",
@@ -426,9 +431,20 @@ pub struct Report {
     /// When the data was collected (or the latest time seen in it).
     pub collected_at: Option<Time>,
     pub fail_on: Severity,
+    /// The settings the run used: the settings file read (none: `null`) and the selection.
+    pub settings: ReportSettings,
     pub summary: Counts,
     pub findings: Vec<Finding>,
     pub rules: Vec<RuleOutcome>,
+}
+
+/// Which settings a report was made with.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ReportSettings {
+    /// The settings file read (`mglint.toml` or `--config`), as its path.
+    pub file: Option<String>,
+    pub select: Vec<String>,
+    pub ignore: Vec<String>,
 }
 
 /// The tool that wrote a report.
@@ -457,6 +473,7 @@ impl Report {
             inputs: Vec::new(),
             collected_at: None,
             fail_on: Severity::Error,
+            settings: ReportSettings::default(),
             summary: Counts::default(),
             findings: Vec::new(),
             rules: Vec::new(),

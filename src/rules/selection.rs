@@ -27,6 +27,34 @@ impl Default for Selection {
     }
 }
 
+/// Codes that were retired, with the rule that replaced each: a selector naming a retired
+/// code is accepted and selects its successor, so existing `--select`/`--ignore` lists and
+/// `mglint.toml` files keep meaning what they meant. The object-health rules were retired
+/// when `analyze` took its levels from oc's Update Health (the `UH` family).
+pub const RETIRED: &[(&str, &str)] = &[
+    ("CO001", "UH001"),
+    ("CO002", "UH002"),
+    ("CV015", "UH003"),
+    ("MC003", "UH004"),
+    ("MC004", "UH005"),
+    ("MC002", "UH006"),
+    ("CV019", "UH008"),
+];
+
+/// The successor of a retired code (any case), if `code` is one.
+pub fn successor(code: &str) -> Option<&'static str> {
+    let up = code.trim().to_ascii_uppercase();
+    RETIRED
+        .iter()
+        .find(|(old, _)| *old == up)
+        .map(|(_, new)| *new)
+}
+
+/// Whether `sel` names `meta`: as a code or prefix, or as a retired code it replaced.
+fn names(meta: &RuleMeta, sel: &str) -> bool {
+    meta.matches(sel) || successor(sel) == Some(meta.code)
+}
+
 /// A selector that names no rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("no rule matches `{0}` (see `mglint rules`)")]
@@ -45,6 +73,7 @@ impl Selection {
             let up = sel.trim().to_ascii_uppercase();
             let reserved = super::model::Family::ALL.iter().any(|f| f.prefix() == up);
             if !reserved
+                && successor(sel).is_none()
                 && !rules.iter().any(|r| r.meta().matches(sel))
                 && !known.iter().any(|m| m.matches(sel))
             {
@@ -56,8 +85,8 @@ impl Selection {
 
     /// Whether a rule runs under this selection.
     pub fn selects(&self, meta: &RuleMeta) -> bool {
-        let selected = self.select.is_empty() || self.select.iter().any(|s| meta.matches(s));
-        selected && !self.ignore.iter().any(|s| meta.matches(s))
+        let selected = self.select.is_empty() || self.select.iter().any(|s| names(meta, s));
+        selected && !self.ignore.iter().any(|s| names(meta, s))
     }
 }
 

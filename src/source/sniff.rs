@@ -27,7 +27,7 @@ pub fn sniff(head: &[u8]) -> Magic {
         Magic::Gzip
     } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0x00]) {
         Magic::Xz
-    } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+    } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) || is_zstd_skippable(head) {
         Magic::Zstd
     } else if head.starts_with(b"PK\x03\x04") {
         Magic::Zip
@@ -36,6 +36,12 @@ pub fn sniff(head: &[u8]) -> Magic {
     } else {
         Magic::Plain
     }
+}
+
+/// A zstd skippable frame (magic `0x184D2A50`..`0x184D2A5F`, little-endian): what `pzstd`
+/// writes first (its frame index), so a zstd stream may start with one.
+fn is_zstd_skippable(head: &[u8]) -> bool {
+    head.len() >= 4 && head[0] & 0xf0 == 0x50 && head[1..4] == [0x2a, 0x4d, 0x18]
 }
 
 /// A compression or archive format mglint does not read, by its magic bytes: bzip2, 7z, lz4,

@@ -4,7 +4,7 @@
 //! ClusterVersion and unhealthy operators.
 
 use super::godur::{Dur, HOUR, MINUTE, SECOND};
-use super::insights::{ImpactLevel, ImpactType, Insight, InsightResource, ScopeType};
+use super::insights::{ImpactLevel, ImpactType, Insight, InsightKind, InsightResource, ScopeType};
 use crate::model::*;
 
 const CV_REFERENCE: &str = "https://github.com/openshift/runbooks/blob/master/alerts/cluster-monitoring-operator/ClusterOperatorDegraded.md";
@@ -157,15 +157,16 @@ fn resource(kind: &str, name: &str) -> InsightResource {
 }
 
 fn control_plane_insight(
+    kind: InsightKind,
     started_at: Option<Time>,
     res: InsightResource,
-    level: ImpactLevel,
-    impact: ImpactType,
+    (level, impact): (ImpactLevel, ImpactType),
     summary: String,
     description: String,
     reference: &str,
 ) -> Insight {
     Insight {
+        kind,
         started_at,
         scope: ScopeType::ControlPlane,
         resources: vec![res],
@@ -209,10 +210,10 @@ fn operator_insights(
             ImpactLevel::Warning
         };
         out.push(control_plane_insight(
+            InsightKind::OperatorUnavailable,
             a.last_transition_time,
             resource("ClusterOperator", name),
-            level,
-            ImpactType::ApiAvailability,
+            (level, ImpactType::ApiAvailability),
             format!("Cluster Operator {name} is unavailable ({})", a.reason),
             or_no_message(&a.message),
             CO_DOWN_REFERENCE,
@@ -227,10 +228,10 @@ fn operator_insights(
             ImpactLevel::Warning
         };
         out.push(control_plane_insight(
+            InsightKind::OperatorDegraded,
             d.last_transition_time,
             resource("ClusterOperator", name),
-            level,
-            ImpactType::ApiAvailability,
+            (level, ImpactType::ApiAvailability),
             format!("Cluster Operator {name} is degraded ({})", d.reason),
             or_no_message(&d.message),
             CV_REFERENCE,
@@ -245,10 +246,10 @@ fn failing_insight(cv: &ClusterVersion, at: Time) -> Option<Insight> {
     let res = resource("ClusterVersion", name);
     match cv.condition("Failing") {
         None => Some(control_plane_insight(
+            InsightKind::ClusterVersionFailing,
             Some(at),
             res,
-            ImpactLevel::Warning,
-            ImpactType::UpdateStalled,
+            (ImpactLevel::Warning, ImpactType::UpdateStalled),
             format!("Cluster Version {name} has no Failing condition"),
             "Current status of Cluster Version reconciliation is unclear.  See 'oc -n openshift-cluster-version logs -l k8s-app=cluster-version-operator --tail -1' to debug.".to_string(),
             CV_REFERENCE,
@@ -257,10 +258,10 @@ fn failing_insight(cv: &ClusterVersion, at: Time) -> Option<Insight> {
         Some(c) => {
             let verb = if c.status == "Unknown" { "may be" } else { "is" };
             Some(control_plane_insight(
+                InsightKind::ClusterVersionFailing,
                 c.last_transition_time,
                 res,
-                ImpactLevel::Warning,
-                ImpactType::UpdateStalled,
+                (ImpactLevel::Warning, ImpactType::UpdateStalled),
                 format!(
                     "Cluster Version {name} {verb} failing to proceed with the update ({})",
                     c.reason
@@ -532,10 +533,10 @@ fn versions_from_history(
         .find(|h| h.is_completed())
         .map_or("unknown", |h| h.version.as_str());
     let insight = control_plane_insight(
+        InsightKind::PreviousUpdateIncomplete,
         history[0].started_time,
         resource("ClusterVersion", &cv.metadata.name),
-        ImpactLevel::Warning,
-        ImpactType::None,
+        (ImpactLevel::Warning, ImpactType::None),
         format!(
             "Previous update to {} never completed, last complete update was {last_complete}",
             v.previous

@@ -96,9 +96,36 @@ impl InsightResource {
     }
 }
 
+/// Which of oc's checks made an insight. oc does not print it; `analyze` keys its
+/// Update Health rules (`UH`) on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InsightKind {
+    /// A ClusterOperator Available=False for over 5 minutes (error after 20).
+    OperatorUnavailable,
+    /// A ClusterOperator Degraded=True for over 5 minutes (error after 40).
+    OperatorDegraded,
+    /// The ClusterVersion's `Failing` condition is not False, or missing.
+    ClusterVersionFailing,
+    /// A node unavailable (NotReady, unschedulable, ...) while not updating, for 5 minutes.
+    NodeUnavailable,
+    /// The machine-config daemon marked a node Degraded or Unreconcilable.
+    NodeDegraded,
+    /// A paused pool holds back outdated nodes.
+    PoolPaused,
+    /// The update was started while the previous one was still in progress.
+    PreviousUpdateIncomplete,
+    /// A firing alert that started during the update or is known to affect updates.
+    Alert,
+    /// "Update is proceeding well": no other insight.
+    ProceedingWell,
+}
+
 /// One Update Health insight.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Insight {
+    /// The check that made it.
+    pub kind: InsightKind,
     /// When the condition started; `None` when it cannot be told.
     pub started_at: Option<Time>,
     pub scope: ScopeType,
@@ -171,6 +198,7 @@ pub fn alert_insights(alerts: &[Alert], update_started: Time) -> Vec<Insight> {
             s => s,
         };
         out.push(Insight {
+            kind: InsightKind::Alert,
             started_at: alert.active_at,
             scope: ScopeType::Cluster,
             resources: vec![InsightResource {
@@ -190,7 +218,7 @@ pub fn alert_insights(alerts: &[Alert], update_started: Time) -> Vec<Insight> {
 }
 
 /// Keeps the complete insights, most severe first and, within a level, most recent first
-/// (unknown start times last; ties keep their order). With none left, the single
+/// (unknown start times last; ties ordered as Go's sort orders them). With none left, the single
 /// "Update is proceeding well" insight, and `false`.
 pub fn assess_health(insights: Vec<Insight>, updating_for: Dur, now: Time) -> (Vec<Insight>, bool) {
     let mut kept: Vec<Insight> = insights.into_iter().filter(Insight::is_complete).collect();
@@ -199,6 +227,7 @@ pub fn assess_health(insights: Vec<Insight>, updating_for: Dur, now: Time) -> (V
             .checked_sub_signed(chrono::TimeDelta::nanoseconds(updating_for.nanos()))
             .unwrap_or(now);
         let ok = Insight {
+            kind: InsightKind::ProceedingWell,
             started_at: Some(started),
             scope: ScopeType::Cluster,
             resources: Vec::new(),
@@ -210,8 +239,11 @@ pub fn assess_health(insights: Vec<Insight>, updating_for: Dur, now: Time) -> (V
         };
         return (vec![ok], false);
     }
-    // `None` sorts before every time, so descending order puts it last.
-    kept.sort_by(|a, b| b.level.cmp(&a.level).then(b.started_at.cmp(&a.started_at)));
+    // As oc: `sort.Slice` by start time, latest first (unstable: Go's pdqsort reorders ties
+    // beyond 12 elements), then `sort.SliceStable` by level. `None` is Go's zero time, the
+    // earliest.
+    super::gosort::slice(&mut kept, |a, b| a.started_at > b.started_at);
+    super::gosort::slice_stable(&mut kept, |a, b| a.level > b.level);
     (kept, true)
 }
 

@@ -27,6 +27,9 @@ struct Doc<'a> {
     worker_pools: Vec<PoolView<'a>>,
     update_health: HealthView<'a>,
     notes: &'a [String],
+    /// Files that could not be read and may hold what the assessment needs.
+    partial: bool,
+    unread: &'a [super::Unread],
 }
 
 #[derive(Serialize)]
@@ -255,6 +258,8 @@ fn doc(a: &Assessment) -> Doc<'_> {
             insights: a.insights.iter().map(|i| insight(i, a.now.time)).collect(),
         },
         notes: &a.notes,
+        partial: !a.unread.is_empty(),
+        unread: &a.unread,
     }
 }
 

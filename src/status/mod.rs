@@ -12,6 +12,7 @@
 
 pub mod controlplane;
 mod godur;
+pub mod gosort;
 pub mod insights;
 mod json;
 mod markdown;
@@ -28,11 +29,11 @@ pub use controlplane::{
     ControlPlane, ControlPlaneState, OperatorCounts, TargetVersion, UpdatingOperator,
 };
 pub use godur::Dur;
-pub use insights::{ImpactLevel, ImpactType, Insight, InsightResource, ScopeType};
+pub use insights::{ImpactLevel, ImpactType, Insight, InsightKind, InsightResource, ScopeType};
 pub use json::{SCHEMA, render_json, to_json_value};
 pub use markdown::render_markdown;
 pub use nodes::{NodeAssessment, NodePhase, NodeState, NodesOverview, PoolAssessment, PoolState};
-pub use text::render_text;
+pub use text::{render_text, since as insight_since};
 
 /// Added to the latest condition transition when "now" is taken from the data, as oc does
 /// for its examples (so that rounding is exercised).
@@ -184,6 +185,137 @@ impl std::fmt::Display for StatusError {
 
 impl std::error::Error for StatusError {}
 
+/// A file the input holds that could not be read, with the kind of object it seems to hold
+/// (from the reader's reason, the file's `kind:` lines, else its name); `None` when it
+/// cannot be told.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Unread {
+    pub path: String,
+    pub reason: String,
+    pub kind: Option<String>,
+}
+
+/// The object kinds `status` reads.
+const STATUS_KINDS: &[&str] = &[
+    "ClusterVersion",
+    "ClusterOperator",
+    "MachineConfigPool",
+    "Node",
+    "MachineConfig",
+    "Alerts",
+    "Deployment",
+];
+
+impl Unread {
+    /// Whether the file may hold something the assessment needs (an unknown kind may).
+    pub fn matters(&self) -> bool {
+        self.kind
+            .as_deref()
+            .is_none_or(|k| STATUS_KINDS.contains(&k))
+    }
+
+    /// Whether the file may decide if the cluster is updating (oc's verdict also counts
+    /// outdated worker pools).
+    pub fn decides_updating(&self) -> bool {
+        matches!(
+            self.kind.as_deref(),
+            None | Some("ClusterVersion" | "MachineConfigPool" | "Node" | "MachineConfig")
+        )
+    }
+
+    /// What the missing file leaves unknown, for a person.
+    pub fn leaves_unknown(&self) -> &'static str {
+        match self.kind.as_deref() {
+            Some("ClusterVersion") => "the whole assessment",
+            Some("ClusterOperator") => "the control plane and operator health",
+            Some("MachineConfigPool") | Some("Node") | Some("MachineConfig") => {
+                "the nodes and worker pools (and so whether the cluster is updating)"
+            }
+            Some("Alerts") => "the alerts in Update Health",
+            Some("Deployment") => "whether machine-config is updated",
+            _ => "any part of the assessment",
+        }
+    }
+}
+
+/// The kind of object a file that could not be read seems to hold.
+fn guess_kind(reason: &str, text: Option<&str>, path: &str) -> Option<String> {
+    let canonical = |k: &str| -> Option<String> {
+        let k = k.strip_suffix("List").unwrap_or(k);
+        STATUS_KINDS
+            .iter()
+            .chain(&["Event", "Pod", "Namespace"])
+            .find(|c| c.eq_ignore_ascii_case(k))
+            .map(|c| c.to_string())
+            .or_else(|| (!k.is_empty()).then(|| k.to_string()))
+    };
+    if let Some(rest) = reason.split("not a valid ").nth(1) {
+        let k: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        if let Some(k) = canonical(&k) {
+            return Some(k);
+        }
+    }
+    if let Some(t) = text {
+        let head = &t[..t.len().min(64 * 1024)];
+        for line in head.lines() {
+            let l = line.trim_start_matches([' ', '-', '"']);
+            if let Some(v) = l
+                .strip_prefix("kind:")
+                .or_else(|| l.strip_prefix("kind\":"))
+            {
+                let v = v.trim().trim_matches(|c| c == '"' || c == ',' || c == '\'');
+                if !v.is_empty() && v != "List" {
+                    return canonical(v);
+                }
+            }
+        }
+    }
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let by_name: &[(&str, &str)] = &[
+        ("-cv.", "ClusterVersion"),
+        ("clusterversion", "ClusterVersion"),
+        ("-co.", "ClusterOperator"),
+        ("clusteroperator", "ClusterOperator"),
+        ("-mcp.", "MachineConfigPool"),
+        ("machineconfigpool", "MachineConfigPool"),
+        ("-mc.", "MachineConfig"),
+        ("machineconfig", "MachineConfig"),
+        ("node", "Node"),
+        ("alert", "Alerts"),
+        ("deployment", "Deployment"),
+    ];
+    by_name
+        .iter()
+        .find(|(needle, _)| name.contains(needle))
+        .map(|(_, k)| k.to_string())
+}
+
+/// The files of the bundle that could not be read (error diagnostics), with their guessed
+/// kinds, one per file.
+pub fn unread_files(b: &Bundle) -> Vec<Unread> {
+    let mut out: Vec<Unread> = Vec::new();
+    for d in &b.diagnostics {
+        if d.level != crate::model::DiagLevel::Error {
+            continue;
+        }
+        let path = d.prov.display_path();
+        if out.iter().any(|u| u.path == path) {
+            continue;
+        }
+        let text = b.files.text(&d.prov.file).map(|t| &**t);
+        let kind = guess_kind(&d.reason, text, &path);
+        out.push(Unread {
+            path,
+            reason: d.reason.clone(),
+            kind,
+        });
+    }
+    out
+}
+
 /// Everything the assessment reads, as typed objects.
 #[derive(Debug, Clone)]
 pub struct StatusInputs {
@@ -198,6 +330,13 @@ pub struct StatusInputs {
     /// `operator-image` version of the `machine-config` operator is not compared.
     pub mco_deployment: Option<Deployment>,
     pub now: Now,
+    /// Judge as oc's mock mode (`--mock-clusterversion`, what oc's examples and the oracle
+    /// run) does where it departs from a live cluster: a NotReady node is compared with the
+    /// wall clock, so every one counts as seriously unavailable; without the MCO Deployment
+    /// `machine-config` is compared with an empty image and never counts as updated. Off by
+    /// default: mglint judges at the data's "now" and skips the image comparison it cannot
+    /// make. Tests turn it on to compare with oc byte for byte.
+    pub oc_mock: bool,
 }
 
 impl StatusInputs {
@@ -249,6 +388,7 @@ impl StatusInputs {
             alerts,
             mco_deployment: b.objects.mco_deployments.first().map(|d| d.value.clone()),
             now,
+            oc_mock: false,
         })
     }
 }
@@ -278,6 +418,9 @@ pub struct Assessment {
     pub health_has_insights: bool,
     /// Where the assessment departs from oc's rules, and why.
     pub notes: Vec<String>,
+    /// Files the input holds that could not be read and may hold what the assessment
+    /// needs: when not empty the assessment is partial (`--partial`).
+    pub unread: Vec<Unread>,
 }
 
 /// Assesses the cluster at `inputs.now`.
@@ -318,7 +461,7 @@ pub fn assess(inputs: &StatusInputs) -> Result<Assessment, StatusError> {
             &inputs.machine_configs,
             &inferred,
             multi_arch_in_progress,
-            now,
+            if inputs.oc_mock { Time::MAX_UTC } else { now },
         );
         gathered.extend(node_insights);
         let (pool_assessment, pool_insights) = nodes::assess_pool(pool, assessed);
@@ -347,10 +490,11 @@ pub fn assess(inputs: &StatusInputs) -> Result<Assessment, StatusError> {
         gathered.extend(insights::alert_insights(alerts, since));
     }
 
-    let mco_image = inputs
-        .mco_deployment
-        .as_ref()
-        .map(|d| d.container_image("machine-config-operator").unwrap_or(""));
+    let mco_image = match &inputs.mco_deployment {
+        Some(d) => Some(d.container_image("machine-config-operator").unwrap_or("")),
+        None if inputs.oc_mock => Some(""),
+        None => None,
+    };
     let (control_plane, cp_insights) =
         controlplane::assess_control_plane(cv, &inputs.cluster_operators, mco_image, now);
     gathered.extend(cp_insights);
@@ -367,5 +511,6 @@ pub fn assess(inputs: &StatusInputs) -> Result<Assessment, StatusError> {
         insights,
         health_has_insights,
         notes,
+        unread: Vec::new(),
     })
 }

@@ -4,7 +4,7 @@
 //! unavailable or degraded nodes and paused pools.
 
 use super::StatusError;
-use super::insights::{ImpactLevel, ImpactType, Insight, InsightResource, ScopeType};
+use super::insights::{ImpactLevel, ImpactType, Insight, InsightKind, InsightResource, ScopeType};
 use super::mco::{Availability, annotation, is_draining};
 use super::selector::Selector;
 use crate::model::*;
@@ -224,15 +224,16 @@ fn phase_of(node: &Node, pool: &MachineConfigPool, updating: bool, updated: bool
 }
 
 fn node_insight(
+    kind: InsightKind,
     pool: &MachineConfigPool,
     node: &str,
-    level: ImpactLevel,
-    impact: ImpactType,
+    (level, impact): (ImpactLevel, ImpactType),
     summary: String,
     description: String,
     started_at: Option<Time>,
 ) -> Insight {
     Insight {
+        kind,
         started_at,
         scope: if pool.metadata.name == "master" {
             ScopeType::ControlPlane
@@ -312,10 +313,10 @@ pub fn assess_nodes(
         }
         if availability.serious(now) && !updating {
             insights.push(node_insight(
+                InsightKind::NodeUnavailable,
                 pool,
                 name,
-                ImpactLevel::Warning,
-                ImpactType::UpdateSpeed,
+                (ImpactLevel::Warning, ImpactType::UpdateSpeed),
                 summary,
                 description.clone(),
                 availability.since(),
@@ -323,10 +324,10 @@ pub fn assess_nodes(
         }
         if degraded {
             insights.push(node_insight(
+                InsightKind::NodeDegraded,
                 pool,
                 name,
-                ImpactLevel::Error,
-                ImpactType::UpdateStalled,
+                (ImpactLevel::Error, ImpactType::UpdateStalled),
                 format!("Node {name} is degraded"),
                 description,
                 None,
@@ -411,6 +412,7 @@ pub fn assess_pool(
     if o.excluded > 0 && pool.spec.paused {
         let name = &pool.metadata.name;
         insights.push(Insight {
+            kind: InsightKind::PoolPaused,
             started_at: None,
             scope: ScopeType::WorkerPool,
             resources: vec![InsightResource {

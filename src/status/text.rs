@@ -259,7 +259,7 @@ fn pool_nodes(out: &mut String, p: &PoolAssessment, detailed: bool) {
 }
 
 /// oc's "since" column: time from the insight's start to now, truncated to seconds.
-pub(super) fn since(i: &Insight, now: crate::model::Time) -> String {
+pub fn since(i: &Insight, now: crate::model::Time) -> String {
     match i.started_at {
         None => "-".to_string(),
         Some(s) => Dur::between(s, now).truncate(super::godur::SECOND).short(),

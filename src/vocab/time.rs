@@ -17,6 +17,9 @@ impl Time {
     /// The earliest representable instant.
     pub const MIN_UTC: Time = Time(DateTime::<Utc>::MIN_UTC);
 
+    /// The latest representable instant.
+    pub const MAX_UTC: Time = Time(DateTime::<Utc>::MAX_UTC);
+
     /// The instant at `secs` seconds and `nanos` nanoseconds after the Unix epoch.
     pub fn from_unix(secs: i64, nanos: u32) -> Option<Time> {
         Utc.timestamp_opt(secs, nanos).single().map(Time)

@@ -90,6 +90,33 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// The UH003 failing must-gather (an update whose ClusterVersion is Failing with
+/// `Cluster operator etcd is degraded`) copied into `dir` with that message replaced by
+/// `message_yaml` (a whole `message: ...` YAML value); returns the copy's path.
+pub fn failing_update_with_message(dir: &Path, message_yaml: &str) -> String {
+    let to = dir.join("failing-update");
+    std::fs::create_dir_all(&to).unwrap();
+    copy_tree(&fixture("rules/UH003/fail"), &to);
+    let mut stack = vec![to.clone()];
+    let mut replaced = 0;
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n == "version.yaml") {
+                let cv = std::fs::read_to_string(&p).unwrap();
+                let new = cv.replace("message: Cluster operator etcd is degraded", message_yaml);
+                assert_ne!(new, cv);
+                std::fs::write(&p, new).unwrap();
+                replaced += 1;
+            }
+        }
+    }
+    assert_eq!(replaced, 1);
+    to.to_string_lossy().into_owned()
+}
+
 /// Loads inputs through the library's one entry point, with the given rule selection
 /// (codes or prefixes; empty runs every rule).
 ///

@@ -23,20 +23,13 @@ fn analyze(input: &str, columns: &str) -> String {
 #[test]
 fn a_very_long_evidence_line_fits_the_terminal() {
     let dir = tempfile::tempdir().unwrap();
-    let cv =
-        std::fs::read_to_string(common::fixture("rules/CV015/fail/clusterversion.yaml")).unwrap();
     let long = format!(
         "Cluster operator etcd is degraded: {}",
         "lorem ipsum dolor ".repeat(76)
     );
     assert!(long.len() > 1_350);
-    let cv = cv.replace(
-        "message: Cluster operator etcd is degraded",
-        &format!("message: '{long}'"),
-    );
-    let file = dir.path().join("clusterversion.yaml");
-    std::fs::write(&file, cv).unwrap();
-    let out = analyze(file.to_str().unwrap(), "100");
+    let input = common::failing_update_with_message(dir.path(), &format!("message: '{long}'"));
+    let out = analyze(&input, "100");
     for l in out.lines() {
         assert!(
             l.chars().count() <= 100,
@@ -50,7 +43,7 @@ fn a_very_long_evidence_line_fits_the_terminal() {
     assert!(cut.is_some(), "the evidence line is cut with …:\n{out}");
     // Narrower terminals too.
     assert!(
-        analyze(file.to_str().unwrap(), "60")
+        analyze(&input, "60")
             .lines()
             .all(|l| l.chars().count() <= 60)
     );
@@ -73,12 +66,18 @@ fn overview_first_counts_last_paths_relative_one_help_each() {
         first[1].contains("paths below are relative to"),
         "{first:?}"
     );
-    assert!(first[2].ends_with(" findings"), "{first:?}");
+    // The must-gather root is long: on its own line at 100 columns.
+    let first: Vec<&str> = out.lines().take(5).collect();
     assert!(
-        first[3].trim_start().starts_with("error ") && first[3].contains("CV002"),
+        first[2].trim_start().starts_with("must-gather.local."),
         "{first:?}"
     );
-    let last: Vec<&str> = out.lines().rev().take(4).collect();
+    assert!(first[3].ends_with(" findings"), "{first:?}");
+    assert!(
+        first[4].trim_start().starts_with("error ") && first[4].contains("CV002"),
+        "{first:?}"
+    );
+    let last: Vec<&str> = out.lines().rev().take(8).collect();
     assert!(
         last.iter()
             .any(|l| l.starts_with("2 errors, 4 warnings, 1 info")),

@@ -6,16 +6,11 @@
 use crate::common;
 use std::process::Command;
 
-/// The CV015 failing fixture with a hostile Failing message (YAML `\e` is ESC, `\a` BEL).
+/// The UH003 failing must-gather with a hostile Failing message (YAML `\e` is ESC, `\a`
+/// BEL).
 fn hostile_input(dir: &std::path::Path) -> String {
-    let cv =
-        std::fs::read_to_string(common::fixture("rules/CV015/fail/clusterversion.yaml")).unwrap();
     let evil = r#"message: "Cluster operator etcd is degraded \e]0;pwned\a\e[2J\e[31mred\e[0m""#;
-    let cv = cv.replace("message: Cluster operator etcd is degraded", evil);
-    assert!(cv.contains(evil));
-    let file = dir.join("clusterversion.yaml");
-    std::fs::write(&file, cv).unwrap();
-    file.to_str().unwrap().to_string()
+    common::failing_update_with_message(dir, evil)
 }
 
 fn copy_dir(from: &std::path::Path, to: &std::path::Path) {

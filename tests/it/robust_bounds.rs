@@ -204,12 +204,12 @@ fn same_second_cvo_log_lines_merge_in_linear_time() {
     good_survives(&r);
 }
 
-/// An aggregate ClusterOperator list of `n` degraded operators.
+/// An aggregate ClusterOperator list of `n` degraded operators of the release payload.
 fn co_list(n: usize) -> Vec<u8> {
     let items: String = (0..n)
         .map(|i| {
             format!(
-                "- apiVersion: config.openshift.io/v1\n  kind: ClusterOperator\n  metadata:\n    name: op{i}\n  status:\n    conditions:\n    - type: Available\n      status: \"False\"\n      lastTransitionTime: \"2019-10-14T03:10:02Z\"\n      message: down\n    - type: Degraded\n      status: \"True\"\n      lastTransitionTime: \"2019-10-14T03:10:02Z\"\n    versions:\n    - name: operator\n      version: 4.1.18\n"
+                "- apiVersion: config.openshift.io/v1\n  kind: ClusterOperator\n  metadata:\n    name: op{i}\n    annotations:\n      include.release.openshift.io/self-managed-high-availability: \"true\"\n  status:\n    conditions:\n    - type: Available\n      status: \"False\"\n      lastTransitionTime: \"2019-10-14T03:10:02Z\"\n      message: down\n    - type: Degraded\n      status: \"True\"\n      lastTransitionTime: \"2019-10-14T03:10:02Z\"\n    versions:\n    - name: operator\n      version: 4.1.18\n"
             )
         })
         .collect();
@@ -231,18 +231,18 @@ fn aggregate_list_items_get_their_own_spans() {
         .find(|f| f["object"]["name"].as_str() == Some(&format!("op{}", n - 1)))
         .expect("a finding on the last operator");
     let line = last["evidence"][0]["line"].as_u64().unwrap();
-    // The last item starts at line 3 + 16 * (n - 1) + 1.
-    assert!(line > 16 * (n as u64 - 1), "evidence line {line}");
+    // The last item starts at line 3 + 18 * (n - 1) + 1.
+    assert!(line > 18 * (n as u64 - 1), "evidence line {line}");
 }
 
 #[test]
 fn many_findings_in_one_aggregate_file_render_in_linear_time() {
-    // 2,000 NotReady nodes in one core/nodes.yaml: the human view used to rescan the whole
-    // file from its start for each finding's snippet (40 s).
+    // 2,000 cordoned NotReady nodes in one core/nodes.yaml: the human view used to rescan the
+    // whole file from its start for each finding's snippet (40 s).
     let items: String = (0..2000)
         .map(|i| {
             format!(
-                "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: node-{i}\n    labels:\n      node-role.kubernetes.io/worker: \"\"\n  status:\n    conditions:\n    - type: Ready\n      status: \"False\"\n      lastTransitionTime: \"2019-10-14T03:10:02Z\"\n      reason: KubeletNotReady\n      message: not ready\n    nodeInfo:\n      kubeletVersion: v1.13.4\n"
+                "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: node-{i}\n    labels:\n      node-role.kubernetes.io/worker: \"\"\n  spec:\n    unschedulable: true\n  status:\n    conditions:\n    - type: Ready\n      status: \"False\"\n      lastTransitionTime: \"2019-10-14T03:10:02Z\"\n      reason: KubeletNotReady\n      message: not ready\n    nodeInfo:\n      kubeletVersion: v1.13.4\n"
             )
         })
         .collect();
@@ -255,7 +255,7 @@ fn many_findings_in_one_aggregate_file_render_in_linear_time() {
     assert!(matches!(out.status.code(), Some(0 | 1)));
     let text = String::from_utf8_lossy(&out.stdout);
     // The snippet of the last node is numbered as in the file.
-    let last_line = 3 + 15 * 1999 + 10; // `status: "False"` of node-1999
+    let last_line = 3 + 17 * 1999 + 8; // `unschedulable: true` of node-1999
     assert!(
         text.contains(&format!("{last_line} │")),
         "no snippet line {last_line} in the human view"

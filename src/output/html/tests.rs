@@ -45,6 +45,7 @@ fn report(findings: Vec<Finding>) -> Report {
         inputs: Vec::new(),
         collected_at: None,
         fail_on: Severity::Error,
+        settings: Default::default(),
         summary: Counts::default(),
         findings,
         rules: Vec::new(),
@@ -125,7 +126,7 @@ fn hostile_strings_are_escaped_everywhere() {
         "2023-11-03T16:00:00Z",
     );
     let rep = report(vec![finding(
-        "CO002",
+        "UH002",
         &format!("`{bad}` is degraded: {bad}"),
         "2023-11-03T15:41:09Z",
         bad,
@@ -195,7 +196,7 @@ fn finding_marker_links_to_its_card_and_object_lane() {
         "2023-11-03T16:00:00Z",
     );
     let rep = report(vec![finding(
-        "CO002",
+        "UH002",
         "`authentication` is degraded",
         "2023-11-03T15:41:09Z",
         "authentication",
@@ -208,7 +209,7 @@ fn finding_marker_links_to_its_card_and_object_lane() {
     );
     assert!(html.contains("<article class=\"finding sev-error\" id=\"f-1\""));
     assert!(html.contains("<code>authentication</code> is degraded"));
-    assert!(html.contains("<a href=\"#rule-CO002\">"));
+    assert!(html.contains("<a href=\"#rule-UH002\">"));
 }
 
 #[test]

@@ -118,7 +118,19 @@ fn overview(out: &mut String, report: &Report, bases: &Bases<'_>, p: &Paint, wid
         let _ = writeln!(out, "{} {}{sep}{what}", p.bold("input:"), i.name);
         let base = bases.base(i);
         if !base.is_empty() {
-            let _ = writeln!(out, "  {} {base}/", p.dim("paths below are relative to"));
+            // A must-gather root is long (the image directory holds a digest): on its own
+            // line when it does not fit, cut with `…` when even that is too narrow.
+            let label = "paths below are relative to";
+            let n = base.chars().count() + 1;
+            if 2 + label.len() + 1 + n <= width {
+                let _ = writeln!(out, "  {} {base}/", p.dim(label));
+            } else if 4 + n <= width {
+                let _ = writeln!(out, "  {}\n    {base}/", p.dim(label));
+            } else {
+                let keep = width.saturating_sub(4 + 2).max(8);
+                let cut: String = base.chars().take(keep).collect();
+                let _ = writeln!(out, "  {}\n    {cut}…/", p.dim(label));
+            }
         }
     }
     if report.findings.is_empty() {
@@ -182,6 +194,15 @@ fn evidence(out: &mut String, g: &FileEvidence<'_>, p: &Paint, width: usize) {
     let loc = match first_line {
         Some(l) => format!("{}:{l}", g.path),
         None => g.path.clone(),
+    };
+    // A long path keeps its end (the file name and line), cut from the left with `…`.
+    let room = width.saturating_sub(5).max(16);
+    let n = loc.chars().count();
+    let loc = if n > room {
+        let tail: String = loc.chars().skip(n - (room - 1)).collect();
+        format!("…{tail}")
+    } else {
+        loc
     };
     let _ = writeln!(out, "  {} {}", p.dim("╭─"), p.accent(&loc));
     let mut shown: Vec<(snippet::ShownLine, Option<&str>)> = Vec::new();

@@ -3,13 +3,13 @@
 
 use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
-use crate::rules::util::{co_ref, cond, cond_evidence, minor_of};
+use crate::rules::util::{co_ref, cond, cond_evidence, minor_of, pending_target};
 
 declare_rule! {
     OperatorNotUpgradeable: "CO005" "operator-not-upgradeable" {
         severity: Info,
         family: ClusterOperator,
-        summary: "a ClusterOperator is Upgradeable=False (minor updates will be refused)",
+        summary: "a ClusterOperator is Upgradeable=False (minor updates will be refused; a warning while a requested one is not accepted yet)",
         needs: &[&[Input::ClusterOperators]],
         help: "fix what the message names before requesting a minor update",
         references: &[
@@ -20,20 +20,11 @@ declare_rule! {
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
-    // A requested minor update makes this a warning.
-    let minor_requested = cx.bundle.cluster_version().is_some_and(|cv| {
-        let running = cv
-            .last_completed()
-            .map(|(_, h)| h.version.as_str())
-            .unwrap_or("");
-        let wanted = cv
-            .spec
-            .desired_update
-            .as_ref()
-            .map(|d| d.version.as_str())
-            .unwrap_or("");
-        matches!((minor_of(running), minor_of(wanted)), (Some(a), Some(b)) if b > a)
-    });
+    // A requested minor update the CVO has not accepted yet makes this a warning: once an
+    // update is accepted (or forced), Upgradeable only speaks of the next one.
+    let minor_requested = pending_target(cx).is_some_and(
+        |p| matches!((minor_of(&p.running), minor_of(&p.target)), (Some(a), Some(b)) if b > a),
+    );
     for co in cx.bundle.cluster_operators() {
         let Some((i, c)) = cond(&co.status.conditions, "Upgradeable").filter(|(_, c)| c.is_false())
         else {
@@ -55,7 +46,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         );
         if minor_requested {
             f.severity = Severity::Warning;
-            f.message.push_str("; a minor update is requested");
+            f.message
+                .push_str("; a minor update is requested and not accepted yet");
         }
         f.evidence
             .push(cond_evidence(cx, co, &co.metadata.name, i, c, "message"));

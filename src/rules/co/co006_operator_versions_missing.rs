@@ -7,7 +7,7 @@ use crate::rules::util::co_ref;
 
 declare_rule! {
     OperatorVersionsMissing: "CO006" "operator-versions-missing" {
-        severity: Warning,
+        severity: Info,
         family: ClusterOperator,
         summary: "a ClusterOperator reports no `operator` version or no Available condition",
         needs: &[&[Input::ClusterOperators]],
@@ -41,6 +41,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         };
         f.evidence
             .push(cx.field(co, Some(&co.metadata.name), path, &co.metadata.name));
+        // Information: oc's Update Health raises nothing for it (an operator coming up during
+        // an install writes its versions last).
+        f.message.push_str(&cx.phase().during());
         f.at = co
             .status
             .conditions

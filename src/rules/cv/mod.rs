@@ -1,7 +1,7 @@
 //! CV rules: ClusterVersion status, history and conditions, including the seed rules
 //! CV001-CV004 (Bugs 1756461 and 1822752).
 
-mod blocked;
+pub(crate) mod blocked;
 pub mod cv001_history_completion_rewritten;
 pub mod cv002_reconcile_stalled_on_preconditions;
 pub mod cv003_running_version_hidden;
@@ -16,10 +16,8 @@ pub mod cv011_desired_not_history_head;
 pub mod cv012_available_message_stale;
 pub mod cv013_progressing_message_mismatch;
 pub mod cv014_failing_reason_unknown;
-pub mod cv015_cluster_version_failing;
 pub mod cv016_upgradeable_false_blocks_update;
 pub mod cv017_conditions_incomplete;
 pub mod cv018_progress_fraction_inconsistent;
-pub mod cv019_previous_update_incomplete;
 pub mod cv020_release_not_accepted;
 pub mod cv021_cluster_version_invalid;

@@ -141,7 +141,7 @@ impl Help for Failure {
 }
 
 /// Built-in code prefixes (a local code may not start with one).
-const BUILTIN_PREFIXES: &[&str] = &["CV", "CO", "MC", "LOG", "CI", "RC", "IN", "KI"];
+const BUILTIN_PREFIXES: &[&str] = &["CV", "CO", "MC", "UH", "LOG", "CI", "RC", "IN", "KI"];
 
 /// The context errors are made in: the file, its text, and the rule's part of it.
 pub struct Ctx<'a> {

@@ -8,9 +8,9 @@ use crate::rules::util::{cond, cond_evidence};
 
 declare_rule! {
     PoolDegraded: "MC001" "pool-degraded" {
-        severity: Error,
+        severity: Warning,
         family: MachineConfig,
-        summary: "a MachineConfigPool is Degraded (a node or the rendered config failed)",
+        summary: "a MachineConfigPool is Degraded: a warning when its config cannot be rendered (oc does not see that), information when its nodes are degraded (UH005 reports them)",
         needs: &[&[Input::MachineConfigPools]],
         help: "read the pool's NodeDegraded/RenderDegraded message, then the machine-config-daemon log on the named node",
         references: &[
@@ -55,6 +55,12 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
                 "status.degradedMachineCount",
                 &degraded_count.to_string(),
             ));
+        }
+        // A degraded node is UH005's, at oc's level; the pool only repeats it. A config that
+        // cannot be rendered has no node to show it, and oc does not report it.
+        let render = cond(conds, "RenderDegraded").is_some_and(|(_, c)| c.is_true());
+        if !render {
+            f.severity = Severity::Info;
         }
         f.message = msg;
         out.push(f);

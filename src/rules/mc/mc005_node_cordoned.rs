@@ -7,7 +7,7 @@ use crate::rules::model::*;
 
 declare_rule! {
     NodeCordoned: "MC005" "node-cordoned" {
-        severity: Warning,
+        severity: Info,
         family: MachineConfig,
         summary: "a Node is cordoned while no machine-config update is draining it",
         needs: &[&[Input::Nodes]],

@@ -2,9 +2,6 @@
 //! nodes not Ready, nodes the machine-config daemon marked Degraded, nodes left cordoned).
 
 pub mod mc001_pool_degraded;
-pub mod mc002_pool_paused_with_outdated_nodes;
-pub mod mc003_node_not_ready;
-pub mod mc004_node_config_degraded;
 pub mod mc005_node_cordoned;
 
 use crate::rules::model::ObjectRef;
