@@ -400,6 +400,49 @@ pub fn prov_evidence(files: &FileTable, prov: &Provenance, text: &str) -> Eviden
     e
 }
 
+/// A finding about a ClusterOperator, Node or MachineConfigPool is never above the level oc's
+/// Update Health gives the same object (its insights' highest; none when oc lists nothing
+/// for it, or shows no Update Health because the cluster is not updating): a built-in or
+/// known-issue rule may add what it knows, never contradict oc. The finding keeps its
+/// message, says oc's level, and records the level it would have had.
+fn cap_at_oc_level(cx: &Context<'_>, f: &mut Finding) {
+    if !matches!(
+        f.object.kind.as_str(),
+        "ClusterOperator" | "Node" | "MachineConfigPool"
+    ) || f.severity == Severity::Info
+    {
+        return;
+    }
+    let Some(a) = cx.update_health() else {
+        return; // oc could not assess these inputs: nothing to agree with
+    };
+    let oc_level = a
+        .updating
+        .then(|| {
+            a.insights
+                .iter()
+                .filter(|i| {
+                    i.resources
+                        .iter()
+                        .any(|r| r.kind == f.object.kind && r.name == f.object.name)
+                })
+                .map(|i| crate::rules::uh::severity_of(i.level))
+                .max()
+        })
+        .flatten();
+    let cap = oc_level.unwrap_or(Severity::Info);
+    if f.severity > cap {
+        f.details
+            .insert("severity_before_oc_cap", f.severity.as_str());
+        f.message.push_str(&match oc_level {
+            Some(l) => format!(" (oc's Update Health rates this object {l})"),
+            None if a.updating => " (oc's Update Health lists nothing for this object)".to_string(),
+            None => " (the cluster is not updating: oc shows no Update Health)".to_string(),
+        });
+        f.severity = cap;
+    }
+}
+
 /// Drops evidence that points at a place already cited (same file, line and text), keeping the
 /// first label given.
 fn dedup_evidence(items: &mut Vec<EvidenceItem>) {
@@ -453,6 +496,9 @@ pub fn run(
         rule.check(&cx, &mut out);
         for f in &mut out {
             dedup_evidence(&mut f.evidence);
+            if meta.family != Family::UpdateHealth {
+                cap_at_oc_level(&cx, f);
+            }
         }
         out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         out.dedup_by(|a, b| a.sort_key() == b.sort_key());

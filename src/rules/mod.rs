@@ -28,7 +28,7 @@ mod model;
 mod rc;
 mod registry;
 mod selection;
-mod uh;
+pub(crate) mod uh;
 mod util;
 
 pub use engine::{Context, INSTALL_WINDOW, Input, Phase, Rule, RuleMeta};

@@ -192,3 +192,121 @@ pub fn dir_files(dir: &Path, prefix: &str) -> Vec<(String, Vec<u8>)> {
 pub fn zstd(data: &[u8]) -> Vec<u8> {
     ruzstd::encoding::compress_to_vec(data, ruzstd::encoding::CompressionLevel::Fastest)
 }
+
+use mglint::rules::Severity;
+
+/// One Update Health insight as oc's detailed output prints it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OcInsight {
+    pub level: Severity,
+    pub kind: String,
+    pub name: String,
+    pub message: String,
+}
+
+/// The insights of oc's `--details=all` Update Health (none when it says the update is
+/// proceeding well, or the cluster is not updating).
+pub fn oc_insights(detailed: &str) -> Vec<OcInsight> {
+    let Some(health) = detailed.split("= Update Health =\n").nth(1) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for block in health
+        .split("\n\nMessage: ")
+        .map(|b| b.trim_start_matches("Message: "))
+    {
+        let message = block.lines().next().unwrap_or("").to_string();
+        let level = match block
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("Level:"))
+            .map(str::trim)
+        {
+            Some("Error" | "Critical") => Severity::Error,
+            Some("Warning") => Severity::Warning,
+            _ => continue,
+        };
+        let mut in_resources = false;
+        for l in block.lines() {
+            if l.trim() == "Resources:" {
+                in_resources = true;
+                continue;
+            }
+            if in_resources {
+                let Some((kind, names)) = l.trim().split_once(": ") else {
+                    break;
+                };
+                if !l.starts_with("    ") {
+                    break;
+                }
+                let kind = match kind {
+                    "clusteroperators.config.openshift.io" => "ClusterOperator",
+                    "clusterversions.config.openshift.io" => "ClusterVersion",
+                    "nodes" => "Node",
+                    "machineconfigpools.machineconfiguration.openshift.io" => "MachineConfigPool",
+                    "alerts.config.openshift.io" => "Alert",
+                    other => other,
+                }
+                .to_string();
+                for n in names.split(", ") {
+                    let name = n.rsplit('/').next().unwrap_or(n).to_string();
+                    out.push(OcInsight {
+                        level,
+                        kind: kind.clone(),
+                        name,
+                        message: message.clone(),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Where `report` disagrees with oc's Update Health `want` for the set `n`: an insight at
+/// Error without an error finding on its object, one at Warning without a finding at warning
+/// or above (both only when `each_insight` is set), and any ClusterOperator, Node or
+/// MachineConfigPool finding above oc's level for that object.
+pub fn disagreements_with_oc(
+    n: &str,
+    report: &mglint::rules::Report,
+    want: &[OcInsight],
+    each_insight: bool,
+) -> Vec<String> {
+    let mut bad = Vec::new();
+    let level_of = |kind: &str, name: &str| {
+        want.iter()
+            .filter(|i| i.kind == kind && i.name == name)
+            .map(|i| i.level)
+            .max()
+    };
+    if each_insight {
+        for i in want {
+            let found = report.findings.iter().any(|f| {
+                f.object.kind == i.kind && f.object.name == i.name && f.severity >= i.level
+            });
+            if !found {
+                bad.push(format!(
+                    "{n}: oc {:?} `{}` on {}/{}: no finding at that level",
+                    i.level, i.message, i.kind, i.name
+                ));
+            }
+        }
+    }
+    for f in &report.findings {
+        if !matches!(
+            f.object.kind.as_str(),
+            "ClusterOperator" | "Node" | "MachineConfigPool"
+        ) || f.severity < Severity::Warning
+        {
+            continue;
+        }
+        let oc_level = level_of(&f.object.kind, &f.object.name);
+        if oc_level.is_none_or(|l| f.severity > l) {
+            bad.push(format!(
+                "{n}: {} {} on {}/{} but oc says {:?}: {}",
+                f.code, f.severity, f.object.kind, f.object.name, oc_level, f.message
+            ));
+        }
+    }
+    bad
+}

@@ -113,6 +113,59 @@ pub fn insights_archive_upgradeable_false_is_information(c: &Path) {
     assert_eq!(r.exit_code(), 0);
 }
 
+/// On oc's own example sets, `analyze` agrees with the Update Health oc printed
+/// (`NAME.detailed-output`): an error finding for each Error insight's object, one at warning
+/// or above for each Warning, none above oc's level on an operator, node or pool.
+pub fn analyze_agrees_with_oc_on_its_examples(c: &Path) {
+    let dir = crate::status::examples_dir(c);
+    let mut sets: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            n.strip_suffix(".detailed-output").map(str::to_string)
+        })
+        .collect();
+    sets.sort();
+    assert!(sets.len() >= 9, "{sets:?}");
+    let mut bad = Vec::new();
+    let mut seen = 0;
+    for set in &sets {
+        let detailed = std::fs::read_to_string(dir.join(format!("{set}.detailed-output"))).unwrap();
+        let want = crate::common::oc_insights(&detailed);
+        seen += want.len();
+        let r = report(&crate::status::loose_files(&dir, set));
+        bad.extend(crate::common::disagreements_with_oc(set, &r, &want, true));
+    }
+    assert!(seen >= 12, "{seen} insights");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// oc's forced 4.14.0-rc.3 -> 4.15.0-ec.2 update, in progress (history holds it, with
+/// `acceptedRisks`): Upgradeable=False (pools updating) blocks nothing, it is information.
+pub fn forced_update_in_progress_upgradeable_false_is_information(c: &Path) {
+    let dir = crate::status::examples_dir(c);
+    for set in ["4.15.0-ec2-unavailable-mco-20m"] {
+        let r = report(&crate::status::loose_files(&dir, set));
+        let cv16: Vec<_> = r.findings_of("CV016").collect();
+        assert_eq!(cv16.len(), 1, "{set}");
+        assert_eq!(
+            cv16[0].severity,
+            Severity::Info,
+            "{set}: {}",
+            cv16[0].message
+        );
+        assert!(
+            cv16[0].message.contains("was forced"),
+            "{}",
+            cv16[0].message
+        );
+        for f in r.findings_of("CO005") {
+            assert_eq!(f.severity, Severity::Info, "{set}: {}", f.message);
+        }
+    }
+}
+
 /// The tests of this module.
 pub const TESTS: &[crate::CorpusTest] = &[
     (
@@ -122,6 +175,14 @@ pub const TESTS: &[crate::CorpusTest] = &[
     (
         "degraded_4_14_1_update_gives_the_operator_findings_oc_shows",
         degraded_4_14_1_update_gives_the_operator_findings_oc_shows,
+    ),
+    (
+        "forced_update_in_progress_upgradeable_false_is_information",
+        forced_update_in_progress_upgradeable_false_is_information,
+    ),
+    (
+        "analyze_agrees_with_oc_on_its_examples",
+        analyze_agrees_with_oc_on_its_examples,
     ),
     (
         "insights_archive_upgradeable_false_is_information",

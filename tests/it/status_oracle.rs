@@ -94,73 +94,6 @@ fn status_prints_what_oc_prints_on_every_generated_set() {
     );
 }
 
-/// One Update Health insight as oc's detailed output prints it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct OcInsight {
-    level: Severity,
-    kind: String,
-    name: String,
-    message: String,
-}
-
-/// The insights of oc's `--details=all` Update Health (none when it says the update is
-/// proceeding well, or the cluster is not updating).
-fn oc_insights(detailed: &str) -> Vec<OcInsight> {
-    let Some(health) = detailed.split("= Update Health =\n").nth(1) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for block in health
-        .split("\n\nMessage: ")
-        .map(|b| b.trim_start_matches("Message: "))
-    {
-        let message = block.lines().next().unwrap_or("").to_string();
-        let level = match block
-            .lines()
-            .find_map(|l| l.trim().strip_prefix("Level:"))
-            .map(str::trim)
-        {
-            Some("Error" | "Critical") => Severity::Error,
-            Some("Warning") => Severity::Warning,
-            _ => continue,
-        };
-        let mut in_resources = false;
-        for l in block.lines() {
-            if l.trim() == "Resources:" {
-                in_resources = true;
-                continue;
-            }
-            if in_resources {
-                let Some((kind, names)) = l.trim().split_once(": ") else {
-                    break;
-                };
-                if !l.starts_with("    ") {
-                    break;
-                }
-                let kind = match kind {
-                    "clusteroperators.config.openshift.io" => "ClusterOperator",
-                    "clusterversions.config.openshift.io" => "ClusterVersion",
-                    "nodes" => "Node",
-                    "machineconfigpools.machineconfiguration.openshift.io" => "MachineConfigPool",
-                    "alerts.config.openshift.io" => "Alert",
-                    other => other,
-                }
-                .to_string();
-                for n in names.split(", ") {
-                    let name = n.rsplit('/').next().unwrap_or(n).to_string();
-                    out.push(OcInsight {
-                        level,
-                        kind: kind.clone(),
-                        name,
-                        message: message.clone(),
-                    });
-                }
-            }
-        }
-    }
-    out
-}
-
 /// Sets where oc's mock mode judges differently from mglint on purpose (see the README's
 /// `status` section): oc compares a NotReady node's age with the wall clock, so a node
 /// NotReady for 3 minutes, or with its network unavailable for 40 seconds, is serious for
@@ -192,54 +125,11 @@ fn analyze_agrees_with_oc_update_health_on_every_generated_set() {
             continue;
         };
         let departs = ANALYZE_DEPARTS.iter().any(|(s, _)| *s == n);
-        let want = oc_insights(&detailed);
+        let want = common::oc_insights(&detailed);
         insights_seen += want.len();
         let run = common::load(&inputs(&set), &[]);
         let report = run.analyses()[0].report();
-        let level_of = |kind: &str, name: &str| {
-            want.iter()
-                .filter(|i| i.kind == kind && i.name == name)
-                .map(|i| i.level)
-                .max()
-        };
-        if !departs {
-            for i in &want {
-                let found = report.findings.iter().any(|f| {
-                    f.object.kind == i.kind && f.object.name == i.name && f.severity >= i.level
-                });
-                if !found {
-                    bad.push(format!(
-                        "{n}: oc {:?} `{}` on {}/{}: no finding at that level",
-                        i.level, i.message, i.kind, i.name
-                    ));
-                }
-                if i.level == Severity::Error
-                    && !report.findings.iter().any(|f| {
-                        f.object.kind == i.kind
-                            && f.object.name == i.name
-                            && f.severity == Severity::Error
-                    })
-                {
-                    bad.push(format!("{n}: oc Error on {}/{}: no error", i.kind, i.name));
-                }
-            }
-        }
-        for f in &report.findings {
-            if !matches!(
-                f.object.kind.as_str(),
-                "ClusterOperator" | "Node" | "MachineConfigPool"
-            ) || f.severity < Severity::Warning
-            {
-                continue;
-            }
-            let oc_level = level_of(&f.object.kind, &f.object.name);
-            if oc_level.is_none_or(|l| f.severity > l) {
-                bad.push(format!(
-                    "{n}: {} {} on {}/{} but oc says {:?}: {}",
-                    f.code, f.severity, f.object.kind, f.object.name, oc_level, f.message
-                ));
-            }
-        }
+        bad.extend(common::disagreements_with_oc(&n, report, &want, !departs));
     }
     assert!(
         insights_seen > 150,
@@ -289,4 +179,116 @@ fn without_the_mco_deployment_machine_config_at_target_counts_as_updated() {
         "{ours}"
     );
     assert_eq!(status_text(&set, true, Details::None).unwrap(), oc_text);
+}
+
+/// Where oc dereferences nil and crashes (no MachineConfigPools; a Completed history entry
+/// without `completionTime`), mglint still prints an answer.
+#[test]
+fn where_oc_crashes_status_still_answers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let set = common::fixture("oc/status/cv-update-completed");
+    for (what, file, edit) in [
+        (
+            "no pools",
+            "cv-update-completed-mcp.yaml",
+            Box::new(|_t: &str| {
+                "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfigPoolList\nitems: []\n"
+                    .to_string()
+            }) as Box<dyn Fn(&str) -> String>,
+        ),
+        (
+            "completed without completionTime",
+            "cv-update-completed-cv.yaml",
+            Box::new(|t: &str| {
+                let i = t.find("completionTime: \"").unwrap();
+                let j = i + t[i..].find('\n').unwrap();
+                format!("{}completionTime: null{}", &t[..i], &t[j..])
+            }),
+        ),
+    ] {
+        let dir = tmp.path().join(what.replace(' ', "-"));
+        std::fs::create_dir_all(&dir).unwrap();
+        for e in std::fs::read_dir(&set).unwrap().flatten() {
+            let n = e.file_name().to_string_lossy().into_owned();
+            if n.ends_with(".yaml") {
+                let text = std::fs::read_to_string(e.path()).unwrap();
+                let text = if n == file { edit(&text) } else { text };
+                std::fs::write(dir.join(&n), text).unwrap();
+            }
+        }
+        let o = common::mglint(&["status", dir.to_str().unwrap(), "--details", "all"]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{what}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            out.contains("= Control Plane =") || out.contains("not updating"),
+            "{what}: {out}"
+        );
+    }
+}
+
+/// An install in progress is never called an update: within the installer's window the
+/// operators still coming up are information, and past it the findings say "install".
+#[test]
+fn an_install_is_never_called_an_update() {
+    let early = common::fixture("oc/status/cv-installing-18m");
+    let oc_text = oc(&early, "output").unwrap();
+    assert!(oc_text.contains("(a new install)"), "{oc_text}");
+    let run = common::load(&inputs(&early), &[]);
+    let r = run.analyses()[0].report();
+    let uh: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.code.starts_with("UH"))
+        .collect();
+    assert!(!uh.is_empty());
+    for f in &uh {
+        assert_eq!(f.severity, Severity::Info, "{}", f.message);
+        assert!(f.message.contains("during the install"), "{}", f.message);
+        assert!(f.message.contains("installer's window"), "{}", f.message);
+    }
+    assert!(
+        r.findings.iter().all(|f| !f.message.contains("update to")),
+        "{:#?}",
+        r.findings
+    );
+    let late = common::fixture("oc/status/cv-installing-95m-console-down");
+    let run = common::load(&inputs(&late), &[]);
+    let r = run.analyses()[0].report();
+    let console: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.code == "UH001" && f.object.name == "console")
+        .collect();
+    assert_eq!(console.len(), 1);
+    assert_eq!(console[0].severity, Severity::Error);
+    assert!(
+        console[0]
+            .message
+            .contains("during the install of `4.16.8`"),
+        "{}",
+        console[0].message
+    );
+}
+
+/// Preconditions gate acceptance only: on an update already accepted (here forced, with
+/// `acceptedRisks`), Upgradeable=False is information about the next one.
+#[test]
+fn upgradeable_false_after_acceptance_is_information() {
+    for set in ["cv-upgradeable-false-accepted", "cv-forced-update"] {
+        let dir = common::fixture(&format!("oc/status/{set}"));
+        let run = common::load(&inputs(&dir), &[]);
+        let r = run.analyses()[0].report();
+        for f in r
+            .findings
+            .iter()
+            .filter(|f| f.code == "CV016" || f.code == "CO005")
+        {
+            assert_eq!(f.severity, Severity::Info, "{set}: {}", f.message);
+        }
+    }
 }
