@@ -17,6 +17,8 @@ pub fn run(a: ReconcileArgs, ui: &Ui) -> Result<u8, CliError> {
             FlavourArg::Legacy => Flavour::Legacy,
         }),
         history_fix: a.history_fix.map(|h| h == OnOff::On),
+        // The trace is printed only with --trace (and quiet prints nothing).
+        no_trace: !a.trace || ui.quiet,
     };
     let out = reconciler::run(&scenario, &opts);
     for n in &out.notes {

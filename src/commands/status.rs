@@ -60,13 +60,7 @@ fn render(
         .filter(|u| u.matters())
         .collect();
     for u in &assessment.unread {
-        let kind = u.kind.as_deref().unwrap_or("objects of an unknown kind");
-        ui.note(&format!(
-            "could not read `{}` ({kind}): {}; this leaves {} unknown",
-            u.path,
-            u.reason,
-            u.leaves_unknown()
-        ));
+        ui.note(&format!("could not read {}", u.describe()));
     }
     if !assessment.unread.is_empty() && !a.partial {
         return Err(CliError::Failed(format!(
@@ -117,13 +111,8 @@ fn render(
 fn unknown_section(a: &mglint::status::Assessment) -> String {
     let mut t = String::from("\n= Unknown (input files that could not be read) =\n");
     for u in &a.unread {
-        let kind = u.kind.as_deref().unwrap_or("objects of an unknown kind");
-        t.push_str(&format!(
-            "{} ({kind}): {}; this leaves {} unknown\n",
-            u.path,
-            u.reason,
-            u.leaves_unknown()
-        ));
+        t.push_str(&u.describe());
+        t.push('\n');
     }
     mglint::vocab::text::show_controls(&t).into_owned()
 }

@@ -234,6 +234,36 @@ impl Engine {
     /// Applies one event and returns its trace step.
     pub fn step(&mut self, index: usize, ev: &TimedEvent) -> TraceStep {
         let before = self.cv.clone();
+        let (notes, applied, pass_attempt) = self.apply_event(ev);
+        let now = ev.at;
+        let work = self.worker.work.as_ref();
+        let is_pass = matches!(ev.event, Event::PassProgress(_) | Event::PassResult(_));
+        TraceStep {
+            index,
+            at: now,
+            event: describe_event(ev),
+            worker_release: self.worker.release_label(),
+            state: work.map(|w| w.state),
+            attempt: if is_pass {
+                pass_attempt
+            } else {
+                work.map(|w| w.attempt)
+            },
+            loading: self.loading(),
+            applied,
+            changes: diff(&before, &self.cv),
+            notes,
+        }
+    }
+
+    /// Applies one event without recording a trace step (a long scenario run for its result
+    /// alone costs no copy and no diff of the status per event).
+    pub fn advance(&mut self, ev: &TimedEvent) {
+        self.apply_event(ev);
+    }
+
+    /// Applies one event: its notes, the pass it applied and that pass's attempt.
+    fn apply_event(&mut self, ev: &TimedEvent) -> (Vec<String>, Option<String>, Option<u32>) {
         let now = ev.at;
         let mut notes = Vec::new();
         let mut applied = None;
@@ -318,24 +348,7 @@ impl Engine {
         if sync {
             self.operator_sync(now, &mut notes);
         }
-        let work = self.worker.work.as_ref();
-        let is_pass = matches!(ev.event, Event::PassProgress(_) | Event::PassResult(_));
-        TraceStep {
-            index,
-            at: now,
-            event: describe_event(ev),
-            worker_release: self.worker.release_label(),
-            state: work.map(|w| w.state),
-            attempt: if is_pass {
-                pass_attempt
-            } else {
-                work.map(|w| w.attempt)
-            },
-            loading: self.loading(),
-            applied,
-            changes: diff(&before, &self.cv),
-            notes,
-        }
+        (notes, applied, pass_attempt)
     }
 
     /// Runs `f` on the worker with the context of this event.

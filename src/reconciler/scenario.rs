@@ -351,6 +351,13 @@ pub enum ScenarioError {
 
 /// Parses a scenario from YAML. Errors name the event index and time, or the YAML location.
 pub fn load_scenario(text: &str) -> Result<Scenario, ScenarioError> {
+    // The same bounds as resource files, checked on the text before the YAML library builds
+    // anything: nesting deeper than 128 levels is refused in one pass (a 100,000-deep flow
+    // mapping used to take 56 s).
+    if let Err(e) = crate::yaml::check_text(text) {
+        let at = e.line.map_or_else(String::new, |l| format!(" at line {l}"));
+        return Err(ScenarioError::Format(format!("{}{at}", e.message)));
+    }
     let raw: RawScenario =
         yaml_serde::from_str(text).map_err(|e| ScenarioError::Format(e.to_string()))?;
     if let Some(v) = &raw.cvo_version
@@ -447,6 +454,28 @@ events:
   - {at: "2019-10-14T03:42:31Z", spec_change: {desired_update: {version: 4.1.20, image: "quay.io/x@sha256:bb"}}}
   - {at: "2019-10-14T03:43:16Z", spec_change: {desired_update: null}}
 "#;
+
+    #[test]
+    fn deep_nesting_is_refused_at_the_resource_bound() {
+        let deep = format!(
+            "events:\n- {{at: 0, x: {}{}}}\n",
+            "{a: ".repeat(100_000),
+            "}".repeat(100_000)
+        );
+        let e = load_scenario(&deep).unwrap_err().to_string();
+        assert!(e.contains("nested deeper than 128 levels"), "{e}");
+        let ok = format!(
+            "events:\n- {{at: 0, x: {}{}}}\n",
+            "{a: ".repeat(100),
+            "}".repeat(100)
+        );
+        assert!(
+            !load_scenario(&ok)
+                .unwrap_err()
+                .to_string()
+                .contains("nested")
+        );
+    }
 
     #[test]
     fn loads_and_round_trips() {

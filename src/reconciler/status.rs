@@ -299,8 +299,10 @@ pub fn sync_status(status: &mut ClusterVersionStatus, input: &SyncInput<'_>) -> 
         set_condition(conds, "Available", "False", "", "", now);
     }
 
+    // What the conversions read of the status: whether there is history, and its head
+    // (copying the whole history here made each sync linear in it).
     let snapshot = ClusterVersionStatus {
-        history: status.history.clone(),
+        history: status.history.first().cloned().into_iter().collect(),
         ..Default::default()
     };
     let conv = convert_error_to_progressing(&snapshot, input);

@@ -400,10 +400,10 @@ pub fn prov_evidence(files: &FileTable, prov: &Provenance, text: &str) -> Eviden
     e
 }
 
-/// A finding about a ClusterOperator, Node or MachineConfigPool is never above the level oc's
-/// Update Health gives the same object (its insights' highest; none when oc lists nothing
-/// for it, or shows no Update Health because the cluster is not updating): a built-in or
-/// known-issue rule may add what it knows, never contradict oc. The finding keeps its
+/// During an update, a finding about a ClusterOperator, Node or MachineConfigPool is never
+/// above the level oc's Update Health gives the same object (its insights' highest; none
+/// when oc lists nothing for it): a built-in or known-issue rule may add what it knows, never
+/// contradict oc. The finding keeps its
 /// message, says oc's level, and records the level it would have had.
 fn cap_at_oc_level(cx: &Context<'_>, f: &mut Finding) {
     if !matches!(
@@ -416,28 +416,29 @@ fn cap_at_oc_level(cx: &Context<'_>, f: &mut Finding) {
     let Some(a) = cx.update_health() else {
         return; // oc could not assess these inputs: nothing to agree with
     };
+    // oc's Update Health speaks of an update in progress. Not updating, it says nothing;
+    // with a requested target not yet accepted, what blocks its acceptance (an operator's
+    // Upgradeable=False, a mutated SCC) is not something Update Health judges.
+    if !a.updating || super::util::pending_target(cx).is_some() {
+        return;
+    }
     let oc_level = a
-        .updating
-        .then(|| {
-            a.insights
+        .insights
+        .iter()
+        .filter(|i| {
+            i.resources
                 .iter()
-                .filter(|i| {
-                    i.resources
-                        .iter()
-                        .any(|r| r.kind == f.object.kind && r.name == f.object.name)
-                })
-                .map(|i| crate::rules::uh::severity_of(i.level))
-                .max()
+                .any(|r| r.kind == f.object.kind && r.name == f.object.name)
         })
-        .flatten();
+        .map(|i| crate::rules::uh::severity_of(i.level))
+        .max();
     let cap = oc_level.unwrap_or(Severity::Info);
     if f.severity > cap {
         f.details
             .insert("severity_before_oc_cap", f.severity.as_str());
         f.message.push_str(&match oc_level {
             Some(l) => format!(" (oc's Update Health rates this object {l})"),
-            None if a.updating => " (oc's Update Health lists nothing for this object)".to_string(),
-            None => " (the cluster is not updating: oc shows no Update Health)".to_string(),
+            None => " (oc's Update Health lists nothing for this object)".to_string(),
         });
         f.severity = cap;
     }

@@ -247,6 +247,10 @@ pub(super) struct Walker<'o, 's> {
     /// The sink slot of each archive entry, so that a duplicate drops its earlier copy in
     /// one step.
     slots: HashMap<String, usize>,
+    /// Bytes of the zip archives held in memory along the current nesting chain (a zip inside
+    /// another archive must be seekable): the chain together stays within
+    /// `--max-file-bytes`, not each level (nested stored zips multiplied it).
+    zips_held: u64,
 }
 
 impl<'o, 's> Walker<'o, 's> {
@@ -265,6 +269,7 @@ impl<'o, 's> Walker<'o, 's> {
             sniffed: Vec::new(),
             skipped: Vec::new(),
             slots: HashMap::new(),
+            zips_held: 0,
         }
     }
 
@@ -710,10 +715,22 @@ impl<'o, 's> Walker<'o, 's> {
             };
             let magic = sniff::sniff(&head);
             if magic == Magic::Zip {
-                match sniff::read_capped(inner, self.opts.max_file_bytes) {
+                let room = self.opts.max_file_bytes.saturating_sub(self.zips_held);
+                match sniff::read_capped(inner, room) {
                     Ok(bytes) => {
-                        self.read_zip(std::io::Cursor::new(bytes), &format!("{full}::"), depth + 1)
+                        let held = bytes.len() as u64;
+                        self.zips_held += held;
+                        self.read_zip(std::io::Cursor::new(bytes), &format!("{full}::"), depth + 1);
+                        self.zips_held -= held;
                     }
+                    Err(ReadError::TooLarge { .. }) if self.zips_held > 0 => self.diag(
+                        &full,
+                        DiagLevel::Error,
+                        format!(
+                            "a zip inside a zip: the archives of this chain held in memory would exceed --max-file-bytes ({} bytes) together; skipped",
+                            self.opts.max_file_bytes
+                        ),
+                    ),
                     Err(e) => self.diag(&full, DiagLevel::Error, e),
                 }
                 return Ok(());

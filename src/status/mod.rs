@@ -223,6 +223,17 @@ impl Unread {
         )
     }
 
+    /// "`path` (Kind): reason; this leaves … unknown", for a person.
+    pub fn describe(&self) -> String {
+        let kind = self.kind.as_deref().unwrap_or("objects of an unknown kind");
+        format!(
+            "`{}` ({kind}): {}; this leaves {} unknown",
+            self.path,
+            self.reason,
+            self.leaves_unknown()
+        )
+    }
+
     /// What the missing file leaves unknown, for a person.
     pub fn leaves_unknown(&self) -> &'static str {
         match self.kind.as_deref() {

@@ -47,7 +47,7 @@ fn convert(e: yaml_serde::Error) -> YamlError {
 
 /// What is checked on the whole text before the YAML library loads it: control characters
 /// and the nesting depth.
-fn check_text(text: &str) -> Result<(), YamlError> {
+pub fn check_text(text: &str) -> Result<(), YamlError> {
     // YAML text cannot hold ASCII control characters other than tab, LF and CR (the YAML
     // library stops at the first with this message). Found first, in one byte scan, a file of
     // NULs (a sparse or zeroed file) costs a scan, not the nesting check and a parse.

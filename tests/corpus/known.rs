@@ -13,14 +13,11 @@ use std::sync::Arc;
 const SHOWS: &[(&str, &[&str])] = &[
     ("oc-upgrade-status/4.14.1-degraded", &["KI012", "KI022"]),
     ("oc-upgrade-status/4.14.1-paused-worker-pool", &["KI011"]),
-    (
-        "oc-upgrade-status/4.15.0-ec2-b02-cos-not-annotated",
-        &["KI020"],
-    ),
-    (
-        "oc-upgrade-status/4.15.0-ec2-unavailable-mco-20m",
-        &["KI022"],
-    ),
+    // Not at warning, as oc's Update Health lists nothing for the object: in
+    // 4.15.0-ec2-b02-cos-not-annotated the TechPreviewNoUpgrade gate (KI020, config-operator)
+    // speaks of the next update, this one being accepted; in 4.15.0-ec2-unavailable-mco-20m
+    // etcd turned Degraded minutes ago (KI022), younger than oc's 5-minute threshold. Both
+    // are reported at info, with oc's view in the message.
     (
         "cv_4.12.16_conditionalUpdates-not-recommended-risks_list.yaml",
         &["KI002"],

@@ -613,3 +613,45 @@ fn huge_extension_headers_are_streamed_and_the_rest_is_analyzed() {
         "the ClusterVersion after the headers is analyzed: {reasons:?}"
     );
 }
+
+/// Zips inside zips are held in memory to be read (a zip needs seeking): the chain together
+/// stays within `--max-file-bytes`, not each level of it.
+#[test]
+fn nested_zips_share_one_memory_bound() {
+    let cv = std::fs::read(common::fixture("rules/CV005/pass/clusterversion.yaml")).unwrap();
+    // Incompressible padding, so each level is as large as what it holds.
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let pad: Vec<u8> = (0..300_000)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u8
+        })
+        .collect();
+    let inner = common::zip_files(&[
+        ("clusterversion.yaml".to_string(), cv),
+        ("pad.bin".to_string(), pad),
+    ]);
+    let mid = common::zip_files(&[("inner.zip".to_string(), inner)]);
+    let outer = common::zip_files(&[("mid.zip".to_string(), mid)]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("case.zip");
+    std::fs::write(&file, outer).unwrap();
+    let f = file.to_str().unwrap();
+    // Room for every level: the ClusterVersion is read.
+    let o = common::mglint(&["summary", f, "--max-file-bytes", "4000000"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("4.14"), "{out}");
+    // Room for one level at a time, not for the chain: the innermost zip is skipped, named.
+    let o = common::mglint(&["summary", f, "--max-file-bytes", "500000"]);
+    let out = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        out.contains("mid.zip::inner.zip") && out.contains("would exceed --max-file-bytes"),
+        "{out}"
+    );
+}

@@ -425,3 +425,43 @@ fn a_junit_testcase_with_many_attributes_is_read_in_linear_time() {
     );
     good_survives(&r);
 }
+
+#[test]
+fn a_scenario_of_5000_updates_with_a_huge_max_history_runs_in_low_polynomial_time() {
+    // Each status sync copied the whole history, and each trace step copied and diffed the
+    // whole status: 5,000 updates with `max_history: 100000` took 108 s. A CPU-time limit
+    // (20 s, 40 times what it takes now), not a clock.
+    let mut s = String::from(
+        "description: many updates\nflavour: fixed\ncvo_version: \"4.14\"\nmax_history: 100000\noperator_release:\n  version: 4.14.0\n  image: quay.io/x/release@sha256:0000000000000000000000000000000000000000000000000000000000000000\nevents:\n  - at: \"2024-01-01T00:00:00Z\"\n    pod_start:\n      version: 4.14.0\n      image: quay.io/x/release@sha256:0000000000000000000000000000000000000000000000000000000000000000\n  - {at: \"2024-01-01T00:30:00Z\", pass_result: {ok: true}}\n",
+    );
+    let t0 = chrono::DateTime::parse_from_rfc3339("2024-01-01T00:00:00Z").unwrap();
+    for i in 1..=5000i64 {
+        let t = t0 + chrono::Duration::hours(i);
+        let at = t.format("%Y-%m-%dT%H:%M:%SZ");
+        let done = (t + chrono::Duration::minutes(40)).format("%Y-%m-%dT%H:%M:%SZ");
+        let img = format!("quay.io/x/release@sha256:{i:064x}");
+        s.push_str(&format!(
+            "  - at: \"{at}\"\n    load_outcome: {{image: \"{img}\", step: PayloadLoaded, version: \"4.14.{i}\"}}\n  - at: \"{at}\"\n    spec_change: {{desired_update: {{version: \"4.14.{i}\", image: \"{img}\"}}}}\n  - {{at: \"{done}\", pass_result: {{ok: true}}}}\n"
+        ));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("many.yaml");
+    std::fs::write(&file, s).unwrap();
+    let out = Command::new("prlimit")
+        .arg("--cpu=20")
+        .arg(format!("--as={LIMIT}"))
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_mglint"))
+        .arg("reconcile")
+        .arg(&file)
+        .output()
+        .expect("run prlimit (util-linux)");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("state: Completed").count(), 5001);
+}

@@ -22,42 +22,81 @@ fn run(code: &str, kind: &str) -> Report {
     common::report(&inputs(&rel), &[code])
 }
 
-#[test]
-fn each_rule_fails_on_fail_and_passes_on_pass() {
+/// One rule on its fixtures: it runs (inputs present) and reports on `fail/`, with evidence,
+/// and runs and stays silent on `pass/`; the failing findings are snapshotted.
+fn check_rule(code: &str) {
+    let m = catalogue()
+        .into_iter()
+        .find(|m| m.code == code)
+        .unwrap_or_else(|| panic!("no rule {code}"));
     let mut problems = Vec::new();
-    for m in catalogue() {
-        for kind in ["fail", "pass"] {
-            let r = run(m.code, kind);
-            let outcome = r.outcome(m.code).expect("selected rule has an outcome");
-            if outcome.status != Status::Ran {
-                problems.push(format!("{} {kind}: skipped ({:?})", m.code, outcome.reason));
-                continue;
-            }
-            let n = r.findings_of(m.code).count();
-            match kind {
-                "fail" if n == 0 => problems.push(format!("{} fail: no finding", m.code)),
-                "pass" if n > 0 => problems.push(format!(
-                    "{} pass: {n} finding(s): {}",
-                    m.code,
-                    r.findings_of(m.code)
-                        .map(|f| f.message.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" | ")
-                )),
-                _ => {}
-            }
-            if kind == "fail" {
-                for f in r.findings_of(m.code) {
-                    if f.evidence.is_empty() {
-                        problems.push(format!("{} fail: a finding without evidence", m.code));
-                    }
+    for kind in ["fail", "pass"] {
+        let r = run(m.code, kind);
+        let outcome = r.outcome(m.code).expect("selected rule has an outcome");
+        if outcome.status != Status::Ran {
+            problems.push(format!("{} {kind}: skipped ({:?})", m.code, outcome.reason));
+            continue;
+        }
+        let n = r.findings_of(m.code).count();
+        match kind {
+            "fail" if n == 0 => problems.push(format!("{} fail: no finding", m.code)),
+            "pass" if n > 0 => problems.push(format!(
+                "{} pass: {n} finding(s): {}",
+                m.code,
+                r.findings_of(m.code)
+                    .map(|f| f.message.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            )),
+            _ => {}
+        }
+        if kind == "fail" {
+            for f in r.findings_of(m.code) {
+                if f.evidence.is_empty() {
+                    problems.push(format!("{} fail: a finding without evidence", m.code));
                 }
-                let found: Vec<&Finding> = r.findings_of(m.code).collect();
-                insta::assert_yaml_snapshot!(format!("{}_fail", m.code), found);
             }
+            let found: Vec<&Finding> = r.findings_of(m.code).collect();
+            insta::assert_yaml_snapshot!(format!("{}_fail", m.code), found);
         }
     }
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+/// One test per rule, named by its code, so `cargo test cv002` runs CV002's fixtures alone.
+macro_rules! rule_tests {
+    ($($code:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $code() {
+                check_rule(&stringify!($code).to_ascii_uppercase());
+            }
+        )*
+        /// The codes the tests above cover.
+        const COVERED: &[&str] = &[$(stringify!($code)),*];
+    };
+}
+
+rule_tests!(
+    ci001, ci002, co003, co004, co005, co006, cv001, cv002, cv003, cv004, cv005, cv006, cv007,
+    cv008, cv009, cv010, cv011, cv012, cv013, cv014, cv016, cv017, cv018, cv020, cv021, in001,
+    in002, in003, log001, log002, log003, mc001, mc005, rc001, rc002, rc003, uh001, uh002, uh003,
+    uh004, uh005, uh006, uh007, uh008,
+);
+
+#[test]
+fn every_rule_has_its_own_test() {
+    let mut want: Vec<String> = catalogue()
+        .iter()
+        .map(|m| m.code.to_ascii_lowercase())
+        .collect();
+    want.sort();
+    let mut have: Vec<String> = COVERED.iter().map(|c| c.to_string()).collect();
+    have.sort();
+    assert_eq!(
+        have, want,
+        "add the new rule's code to rule_tests! in this file"
+    );
 }
 
 #[test]

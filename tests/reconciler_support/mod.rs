@@ -137,6 +137,7 @@ pub fn opts(flavour: Option<Flavour>, history_fix: Option<bool>) -> RunOptions {
     RunOptions {
         flavour,
         history_fix,
+        no_trace: false,
     }
 }
 

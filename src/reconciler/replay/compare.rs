@@ -221,7 +221,14 @@ fn run_as(
     s.history_fix = Some(v.history_fix);
     s.cvo_version = minor.map(minor_label);
     s.expect = None;
-    let out = run(&s, &RunOptions::default());
+    // The replay compares results only: no trace.
+    let out = run(
+        &s,
+        &RunOptions {
+            no_trace: true,
+            ..RunOptions::default()
+        },
+    );
     let c = compare_fields(dump, &out.cluster_version);
     VariantRun {
         variant: v,
