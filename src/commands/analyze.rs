@@ -25,6 +25,7 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
         }
         Err(e) => return Err(e),
     };
+    super::note_unread(&run, ui);
     // One report per cluster (inputs of different clusters are never mixed).
     let clusters: Vec<(String, &Report)> = run
         .analyses()

@@ -162,6 +162,22 @@ fn settings(input: &InputArgs, rules: Option<&RuleArgs>, ui: &Ui) -> Result<Sett
     Ok(s)
 }
 
+/// Names on stderr each input file that could not be read and may hold what the analysis
+/// reads (a ClusterVersion, operators, pools, nodes...), with what it seems to hold and why,
+/// so that a conclusion drawn without it is never taken for a complete one.
+fn note_unread(run: &Run, ui: &Ui) {
+    for an in run.analyses() {
+        for u in mglint::status::unread_files(&an.bundle) {
+            if u.matters() {
+                ui.note(&mglint::vocab::text::show_controls(&format!(
+                    "could not read {}",
+                    u.describe()
+                )));
+            }
+        }
+    }
+}
+
 /// The settings of a verb that lists or explains rules: the config file and the
 /// known-issue rule sources, nothing about inputs.
 fn rule_settings(

@@ -22,6 +22,7 @@ pub fn run(a: TimelineArgs, ui: &Ui) -> Result<u8, CliError> {
     }
     let s = settings(&a.input, None, ui)?;
     let run = load(&a.input, &s, ui)?;
+    super::note_unread(&run, ui);
     let text = super::per_cluster(&run, format == TextOrJson::Json, |an| match format {
         TextOrJson::Text => mglint::timeline::render_table(an.timeline(), &filter),
         TextOrJson::Json => mglint::timeline::render_json(an.timeline(), &filter),

@@ -213,3 +213,45 @@ fn a_retired_code_still_selects_what_replaced_it() {
     assert!(o.status.success());
     assert!(page.contains("retired") && page.contains("UH002"), "{page}");
 }
+
+#[test]
+fn analyze_and_timeline_name_the_file_they_could_not_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mg = update_with_pools(tmp.path());
+    let worker = find(&mg, "machineconfigpools/worker.yaml").pop().unwrap();
+    let text = std::fs::read_to_string(&worker).unwrap();
+    std::fs::write(
+        &worker,
+        &text[..cut_inside_a_quoted_value(&text, text.len() / 2)],
+    )
+    .unwrap();
+    let mg_s = mg.to_str().unwrap();
+    for args in [
+        vec!["analyze", mg_s, "--format", "json", "--exit-zero"],
+        vec!["timeline", mg_s, "--format", "json"],
+    ] {
+        let o = common::mglint(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("could not read")
+                && err.contains("worker.yaml")
+                && err.contains("(MachineConfigPool)"),
+            "{args:?}: {err}"
+        );
+    }
+    // The report carries it too (IN001, with the file and the reason).
+    let o = common::mglint(&["analyze", mg_s, "--format", "json", "--exit-zero"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["code"] == "IN001"
+                && f["object"]["name"]
+                    .as_str()
+                    .unwrap_or("")
+                    .ends_with("worker.yaml")),
+        "{v}"
+    );
+}

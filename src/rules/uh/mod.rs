@@ -59,6 +59,11 @@ pub fn report(
 ) {
     let phase = cx.phase();
     let early_install = cx.installing_within_window();
+    // "Not updating" is a verdict a file that could not be read may overturn (oc counts
+    // outdated worker pools): then oc's level stands, and the message says why.
+    let undecided = crate::status::unread_files(cx.bundle)
+        .into_iter()
+        .find(|u| u.decides_updating());
     for (insight, now, shown) in insights_of(cx, kind) {
         let Some(res) = insight.resources.first() else {
             continue;
@@ -72,7 +77,14 @@ pub fn report(
         message.push_str(&phase.during());
         let mut severity = severity_of(insight.level);
         let mut qualifier = None;
-        if !shown {
+        let unknown;
+        if !shown && let Some(u) = &undecided {
+            unknown = format!(
+                "whether the cluster is updating is unknown: `{}` could not be read",
+                u.path
+            );
+            qualifier = Some(unknown.as_str());
+        } else if !shown {
             severity = Severity::Info;
             qualifier = Some("the cluster is not updating, so oc shows no Update Health");
         } else if early_install && matches!(phase, Phase::Installing { .. }) {
