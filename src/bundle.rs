@@ -143,3 +143,145 @@ impl Bundle {
             && self.collection_times.is_empty()
     }
 }
+
+/// A file the input holds that could not be read, with the kind of object it seems to hold
+/// (from the reader's reason, the file's `kind:` lines, else its name); `None` when it
+/// cannot be told.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Unread {
+    pub path: String,
+    pub reason: String,
+    pub kind: Option<String>,
+}
+
+/// The object kinds the assessment of an update reads (`status`, the `UH` rules).
+const STATUS_KINDS: &[&str] = &[
+    "ClusterVersion",
+    "ClusterOperator",
+    "MachineConfigPool",
+    "Node",
+    "MachineConfig",
+    "Alerts",
+    "Deployment",
+];
+
+impl Unread {
+    /// Whether the file may hold something the assessment needs (an unknown kind may).
+    pub fn matters(&self) -> bool {
+        self.kind
+            .as_deref()
+            .is_none_or(|k| STATUS_KINDS.contains(&k))
+    }
+
+    /// Whether the file may decide if the cluster is updating (oc's verdict also counts
+    /// outdated worker pools).
+    pub fn decides_updating(&self) -> bool {
+        matches!(
+            self.kind.as_deref(),
+            None | Some("ClusterVersion" | "MachineConfigPool" | "Node" | "MachineConfig")
+        )
+    }
+
+    /// "`path` (Kind): reason; this leaves … unknown", for a person.
+    pub fn describe(&self) -> String {
+        let kind = self.kind.as_deref().unwrap_or("objects of an unknown kind");
+        format!(
+            "`{}` ({kind}): {}; this leaves {} unknown",
+            self.path,
+            self.reason,
+            self.leaves_unknown()
+        )
+    }
+
+    /// What the missing file leaves unknown, for a person.
+    pub fn leaves_unknown(&self) -> &'static str {
+        match self.kind.as_deref() {
+            Some("ClusterVersion") => "the whole assessment",
+            Some("ClusterOperator") => "the control plane and operator health",
+            Some("MachineConfigPool") | Some("Node") | Some("MachineConfig") => {
+                "the nodes and worker pools (and so whether the cluster is updating)"
+            }
+            Some("Alerts") => "the alerts in Update Health",
+            Some("Deployment") => "whether machine-config is updated",
+            _ => "any part of the assessment",
+        }
+    }
+}
+
+/// The kind of object a file that could not be read seems to hold.
+fn guess_kind(reason: &str, text: Option<&str>, path: &str) -> Option<String> {
+    let canonical = |k: &str| -> Option<String> {
+        let k = k.strip_suffix("List").unwrap_or(k);
+        STATUS_KINDS
+            .iter()
+            .chain(&["Event", "Pod", "Namespace"])
+            .find(|c| c.eq_ignore_ascii_case(k))
+            .map(|c| c.to_string())
+            .or_else(|| (!k.is_empty()).then(|| k.to_string()))
+    };
+    if let Some(rest) = reason.split("not a valid ").nth(1) {
+        let k: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        if let Some(k) = canonical(&k) {
+            return Some(k);
+        }
+    }
+    if let Some(t) = text {
+        let head = &t[..t.len().min(64 * 1024)];
+        for line in head.lines() {
+            let l = line.trim_start_matches([' ', '-', '"']);
+            if let Some(v) = l
+                .strip_prefix("kind:")
+                .or_else(|| l.strip_prefix("kind\":"))
+            {
+                let v = v.trim().trim_matches(|c| c == '"' || c == ',' || c == '\'');
+                if !v.is_empty() && v != "List" {
+                    return canonical(v);
+                }
+            }
+        }
+    }
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let by_name: &[(&str, &str)] = &[
+        ("-cv.", "ClusterVersion"),
+        ("clusterversion", "ClusterVersion"),
+        ("-co.", "ClusterOperator"),
+        ("clusteroperator", "ClusterOperator"),
+        ("-mcp.", "MachineConfigPool"),
+        ("machineconfigpool", "MachineConfigPool"),
+        ("-mc.", "MachineConfig"),
+        ("machineconfig", "MachineConfig"),
+        ("node", "Node"),
+        ("alert", "Alerts"),
+        ("deployment", "Deployment"),
+    ];
+    by_name
+        .iter()
+        .find(|(needle, _)| name.contains(needle))
+        .map(|(_, k)| k.to_string())
+}
+
+/// The files of the bundle that could not be read (error diagnostics), with their guessed
+/// kinds, one per file.
+pub fn unread_files(b: &Bundle) -> Vec<Unread> {
+    let mut out: Vec<Unread> = Vec::new();
+    for d in &b.diagnostics {
+        if d.level != crate::model::DiagLevel::Error {
+            continue;
+        }
+        let path = d.prov.display_path();
+        if out.iter().any(|u| u.path == path) {
+            continue;
+        }
+        let text = b.files.text(&d.prov.file).map(|t| &**t);
+        let kind = guess_kind(&d.reason, text, &path);
+        out.push(Unread {
+            path,
+            reason: d.reason.clone(),
+            kind,
+        });
+    }
+    out
+}

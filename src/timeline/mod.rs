@@ -59,6 +59,9 @@ pub struct Timeline {
     pub history_merges: Vec<HistoryMergeRecord>,
     /// The moment the data describes (collection time, else the latest time seen).
     pub reference: Option<Time>,
+    /// Input files that could not be read and may hold what the timeline is built from
+    /// (the ClusterVersion, operators, pools, nodes): events they held are missing.
+    pub unread: Vec<crate::bundle::Unread>,
 }
 
 /// Builds the timeline of one bundle. Never fails: what cannot be placed in time is left out.
@@ -99,6 +102,10 @@ pub fn build(bundle: &Bundle) -> Timeline {
         history_merges: scan.merges,
         history,
         reference: bundle.reference_time(),
+        unread: crate::bundle::unread_files(bundle)
+            .into_iter()
+            .filter(|u| u.matters())
+            .collect(),
     }
 }
 

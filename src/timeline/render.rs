@@ -223,6 +223,8 @@ struct Doc<'a> {
     episodes: Vec<&'a Episode>,
     passes: Vec<&'a Pass>,
     history: &'a [HistoryRecord],
+    /// Input files that could not be read: what they held is missing from the timeline.
+    unread: &'a [crate::bundle::Unread],
 }
 
 /// The versioned JSON document (pretty-printed, deterministic).
@@ -243,6 +245,7 @@ pub fn render_json(tl: &Timeline, f: &Filter) -> String {
             .filter(|p| in_window(p.start, p.end))
             .collect(),
         history: &tl.history,
+        unread: &tl.unread,
     };
     serde_json::to_string_pretty(&doc).unwrap_or_else(|e| {
         format!(

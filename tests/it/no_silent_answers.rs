@@ -114,10 +114,12 @@ fn an_unreadable_pool_file_on_a_cluster_not_progressing_is_not_called_not_updati
     let dir_s = dir.to_str().unwrap();
     let (rc, out, _) = status(&[dir_s]);
     assert_eq!((rc, out.as_str()), (0, oc.as_str()));
+    // A word where oc wants a boolean: the pools cannot be read.
     let mcp = dir.join("cv-not-updating-mcp.yaml");
     let text = std::fs::read_to_string(&mcp).unwrap();
-    let cut = cut_inside_a_quoted_value(&text, text.len() / 3);
-    std::fs::write(&mcp, &text[..cut]).unwrap();
+    let broken = text.replacen("paused: false", "paused: sometimes", 1);
+    assert_ne!(broken, text);
+    std::fs::write(&mcp, broken).unwrap();
     let (rc, _, err) = status(&[dir_s]);
     assert_eq!(rc, 2, "{err}");
     let (rc, out, err) = status(&[dir_s, "--partial"]);
@@ -239,6 +241,14 @@ fn analyze_and_timeline_name_the_file_they_could_not_read() {
             "{args:?}: {err}"
         );
     }
+    // The timeline's JSON carries it (its events are missing what the file held).
+    let o = common::mglint(&["timeline", mg_s, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["unread"][0]["kind"], "MachineConfigPool",
+        "{}",
+        v["unread"]
+    );
     // The report carries it too (IN001, with the file and the reason).
     let o = common::mglint(&["analyze", mg_s, "--format", "json", "--exit-zero"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();

@@ -35,6 +35,7 @@ fn timeline(events: Vec<TimelineEvent>, reference: &str) -> Timeline {
         loads: Vec::new(),
         history_merges: Vec::new(),
         reference: Some(t(reference)),
+        unread: Vec::new(),
     }
 }
 
@@ -223,6 +224,7 @@ fn empty_timeline_says_so() {
         loads: Vec::new(),
         history_merges: Vec::new(),
         reference: None,
+        unread: Vec::new(),
     };
     let html = render_html(&report(vec![]), &tl, &HtmlMeta::default());
     assert!(html.contains("Nothing in the input could be placed in time."));
