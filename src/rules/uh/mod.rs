@@ -47,7 +47,7 @@ fn insights_of<'c>(
     })
 }
 
-/// One finding per insight of `kind`: `what(insight, resource)` gives the object, the
+/// One finding per insight of `kind`: `what(resource)` gives the object, the
 /// message's subject and the evidence. The message is oc's summary, then how long, the
 /// phase and oc's description; the severity is oc's level (lowered as the module says).
 pub fn report(
@@ -55,7 +55,7 @@ pub fn report(
     meta: &'static RuleMeta,
     kind: InsightKind,
     out: &mut Vec<Finding>,
-    what: impl Fn(&Insight, &InsightResource) -> (ObjectRef, Vec<EvidenceItem>),
+    what: impl Fn(&InsightResource) -> (ObjectRef, Vec<EvidenceItem>),
 ) {
     let phase = cx.phase();
     let early_install = cx.installing_within_window();
@@ -68,7 +68,7 @@ pub fn report(
         let Some(res) = insight.resources.first() else {
             continue;
         };
-        let (object, evidence) = what(insight, res);
+        let (object, evidence) = what(res);
         let since = insight_since(insight, now);
         let mut message = insight.summary.trim_end_matches('.').to_string();
         if insight.started_at.is_some() && since != "now" {

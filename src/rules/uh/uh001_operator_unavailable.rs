@@ -21,11 +21,7 @@ declare_rule! {
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
-    report(
-        cx,
-        &META,
-        InsightKind::OperatorUnavailable,
-        out,
-        |_, res| operator_target(cx, res, "Available"),
-    );
+    report(cx, &META, InsightKind::OperatorUnavailable, out, |res| {
+        operator_target(cx, res, "Available")
+    });
 }

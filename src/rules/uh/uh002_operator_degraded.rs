@@ -22,7 +22,7 @@ declare_rule! {
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
-    report(cx, &META, InsightKind::OperatorDegraded, out, |_, res| {
+    report(cx, &META, InsightKind::OperatorDegraded, out, |res| {
         operator_target(cx, res, "Degraded")
     });
 }

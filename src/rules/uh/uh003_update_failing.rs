@@ -36,7 +36,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         &META,
         InsightKind::ClusterVersionFailing,
         &mut found,
-        |_, _| cluster_version_target(cx, Some("Failing"), None),
+        |_| cluster_version_target(cx, Some("Failing"), None),
     );
     let cv = cx.bundle.cluster_version();
     let failing = cv.and_then(|cv| cv.condition("Failing"));

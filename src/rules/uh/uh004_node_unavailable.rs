@@ -23,7 +23,7 @@ declare_rule! {
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
-    report(cx, &META, InsightKind::NodeUnavailable, out, |_, res| {
+    report(cx, &META, InsightKind::NodeUnavailable, out, |res| {
         node_target(cx, res, |n| {
             let bad = n.status.conditions.iter().enumerate().find(|(_, c)| {
                 matches!(

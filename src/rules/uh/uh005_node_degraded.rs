@@ -23,7 +23,7 @@ declare_rule! {
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
-    report(cx, &META, InsightKind::NodeDegraded, out, |_, res| {
+    report(cx, &META, InsightKind::NodeDegraded, out, |res| {
         node_target(cx, res, |n| {
             let state = n.mco_annotation("state")?;
             Some(cx.field(

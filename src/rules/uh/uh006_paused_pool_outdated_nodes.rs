@@ -21,7 +21,7 @@ declare_rule! {
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
-    report(cx, &META, InsightKind::PoolPaused, out, |_, res| {
+    report(cx, &META, InsightKind::PoolPaused, out, |res| {
         let object = ObjectRef::new("MachineConfigPool", "", &res.name);
         let evidence = cx
             .bundle

@@ -23,7 +23,7 @@ declare_rule! {
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
-    report(cx, &META, InsightKind::Alert, out, |_, res| {
+    report(cx, &META, InsightKind::Alert, out, |res| {
         let object = ObjectRef::new("Alert", &res.namespace, &res.name);
         let evidence = cx
             .bundle

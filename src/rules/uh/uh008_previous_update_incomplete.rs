@@ -27,6 +27,6 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         &META,
         InsightKind::PreviousUpdateIncomplete,
         out,
-        |_, _| cluster_version_target(cx, None, Some(1)),
+        |_| cluster_version_target(cx, None, Some(1)),
     );
 }
