@@ -302,6 +302,10 @@ pub struct AnalyzeArgs {
     /// Exit 0 even when a finding is at or above the fail level (input errors still exit 2)
     #[arg(long)]
     pub exit_zero: bool,
+    /// Accept an incomplete answer when input files could not be read (each is named on
+    /// stderr and in the output); without it such an input exits 2
+    #[arg(long)]
+    pub partial: bool,
     /// Output format [default: from -o's extension, else human]
     #[arg(long, value_enum)]
     pub format: Option<AnalyzeFormat>,
@@ -317,6 +321,10 @@ pub struct AnalyzeArgs {
 pub struct TimelineArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// Accept an incomplete answer when input files could not be read (each is named on
+    /// stderr and in the output); without it such an input exits 2
+    #[arg(long)]
+    pub partial: bool,
     /// Output format [default: from -o's extension, else text]
     #[arg(long, value_enum)]
     pub format: Option<TextOrJson>,

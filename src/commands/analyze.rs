@@ -1,7 +1,8 @@
 //! `mglint analyze`: the main job. Writes the report in one or several formats (each `-o`
 //! path's format from `FORMAT=`, else `--format`, else its extension); exits 1 when a finding
-//! reaches `--fail-on` (unless `--exit-zero`), 2 when an input could not be read, in which
-//! case the JUnit outputs are still written, failing `[mglint] inputs can be read`.
+//! reaches `--fail-on` (unless `--exit-zero`), 2 when an input (or, without `--partial`, a
+//! file inside one) could not be read: the reports are still written, incomplete and saying
+//! so, and JUnit fails `[mglint] inputs can be read`.
 
 use super::{CliError, Ui, emit, finish, load, pick_format, settings};
 use crate::cli::{AnalyzeArgs, AnalyzeFormat};
@@ -25,7 +26,7 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
         }
         Err(e) => return Err(e),
     };
-    super::note_unread(&run, ui);
+    let unread = super::note_unread(&run, ui);
     // One report per cluster (inputs of different clusters are never mixed).
     let clusters: Vec<(String, &Report)> = run
         .analyses()
@@ -57,7 +58,8 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
         .max()
         .unwrap_or(0);
     let code = if a.exit_zero { 0 } else { worst };
-    Ok(finish(&run, code))
+    let code = finish(&run, code);
+    Ok(super::partial_exit(code, unread, a.partial))
 }
 
 /// `report.html` for the first cluster, `report.2.html` for the second, ….

@@ -162,20 +162,34 @@ fn settings(input: &InputArgs, rules: Option<&RuleArgs>, ui: &Ui) -> Result<Sett
     Ok(s)
 }
 
-/// Names on stderr each input file that could not be read and may hold what the analysis
-/// reads (a ClusterVersion, operators, pools, nodes...), with what it seems to hold and why,
-/// so that a conclusion drawn without it is never taken for a complete one.
-fn note_unread(run: &Run, ui: &Ui) {
+/// Names on stderr each input file that could not be read (every kind the rules and the
+/// timeline read may be in it), with what it seems to hold and why, so that a conclusion
+/// drawn without it is never taken for a complete one. Returns how many there were.
+fn note_unread(run: &Run, ui: &Ui) -> usize {
+    let mut n = 0;
     for an in run.analyses() {
-        for u in mglint::status::unread_files(&an.bundle) {
-            if u.matters() {
-                ui.note(&mglint::vocab::text::show_controls(&format!(
-                    "could not read {}",
-                    u.describe()
-                )));
-            }
+        for u in mglint::bundle::unread_files(&an.bundle) {
+            n += 1;
+            ui.note(&mglint::vocab::text::show_controls(&format!(
+                "could not read {}",
+                u.describe()
+            )));
         }
     }
+    n
+}
+
+/// The exit code of a verb whose answer lacks `unread` files: `code`, or 2 (with the reason
+/// on stderr) unless `--partial` accepts an incomplete answer.
+fn partial_exit(code: u8, unread: usize, partial: bool) -> u8 {
+    if unread == 0 || partial {
+        return code;
+    }
+    eprintln!(
+        "error: {} could not be read (named above), so the answer is incomplete: pass --partial to accept it",
+        mglint::vocab::text::plural(unread, "input file", "input files")
+    );
+    code.max(2)
 }
 
 /// The settings of a verb that lists or explains rules: the config file and the

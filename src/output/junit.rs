@@ -106,9 +106,20 @@ fn rule_case(report: &Report, r: &crate::rules::RuleOutcome, bases: &Bases<'_>) 
     case
 }
 
-/// The case that fails when some input could not be read.
-fn inputs_case(input_errors: &[String]) -> Case {
+/// The case that fails when some input, or some file inside one, could not be read.
+fn inputs_case(input_errors: &[String], report: &Report) -> Case {
     let mut case = Case::passing("mglint.input", INPUTS_CASE.to_string());
+    let unread: Vec<String>;
+    let input_errors = if input_errors.is_empty() {
+        unread = report
+            .unread
+            .iter()
+            .map(|u| format!("could not read {}", u.describe()))
+            .collect();
+        &unread[..]
+    } else {
+        input_errors
+    };
     if let Some(first) = input_errors.first() {
         let mut message = first.lines().next().unwrap_or("").to_string();
         if input_errors.len() > 1 {
@@ -232,7 +243,7 @@ fn write_doc(suites: &[Suite<'_>]) -> io::Result<Vec<u8>> {
 
 fn cases_of(report: &Report, input_errors: &[String]) -> Vec<Case> {
     let bases = Bases::of(report);
-    let mut cases = vec![inputs_case(input_errors)];
+    let mut cases = vec![inputs_case(input_errors, report)];
     cases.extend(report.rules.iter().map(|r| rule_case(report, r, &bases)));
     cases
 }

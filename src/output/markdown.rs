@@ -254,10 +254,18 @@ fn header(out: &mut String, report: &Report, bases: &Bases<'_>) {
         let _ = writeln!(out, "- **Collected:** {}", fmt_short(&t));
     }
     let s = &report.summary;
-    let verdict = if report.failed() { "fails" } else { "passes" };
+    let verdict = report.verdict();
+    let incomplete = if report.incomplete() {
+        format!(
+            " ({} could not be read: `IN001`)",
+            plural(report.unread.len(), "input file", "input files")
+        )
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "- **Result:** {}, {}, {} info; {verdict} at `--fail-on {}`; {} ran, {} skipped\n",
+        "- **Result:** {}, {}, {} info; {verdict} at `--fail-on {}`{incomplete}; {} ran, {} skipped\n",
         plural(s.errors, "error", "errors"),
         plural(s.warnings, "warning", "warnings"),
         s.info,

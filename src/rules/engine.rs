@@ -551,6 +551,7 @@ pub fn run(
             select: settings.select.clone(),
             ignore: settings.ignore.clone(),
         },
+        unread: crate::bundle::unread_files(bundle),
         summary,
         findings,
         rules: outcomes,

@@ -433,6 +433,9 @@ pub struct Report {
     pub fail_on: Severity,
     /// The settings the run used: the settings file read (none: `null`) and the selection.
     pub settings: ReportSettings,
+    /// Input files that could not be read (each also an `IN001` finding): what they held is
+    /// missing from every rule, so a report with any is incomplete.
+    pub unread: Vec<crate::bundle::Unread>,
     pub summary: Counts,
     pub findings: Vec<Finding>,
     pub rules: Vec<RuleOutcome>,
@@ -474,6 +477,7 @@ impl Report {
             collected_at: None,
             fail_on: Severity::Error,
             settings: ReportSettings::default(),
+            unread: Vec::new(),
             summary: Counts::default(),
             findings: Vec::new(),
             rules: Vec::new(),
@@ -488,6 +492,23 @@ impl Report {
     /// Whether any finding is at or above the fail level.
     pub fn failed(&self) -> bool {
         self.findings.iter().any(|f| f.severity >= self.fail_on)
+    }
+
+    /// Whether some input file could not be read, so that "passes" cannot be said.
+    pub fn incomplete(&self) -> bool {
+        !self.unread.is_empty()
+    }
+
+    /// The verdict at the fail level: "fails", "passes", or "is incomplete" when nothing
+    /// failed but some input file could not be read.
+    pub fn verdict(&self) -> &'static str {
+        if self.failed() {
+            "fails"
+        } else if self.incomplete() {
+            "is incomplete"
+        } else {
+            "passes"
+        }
     }
 
     /// The outcome of one rule, if it was selected.

@@ -102,10 +102,7 @@ pub fn build(bundle: &Bundle) -> Timeline {
         history_merges: scan.merges,
         history,
         reference: bundle.reference_time(),
-        unread: crate::bundle::unread_files(bundle)
-            .into_iter()
-            .filter(|u| u.matters())
-            .collect(),
+        unread: crate::bundle::unread_files(bundle),
     }
 }
 

@@ -13,7 +13,7 @@ const LAYERS: &[&[&str]] = &[
     &["source", "remote"],
     &["ingest"],
     &["timeline"],
-    &["reconciler", "status"],
+    &["reconciler", "status", "recommend"],
     &["rules"],
     &["output", "summary"],
     &["app"],

@@ -217,9 +217,14 @@ fn a_retired_code_still_selects_what_replaced_it() {
 }
 
 #[test]
-fn analyze_and_timeline_name_the_file_they_could_not_read() {
+fn analyze_and_timeline_name_the_file_they_could_not_read_and_exit_2_unless_partial() {
     let tmp = tempfile::tempdir().unwrap();
     let mg = update_with_pools(tmp.path());
+    let mg_s = mg.to_str().unwrap();
+    // Intact: a complete report that passes, and a timeline, both exit 0.
+    let o = common::mglint(&["analyze", mg_s]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("(passes at --fail-on error)"));
     let worker = find(&mg, "machineconfigpools/worker.yaml").pop().unwrap();
     let text = std::fs::read_to_string(&worker).unwrap();
     std::fs::write(
@@ -227,41 +232,69 @@ fn analyze_and_timeline_name_the_file_they_could_not_read() {
         &text[..cut_inside_a_quoted_value(&text, text.len() / 2)],
     )
     .unwrap();
-    let mg_s = mg.to_str().unwrap();
-    for args in [
-        vec!["analyze", mg_s, "--format", "json", "--exit-zero"],
-        vec!["timeline", mg_s, "--format", "json"],
-    ] {
-        let o = common::mglint(&args);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(
-            err.contains("could not read")
-                && err.contains("worker.yaml")
-                && err.contains("(MachineConfigPool)"),
-            "{args:?}: {err}"
-        );
-    }
-    // The timeline's JSON carries it (its events are missing what the file held).
-    let o = common::mglint(&["timeline", mg_s, "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(
-        v["unread"][0]["kind"], "MachineConfigPool",
-        "{}",
-        v["unread"]
-    );
-    // The report carries it too (IN001, with the file and the reason).
-    let o = common::mglint(&["analyze", mg_s, "--format", "json", "--exit-zero"]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert!(
-        v["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|f| f["code"] == "IN001"
-                && f["object"]["name"]
+    for verb in ["analyze", "timeline"] {
+        for partial in [false, true] {
+            let mut args = vec![verb, mg_s, "--format", "json"];
+            if partial {
+                args.push("--partial");
+            }
+            let o = common::mglint(&args);
+            let err = String::from_utf8_lossy(&o.stderr);
+            // The note is printed either way; the exit says whether incomplete is accepted.
+            assert!(
+                err.contains("could not read")
+                    && err.contains("worker.yaml")
+                    && err.contains("(MachineConfigPool)"),
+                "{args:?}: {err}"
+            );
+            assert_eq!(
+                o.status.code(),
+                Some(if partial { 0 } else { 2 }),
+                "{args:?}: {err}"
+            );
+            assert_eq!(err.contains("pass --partial"), !partial, "{args:?}: {err}");
+            // The JSON is written in both cases and carries the file.
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            assert_eq!(
+                v["unread"][0]["kind"], "MachineConfigPool",
+                "{args:?}: {}",
+                v["unread"]
+            );
+            assert!(
+                v["unread"][0]["path"]
                     .as_str()
-                    .unwrap_or("")
-                    .ends_with("worker.yaml")),
-        "{v}"
+                    .unwrap()
+                    .ends_with("worker.yaml"),
+                "{}",
+                v["unread"]
+            );
+        }
+    }
+    // The report also has the IN001 finding, and says "incomplete", never "passes".
+    let o = common::mglint(&["analyze", mg_s, "--partial"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("(is incomplete at --fail-on error: 1 input file could not be read (IN001))"),
+        "{out}"
+    );
+    assert!(!out.contains("passes at"), "{out}");
+    assert!(out.contains("IN001"), "{out}");
+    let o = common::mglint(&["analyze", mg_s, "--partial", "--format", "markdown"]);
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        md.contains("is incomplete at `--fail-on error` (1 input file could not be read: `IN001`)"),
+        "{md}"
+    );
+    // JUnit: the inputs case fails, naming the file.
+    let o = common::mglint(&["analyze", mg_s, "--partial", "--format", "junit"]);
+    let xml = String::from_utf8_lossy(&o.stdout);
+    let case = xml
+        .split("<testcase")
+        .find(|c| c.contains("[mglint] inputs can be read"))
+        .unwrap();
+    let case = &case[..case.find("</testcase>").unwrap_or(case.len())];
+    assert!(
+        case.contains("<failure") && case.contains("worker.yaml"),
+        "{case}"
     );
 }

@@ -10,7 +10,7 @@ use std::process::Command;
 fn run(args: &[&str], threads: &str, input: &Path) -> Vec<u8> {
     let out = Command::new(env!("CARGO_BIN_EXE_mglint"))
         .args(args)
-        .args(["-j", threads, "--format", "json"])
+        .args(["-j", threads, "--format", "json", "--partial"])
         .arg(input)
         .output()
         .expect("run mglint");

@@ -47,6 +47,7 @@ fn report(findings: Vec<Finding>) -> Report {
         collected_at: None,
         fail_on: Severity::Error,
         settings: Default::default(),
+        unread: Vec::new(),
         summary: Counts::default(),
         findings,
         rules: Vec::new(),

@@ -344,19 +344,32 @@ fn finding(out: &mut String, f: &Finding, bases: &Bases<'_>, p: &Paint, width: u
     out.push('\n');
 }
 
+/// ": N input files could not be read (IN001)" when the report is incomplete.
+fn incomplete_clause(report: &Report) -> String {
+    if report.incomplete() {
+        format!(
+            ": {} could not be read (IN001)",
+            plural(report.unread.len(), "input file", "input files")
+        )
+    } else {
+        String::new()
+    }
+}
+
 fn counts(out: &mut String, report: &Report, p: &Paint, width: usize) {
     let s = &report.summary;
-    let verdict = if report.failed() { "fails" } else { "passes" };
+    let verdict = report.verdict();
     let _ = writeln!(
         out,
-        "{}, {}, {} ({verdict} at --fail-on {})",
+        "{}, {}, {} ({verdict} at --fail-on {}{})",
         p.sev(Severity::Error, &plural(s.errors, "error", "errors")),
         p.sev(
             Severity::Warning,
             &plural(s.warnings, "warning", "warnings")
         ),
         p.sev(Severity::Info, &format!("{} info", s.info)),
-        report.fail_on
+        report.fail_on,
+        incomplete_clause(report)
     );
     let _ = writeln!(
         out,
