@@ -655,3 +655,64 @@ fn nested_zips_share_one_memory_bound() {
         "{out}"
     );
 }
+
+/// The same under an address-space limit, at a size where the old per-level bound let the
+/// chain hold three times `--max-file-bytes`: three nested stored zips of 150 MB each with a
+/// 200 MB bound run in 512 MiB, reading the outer level and naming the one skipped.
+#[test]
+fn a_chain_of_large_stored_zips_stays_under_the_bound_under_prlimit() {
+    use std::io::Write;
+    let stored = |name: &str, data: &[u8]| {
+        let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored)
+            .large_file(true);
+        w.start_file(name, opts).unwrap();
+        w.write_all(data).unwrap();
+        w.finish().unwrap().into_inner()
+    };
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let pad: Vec<u8> = (0..150_000_000)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u8
+        })
+        .collect();
+    let inner = stored("pad.bin", &pad);
+    drop(pad);
+    let mid = stored("inner.zip", &inner);
+    drop(inner);
+    let outer = stored("mid.zip", &mid);
+    drop(mid);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("chain.zip");
+    std::fs::write(&file, outer).unwrap();
+    let out = super::robust_bounds::limited(
+        512 << 20,
+        &[
+            "summary",
+            "-j",
+            "1",
+            file.to_str().unwrap(),
+            "--max-file-bytes",
+            "200000000",
+        ],
+    );
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.code().is_some(),
+        "killed: {:?}: {text}",
+        out.status
+    );
+    assert!(
+        text.contains("would exceed --max-file-bytes"),
+        "{:?}: {text}",
+        out.status
+    );
+}

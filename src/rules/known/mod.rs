@@ -78,14 +78,20 @@ impl KnownSet {
         for dir in &sources.dirs {
             match load::dir_files(dir) {
                 Ok(files) => {
-                    for f in files {
-                        let parsed = load::parse(
-                            &f.display().to_string(),
-                            &std::fs::read_to_string(&f).unwrap_or_default(),
-                            Origin::Local,
-                            &is_builtin,
-                        );
-                        set.add(&f.display().to_string(), parsed);
+                    // Parsed in parallel, added in name order (so duplicates and problems
+                    // are reported as a sequential load reports them).
+                    use rayon::prelude::*;
+                    let parsed: Vec<(String, load::Parsed)> = files
+                        .par_iter()
+                        .map(|f| {
+                            let name = f.display().to_string();
+                            let text = std::fs::read_to_string(f).unwrap_or_default();
+                            let parsed = load::parse(&name, &text, Origin::Local, &is_builtin);
+                            (name, parsed)
+                        })
+                        .collect();
+                    for (name, parsed) in parsed {
+                        set.add(&name, parsed);
                     }
                 }
                 Err(e) => set.problems.push(*e),
