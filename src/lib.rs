@@ -11,6 +11,7 @@ pub mod bundle;
 pub mod ingest;
 pub mod model;
 pub mod output;
+pub mod recommend;
 pub mod reconciler;
 pub mod redact;
 pub mod remote;

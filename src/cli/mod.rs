@@ -69,6 +69,9 @@ pub enum Command {
     /// `oc adm upgrade status`, offline: the update's control plane, nodes, worker pools and
     /// health, printed as oc prints them
     Status(StatusArgs),
+    /// `oc adm upgrade recommend`, offline: the updates the cluster is offered, the risks of
+    /// each and the checks oc runs before an update, printed as oc prints them
+    Recommend(RecommendArgs),
     /// Print a shell completion script (e.g. `mglint completions bash > /etc/bash_completion.d/mglint`)
     Completions(CompletionsArgs),
     /// Print the man page (roff; e.g. `mglint man > mglint.1`)
@@ -569,6 +572,35 @@ impl ByExtension for StatusFormat {
     fn extensions() -> &'static str {
         ".txt, .json, .md"
     }
+}
+
+#[derive(Debug, Args)]
+#[command(after_long_help = help::INPUTS, disable_version_flag = true)]
+pub struct RecommendArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// List every update of each minor, one row each (as `oc adm upgrade recommend
+    /// --show-outdated-releases`)
+    #[arg(long)]
+    pub show_outdated_releases: bool,
+    /// Show what oc says of the update to this release (strict SemVer, e.g. 4.16.32); an issue
+    /// not in --accept makes it exit 1, as oc does. With --quiet only that error is printed
+    #[arg(long, alias = "to", value_name = "VERSION")]
+    pub version: Option<String>,
+    /// Issue names to accept (comma-separated, repeatable): Failing, Progressing,
+    /// CannotRetrieveUpdates, ConditionalUpdateRisk, an alert's name, …
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    pub accept: Vec<String>,
+    /// Output format [default: from -o's extension, else text]
+    #[arg(long, value_enum)]
+    pub format: Option<StatusFormat>,
+    /// Write to this file instead of standard output
+    #[arg(long, short = 'o', value_name = "PATH")]
+    pub output: Option<PathBuf>,
+    /// Answer although input files could not be read (each is named on stderr); without it
+    /// such an input exits 2
+    #[arg(long)]
+    pub partial: bool,
 }
 
 #[derive(Debug, Args)]

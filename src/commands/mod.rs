@@ -7,6 +7,7 @@ mod analyze;
 mod batch;
 mod fetch;
 mod meta;
+mod recommend;
 mod reconcile;
 mod replay;
 mod rules;
@@ -103,6 +104,7 @@ pub fn run(command: Command, ui: &Ui) -> Result<u8, CliError> {
         Command::Batch(a) => batch::run(a, ui),
         Command::Fetch(a) => fetch::run(a, ui),
         Command::Status(a) => status::run(a, ui),
+        Command::Recommend(a) => recommend::run(a, ui),
         Command::Completions(a) => meta::completions(a, ui),
         Command::Man => meta::man(ui),
     }

@@ -197,8 +197,27 @@ pub struct ClusterVersionSpec {
 #[serde(rename_all = "camelCase", default)]
 pub struct ConditionalUpdate {
     pub release: Release,
+    /// The risks that apply to this target (`name`, `message`, `url`; the matching rules are
+    /// not kept).
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub risks: Vec<ConditionalUpdateRisk>,
     #[serde(deserialize_with = "de_null_default")]
     pub conditions: Vec<Condition>,
+}
+
+/// One risk of a conditional update.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ConditionalUpdateRisk {
+    #[serde(deserialize_with = "de_null_default")]
+    pub name: String,
+    #[serde(deserialize_with = "de_null_default")]
+    pub message: String,
+    #[serde(deserialize_with = "de_null_default")]
+    pub url: String,
 }
 
 /// `status` of a ClusterVersion.

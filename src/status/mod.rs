@@ -19,7 +19,7 @@ mod markdown;
 mod mco;
 pub mod nodes;
 mod selector;
-mod tabwriter;
+pub(crate) mod tabwriter;
 mod text;
 
 use crate::bundle::Bundle;

@@ -1,16 +1,29 @@
 //! Elastic tabstops exactly as Go's `text/tabwriter` lays them out with the settings oc uses
-//! (minimum width 0, padding 3, space padding, no flags): cells end at tabs, a line's last
-//! cell does not take part in alignment, and a column's width is set per block of
-//! consecutive lines that have a cell in it.
+//! (`status`: minimum width 0, padding 3; `recommend`: minimum width 14, padding 1; space
+//! padding): cells end at tabs, a line's last cell does not take part in alignment, and a
+//! column's width is set per block of consecutive lines that have a cell in it. (A line
+//! without a tab ends every block, which is where Go's writer flushes.)
 
 /// Aligns tab-separated `text` (cells end at `\t`, lines at `\n`) with `padding` spaces
 /// between columns. Widths count characters, as Go counts runes.
 pub fn align(text: &str, padding: usize) -> String {
+    align_min(text, 0, padding)
+}
+
+/// [`align`] with columns at least `minwidth` wide (padding included).
+pub fn align_min(text: &str, minwidth: usize, padding: usize) -> String {
     let lines: Vec<Vec<&str>> = text.split('\n').map(|l| l.split('\t').collect()).collect();
     let mut out = String::with_capacity(text.len() * 2);
     let mut widths = Vec::new();
-    format_block(&lines, 0, lines.len(), &mut widths, padding, &mut out);
+    let pad = Pad { minwidth, padding };
+    format_block(&lines, 0, lines.len(), &mut widths, pad, &mut out);
     out
+}
+
+#[derive(Clone, Copy)]
+struct Pad {
+    minwidth: usize,
+    padding: usize,
 }
 
 fn cell_width(c: &str) -> usize {
@@ -24,7 +37,7 @@ fn format_block(
     mut line0: usize,
     line1: usize,
     widths: &mut Vec<usize>,
-    padding: usize,
+    pad: Pad,
     out: &mut String,
 ) {
     let column = widths.len();
@@ -37,13 +50,13 @@ fn format_block(
         }
         write_lines(lines, line0, this, widths, out);
         line0 = this;
-        let mut width = 0;
+        let mut width = pad.minwidth;
         while this < line1 && column + 1 < lines[this].len() {
-            width = width.max(cell_width(lines[this][column]) + padding);
+            width = width.max(cell_width(lines[this][column]) + pad.padding);
             this += 1;
         }
         widths.push(width);
-        format_block(lines, line0, this, widths, padding, out);
+        format_block(lines, line0, this, widths, pad, out);
         widths.pop();
         line0 = this;
     }
@@ -76,6 +89,21 @@ fn write_lines(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_minimum_width_pads_short_columns() {
+        // recommend's table: minimum 14, padding 1.
+        let t = "  VERSION\tISSUES\n  4.16.15\tno known issues\n";
+        assert_eq!(
+            align_min(t, 14, 1),
+            "  VERSION     ISSUES\n  4.16.15     no known issues\n"
+        );
+        let t = "  4.17.0-0.nightly-2024-01-01-000000\tx\n";
+        assert_eq!(
+            align_min(t, 14, 1),
+            "  4.17.0-0.nightly-2024-01-01-000000 x\n"
+        );
+    }
 
     #[test]
     fn columns_align_per_block_and_last_cells_do_not_count() {

@@ -1,0 +1,63 @@
+//! `mglint recommend`: the offline `oc adm upgrade recommend`. oc's standard output on
+//! stdout, its warnings and its final `error: …` on stderr, its exit code (1 when, with
+//! `--version`, an issue was not accepted); files that could not be read are named and make
+//! it exit 2 unless `--partial`.
+
+use super::{CliError, Ui, emit, finish, load, pick_format, settings};
+use crate::cli::{RecommendArgs, StatusFormat};
+use mglint::recommend::{
+    Options, RecommendInputs, plan, render_json, render_markdown, render_text,
+};
+
+pub fn run(a: RecommendArgs, ui: &Ui) -> Result<u8, CliError> {
+    let format = pick_format(a.format, a.output.as_deref(), StatusFormat::Text)?;
+    let opts = Options {
+        show_outdated: a.show_outdated_releases,
+        version: a.version.clone(),
+        quiet: ui.quiet,
+        accept: a.accept.iter().map(|s| s.trim().to_string()).collect(),
+    };
+    // oc checks its flags before it reads anything.
+    if let Err(e) = mglint::recommend::check_options(&opts) {
+        eprintln!("error: {e}");
+        return Ok(1);
+    }
+    let s = settings(&a.input, None, ui)?;
+    let run = load(&a.input, &s, ui)?;
+    let unread = super::note_unread(&run, ui);
+    let code = std::cell::Cell::new(0u8);
+    let json = format == StatusFormat::Json;
+    let text = super::per_cluster(&run, json, |an| {
+        let inputs = match RecommendInputs::from_bundle(&an.bundle) {
+            Ok(i) => i,
+            Err(e) => {
+                code.set(code.get().max(2));
+                return if json {
+                    serde_json::json!({"error": e.to_string()}).to_string()
+                } else {
+                    eprintln!("error: {e}");
+                    String::new()
+                };
+            }
+        };
+        let p = plan(&inputs);
+        // The exit code is oc's in every format (1 when the --version answer is an error).
+        let answer = render_text(&p, &opts);
+        code.set(code.get().max(answer.exit_code()));
+        match format {
+            StatusFormat::Json => render_json(&p, &opts),
+            StatusFormat::Markdown => render_markdown(&p, &opts),
+            StatusFormat::Text => {
+                eprint!("{}", answer.err);
+                if let Some(e) = &answer.error {
+                    // oc's warnings may end without a newline; its error follows on that line.
+                    eprintln!("error: {e}");
+                }
+                answer.out
+            }
+        }
+    });
+    emit(&run, &text, a.output.as_deref(), ui)?;
+    let code = finish(&run, code.get());
+    Ok(super::partial_exit(code, unread, a.partial))
+}

@@ -1,0 +1,301 @@
+//! oc's text, byte for byte: what `oc adm upgrade recommend` writes to standard output and
+//! standard error for a [`Plan`], in oc's order, with the table laid out by Go's tabwriter
+//! and flushed (or dropped unflushed) where oc flushes it.
+
+use super::{Answer, Options, Plan, check_options, find_target, indent, issues};
+use crate::status::tabwriter::align_min;
+use std::fmt::Write as _;
+
+const HEADER: &str = "  VERSION\tISSUES\n";
+
+/// Runs `recommend` with `o` on `p`.
+pub fn render_text(p: &Plan, o: &Options) -> Answer {
+    let target = match check_options(o) {
+        Ok(t) => t,
+        Err(e) => {
+            return Answer {
+                error: Some(e),
+                ..Answer::default()
+            };
+        }
+    };
+    let accept = |n: &str| o.accept.iter().any(|a| a == n);
+    let acc = |n: &str| if accept(n) { "accepted " } else { "" };
+    let mut out = String::new();
+    let mut err = String::new();
+    let mut issues = issues(p);
+
+    match &p.failing {
+        Some(f) if f.status != "False" => {
+            let _ = write!(
+                out,
+                "{}Failing={}:\n\n  Reason: {}\n  Message: {}\n\n",
+                acc("Failing"),
+                f.status,
+                f.reason,
+                indent(&f.message)
+            );
+        }
+        Some(_) => {}
+        None => {
+            let _ = writeln!(
+                err,
+                "{}warning: No current Failing info, see `oc describe clusterversion` for more details.",
+                acc("Failing")
+            );
+        }
+    }
+    if let Some(c) = p
+        .progressing
+        .as_ref()
+        .filter(|c| c.status == "True" && !c.message.is_empty())
+    {
+        let _ = write!(
+            out,
+            "{}info: An update is in progress.  You may wish to let this update complete before requesting a new update.\n  {}\n\n",
+            acc("Progressing"),
+            indent(&c.message)
+        );
+    }
+    precheck_text(p, &accept, &mut out);
+    if let Some(c) = p.retrieved_updates.as_ref().filter(|c| c.status != "True") {
+        let _ = write!(
+            err,
+            "warning: Cannot refresh available updates:\n  Reason: {}\n  Message: {}\n\n",
+            c.reason,
+            indent(&c.message)
+        );
+    }
+    if !p.channel.is_empty() {
+        if p.upstream.is_empty() {
+            out.push_str(
+                "Upstream update service is unset, so the cluster will use an appropriate default.\n",
+            );
+        } else {
+            let _ = writeln!(out, "Upstream update service: {}", p.upstream);
+        }
+        if p.channels.is_empty() {
+            let _ = writeln!(out, "Channel: {}", p.channel);
+        } else {
+            let _ = writeln!(
+                out,
+                "Channel: {} (available channels: {})",
+                p.channel,
+                p.channels.join(", ")
+            );
+        }
+    }
+    for w in &p.collect_warnings {
+        err.push_str(w);
+    }
+
+    if let Some(v) = target {
+        let t = match find_target(p, &v) {
+            Ok(t) => t,
+            Err(e) => return quieted(out, err, Some(e), o.quiet),
+        };
+        out.push('\n');
+        let r = &t.release;
+        match t.not_recommended() {
+            None => {
+                let _ = write!(
+                    out,
+                    "Update to {} has no known issues relevant to this cluster.\nImage: {}\nRelease URL: {}\n",
+                    r.version, r.image, r.url
+                );
+            }
+            Some(c) => {
+                let reason = if accept("ConditionalUpdateRisk") {
+                    format!("accepted {} via ConditionalUpdateRisk", c.reason)
+                } else {
+                    c.reason.clone()
+                };
+                let _ = write!(
+                    out,
+                    "Update to {} {}={}:\nImage: {}\nRelease URL: {}\nReason: {reason}\nMessage: {}\n",
+                    r.version,
+                    c.type_,
+                    c.status,
+                    r.image,
+                    r.url,
+                    indent(&c.message)
+                );
+                issues.insert("ConditionalUpdateRisk".into());
+            }
+        }
+        let unaccepted: Vec<&str> = issues
+            .iter()
+            .map(String::as_str)
+            .filter(|i| !accept(i))
+            .collect();
+        if !unaccepted.is_empty() {
+            let e = format!(
+                "issues that apply to this cluster but which were not included in --accept: {}",
+                unaccepted.join(",")
+            );
+            return quieted(out, err, Some(e), o.quiet);
+        }
+        if !issues.is_empty() {
+            let all: Vec<&str> = issues.iter().map(String::as_str).collect();
+            let _ = writeln!(
+                out,
+                "Update to {} has no known issues relevant to this cluster other than the accepted {}.",
+                r.version,
+                all.join(",")
+            );
+        }
+        return quieted(out, err, None, o.quiet);
+    }
+
+    if p.minors.is_empty() {
+        out.push_str("No updates available. You may still upgrade to a specific release image with --to-image or wait for new updates to be available.\n");
+        return Answer {
+            out,
+            err,
+            error: None,
+        };
+    }
+    listing(p, o.show_outdated, &mut out);
+    Answer {
+        out,
+        err,
+        error: None,
+    }
+}
+
+/// With `--quiet` nothing but the error is printed.
+fn quieted(out: String, err: String, error: Option<String>, quiet: bool) -> Answer {
+    if quiet {
+        Answer {
+            error,
+            ..Answer::default()
+        }
+    } else {
+        Answer { out, err, error }
+    }
+}
+
+/// The precheck's three lines (no concern, accepted, concern) and the details of each
+/// condition of concern, in the precheck's order.
+fn precheck_text(p: &Plan, accept: &dyn Fn(&str) -> bool, out: &mut String) {
+    let checks = match &p.precheck {
+        Err(e) => {
+            let _ = writeln!(out, "Failed to check for at least some preconditions: {e}");
+            return;
+        }
+        Ok(c) => c,
+    };
+    let mut happy = Vec::new();
+    let mut accepted = Vec::new();
+    let mut unhappy = Vec::new();
+    for c in checks {
+        if c.status == "True" {
+            happy.push(format!("{} ({})", c.type_, c.reason));
+        } else if accept(&c.accept_as) {
+            accepted.push(c.type_.clone());
+        } else {
+            unhappy.push(c.type_.clone());
+        }
+    }
+    for l in [&mut happy, &mut accepted, &mut unhappy] {
+        l.sort();
+    }
+    if !happy.is_empty() {
+        let _ = write!(
+            out,
+            "The following conditions found no cause for concern in updating this cluster to later releases: {}\n\n",
+            happy.join(", ")
+        );
+    }
+    if !accepted.is_empty() {
+        let _ = write!(
+            out,
+            "The following conditions found cause for concern in updating this cluster to later releases, but were explicitly accepted via --accept: {}\n\n",
+            accepted.join(", ")
+        );
+    }
+    if !unhappy.is_empty() {
+        let _ = write!(
+            out,
+            "The following conditions found cause for concern in updating this cluster to later releases: {}\n\n",
+            unhappy.join(", ")
+        );
+        for c in checks.iter().filter(|c| c.status != "True") {
+            let _ = write!(
+                out,
+                "{}={}:\n\n  Reason: {}\n  Message: {}\n\n",
+                c.type_,
+                c.status,
+                c.reason,
+                indent(&c.message)
+            );
+        }
+    }
+}
+
+/// The updates of each minor, highest first: at most two per minor (then "And N older")
+/// unless `show_outdated`; recommended ones as table rows, others as blocks.
+fn listing(p: &Plan, show_outdated: bool, out: &mut String) {
+    for m in &p.minors {
+        let _ = write!(out, "\nUpdates to {}.{}:\n", m.major, m.minor);
+        // What oc's tabwriter holds until it is flushed (dropped if it never is).
+        let mut table = String::from(HEADER);
+        let flush = |table: &mut String, out: &mut String| {
+            out.push_str(&align_min(table, 14, 1));
+            table.clear();
+        };
+        let mut last_long = false;
+        let mut header_queued = true;
+        for (i, t) in m.sorted.iter().enumerate() {
+            let c = t.not_recommended();
+            if last_long || (c.is_some() && !show_outdated) {
+                out.push('\n');
+                if c.is_none() && !header_queued {
+                    table.push_str(HEADER);
+                    header_queued = true;
+                }
+                last_long = false;
+            }
+            if i == 2 && !show_outdated {
+                let _ = writeln!(
+                    out,
+                    "And {} older {}.{} updates you can see with '--show-outdated-releases' or '--version VERSION'.",
+                    m.sorted.len() - 2,
+                    m.major,
+                    m.minor
+                );
+                break;
+            }
+            match c {
+                None => {
+                    let _ = writeln!(
+                        table,
+                        "  {}\tno known issues relevant to this cluster",
+                        t.release.version
+                    );
+                    if !show_outdated {
+                        header_queued = false;
+                        flush(&mut table, out);
+                    }
+                }
+                Some(c) if show_outdated => {
+                    let _ = writeln!(table, "  {}\t{}", t.release.version, c.reason);
+                }
+                Some(c) => {
+                    let _ = write!(
+                        out,
+                        "  Version: {}\n  Image: {}\n  Reason: {}\n  Message: {}\n",
+                        t.release.version,
+                        t.release.image,
+                        c.reason,
+                        indent(c.message.trim())
+                    );
+                    last_long = true;
+                }
+            }
+        }
+        if show_outdated {
+            flush(&mut table, out);
+        }
+    }
+}
