@@ -5,7 +5,7 @@
 use super::{Options, Plan, Target, check_options, find_target, issues};
 use serde::Serialize;
 
-pub const SCHEMA: &str = "mglint/recommend/v1";
+pub const SCHEMA: &str = crate::vocab::schema::RECOMMEND;
 
 #[derive(Serialize)]
 struct Doc<'a> {

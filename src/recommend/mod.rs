@@ -69,10 +69,7 @@ impl RecommendInputs {
         let alerts = if let Some(u) = unread_alerts {
             AlertData::Failed(format!("parsing alerts: {}", go_json_error(&u.reason)))
         } else if b.objects.alerts.is_empty() {
-            AlertData::Failed(
-                "no alerts in the input (a must-gather keeps them under monitoring/; `oc adm inspect-alerts` writes them)"
-                    .into(),
-            )
+            AlertData::Absent
         } else {
             let mut all: Vec<Alert> = Vec::new();
             for doc in &b.objects.alerts {
@@ -94,9 +91,7 @@ impl RecommendInputs {
     /// As oc's mock mode reads a set: with `--mock-clusterversion=mock_path`, a missing (or
     /// empty) alerts file is "no test data" at the path oc derives from it.
     pub fn oc_mock(mut self, mock_path: &str) -> RecommendInputs {
-        if let AlertData::Failed(e) = &self.alerts
-            && e.starts_with("no alerts in the input")
-        {
+        if self.alerts == AlertData::Absent {
             self.alerts = AlertData::MockNoData(mock_path.replacen("-cv.yaml", "-alerts.json", 1));
         }
         self
@@ -178,6 +173,8 @@ pub struct Plan {
     pub retrieved_updates: Option<Condition>,
     pub upgradeable: Option<Condition>,
     pub precheck: Result<Vec<Check>, String>,
+    /// Whether the input held alerts at all (without them the precheck cannot run).
+    pub alerts_read: bool,
     /// Warnings oc prints on stderr while collecting the targets, each as oc writes it
     /// (the SemVer ones without a newline).
     pub collect_warnings: Vec<String>,
@@ -284,6 +281,7 @@ pub fn plan(i: &RecommendInputs) -> Plan {
         retrieved_updates: condition(cv, "RetrievedUpdates").cloned(),
         upgradeable,
         precheck: precheck::run(&i.alerts),
+        alerts_read: i.alerts != AlertData::Absent,
         collect_warnings: warnings,
         minors,
     }

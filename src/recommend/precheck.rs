@@ -24,6 +24,9 @@ pub struct Check {
 pub enum AlertData {
     /// The alerts of the input.
     Alerts(Vec<Alert>),
+    /// The input holds no alerts: the precheck cannot run (as oc's cannot when it cannot
+    /// fetch them).
+    Absent,
     /// oc's mock mode found no alerts file (or an empty one) at this path.
     MockNoData(String),
     /// The alerts could not be read (the text follows "Failed to check for at least some
@@ -31,10 +34,14 @@ pub enum AlertData {
     Failed(String),
 }
 
+/// Why the precheck could not run on an input without alerts.
+pub const ABSENT: &str = "no alerts in the input (a must-gather keeps them under monitoring/; `oc adm inspect-alerts` writes them)";
+
 /// The conditions of the precheck, or the error that stopped it.
 pub fn run(data: &AlertData) -> Result<Vec<Check>, String> {
     match data {
         AlertData::Failed(e) => Err(e.clone()),
+        AlertData::Absent => Err(ABSENT.into()),
         AlertData::MockNoData(path) => Ok(vec![Check {
             type_: "recommended/Alert".into(),
             status: "Unknown".into(),

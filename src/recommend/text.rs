@@ -299,3 +299,187 @@ fn listing(p: &Plan, show_outdated: bool, out: &mut String) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The paths oc's oracle harness cannot reach (it never passes `--accept` or `--quiet`),
+    //! written from oc's `recommend.go`: the wording `--accept` changes, what `--quiet`
+    //! keeps, and the flag checks made before anything is read.
+    use super::*;
+    use crate::recommend::precheck::AlertData;
+    use crate::recommend::{RecommendInputs, plan};
+
+    fn inputs() -> RecommendInputs {
+        let cv: crate::model::ClusterVersion = serde_json::from_value(serde_json::json!({
+            "apiVersion": "config.openshift.io/v1",
+            "kind": "ClusterVersion",
+            "metadata": {"name": "version"},
+            "spec": {"channel": "stable-4.16", "upstream": "https://u.example/graph"},
+            "status": {
+                "desired": {"version": "4.16.10", "image": "q/r@sha256:10", "channels": ["stable-4.16"]},
+                "conditions": [
+                    {"type": "Failing", "status": "True", "reason": "ClusterOperatorDegraded", "message": "Cluster operator etcd is degraded"},
+                    {"type": "RetrievedUpdates", "status": "True", "reason": "", "message": ""}
+                ],
+                "availableUpdates": [{"version": "4.16.11", "image": "q/r@sha256:11", "url": "https://errata/11"}],
+                "conditionalUpdates": [{
+                    "release": {"version": "4.16.12", "image": "q/r@sha256:12", "url": "https://errata/12"},
+                    "risks": [{"name": "SomeRisk", "message": "it may break", "url": "https://risk"}],
+                    "conditions": [{"type": "Recommended", "status": "False", "reason": "SomeRisk", "message": "it may break"}]
+                }]
+            }
+        }))
+        .unwrap();
+        let alert: crate::model::Alert = serde_json::from_value(serde_json::json!({
+            "labels": {"alertname": "KubeNodeNotReady", "severity": "warning"},
+            "annotations": {"summary": "Node is not ready."},
+            "state": "firing"
+        }))
+        .unwrap();
+        RecommendInputs {
+            cluster_version: cv,
+            alerts: AlertData::Alerts(vec![alert]),
+        }
+    }
+
+    fn run(o: Options) -> Answer {
+        render_text(&plan(&inputs()), &o)
+    }
+
+    #[test]
+    fn unaccepted_issues_end_a_version_answer_with_oc_s_error() {
+        let a = run(Options {
+            version: Some("4.16.12".into()),
+            ..Options::default()
+        });
+        assert!(
+            a.out
+                .contains("Failing=True:\n\n  Reason: ClusterOperatorDegraded\n")
+        );
+        assert!(a.out.contains(
+            "\nUpdate to 4.16.12 Recommended=False:\nImage: q/r@sha256:12\nRelease URL: https://errata/12\nReason: SomeRisk\nMessage: it may break\n"
+        ));
+        assert_eq!(
+            a.error.as_deref(),
+            Some(
+                "issues that apply to this cluster but which were not included in --accept: ConditionalUpdateRisk,Failing,KubeNodeNotReady"
+            )
+        );
+        assert_eq!(a.exit_code(), 1);
+    }
+
+    #[test]
+    fn accepted_issues_change_the_wording_and_the_exit() {
+        let a = run(Options {
+            version: Some("4.16.12".into()),
+            accept: vec![
+                "Failing".into(),
+                "KubeNodeNotReady".into(),
+                "ConditionalUpdateRisk".into(),
+            ],
+            ..Options::default()
+        });
+        assert!(a.out.starts_with("accepted Failing=True:\n"), "{}", a.out);
+        assert!(a.out.contains(
+            "The following conditions found cause for concern in updating this cluster to later releases, but were explicitly accepted via --accept: recommended/NodeAlerts/KubeNodeNotReady/0\n\n"
+        ));
+        // Every condition of concern accepted: no details are printed.
+        assert!(
+            !a.out
+                .contains("recommended/NodeAlerts/KubeNodeNotReady/0=False")
+        );
+        assert!(
+            a.out
+                .contains("Reason: accepted SomeRisk via ConditionalUpdateRisk\n")
+        );
+        assert!(a.out.ends_with(
+            "Update to 4.16.12 has no known issues relevant to this cluster other than the accepted ConditionalUpdateRisk,Failing,KubeNodeNotReady.\n"
+        ), "{}", a.out);
+        assert_eq!((a.error, a.err.as_str()), (None, ""));
+        // Accepting only some: the rest are named, and it still fails.
+        let a = run(Options {
+            version: Some("4.16.11".into()),
+            accept: vec!["Failing".into()],
+            ..Options::default()
+        });
+        assert_eq!(
+            a.error.as_deref(),
+            Some(
+                "issues that apply to this cluster but which were not included in --accept: KubeNodeNotReady"
+            )
+        );
+    }
+
+    #[test]
+    fn quiet_prints_only_the_error() {
+        let a = run(Options {
+            version: Some("4.16.12".into()),
+            quiet: true,
+            ..Options::default()
+        });
+        assert_eq!((a.out.as_str(), a.err.as_str()), ("", ""));
+        assert!(
+            a.error
+                .unwrap()
+                .ends_with("ConditionalUpdateRisk,Failing,KubeNodeNotReady")
+        );
+        let a = run(Options {
+            version: Some("4.16.11".into()),
+            quiet: true,
+            accept: vec!["Failing".into(), "KubeNodeNotReady".into()],
+            ..Options::default()
+        });
+        assert_eq!(a, Answer::default());
+    }
+
+    #[test]
+    fn flag_combinations_oc_refuses_are_refused_before_anything_is_printed() {
+        for (o, want) in [
+            (
+                Options {
+                    quiet: true,
+                    ..Options::default()
+                },
+                "--quiet can only be set when --version is set",
+            ),
+            (
+                Options {
+                    version: Some("4.16.11".into()),
+                    show_outdated: true,
+                    ..Options::default()
+                },
+                "when --version is set, --show-outdated-releases is unnecessary",
+            ),
+            (
+                Options {
+                    version: Some("4.16".into()),
+                    ..Options::default()
+                },
+                "cannot parse SemVer target \"4.16\": No Major.Minor.Patch elements found",
+            ),
+        ] {
+            let a = run(o);
+            assert_eq!(a.error.as_deref(), Some(want));
+            assert!(a.out.is_empty() && a.err.is_empty());
+        }
+    }
+
+    #[test]
+    fn without_alerts_the_precheck_fails_as_oc_s_does_when_it_cannot_fetch_them() {
+        let mut i = inputs();
+        i.alerts = AlertData::Absent;
+        let a = render_text(&plan(&i), &Options::default());
+        assert!(a.out.contains(&format!(
+            "Failed to check for at least some preconditions: {}\n",
+            crate::recommend::precheck::ABSENT
+        )));
+        let a = render_text(
+            &plan(&i),
+            &Options {
+                version: Some("4.16.11".into()),
+                ..Options::default()
+            },
+        );
+        assert!(a.error.unwrap().contains("FailedToCompletePrecheck"));
+    }
+}

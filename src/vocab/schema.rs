@@ -20,3 +20,5 @@ pub const RULES: &str = "mglint/rules/v1";
 pub const BATCH_ROW: &str = "mglint/batch/v1";
 /// `mglint status --format json`: the `oc adm upgrade status` assessment.
 pub const STATUS: &str = "mglint/status/v1";
+/// `mglint recommend --format json`: the `oc adm upgrade recommend` facts.
+pub const RECOMMEND: &str = "mglint/recommend/v1";

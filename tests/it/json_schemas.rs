@@ -79,6 +79,42 @@ fn every_json_document_matches_its_published_schema() {
     check("rules", &mglint(&["rules", "--format", "json"]), "rules");
     let mg = "fixtures/must-gather/fixed-cvo-rejected-4.14";
     check("status", &mglint(&["status", mg, "--format", "json"]), mg);
+    for input in INPUTS {
+        check(
+            "recommend",
+            &mglint(&["recommend", input, "--format", "json", "--partial"]),
+            input,
+        );
+    }
+    // Every generated recommend set, with and without a --version target.
+    for set in std::fs::read_dir(common::fixture("oc/recommend"))
+        .unwrap()
+        .flatten()
+    {
+        let p = set.path();
+        if !p.is_dir() {
+            continue;
+        }
+        let p = p.to_str().unwrap();
+        check(
+            "recommend",
+            &mglint(&["recommend", p, "--format", "json", "--partial"]),
+            p,
+        );
+        let o = Command::new(env!("CARGO_BIN_EXE_mglint"))
+            .args([
+                "recommend",
+                p,
+                "--format",
+                "json",
+                "--partial",
+                "--version",
+                "4.16.11",
+            ])
+            .output()
+            .unwrap();
+        check("recommend", &String::from_utf8_lossy(&o.stdout), p);
+    }
     let dir = tempfile::tempdir().unwrap();
     let rows = dir.path().join("rows.jsonl");
     let mut args = vec!["batch", "--no-progress", "-o", rows.to_str().unwrap()];
@@ -108,6 +144,7 @@ fn each_document_kind_has_its_own_id_and_schema() {
         ("rules", id::RULES),
         ("batch", id::BATCH_ROW),
         ("status", id::STATUS),
+        ("recommend", id::RECOMMEND),
     ];
     let mut seen = std::collections::BTreeSet::new();
     for (name, id) in ids {

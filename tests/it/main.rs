@@ -35,6 +35,7 @@ mod output_markdown;
 mod output_sarif;
 mod output_schema;
 mod output_terminal;
+mod recommend_cli;
 mod recommend_oracle;
 mod reconciler_conformance;
 mod reconciler_conformance_status;

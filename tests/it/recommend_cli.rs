@@ -1,0 +1,117 @@
+//! `mglint recommend` as a user runs it: oc's text on stdout, its warnings and final error on
+//! stderr, oc's exit codes (1 when a `--version` answer has issues not in `--accept`), files
+//! that could not be read named (exit 2 unless `--partial`), and the other formats.
+
+use crate::common;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = common::mglint(&[&["recommend"], args].concat());
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn set(name: &str) -> (String, std::path::PathBuf) {
+    let dir = common::fixture(&format!("oc/recommend/{name}"));
+    (dir.to_str().unwrap().to_string(), dir)
+}
+
+#[test]
+fn a_set_directory_prints_oc_s_text_and_exit_code() {
+    let (s, dir) = set("alerts-critical");
+    let oc = |f: &str| std::fs::read_to_string(dir.join(format!("alerts-critical.{f}"))).unwrap();
+    let (rc, out, err) = run(&[&s]);
+    assert_eq!((rc, out.as_str()), (0, oc("output").as_str()), "{err}");
+    let (rc, out, _) = run(&[&s, "--show-outdated-releases"]);
+    assert_eq!(
+        (rc, out.as_str()),
+        (0, oc("show-outdated-releases-output").as_str())
+    );
+    // With --version: oc's text, then its error on stderr and exit 1 (the oracle's file has
+    // the error after a blank line).
+    let (rc, out, err) = run(&[&s, "--version", "4.16.11"]);
+    let want = oc("version-4.16.11-output");
+    let (want_out, want_err) = want.split_once("\nerror: ").unwrap();
+    assert_eq!(rc, 1);
+    assert_eq!(out, want_out);
+    assert!(err.ends_with(&format!("error: {want_err}")), "{err}");
+    // --to is the same flag; accepting the issue makes it pass, with oc's wording.
+    let name = want_err.rsplit(": ").next().unwrap().trim();
+    let (rc, out, err) = run(&[&s, "--to", "4.16.11", "--accept", name]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(out.ends_with(&format!(
+        "Update to 4.16.11 has no known issues relevant to this cluster other than the accepted {name}.\n"
+    )), "{out}");
+    // -q: nothing but the error.
+    let (rc, out, err) = run(&["-q", &s, "--version", "4.16.11"]);
+    assert_eq!((rc, out.as_str()), (1, ""));
+    assert_eq!(err, format!("error: {want_err}"));
+    // oc's flag checks come first.
+    let (rc, _, err) = run(&["-q", &s]);
+    assert_eq!(rc, 1);
+    assert_eq!(
+        err,
+        "error: --quiet can only be set when --version is set\n"
+    );
+}
+
+#[test]
+fn an_alerts_file_that_cannot_be_read_is_named_and_exits_2_unless_partial() {
+    let (s, dir) = set("alerts-file-malformed");
+    let (rc, out, err) = run(&[&s]);
+    assert_eq!(rc, 2, "{err}");
+    assert!(
+        err.contains("could not read") && err.contains("alerts-file-malformed-alerts.json"),
+        "{err}"
+    );
+    assert!(err.contains("--partial"), "{err}");
+    // oc's own answer says the precheck failed, and so does ours.
+    let oc = std::fs::read_to_string(dir.join("alerts-file-malformed.output")).unwrap();
+    assert_eq!(out, oc);
+    let (rc, out, err) = run(&[&s, "--partial"]);
+    assert_eq!((rc, out.as_str()), (0, oc.as_str()), "{err}");
+    assert!(err.contains("alerts-file-malformed-alerts.json"), "{err}");
+}
+
+#[test]
+fn no_cluster_version_is_an_error_naming_what_is_missing() {
+    // A lone ClusterOperator file: readable, but nothing recommend can answer from.
+    let tmp = tempfile::tempdir().unwrap();
+    let co = tmp.path().join("co.yaml");
+    std::fs::write(
+        &co,
+        "apiVersion: config.openshift.io/v1\nkind: ClusterOperator\nmetadata:\n  name: etcd\nstatus:\n  conditions:\n  - type: Available\n    status: \"True\"\n",
+    )
+    .unwrap();
+    let (rc, out, err) = run(&[co.to_str().unwrap()]);
+    assert_eq!(rc, 2, "{out}{err}");
+    assert!(err.contains("no ClusterVersion"), "{err}");
+}
+
+#[test]
+fn json_and_markdown_carry_the_same_facts() {
+    let (s, _) = set("conditional-risks-without-conditions");
+    let (rc, json, err) = run(&[&s, "--format", "json"]);
+    assert_eq!(rc, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["schema"], "mglint/recommend/v1");
+    let targets: Vec<&serde_json::Value> = v["minors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["targets"].as_array().unwrap())
+        .collect();
+    let nr = targets
+        .iter()
+        .find(|t| t["version"] == "4.17.13")
+        .expect("4.17.13 is offered");
+    assert_eq!(nr["recommended"], false);
+    assert_eq!(nr["reason"], "NoConditions");
+    assert!(!nr["risks"].as_array().unwrap().is_empty());
+    let (rc, md, _) = run(&[&s, "--format", "markdown"]);
+    assert_eq!(rc, 0);
+    assert!(md.starts_with("## Update recommendations\n"), "{md}");
+    assert!(md.contains("| 4.17.13 | no | NoConditions |"), "{md}");
+}
