@@ -169,6 +169,8 @@ pub struct Context<'a> {
     pub rule_file_problems: &'a [super::known::RuleFileError],
     /// oc's update assessment of the bundle, computed by the first rule that asks.
     health: OnceLock<Option<Assessment>>,
+    /// oc's recommend view of the bundle, computed by the first rule that asks.
+    recommendation: OnceLock<Option<crate::recommend::Plan>>,
 }
 
 /// What the cluster was doing at the end of the data, by the timeline's episodes (the one
@@ -224,7 +226,20 @@ impl<'a> Context<'a> {
             replay,
             rule_file_problems,
             health: OnceLock::new(),
+            recommendation: OnceLock::new(),
         }
+    }
+
+    /// What `oc adm upgrade recommend` knows of the bundle (the offered targets with their
+    /// risks, the precheck, the conditions it reads), as `mglint recommend` prints it; `None`
+    /// without a ClusterVersion.
+    pub fn recommendation(&self) -> Option<&crate::recommend::Plan> {
+        self.recommendation
+            .get_or_init(|| {
+                let inputs = crate::recommend::RecommendInputs::from_bundle(self.bundle).ok()?;
+                Some(crate::recommend::plan(&inputs))
+            })
+            .as_ref()
     }
 
     /// oc's `oc adm upgrade status` assessment of the bundle at its "now" (the collection

@@ -39,6 +39,8 @@ pub const RETIRED: &[(&str, &str)] = &[
     ("MC004", "UH005"),
     ("MC002", "UH006"),
     ("CV019", "UH008"),
+    ("KI008", "CV022"),
+    ("KI018", "CV024"),
 ];
 
 /// The successor of a retired code (any case), if `code` is one.

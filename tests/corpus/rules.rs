@@ -29,7 +29,9 @@ pub fn healthy_must_gathers_have_no_errors(c: &Path) {
         assert!(errors.is_empty(), "{name}: {errors:#?}");
         assert_eq!(r.exit_code(), 0);
         // The CVO log and the objects were there: the log and history rules ran.
-        for code in ["CV001", "CV005", "UH001", "UH004", "LOG002"] {
+        for code in [
+            "CV001", "CV005", "UH001", "UH004", "LOG002", "CV022", "CV023", "CV024",
+        ] {
             assert_eq!(
                 r.outcome(code).unwrap().status,
                 mglint::rules::Status::Ran,
@@ -167,7 +169,39 @@ pub fn forced_update_in_progress_upgradeable_false_is_information(c: &Path) {
 }
 
 /// The tests of this module.
+/// `recommend` on the real must-gathers: neither has a channel, so the answer is oc's
+/// RetrievedUpdates warning and "No updates available", and `analyze` says the same at info.
+pub fn real_must_gathers_are_offered_no_update(c: &Path) {
+    for name in ["must-gather-aws.tar.xz", "must-gather-metal.tar.xz"] {
+        let path = c.join("must-gathers").join(name);
+        let o = crate::common::mglint(&["recommend", path.to_str().unwrap()]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{name}: {err}");
+        assert!(
+            out.ends_with("No updates available. You may still upgrade to a specific release image with --to-image or wait for new updates to be available.\n"),
+            "{name}: {out}"
+        );
+        assert!(
+            err.contains("warning: Cannot refresh available updates:\n  Reason: NoChannel\n"),
+            "{name}: {err}"
+        );
+        let r = report(&[path]);
+        let cv024: Vec<_> = r.findings_of("CV024").collect();
+        assert_eq!(cv024.len(), 1, "{name}");
+        assert_eq!(cv024[0].severity, Severity::Info);
+        assert!(
+            cv024[0].message.starts_with("no update channel is set"),
+            "{name}"
+        );
+    }
+}
+
 pub const TESTS: &[crate::CorpusTest] = &[
+    (
+        "real_must_gathers_are_offered_no_update",
+        real_must_gathers_are_offered_no_update,
+    ),
     (
         "healthy_must_gathers_have_no_errors",
         healthy_must_gathers_have_no_errors,

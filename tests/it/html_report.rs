@@ -306,3 +306,31 @@ fn every_bad_input_still_renders_a_whole_page() {
     }
     assert!(n >= 30, "only {n} bad inputs rendered");
 }
+
+/// The page's "Updates" section shows what `recommend` knows: every offered target, whether
+/// it is recommended and its reason (the set's oc output lists the same two not recommended).
+#[test]
+fn the_updates_section_lists_every_target_with_its_verdict() {
+    let set = crate::common::fixture("oc/recommend/conditional-not-recommended-first");
+    let o = crate::common::mglint(&[
+        "analyze",
+        set.to_str().unwrap(),
+        "--format",
+        "html",
+        "--exit-zero",
+    ]);
+    let html = String::from_utf8_lossy(&o.stdout);
+    let at = html
+        .find("<section id=\"updates\">")
+        .expect("an Updates section");
+    let sec = &html[at..at + html[at..].find("</section>").unwrap()];
+    assert!(sec.contains("channel <code>stable-4.17</code>"), "{sec}");
+    for (v, rec, reason) in [
+        ("4.17.14", "no", "AzureDefaultVMType"),
+        ("4.17.12", "yes", ""),
+        ("4.17.11", "no", "OVNNetworkPolicyLongName"),
+    ] {
+        let row = format!("<tr><td><code>{v}</code></td><td>{rec}</td><td>{reason}</td>");
+        assert!(sec.contains(&row), "{row} in {sec}");
+    }
+}

@@ -92,13 +92,15 @@ fn the_bundled_catalogue_loads_cleanly_and_documents_every_rule() {
         "cco-manual-missing-upgradeable-annotation",
         "etcd-slow-requests-during-update",
         "certificate-expired",
-        "conditional-update-risk-applies",
         "removed-api-in-use",
         "mcd-unexpected-on-disk-state",
         "paused-pool-during-update",
     ] {
         assert!(set.metas().iter().any(|m| m.name == slug), "{slug}");
     }
+    // Conditional-update risks moved to a built-in rule that reads recommend's facts.
+    assert_eq!(mglint::rules::successor("KI008"), Some("CV022"));
+    assert_eq!(mglint::rules::successor("KI018"), Some("CV024"));
 }
 
 #[test]

@@ -115,3 +115,64 @@ fn json_and_markdown_carry_the_same_facts() {
     assert!(md.starts_with("## Update recommendations\n"), "{md}");
     assert!(md.contains("| 4.17.13 | no | NoConditions |"), "{md}");
 }
+
+/// `analyze` says what the recommend view knows, from the same facts: the generated sets'
+/// ClusterVersions (oc printed the risks for each; see their outputs).
+#[test]
+fn analyze_names_the_risks_recommend_shows() {
+    let codes = |set: &str| -> Vec<(String, String, String)> {
+        let p = common::fixture(&format!("oc/recommend/{set}"));
+        let o = common::mglint(&[
+            "analyze",
+            p.to_str().unwrap(),
+            "--format",
+            "json",
+            "--partial",
+        ]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"].as_str().is_some_and(|c| c.starts_with("CV02")))
+            .map(|f| {
+                (
+                    f["code"].as_str().unwrap().to_string(),
+                    f["severity"].as_str().unwrap().to_string(),
+                    f["message"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    // Offered targets oc shows as not recommended (its output lists both with their reasons).
+    let f = codes("conditional-not-recommended-first");
+    let cv022 = f.iter().find(|(c, _, _)| c == "CV022").expect("CV022");
+    assert_eq!(cv022.1, "info");
+    assert!(
+        cv022.2.contains("`4.17.14` (`AzureDefaultVMType`)")
+            && cv022.2.contains("`4.17.11` (`OVNNetworkPolicyLongName`)"),
+        "{cv022:?}"
+    );
+    // An update that ran past recorded risks.
+    let f = codes("after-forced-update-accepted-risks");
+    let cv022 = f.iter().find(|(c, _, _)| c == "CV022").expect("CV022");
+    assert_eq!(cv022.1, "info");
+    assert!(cv022.2.contains("was accepted past risks"), "{cv022:?}");
+    // Failing and a critical alert, which oc's precheck lists, with no update running.
+    let f = codes("everything-wrong-at-once");
+    let cv023 = f.iter().find(|(c, _, _)| c == "CV023").expect("CV023");
+    assert!(
+        cv023.2.contains("Failing=True") && cv023.2.contains("(CriticalAlerts, Alert:firing)"),
+        "{cv023:?}"
+    );
+    // Nothing here is above info: these are facts for planning, not faults.
+    for set in [
+        "z-stream-all-recommended",
+        "no-channel",
+        "alerts-many-kinds",
+    ] {
+        for (c, sev, m) in codes(set) {
+            assert_eq!(sev, "info", "{set}: {c} {m}");
+        }
+    }
+}

@@ -63,6 +63,8 @@ pub struct HtmlMeta {
     pub unreadable_files: usize,
     /// CI monitor intervals with both ends (the timeline keeps only their starts).
     pub intervals: Vec<CiInterval>,
+    /// What `mglint recommend` knows: the offered updates and what stands in the way.
+    pub updates: Option<sections::UpdatesView>,
 }
 
 fn non_empty(s: &str) -> Option<String> {
@@ -106,6 +108,9 @@ impl HtmlMeta {
                 .iter()
                 .filter_map(CiInterval::from_interval)
                 .collect(),
+            updates: crate::recommend::RecommendInputs::from_bundle(bundle)
+                .ok()
+                .map(|i| sections::UpdatesView::of(&crate::recommend::plan(&i))),
         }
     }
 }
@@ -300,6 +305,7 @@ pub fn render_html(report: &Report, timeline: &Timeline, bundle_meta: &HtmlMeta)
                     (timeline_section(report, timeline, bundle_meta))
                     (sections::findings(report))
                     (sections::episodes(timeline))
+                    (sections::updates(bundle_meta.updates.as_ref()))
                     (sections::rules(report))
                 }
                 "\n"

@@ -268,6 +268,100 @@ pub fn episodes(tl: &Timeline) -> Markup {
     }
 }
 
+/// The "Updates" section's facts, from `recommend`'s plan: the channel, the issues oc's
+/// checks find before an update, and every offered target with whether it is recommended.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UpdatesView {
+    pub current: String,
+    pub channel: String,
+    pub issues: Vec<String>,
+    pub precheck_error: Option<String>,
+    /// Per minor (`4.16`), highest first, its targets.
+    pub minors: Vec<(String, Vec<UpdateRow>)>,
+}
+
+/// One offered target: version, whether recommended, the not-recommended reason, risk names.
+pub type UpdateRow = (String, bool, String, Vec<String>);
+
+impl UpdatesView {
+    pub fn of(p: &crate::recommend::Plan) -> UpdatesView {
+        UpdatesView {
+            current: p.current.clone(),
+            channel: p.channel.clone(),
+            issues: crate::recommend::issues(p).into_iter().collect(),
+            precheck_error: p.precheck.as_ref().err().cloned(),
+            minors: p
+                .minors
+                .iter()
+                .map(|m| {
+                    let rows = m
+                        .sorted
+                        .iter()
+                        .map(|t| {
+                            let c = t.not_recommended();
+                            (
+                                t.release.version.clone(),
+                                c.is_none(),
+                                c.map(|c| c.reason).unwrap_or_default(),
+                                t.risks.iter().map(|r| r.name.clone()).collect(),
+                            )
+                        })
+                        .collect();
+                    (format!("{}.{}", m.major, m.minor), rows)
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Where the cluster can update to (as `mglint recommend`), every target listed.
+pub fn updates(u: Option<&UpdatesView>) -> Markup {
+    let Some(u) = u else {
+        return html! {};
+    };
+    html! {
+        section id="updates" {
+            h2 { "Updates" }
+            "\n"
+            p {
+                "Running " (Text(if u.current.is_empty() { "an unknown release" } else { &u.current }))
+                @if u.channel.is_empty() { "; no channel is set, so no update is offered." }
+                @else { " in channel " code { (Text(&u.channel)) } "." }
+            }
+            "\n"
+            @if !u.issues.is_empty() {
+                p { "Before an update, oc's checks find: " (Text(&u.issues.join(", "))) "." }
+                "\n"
+            }
+            @if let Some(e) = &u.precheck_error {
+                p class="muted" { "The alert precheck could not run: " (Text(e)) }
+                "\n"
+            }
+            @if u.minors.is_empty() {
+                p { "No updates are offered." }
+            }
+            @for (minor, rows) in &u.minors {
+                h3 { "Updates to " (Text(minor)) }
+                table class="list" {
+                    thead { tr { th { "Version" } th { "Recommended" } th { "Reason" } th { "Risks" } } }
+                    tbody {
+                        @for (v, rec, reason, risks) in rows {
+                            tr {
+                                td { code { (Text(v)) } }
+                                td { @if *rec { "yes" } @else { "no" } }
+                                td { (Text(reason)) }
+                                td { (Text(&risks.join(", "))) }
+                            }
+                        }
+                    }
+                }
+                "\n"
+            }
+        }
+        "\n"
+    }
+}
+
 pub fn rules(report: &Report) -> Markup {
     let s = &report.summary;
     let skipped: Vec<_> = report.skipped().collect();

@@ -21,3 +21,6 @@ pub mod cv017_conditions_incomplete;
 pub mod cv018_progress_fraction_inconsistent;
 pub mod cv020_release_not_accepted;
 pub mod cv021_cluster_version_invalid;
+pub mod cv022_update_target_not_recommended;
+pub mod cv023_update_prechecks_fail;
+pub mod cv024_no_updates_offered;
