@@ -17,7 +17,7 @@ mod output;
 pub mod settings;
 mod threads;
 
-pub use output::{OutputError, write_text};
+pub use output::{OutputError, check_destinations, is_stdout, write_text};
 pub use settings::{CONFIG_FILE, Limits, Overrides, Settings, SettingsError};
 pub use threads::{ThreadError, init_threads};
 

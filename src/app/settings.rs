@@ -318,16 +318,17 @@ fn check_dir(p: &Path, origin: &str) -> Result<(), SettingsError> {
 }
 
 fn read_file(path: &Path, required: bool) -> Result<Option<FileConfig>, SettingsError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
-            return Err(SettingsError::Read {
-                path: path.to_path_buf(),
-                source,
-            });
-        }
-    };
+    let text =
+        match crate::vocab::bounded::read_to_string(path, crate::vocab::bounded::SETTINGS_BYTES) {
+            Ok(t) => t,
+            Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(SettingsError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
+        };
     Settings::parse_config(&text)
         .map(Some)
         .map_err(|message| SettingsError::Parse {

@@ -73,7 +73,7 @@ const ROW_START: &str = "{\"schema\":\"mglint/batch/v1\"";
 /// without a newline (a whole row, or text that is not a row) is kept. Only a whole row marks
 /// its input done.
 pub fn read_previous(path: &Path) -> Result<Previous, BatchError> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match crate::vocab::bounded::read(path, crate::vocab::bounded::ROWS_BYTES) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Previous::default()),
         Err(source) => {

@@ -98,11 +98,13 @@ pub struct RemoteArgs {
     /// Use only the cache; never touch the network
     #[arg(long)]
     pub offline: bool,
-    /// Per-request timeout in seconds
-    #[arg(long, value_name = "SECS", default_value_t = 300)]
+    /// Per-request timeout in seconds (1 to 604800, a week)
+    #[arg(long, value_name = "SECS", default_value_t = 300,
+          value_parser = clap::value_parser!(u64).range(1..=604_800))]
     pub timeout: u64,
     /// Retries on server errors and dropped connections
-    #[arg(long, value_name = "N", default_value_t = 3)]
+    #[arg(long, value_name = "N", default_value_t = 3,
+          value_parser = clap::value_parser!(u32).range(0..=100))]
     pub retries: u32,
     /// Largest object downloaded [default: 1 GiB]
     #[arg(long, value_name = "SIZE", default_value_t = ByteSize(1 << 30), hide_default_value = true)]

@@ -14,6 +14,8 @@ use std::path::PathBuf;
 
 pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
     let outs = outputs(&a)?;
+    let paths: Vec<Option<&std::path::Path>> = outs.iter().map(|(_, p)| p.as_deref()).collect();
+    super::guard_outputs(&a.input.inputs, &paths)?;
     let s = settings(&a.input, Some(&a.rules), ui)?;
     if !ui.quiet {
         super::warn_rule_files(&s);
@@ -33,6 +35,14 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
         .iter()
         .map(|an| (super::cluster_label(&an.bundle), an.report()))
         .collect();
+    // Every output that can be written is written; each that cannot is named (exit 2).
+    let mut failed = 0;
+    let mut write = |text: &str, path: Option<&std::path::Path>| {
+        if let Err(e) = emit(&run, text, path, ui) {
+            eprintln!("error: {e}");
+            failed += 1;
+        }
+    };
     for (format, path) in outs {
         if format == AnalyzeFormat::Html {
             // One self-contained page per cluster: `report.html`, `report.2.html`, …
@@ -40,17 +50,17 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
                 let meta = html::HtmlMeta::from_bundle(&an.bundle);
                 let text = html::render_html(an.report(), an.timeline(), &meta);
                 let path = path.as_deref().map(|p| numbered(p, i));
-                emit(&run, &text, path.as_deref(), ui)?;
+                write(&text, path.as_deref());
             }
             continue;
         }
-        let opts = if path.is_none() {
+        let opts = if path.as_deref().is_none_or(mglint::app::is_stdout) {
             ui.stdout_options()
         } else {
             RenderOptions::default()
         };
         let text = render_clusters(&clusters, format.into(), &opts, run.input_errors());
-        emit(&run, &text, path.as_deref(), ui)?;
+        write(&text, path.as_deref());
     }
     let worst = clusters
         .iter()
@@ -59,7 +69,8 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
         .unwrap_or(0);
     let code = if a.exit_zero { 0 } else { worst };
     let code = finish(&run, code);
-    Ok(super::partial_exit(code, unread, a.partial))
+    let code = super::partial_exit(code, unread, a.partial);
+    Ok(if failed > 0 { 2 } else { code })
 }
 
 /// `report.html` for the first cluster, `report.2.html` for the second, ….

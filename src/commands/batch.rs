@@ -47,11 +47,16 @@ pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
             std::io::read_to_string(std::io::stdin())
                 .map_err(|e| CliError::Failed(format!("cannot read standard input: {e}")))?
         } else {
-            std::fs::read_to_string(f)
+            mglint::vocab::bounded::read_to_string(f, mglint::vocab::bounded::SCENARIO_BYTES)
                 .map_err(|e| CliError::Failed(format!("cannot read `{}`: {e}", f.display())))?
         };
         inputs.extend(parse_list(&text));
     }
+    let mut named = inputs.clone();
+    if let Some(f) = &a.from {
+        named.push(f.to_string_lossy().into_owned());
+    }
+    super::guard_outputs(&named, &[a.output.as_deref()])?;
     if inputs.is_empty() {
         return Err(CliError::Usage(
             "no inputs: name them as arguments or in a file with `--from`".to_string(),

@@ -63,7 +63,9 @@ pub fn pick_format<F: ByExtension>(
     if let Some(f) = explicit {
         return Ok(f);
     }
-    let Some(p) = path else { return Ok(default) };
+    let Some(p) = path.filter(|p| !app::is_stdout(p)) else {
+        return Ok(default);
+    };
     F::from_path(p).ok_or_else(|| {
         CliError::Usage(format!(
             "cannot tell the format of `{}` from its extension; name it with --format, or use \
@@ -72,6 +74,18 @@ pub fn pick_format<F: ByExtension>(
             F::extensions()
         ))
     })
+}
+
+/// Refuses, before any work, outputs that would overwrite an input (or a file inside one),
+/// name one file twice, or block (a FIFO): exit 2 with the reason.
+fn guard_outputs(inputs: &[String], outputs: &[Option<&Path>]) -> Result<(), CliError> {
+    let inputs: Vec<PathBuf> = inputs
+        .iter()
+        .filter(|i| !i.contains("://") && i.as_str() != "-")
+        .map(PathBuf::from)
+        .collect();
+    let outs: Vec<&Path> = outputs.iter().flatten().copied().collect();
+    Ok(app::check_destinations(&outs, &inputs)?)
 }
 
 /// Why a command failed before it could report anything (exit 2).
@@ -236,7 +250,7 @@ fn load(input: &InputArgs, settings: &Settings, ui: &Ui) -> Result<Run, CliError
 /// Writes a text of the run (secrets masked, redacted when asked) to `path`, or to standard
 /// output unless `--quiet`.
 fn emit(run: &Run, text: &str, path: Option<&Path>, ui: &Ui) -> Result<(), CliError> {
-    if path.is_none() && ui.quiet {
+    if path.is_none_or(app::is_stdout) && ui.quiet {
         return Ok(());
     }
     Ok(app::write_text(&run.finish(text), path)?)
@@ -244,7 +258,7 @@ fn emit(run: &Run, text: &str, path: Option<&Path>, ui: &Ui) -> Result<(), CliEr
 
 /// [`app::write_text`] for texts that belong to no run, honouring `--quiet` for stdout.
 fn write_plain(text: &str, path: Option<&Path>, ui: &Ui) -> Result<(), CliError> {
-    if path.is_none() && ui.quiet {
+    if path.is_none_or(app::is_stdout) && ui.quiet {
         return Ok(());
     }
     Ok(app::write_text(text, path)?)

@@ -22,6 +22,7 @@ pub fn run(a: RecommendArgs, ui: &Ui) -> Result<u8, CliError> {
         eprintln!("error: {e}");
         return Ok(1);
     }
+    super::guard_outputs(&a.input.inputs, &[a.output.as_deref()])?;
     let s = settings(&a.input, None, ui)?;
     let run = load(&a.input, &s, ui)?;
     let unread = super::note_unread(&run, ui);

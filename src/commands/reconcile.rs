@@ -7,8 +7,13 @@ use mglint::reconciler::{self, Flavour, RunOptions};
 
 pub fn run(a: ReconcileArgs, ui: &Ui) -> Result<u8, CliError> {
     let format = pick_format(a.format, a.output.as_deref(), YamlOrJson::Yaml)?;
-    let text = std::fs::read_to_string(&a.scenario)
-        .map_err(|e| CliError::Failed(format!("`{}`: {e}", a.scenario.display())))?;
+    super::guard_outputs(
+        &[a.scenario.to_string_lossy().into_owned()],
+        &[a.output.as_deref()],
+    )?;
+    let text =
+        mglint::vocab::bounded::read_to_string(&a.scenario, mglint::vocab::bounded::SCENARIO_BYTES)
+            .map_err(|e| CliError::Failed(format!("`{}`: {e}", a.scenario.display())))?;
     let scenario = reconciler::load_scenario(&text)
         .map_err(|e| CliError::Failed(format!("`{}`: {e}", a.scenario.display())))?;
     let opts = RunOptions {

@@ -6,6 +6,7 @@ use crate::cli::{ReplayArgs, TextOrJson};
 use mglint::reconciler::replay::{render_json, render_text, scenario_yaml};
 
 pub fn run(a: ReplayArgs, ui: &Ui) -> Result<u8, CliError> {
+    super::guard_outputs(&a.input.inputs, &[a.output.as_deref()])?;
     let s = settings(&a.input, None, ui)?;
     let run = load(&a.input, &s, ui)?;
     let r = run.analysis().replay();

@@ -61,7 +61,8 @@ fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
                 )));
             }
             out.extend(v);
-        } else if p.is_file() {
+        } else if p.exists() {
+            // A FIFO or device is named by the loader ("it is a FIFO, not a regular file").
             out.push(p.clone());
         } else {
             return Err(CliError::Usage(format!("`{}`: not found", p.display())));

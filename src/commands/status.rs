@@ -11,6 +11,7 @@ use mglint::status::{
 pub fn run(a: StatusArgs, ui: &Ui) -> Result<u8, CliError> {
     let format = pick_format(a.format, a.output.as_deref(), StatusFormat::Text)?;
     let now = parse_time(&a.now, "--now")?;
+    super::guard_outputs(&a.input.inputs, &[a.output.as_deref()])?;
     let s = settings(&a.input, None, ui)?;
     let run = load(&a.input, &s, ui)?;
     if let [one] = run.analyses() {

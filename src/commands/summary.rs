@@ -5,6 +5,7 @@ use crate::cli::{SummaryArgs, TextOrJson};
 
 pub fn run(a: SummaryArgs, ui: &Ui) -> Result<u8, CliError> {
     let format = pick_format(a.format, a.output.as_deref(), TextOrJson::Text)?;
+    super::guard_outputs(&a.input.inputs, &[a.output.as_deref()])?;
     let s = settings(&a.input, None, ui)?;
     let run = load(&a.input, &s, ui)?;
     let text = super::per_cluster(&run, format == TextOrJson::Json, |an| {

@@ -20,6 +20,7 @@ pub fn run(a: TimelineArgs, ui: &Ui) -> Result<u8, CliError> {
                 .ok_or_else(|| CliError::Usage(format!("--source `{s}`: unknown source")))?,
         );
     }
+    super::guard_outputs(&a.input.inputs, &[a.output.as_deref()])?;
     let s = settings(&a.input, None, ui)?;
     let run = load(&a.input, &s, ui)?;
     let unread = super::note_unread(&run, ui);

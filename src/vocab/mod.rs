@@ -5,6 +5,7 @@
 //! ([`text`]), name globs ([`glob`]) and what known-issue rules ask ingestion to read
 //! ([`wants`]).
 
+pub mod bounded;
 pub mod files;
 pub mod glob;
 pub mod kind;

@@ -32,6 +32,7 @@ mod output_formats;
 mod output_human;
 mod output_junit;
 mod output_markdown;
+mod output_paths;
 mod output_sarif;
 mod output_schema;
 mod output_terminal;

@@ -154,7 +154,7 @@ pub fn origin_of(path: &Path) -> Origin {
 /// Reads and parses one file on disk.
 pub fn parse_path(path: &Path, builtin: &dyn Fn(&str) -> bool) -> Parsed {
     let name = path.display().to_string();
-    match std::fs::read_to_string(path) {
+    match crate::vocab::bounded::read_to_string(path, crate::vocab::bounded::RULE_FILE_BYTES) {
         Ok(text) => parse(&name, &text, origin_of(path), builtin),
         Err(e) => Parsed {
             rules: Vec::new(),

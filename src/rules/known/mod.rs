@@ -85,8 +85,21 @@ impl KnownSet {
                         .par_iter()
                         .map(|f| {
                             let name = f.display().to_string();
-                            let text = std::fs::read_to_string(f).unwrap_or_default();
-                            let parsed = load::parse(&name, &text, Origin::Local, &is_builtin);
+                            let parsed = match crate::vocab::bounded::read_to_string(
+                                f,
+                                crate::vocab::bounded::RULE_FILE_BYTES,
+                            ) {
+                                Ok(text) => load::parse(&name, &text, Origin::Local, &is_builtin),
+                                Err(e) => load::Parsed {
+                                    rules: Vec::new(),
+                                    problems: vec![RuleFileError::at(
+                                        &name,
+                                        "",
+                                        None,
+                                        format!("cannot read the rule file: {e}"),
+                                    )],
+                                },
+                            };
                             (name, parsed)
                         })
                         .collect();
