@@ -54,10 +54,10 @@ impl Flavour {
 /// History pruning algorithm (cvo-reference §4.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PruneVariant {
-    /// 4.1-4.7: keep the newest 49 plus the most recent Completed entry.
+    /// 4.1-4.5: keep the newest 49 plus the most recent Completed entry.
     #[serde(rename = "keep_recent_completed_50")]
     KeepRecentCompleted50,
-    /// 4.8.z-4.11: keep the initial Completed entry forever.
+    /// 4.6-4.11 (release-4.6 and release-4.7 backported it): keep the initial Completed entry.
     #[serde(rename = "retain_initial_50")]
     RetainInitial50,
     /// 4.12+: drop the single lowest-ranked entry.
@@ -91,11 +91,14 @@ impl PruneVariant {
         }
     }
 
-    /// The variant a CVO 4.`minor` uses.
+    /// The variant a CVO 4.`minor` uses: release-4.6 and release-4.7 carry the
+    /// retain-the-initial-Completed-entry rule in `pkg/cvo/status.go` `pruneStatusHistory`
+    /// (each branch's `Test_pruneStatusHistory` pins it), 4.5 and older keep the most recent
+    /// Completed entry.
     pub fn for_minor(minor: u32) -> PruneVariant {
         match minor {
-            0..=7 => PruneVariant::KeepRecentCompleted50,
-            8..=11 => PruneVariant::RetainInitial50,
+            0..=5 => PruneVariant::KeepRecentCompleted50,
+            6..=11 => PruneVariant::RetainInitial50,
             _ => PruneVariant::Weighted100,
         }
     }

@@ -2,7 +2,7 @@
 //! input lists, resume files): only regular files, and only up to a stated size. A FIFO, a
 //! socket or a device is refused by name before it is opened (opening a FIFO blocks until a
 //! writer comes; `/dev/zero` never ends), and a file over its bound is refused without being
-//! read whole. Errors are `io::Error`s, so callers name the file as for any read error.
+//! read whole. `/dev/null` reads as the empty file it is. Errors are `io::Error`s, so callers name the file as for any read error.
 
 use std::io::Read;
 use std::path::Path;
@@ -25,6 +25,11 @@ pub fn read(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
         Some("a FIFO")
     } else if t.is_socket() {
         Some("a socket")
+    } else if (t.is_char_device() || t.is_block_device())
+        && std::fs::canonicalize(path).is_ok_and(|p| p == Path::new("/dev/null"))
+    {
+        // The empty file every shell knows: nothing to read, nothing that blocks.
+        return Ok(Vec::new());
     } else if t.is_char_device() || t.is_block_device() {
         Some("a device")
     } else if t.is_dir() {
@@ -78,6 +83,7 @@ mod tests {
     fn devices_fifos_and_big_files_are_refused_by_name() {
         let e = read(Path::new("/dev/zero"), 1 << 20).unwrap_err();
         assert_eq!(e.to_string(), "it is a device, not a regular file");
+        assert_eq!(read(Path::new("/dev/null"), 1).unwrap(), Vec::<u8>::new());
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("f");
         assert!(

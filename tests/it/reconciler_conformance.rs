@@ -483,6 +483,36 @@ fn versions(spec: &[(&str, &str)]) -> Vec<HistoryEntry> {
         .collect()
 }
 
+/// `Test_pruneStatusHistory` of `pkg/cvo/status_test.go` on openshift/cluster-version-operator
+/// release-4.5 (keep the most recent Completed entry) and release-4.6 / release-4.7 (the
+/// entry at `max` replaces the one before it when it is Completed), each case of each branch
+/// through the variant `PruneVariant::for_minor` gives that CVO generation.
+#[rustfmt::skip]
+#[test]
+fn prune_status_history_per_release_branch() {
+    let (c, p) = ("Completed", "Partial");
+    let input = [(p, "0.0.10"), (p, "0.0.9"), (p, "0.0.8"), (c, "0.0.7"), (p, "0.0.6")];
+    let v = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    // (max, release-4.5 result, release-4.6/4.7 result), as the upstream tables give them.
+    let cases: [(usize, Vec<String>, Vec<String>); 5] = [
+        (2, v(&["0.0.10", "0.0.7"]), v(&["0.0.10", "0.0.9"])),
+        (3, v(&["0.0.10", "0.0.9", "0.0.7"]), v(&["0.0.10", "0.0.9", "0.0.7"])),
+        (4, v(&["0.0.10", "0.0.9", "0.0.8", "0.0.7"]), v(&["0.0.10", "0.0.9", "0.0.8", "0.0.7"])),
+        (5, v(&["0.0.10", "0.0.9", "0.0.8", "0.0.7", "0.0.6"]), v(&["0.0.10", "0.0.9", "0.0.8", "0.0.7", "0.0.6"])),
+        (6, v(&["0.0.10", "0.0.9", "0.0.8", "0.0.7", "0.0.6"]), v(&["0.0.10", "0.0.9", "0.0.8", "0.0.7", "0.0.6"])),
+    ];
+    for (minor, pick) in [(5u32, 0usize), (6, 1), (7, 1)] {
+        let variant = PruneVariant::for_minor(minor);
+        for (max, on45, on46) in &cases {
+            let mut h = versions(&input);
+            prune(&mut h, variant, *max);
+            let got: Vec<String> = h.iter().map(|e| e.version.clone()).collect();
+            let want = if pick == 0 { on45 } else { on46 };
+            assert_eq!(&got, want, "4.{minor}, max {max}");
+        }
+    }
+}
+
 /// TV-08's inputs (the upstream Test_prune cases, max = 10) and the log lines cvo-reference §4.5
 /// derives from them.
 #[rustfmt::skip]

@@ -157,7 +157,9 @@ fn replay_o_keeps_hostile_dump_text_inside_the_description() {
         text.replace("version: 4.1.20", &format!("version: {yaml_escaped}")),
     )
     .unwrap();
-    let out_file = dir.path().join("out.yaml");
+    // Outside the analysed directory (an output inside an input is refused).
+    let out_dir = tempfile::tempdir().unwrap();
+    let out_file = out_dir.path().join("out.yaml");
     let out = Command::new(env!("CARGO_BIN_EXE_mglint"))
         .args(["replay", "-q", "-o"])
         .arg(&out_file)
