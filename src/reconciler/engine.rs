@@ -5,16 +5,18 @@
 use super::apply::Pass;
 use super::capabilities::{CapabilitiesStatus, CapabilitySpec};
 use super::errors::{Failure, UpdateError};
+use super::events::UpgradeableCondition;
 use super::fake::fake_worker_status;
 use super::scenario::{Event, LoadOutcome, Scenario, TimedEvent};
 use super::semantics::{Flavour, Semantics};
 use super::status::{
-    SyncInput, WorkerStatus, remove_condition, set_condition, sync_failing_status, sync_status,
-    validate, version_string,
+    SyncInput, WorkerStatus, set_condition, sync_failing_status, sync_status, validate,
+    version_string,
 };
 use super::trace::{TraceStep, describe_event, diff};
 use super::update::UpdateInput;
 use super::worker::{Ctx, Worker};
+use crate::model::Condition;
 use crate::model::{ClusterVersion, ObjectMeta, Release, Time};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -332,17 +334,21 @@ impl Engine {
                 );
             }
             Event::Upgradeable(Some(c)) => {
-                set_condition(
-                    &mut self.cv.status.conditions,
-                    "Upgradeable",
-                    &c.status,
-                    &c.reason,
-                    &c.message,
-                    now,
-                );
+                let set = [UpgradeableCondition {
+                    type_: "Upgradeable".into(),
+                    status: c.status.clone(),
+                    reason: c.reason.clone(),
+                    message: c.message.clone(),
+                }];
+                apply_upgradeable(&mut self.cv.status.conditions, &set, now);
             }
-            Event::Upgradeable(None) => {
-                remove_condition(&mut self.cv.status.conditions, "Upgradeable")
+            Event::Upgradeable(None) => apply_upgradeable(&mut self.cv.status.conditions, &[], now),
+            Event::UpgradeableConditions(set) => {
+                apply_upgradeable(&mut self.cv.status.conditions, set, now)
+            }
+            Event::UpgradeableChecks(checks) => {
+                let set = upgradeable_from_checks(checks, self.sem.minor);
+                apply_upgradeable(&mut self.cv.status.conditions, &set, now);
             }
         }
         if sync {
@@ -386,4 +392,76 @@ impl Engine {
         };
         Some(format!("{label} ({state})"))
     }
+}
+
+/// `upgradeable.NeedsUpdate`: every condition of the computed set is set (in its order), and
+/// every `Upgradeable*` condition the set does not hold any more is removed.
+fn apply_upgradeable(conds: &mut Vec<Condition>, set: &[UpgradeableCondition], now: Time) {
+    for c in set {
+        let status = if c.status.is_empty() {
+            "False"
+        } else {
+            &c.status
+        };
+        set_condition(conds, &c.type_, status, &c.reason, &c.message, now);
+    }
+    conds.retain(|c| !c.type_.starts_with("Upgradeable") || set.iter().any(|s| s.type_ == c.type_));
+}
+
+/// `setUpgradeableConditions`: the set the CVO computes from its failing checks. None: no
+/// condition (so `Upgradeable` is removed); one: `Upgradeable=False` with its reason and
+/// message; several: each check's condition and `Upgradeable=False` `MultipleReasons`, whose
+/// message changed in 4.5 and 4.8; sorted by type.
+pub fn upgradeable_from_checks(
+    checks: &[UpgradeableCondition],
+    minor: u32,
+) -> Vec<UpgradeableCondition> {
+    let failed = |c: &UpgradeableCondition| UpgradeableCondition {
+        status: if c.status.is_empty() {
+            "False".into()
+        } else {
+            c.status.clone()
+        },
+        ..c.clone()
+    };
+    let mut set: Vec<UpgradeableCondition> = match checks {
+        [] => Vec::new(),
+        [one] => vec![UpgradeableCondition {
+            type_: "Upgradeable".into(),
+            status: "False".into(),
+            reason: one.reason.clone(),
+            message: one.message.clone(),
+        }],
+        many => {
+            let reasons: Vec<&str> = many.iter().map(|c| c.reason.as_str()).collect();
+            let message = match minor {
+                0..=4 => format!(
+                    "Cluster cannot be upgraded for multiple reasons: {}",
+                    reasons.join(",")
+                ),
+                5..=7 => format!(
+                    "Cluster cannot be upgraded between minor versions for multiple reasons: {}",
+                    reasons.join(",")
+                ),
+                _ => {
+                    let msgs: Vec<&str> = many.iter().map(|c| c.message.as_str()).collect();
+                    format!(
+                        "Cluster should not be upgraded between minor versions for multiple reasons: {}\n* {}",
+                        reasons.join(","),
+                        msgs.join("\n* ")
+                    )
+                }
+            };
+            let mut v: Vec<UpgradeableCondition> = many.iter().map(failed).collect();
+            v.push(UpgradeableCondition {
+                type_: "Upgradeable".into(),
+                status: "False".into(),
+                reason: "MultipleReasons".into(),
+                message,
+            });
+            v
+        }
+    };
+    set.sort_by(|a, b| a.type_.cmp(&b.type_));
+    set
 }

@@ -234,6 +234,21 @@ pub struct UpgradeableChange {
     pub message: String,
 }
 
+/// One Upgradeable-family condition (`Upgradeable`, `UpgradeableAdminAckRequired`, …) as
+/// the CVO's checks produce it: `upgradeable_conditions` lists the whole set the CVO
+/// computed, `upgradeable_checks` the failing checks it is computed from.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct UpgradeableCondition {
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// Default `False` (a check reports only what fails).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub status: String,
+    pub reason: String,
+    pub message: String,
+}
+
 /// A failure in a [`FakeStatus`]: an update error (with nested errors) or a plain error.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

@@ -153,8 +153,17 @@ pub enum Event {
     SyncFailedRepeatedly(SyncFailed),
     /// The update service answered: availableUpdates and RetrievedUpdates=True.
     AvailableUpdates(AvailableUpdates),
-    /// The Upgradeable condition is set (`Some`) or removed (`None`).
+    /// The Upgradeable condition is set (`Some`) or removed (`None`); either way every other
+    /// `Upgradeable*` condition no check reports any more is removed (`upgradeable.go`
+    /// `NeedsUpdate`).
     Upgradeable(Option<UpgradeableChange>),
+    /// The whole set of `Upgradeable*` conditions the CVO computed (sorted by type upstream):
+    /// each is set, every other `Upgradeable*` condition removed.
+    UpgradeableConditions(Vec<UpgradeableCondition>),
+    /// The failing upgradeability checks: the set is computed as the scenario's CVO version
+    /// computes it (one check: its reason and message on `Upgradeable`; several: each
+    /// check's condition and `Upgradeable` `MultipleReasons`), then applied as above.
+    UpgradeableChecks(Vec<UpgradeableCondition>),
     /// A unit test's fake worker reports this status from now on.
     WorkerStatus(Box<FakeStatus>),
 }
@@ -172,6 +181,8 @@ impl Event {
             Event::SyncFailedRepeatedly(_) => "sync_failed_repeatedly",
             Event::AvailableUpdates(_) => "available_updates",
             Event::Upgradeable(_) => "upgradeable",
+            Event::UpgradeableConditions(_) => "upgradeable_conditions",
+            Event::UpgradeableChecks(_) => "upgradeable_checks",
             Event::WorkerStatus(_) => "worker_status",
         }
     }
@@ -213,7 +224,8 @@ struct RawScenario {
 }
 
 const KINDS: &str = "pod_start, spec_change, load_outcome, pass_progress, pass_result, tick, \
-sync_failed_repeatedly, available_updates, upgradeable, worker_status";
+sync_failed_repeatedly, available_updates, upgradeable, upgradeable_conditions, upgradeable_checks, \
+worker_status";
 
 fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
     let yaml_serde::Value::Mapping(map) = v else {
@@ -270,6 +282,10 @@ fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
         "available_updates" => Event::AvailableUpdates(yaml_serde::from_value(v).map_err(ctx)?),
         "upgradeable" if v.is_null() => Event::Upgradeable(None),
         "upgradeable" => Event::Upgradeable(Some(yaml_serde::from_value(v).map_err(ctx)?)),
+        "upgradeable_conditions" => {
+            Event::UpgradeableConditions(yaml_serde::from_value(v).map_err(ctx)?)
+        }
+        "upgradeable_checks" => Event::UpgradeableChecks(yaml_serde::from_value(v).map_err(ctx)?),
         "worker_status" => Event::WorkerStatus(Box::new(yaml_serde::from_value(v).map_err(ctx)?)),
         other => {
             return Err(format!(
@@ -433,6 +449,9 @@ impl Serialize for TimedEvent {
             Event::SyncFailedRepeatedly(v) => m.serialize_entry(kind, v)?,
             Event::AvailableUpdates(v) => m.serialize_entry(kind, v)?,
             Event::Upgradeable(v) => m.serialize_entry(kind, v)?,
+            Event::UpgradeableConditions(v) | Event::UpgradeableChecks(v) => {
+                m.serialize_entry(kind, v)?
+            }
             Event::WorkerStatus(v) => m.serialize_entry(kind, v)?,
         }
         m.end()

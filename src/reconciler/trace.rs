@@ -104,6 +104,20 @@ pub fn describe_event(ev: &TimedEvent) -> String {
         }
         Event::Upgradeable(Some(c)) => format!("upgradeable {} {}", c.status, c.reason),
         Event::Upgradeable(None) => "upgradeable removed".into(),
+        Event::UpgradeableConditions(v) => format!(
+            "upgradeable conditions [{}]",
+            v.iter()
+                .map(|c| c.type_.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Event::UpgradeableChecks(v) => format!(
+            "upgradeable checks failing [{}]",
+            v.iter()
+                .map(|c| c.type_.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Event::WorkerStatus(f) => {
             let failure = match &f.failure {
                 Some(e) if e.plain => format!(", failure {:?}", e.message),

@@ -13,6 +13,7 @@ use crate::bundle::Bundle;
 use crate::model::{
     ClusterVersion, Condition, HistoryEntry, Release, Time, find_condition, fmt_k8s,
 };
+use crate::reconciler::scenario::UpgradeableCondition;
 use crate::reconciler::scenario::{
     AvailableUpdates, Event, PassResult, PodStart, Scenario, SpecChange, TimedEvent,
     UpgradeableChange,
@@ -333,15 +334,31 @@ fn inputs(cx: &mut Cx<'_>) {
     if let Some(u) = cx.cond("Upgradeable")
         && let Some(at) = clamp(u.last_transition_time)
     {
-        cx.push(
-            at,
-            INPUT,
+        // Per-check conditions beside the aggregate are part of the set the CVO computed:
+        // given whole, so that none is taken for stale.
+        let mut family: Vec<UpgradeableCondition> = cv
+            .status
+            .conditions
+            .iter()
+            .filter(|c| c.type_.starts_with("Upgradeable"))
+            .map(|c| UpgradeableCondition {
+                type_: c.type_.clone(),
+                status: c.status.clone(),
+                reason: c.reason.clone(),
+                message: c.message.clone(),
+            })
+            .collect();
+        let event = if family.len() > 1 {
+            family.sort_by(|a, b| a.type_.cmp(&b.type_));
+            Event::UpgradeableConditions(family)
+        } else {
             Event::Upgradeable(Some(UpgradeableChange {
                 status: u.status.clone(),
                 reason: u.reason.clone(),
                 message: u.message.clone(),
-            })),
-        );
+            }))
+        };
+        cx.push(at, INPUT, event);
         cx.note(format!(
             "seen: `Upgradeable={}` since {} (an input to the model, not computed)",
             u.status,
