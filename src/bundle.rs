@@ -77,6 +77,25 @@ impl Bundle {
         self.objects.cluster_versions.last()
     }
 
+    /// The alerts of every alerts document, `None` when the bundle has none: the first
+    /// document whole, and from the later ones the alerts it does not already hold (a
+    /// must-gather's and an `inspect-alerts` file of the same moment repeat each other).
+    pub fn merged_alerts(&self) -> Option<Vec<crate::model::Alert>> {
+        if self.objects.alerts.is_empty() {
+            return None;
+        }
+        let mut all: Vec<crate::model::Alert> = Vec::new();
+        for doc in &self.objects.alerts {
+            let before = all.len();
+            for a in &doc.alerts {
+                if !all[..before].contains(a) {
+                    all.push(a.clone());
+                }
+            }
+        }
+        Some(all)
+    }
+
     /// ClusterOperators, deduplicated by name.
     pub fn cluster_operators(&self) -> &[Sourced<ClusterOperator>] {
         &self.objects.cluster_operators

@@ -16,7 +16,7 @@ pub mod semver;
 mod text;
 
 use crate::bundle::Bundle;
-use crate::model::{Alert, ClusterVersion, Condition, ConditionalUpdateRisk, Release};
+use crate::model::{ClusterVersion, Condition, ConditionalUpdateRisk, Release};
 use precheck::{AlertData, Check};
 use semver::Version;
 use std::collections::{BTreeMap, BTreeSet};
@@ -68,19 +68,9 @@ impl RecommendInputs {
             .find(|u| u.kind.as_deref() == Some("Alerts"));
         let alerts = if let Some(u) = unread_alerts {
             AlertData::Failed(format!("parsing alerts: {}", go_json_error(&u.reason)))
-        } else if b.objects.alerts.is_empty() {
-            AlertData::Absent
         } else {
-            let mut all: Vec<Alert> = Vec::new();
-            for doc in &b.objects.alerts {
-                let before = all.len();
-                for a in &doc.alerts {
-                    if !all[..before].contains(a) {
-                        all.push(a.clone());
-                    }
-                }
-            }
-            AlertData::Alerts(all)
+            b.merged_alerts()
+                .map_or(AlertData::Absent, AlertData::Alerts)
         };
         Ok(RecommendInputs {
             cluster_version: cv.value.clone(),
@@ -199,7 +189,7 @@ pub fn plan(i: &RecommendInputs) -> Plan {
     let semver_warning = |v: &str, e: &str| {
         format!(
             "warning: Cannot parse SemVer available update {}: {e}",
-            semver::go_quote(v)
+            crate::vocab::text::go_quote(v)
         )
     };
     for cu in &cv.status.conditional_updates {
@@ -239,7 +229,7 @@ pub fn plan(i: &RecommendInputs) -> Plan {
                 "warning: Cannot inject {}={} as a conditional update risk: cannot parse SemVer version {}: {e}\n\nReason: {}\n  Message: {}\n\n",
                 u.type_,
                 u.status,
-                semver::go_quote(&cv.status.desired.version),
+                crate::vocab::text::go_quote(&cv.status.desired.version),
                 u.reason,
                 indent(&u.message)
             )),
@@ -393,9 +383,12 @@ pub fn check_options(o: &Options) -> Result<Option<Version>, String> {
         Some(_) if o.show_outdated => {
             Err("when --version is set, --show-outdated-releases is unnecessary".into())
         }
-        Some(v) => semver::parse(v)
-            .map(Some)
-            .map_err(|e| format!("cannot parse SemVer target {}: {e}", semver::go_quote(v))),
+        Some(v) => semver::parse(v).map(Some).map_err(|e| {
+            format!(
+                "cannot parse SemVer target {}: {e}",
+                crate::vocab::text::go_quote(v)
+            )
+        }),
     }
 }
 

@@ -420,22 +420,8 @@ pub fn summarize_preconditions(fails: &[PreconditionFailure], sem: &Semantics) -
     (summary, blocking)
 }
 
-/// Go's `%q` for the plain strings that appear in CVO messages.
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+/// Go's `%q` (one implementation for the whole crate).
+pub use crate::vocab::text::go_quote;
 
 #[cfg(test)]
 mod tests {

@@ -5,6 +5,7 @@
 
 use super::godur::{Dur, MINUTE};
 use crate::model::*;
+use crate::vocab::text::go_quote;
 
 const MCO: &str = "machineconfiguration.openshift.io/";
 
@@ -36,30 +37,6 @@ impl Bad {
             since: None,
         }
     }
-}
-
-/// Go's `%q`: a double-quoted string with Go escapes.
-fn go_quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// The MCO's view of whether a node is available, and the reasons it is not.

@@ -232,19 +232,7 @@ impl StatusInputs {
             &operators,
         )
         .ok_or(StatusError::NoTime)?;
-        let alerts = (!b.objects.alerts.is_empty()).then(|| {
-            // The first document whole; from later ones, the alerts it does not already have.
-            let mut all: Vec<Alert> = Vec::new();
-            for doc in &b.objects.alerts {
-                let before = all.len();
-                for a in &doc.alerts {
-                    if !all[..before].contains(a) {
-                        all.push(a.clone());
-                    }
-                }
-            }
-            all
-        });
+        let alerts = b.merged_alerts();
         Ok(StatusInputs {
             cluster_version: cv.value.clone(),
             cluster_operators: operators,

@@ -76,6 +76,53 @@ fn is_hostile_control(c: char) -> bool {
     c.is_control() && c != '\n' && c != '\t'
 }
 
+/// Go's `%q` of a string (`strconv.Quote`): printable characters as they are, the usual
+/// escapes, `\xNN` for other control bytes, `\uNNNN` / `\UNNNNNNNN` for other unprintables.
+pub fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if printable(c) => out.push(c),
+            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push_str(&format!("\\U{:08x}", c as u32)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// An approximation of Go's `strconv.IsPrint` that is exact for ASCII and for the letters,
+/// digits and punctuation release versions hold: everything not a control, not a space
+/// other than U+0020, not a format or private-use character.
+fn printable(c: char) -> bool {
+    if c == ' ' {
+        return true;
+    }
+    if c.is_control() || c.is_whitespace() {
+        return false;
+    }
+    let u = c as u32;
+    // Format characters (Cf), surrogates cannot occur, private use (Co), noncharacters.
+    !matches!(u,
+        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x180E | 0x200B..=0x200F
+        | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF | 0xFFF9..=0xFFFB
+        | 0xE000..=0xF8FF | 0xF0000..=0x10FFFF | 0xFDD0..=0xFDEF)
+        && (u & 0xFFFE) != 0xFFFE
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -614,21 +614,25 @@ fn huge_extension_headers_are_streamed_and_the_rest_is_analyzed() {
     );
 }
 
-/// Zips inside zips are held in memory to be read (a zip needs seeking): the chain together
-/// stays within `--max-file-bytes`, not each level of it.
-#[test]
-fn nested_zips_share_one_memory_bound() {
-    let cv = std::fs::read(common::fixture("rules/CV005/pass/clusterversion.yaml")).unwrap();
-    // Incompressible padding, so each level is as large as what it holds.
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let pad: Vec<u8> = (0..300_000)
+/// `n` bytes no compressor can shrink (xorshift 13/7/17 from `seed`).
+fn noise(n: usize, mut seed: u64) -> Vec<u8> {
+    (0..n)
         .map(|_| {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed as u8
         })
-        .collect();
+        .collect()
+}
+
+/// Zips inside zips are held in memory to be read (a zip needs seeking): the chain together
+/// stays within `--max-file-bytes`, not each level of it.
+#[test]
+fn nested_zips_share_one_memory_bound() {
+    let cv = std::fs::read(common::fixture("rules/CV005/pass/clusterversion.yaml")).unwrap();
+    // Incompressible padding, so each level is as large as what it holds.
+    let pad = noise(300_000, 0x2545_f491_4f6c_dd1d);
     let inner = common::zip_files(&[
         ("clusterversion.yaml".to_string(), cv),
         ("pad.bin".to_string(), pad),
@@ -671,15 +675,7 @@ fn a_chain_of_large_stored_zips_stays_under_the_bound_under_prlimit() {
         w.write_all(data).unwrap();
         w.finish().unwrap().into_inner()
     };
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let pad: Vec<u8> = (0..150_000_000)
-        .map(|_| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed as u8
-        })
-        .collect();
+    let pad = noise(150_000_000, 0x9e37_79b9_7f4a_7c15);
     let inner = stored("pad.bin", &pad);
     drop(pad);
     let mid = stored("inner.zip", &inner);

@@ -151,11 +151,16 @@ pub fn origin_of(path: &Path) -> Origin {
     }
 }
 
-/// Reads and parses one file on disk.
+/// Reads and parses one file on disk, checked as its place says ([`origin_of`]).
 pub fn parse_path(path: &Path, builtin: &dyn Fn(&str) -> bool) -> Parsed {
+    parse_path_as(path, origin_of(path), builtin)
+}
+
+/// Reads (a regular file under the rule-file bound) and parses one file as `origin`.
+pub fn parse_path_as(path: &Path, origin: Origin, builtin: &dyn Fn(&str) -> bool) -> Parsed {
     let name = path.display().to_string();
     match crate::vocab::bounded::read_to_string(path, crate::vocab::bounded::RULE_FILE_BYTES) {
-        Ok(text) => parse(&name, &text, origin_of(path), builtin),
+        Ok(text) => parse(&name, &text, origin, builtin),
         Err(e) => Parsed {
             rules: Vec::new(),
             problems: vec![RuleFileError::at(

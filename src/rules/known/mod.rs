@@ -84,23 +84,8 @@ impl KnownSet {
                     let parsed: Vec<(String, load::Parsed)> = files
                         .par_iter()
                         .map(|f| {
-                            let name = f.display().to_string();
-                            let parsed = match crate::vocab::bounded::read_to_string(
-                                f,
-                                crate::vocab::bounded::RULE_FILE_BYTES,
-                            ) {
-                                Ok(text) => load::parse(&name, &text, Origin::Local, &is_builtin),
-                                Err(e) => load::Parsed {
-                                    rules: Vec::new(),
-                                    problems: vec![RuleFileError::at(
-                                        &name,
-                                        "",
-                                        None,
-                                        format!("cannot read the rule file: {e}"),
-                                    )],
-                                },
-                            };
-                            (name, parsed)
+                            let parsed = load::parse_path_as(f, Origin::Local, &is_builtin);
+                            (f.display().to_string(), parsed)
                         })
                         .collect();
                     for (name, parsed) in parsed {
