@@ -332,8 +332,11 @@ fn render_text_unescaped(s: &Summary) -> String {
         );
     }
     let _ = writeln!(o, "\nCluster");
+    // One value per line: a newline inside a value (a hostile cluster ID) is shown as `\n`,
+    // never allowed to start a line of its own.
     let line = |o: &mut String, k: &str, v: Option<&str>| {
-        let _ = writeln!(o, "  {k:<16} {}", v.unwrap_or("-"));
+        let v = v.unwrap_or("-").replace('\r', "\\r").replace('\n', "\\n");
+        let _ = writeln!(o, "  {k:<16} {v}");
     };
     line(
         &mut o,

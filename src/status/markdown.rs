@@ -8,7 +8,8 @@ use crate::model::fmt_k8s;
 use std::fmt::Write;
 
 fn cell(s: &str) -> String {
-    s.replace('\\', "\\\\")
+    crate::vocab::text::show_controls(s)
+        .replace('\\', "\\\\")
         .replace('|', "\\|")
         .replace('\n', "<br>")
 }

@@ -112,3 +112,71 @@ fn terminal_escapes_from_the_input_are_shown_escaped() {
         }
     }
 }
+
+/// A cluster ID holding ESC, a newline and NUL (the ClusterVersion is the input's, not ours):
+/// `summary` shows it on its own line, escaped, so no line of the summary is forged; and a
+/// node name with ESC reaches `status --format markdown` escaped.
+#[test]
+fn a_hostile_cluster_id_or_node_name_is_shown_escaped_on_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text =
+        std::fs::read_to_string(common::fixture("rules/CV005/pass/clusterversion.yaml")).unwrap();
+    let at = text.find("clusterID: ").unwrap();
+    let end = at + text[at..].find('\n').unwrap();
+    let hostile = format!(
+        "{}clusterID: \"abc\\e[31mRED\\nforged: line\\0\"{}",
+        &text[..at],
+        &text[end..]
+    );
+    let cv = tmp.path().join("cv.yaml");
+    std::fs::write(&cv, hostile).unwrap();
+    let o = common::mglint(&["summary", cv.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!out.contains('\u{1b}') && !out.contains('\0'), "{out:?}");
+    assert!(!out.lines().any(|l| l.starts_with("forged")), "{out}");
+    assert!(
+        out.contains(r"cluster ID       abc\x1b[31mRED\nforged: line\x00"),
+        "{out}"
+    );
+    // A node name with ESC, in status's Markdown.
+    let mg = tmp.path().join("mg");
+    copy_dir(&common::fixture("rules/UH005/fail"), &mg);
+    let mut stack = vec![mg.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.to_string_lossy().contains("/core/nodes/") {
+                let t: Vec<String> = std::fs::read_to_string(&p)
+                    .unwrap()
+                    .lines()
+                    .map(|l| match l.strip_prefix("  name: ") {
+                        Some(name) => format!("  name: \"\\e[2J{name}\""),
+                        None => l.to_string(),
+                    })
+                    .collect();
+                std::fs::write(&p, t.join("\n") + "\n").unwrap();
+            }
+        }
+    }
+    let o = common::mglint(&[
+        "status",
+        mg.to_str().unwrap(),
+        "--format",
+        "markdown",
+        "--partial",
+    ]);
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!md.contains('\u{1b}'), "{md:?}");
+    assert!(
+        md.contains(r"\\x1b[2Jip-"),
+        "the node is listed, escaped: {md}"
+    );
+}
