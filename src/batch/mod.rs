@@ -325,27 +325,44 @@ pub fn run_file(
     path: &Path,
     resume: bool,
 ) -> Result<BatchRun, BatchError> {
-    let previous = if resume {
-        read_previous(path)?
-    } else {
-        Previous::default()
+    // Opened (and locked) before anything is read or cut: a second batch on the same file
+    // is refused instead of writing the same rows again.
+    let open_err = |source| BatchError::Open {
+        path: path.to_path_buf(),
+        source,
     };
     let mut f = std::fs::OpenOptions::new()
         .create(true)
-        .append(resume)
+        .read(true)
         .write(true)
-        .truncate(!resume)
+        .truncate(false)
         .open(path)
-        .map_err(|source| BatchError::Open {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        .map_err(open_err)?;
+    match f.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            return Err(open_err(std::io::Error::new(
+                std::io::ErrorKind::WouldBlock,
+                "another mglint batch is writing it (the file is locked)",
+            )));
+        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(open_err(e)),
+    }
+    let previous = if resume {
+        read_previous(path)?
+    } else {
+        if f.metadata().is_ok_and(|m| m.is_file()) {
+            f.set_len(0).map_err(open_err)?;
+        }
+        Previous::default()
+    };
+    {
+        use std::io::Seek;
+        f.seek(std::io::SeekFrom::End(0)).map_err(open_err)?;
+    }
     if previous.unterminated {
         use std::io::Write;
-        f.write_all(b"\n").map_err(|source| BatchError::Open {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        f.write_all(b"\n").map_err(open_err)?;
     }
     run_to(inputs, opts, &previous, &mut f)
 }

@@ -466,3 +466,47 @@ fn batch_rejects_a_bad_shard_and_an_empty_list() {
         assert!(err.contains(msg), "{args:?}: {err}");
     }
 }
+
+/// Two writers of one rows file: the second is refused (the file is locked while a batch
+/// writes it), so no row is written twice; once the first is done, `--resume` goes on.
+#[test]
+fn a_second_batch_on_a_locked_rows_file_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let rows = tmp.path().join("rows.jsonl");
+    let input = crate::common::fixture("rules/CV005/pass");
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_mglint"))
+            .args(["batch", "--no-progress", "--resume", "-o"])
+            .arg(&rows)
+            .arg(&input)
+            .output()
+            .unwrap()
+    };
+    let held = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&rows)
+        .unwrap();
+    held.try_lock().unwrap();
+    let o = run();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("another mglint batch is writing it"), "{err}");
+    assert_eq!(std::fs::read_to_string(&rows).unwrap(), "");
+    drop(held);
+    let o = run();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = run();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(&rows).unwrap().lines().count(),
+        1,
+        "resumed, not repeated"
+    );
+}

@@ -143,3 +143,16 @@ mod tests {
         assert!(Template::parse("a } b", |_| true).is_err());
     }
 }
+#[cfg(test)]
+mod non_ascii {
+    use super::*;
+
+    #[test]
+    fn placeholders_after_and_inside_non_ascii_text() {
+        let caps: BTreeMap<String, String> = [("name".to_string(), "etcd".to_string())].into();
+        let t = Template::parse("Knoten ä → {name} ist kaputt… {{ok}}", |n| n == "name").unwrap();
+        assert_eq!(t.render(&caps), "Knoten ä → etcd ist kaputt… {ok}");
+        let t = Template::parse("{ name }é{name}", |n| n == "name").unwrap();
+        assert_eq!(t.render(&caps), "etcdéetcd");
+    }
+}
