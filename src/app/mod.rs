@@ -286,7 +286,21 @@ pub fn identifying_names(bundle: &Bundle) -> Vec<(&'static str, String)> {
             v.push(("cluster-id", cv.spec.cluster_id.clone()));
         }
     }
+    // A value that is also a release version (a cluster ID set to `4.3.10`) or too short to
+    // be a name would scrub text that is not the secret: every mention of that release.
+    v.retain(|(_, s)| s.chars().count() >= 4 && !looks_like_release(s));
     v
+}
+
+/// `4.3.10`, `4.14.0-rc.1`, `v1.27.3`: digits and dots first, as versions are written.
+fn looks_like_release(s: &str) -> bool {
+    let core = s.strip_prefix('v').unwrap_or(s);
+    let head = core.split(['-', '+']).next().unwrap_or("");
+    let parts: Vec<&str> = head.split('.').collect();
+    parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Runs the `tests:` cases of a set of known-issue rules (`mglint rules test`): each input

@@ -68,3 +68,27 @@ fn without_redact_values_are_shown_but_tokens_are_masked() {
     );
     assert!(!text.contains("Zm9vYmFyYmF6cXV4MTIzNDU2"), "{text}");
 }
+
+/// A cluster ID that is also a release (`4.14.5`, the running one): redaction keys on what
+/// the dump says is identifying, but never on a value that would scrub every mention of a
+/// release, which is not a secret and which every reader needs.
+#[test]
+fn a_cluster_id_equal_to_a_release_does_not_scrub_the_release() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(crate::common::fixture(
+        "rules/CV005/pass/clusterversion.yaml",
+    ))
+    .unwrap();
+    let at = text.find("clusterID: ").unwrap();
+    let end = at + text[at..].find('\n').unwrap();
+    let cv = tmp.path().join("cv.yaml");
+    std::fs::write(
+        &cv,
+        format!("{}clusterID: 4.14.5{}", &text[..at], &text[end..]),
+    )
+    .unwrap();
+    let o = crate::common::mglint(&["summary", "--redact", cv.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("current version  4.14.5"), "{out}");
+    assert!(out.contains("Cluster version is 4.14.5"), "{out}");
+}
