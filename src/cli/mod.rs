@@ -189,7 +189,8 @@ pub struct SummaryArgs {
 /// timeline, so it is rendered apart from `mglint::output::render`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum AnalyzeFormat {
-    /// Readable diagnostics with the evidence lines
+    /// Readable diagnostics with the evidence lines (also `text`, as the other commands say)
+    #[value(alias = "text")]
     Human,
     /// The versioned `mglint/report/v1` report
     Json,

@@ -1,6 +1,6 @@
 //! What the terminal asks of the human view: colour by the conventions clap and most CLI
 //! tools follow (`--color auto|always|never`; with `auto`, `NO_COLOR` turns it off,
-//! `CLICOLOR_FORCE` on, `TERM=dumb` and a pipe off; resolved by `anstream`), and the width
+//! `CLICOLOR_FORCE` (not `0`) on, `TERM=dumb` and a pipe off), and the width
 //! (`COLUMNS`, then the terminal's size from `terminal_size`, else 100 columns).
 
 use super::RenderOptions;
@@ -24,13 +24,28 @@ const DEFAULT_WIDTH: usize = 100;
 impl ColorChoice {
     /// Whether output to standard output gets colour.
     pub fn for_stdout(self) -> bool {
-        let choice = match self {
-            ColorChoice::Always => return true,
-            ColorChoice::Never => return false,
-            ColorChoice::Auto => anstream::AutoStream::choice(&std::io::stdout()),
-        };
-        !matches!(choice, anstream::ColorChoice::Never)
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => auto_color(
+                |k| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned()),
+                std::io::stdout().is_terminal(),
+            ),
+        }
     }
+}
+
+/// `--color auto`: `NO_COLOR` (non-empty) turns colour off; `CLICOLOR_FORCE` non-empty and
+/// not `0` turns it on (`CLICOLOR_FORCE=0` is "not forced", as the convention says and
+/// `--help` promises); else colour on a terminal whose `TERM` is not `dumb`.
+fn auto_color(env: impl Fn(&str) -> Option<String>, terminal: bool) -> bool {
+    if env("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        return false;
+    }
+    if env("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0") {
+        return true;
+    }
+    terminal && env("TERM").is_none_or(|t| t != "dumb")
 }
 
 /// The width for standard output: `COLUMNS` when it is a number, else the terminal's width
@@ -51,6 +66,32 @@ pub fn stdout_width() -> usize {
         .or_else(from_tty)
         .unwrap_or(DEFAULT_WIDTH)
         .max(MIN_WIDTH)
+}
+
+#[cfg(test)]
+mod color_tests {
+    use super::auto_color;
+
+    #[test]
+    fn clicolor_force_0_does_not_force() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert!(!auto_color(env(&[("CLICOLOR_FORCE", "0")]), false));
+        assert!(auto_color(env(&[("CLICOLOR_FORCE", "1")]), false));
+        assert!(!auto_color(
+            env(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]),
+            true
+        ));
+        assert!(!auto_color(env(&[("TERM", "dumb")]), true));
+        assert!(auto_color(env(&[("TERM", "xterm")]), true));
+        assert!(!auto_color(env(&[]), false));
+    }
 }
 
 impl RenderOptions {

@@ -161,6 +161,14 @@ fn colour_follows_the_flag_and_the_environment() {
         &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]
     )));
     assert!(!esc(&run(&args, &[("TERM", "dumb")])));
+    // CLICOLOR_FORCE=0 is "not forced" (as `--help` says), not "forced".
+    assert!(!esc(&run(&args, &[("CLICOLOR_FORCE", "0")])));
+    // `--format text` is the human view, as every other command calls it.
+    let mut text = args.to_vec();
+    text.extend(["--format", "text"]);
+    let (t, h) = (run(&text, &[]), run(&args, &[]));
+    assert_eq!(t.status.code(), h.status.code());
+    assert_eq!(t.stdout, h.stdout);
 }
 
 #[test]
