@@ -68,6 +68,16 @@ pub fn stdout_width() -> usize {
         .max(MIN_WIDTH)
 }
 
+impl RenderOptions {
+    /// For standard output: colour as `choice` and the environment say, the terminal's width.
+    pub fn for_stdout(choice: ColorChoice) -> Self {
+        RenderOptions {
+            color: choice.for_stdout(),
+            width: stdout_width(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod color_tests {
     use super::auto_color;
@@ -91,15 +101,5 @@ mod color_tests {
         assert!(!auto_color(env(&[("TERM", "dumb")]), true));
         assert!(auto_color(env(&[("TERM", "xterm")]), true));
         assert!(!auto_color(env(&[]), false));
-    }
-}
-
-impl RenderOptions {
-    /// For standard output: colour as `choice` and the environment say, the terminal's width.
-    pub fn for_stdout(choice: ColorChoice) -> Self {
-        RenderOptions {
-            color: choice.for_stdout(),
-            width: stdout_width(),
-        }
     }
 }
