@@ -2,7 +2,7 @@
 //! oc's text shows, typed, every target of every minor (none cut), with what `--version`
 //! would say of the requested one.
 
-use super::{Options, Plan, Target, check_options, find_target, issues};
+use super::{Options, Plan, Target, issues, requested_target, target_issues, unaccepted};
 use serde::Serialize;
 
 pub const SCHEMA: &str = crate::vocab::schema::RECOMMEND;
@@ -107,34 +107,18 @@ fn target_doc(t: &Target) -> TargetDoc {
 /// The JSON document for `p` with `o` (pretty-printed, newline-terminated).
 pub fn render_json(p: &Plan, o: &Options) -> String {
     let base = issues(p);
-    let target = o.version.as_ref().map(|raw| {
+    let target = requested_target(p, o).map(|t| {
         let mut a = TargetAnswer {
-            requested: raw.clone(),
+            requested: o.version.clone().unwrap_or_default(),
             found: None,
             error: None,
             unaccepted_issues: Vec::new(),
         };
-        match check_options(o).and_then(|v| {
-            let v = v.expect("a version was given");
-            find_target(p, &v).cloned()
-        }) {
+        match t {
             Err(e) => a.error = Some(e),
             Ok(t) => {
-                let mut all = base.clone();
-                if t.not_recommended().is_some() {
-                    all.insert("ConditionalUpdateRisk".into());
-                }
-                a.unaccepted_issues = all
-                    .into_iter()
-                    .filter(|i| !o.accept.contains(i))
-                    .collect();
-                if !a.unaccepted_issues.is_empty() {
-                    a.error = Some(format!(
-                        "issues that apply to this cluster but which were not included in --accept: {}",
-                        a.unaccepted_issues.join(",")
-                    ));
-                }
-                a.found = Some(target_doc(&t));
+                (a.unaccepted_issues, a.error) = unaccepted(&target_issues(p, t), &o.accept);
+                a.found = Some(target_doc(t));
             }
         }
         a

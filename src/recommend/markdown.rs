@@ -2,7 +2,7 @@
 //! tables (every cell escaped), from the same [`Plan`] as oc's text; every target of every
 //! minor is listed, none cut.
 
-use super::{Options, Plan, check_options, find_target, issues};
+use super::{Options, Plan, issues, requested_target};
 use std::fmt::Write;
 
 /// Text safe in a table cell and in running text: Markdown's active characters escaped,
@@ -117,9 +117,10 @@ pub fn render_markdown(p: &Plan, o: &Options) -> String {
             );
         }
     }
-    if let Some(raw) = &o.version {
+    if let Some(answer) = requested_target(p, o) {
+        let raw = o.version.as_deref().unwrap_or_default();
         let _ = write!(out, "\n### Update to {}\n\n", cell(raw));
-        match check_options(o).and_then(|v| find_target(p, &v.expect("a version")).cloned()) {
+        match answer {
             Err(e) => {
                 let _ = writeln!(out, "{}", cell(&e));
             }

@@ -375,6 +375,43 @@ pub fn find_target<'a>(p: &'a Plan, v: &Version) -> Result<&'a Target, String> {
         })
 }
 
+/// What `--version` asks about: `None` when no target is asked (no `--version`, or an empty
+/// one, which oc takes for none), else the target or oc's error (a flag check, or the target
+/// not offered).
+pub fn requested_target<'a>(p: &'a Plan, o: &Options) -> Option<Result<&'a Target, String>> {
+    match check_options(o) {
+        Err(e) => Some(Err(e)),
+        Ok(None) => None,
+        Ok(Some(v)) => Some(find_target(p, &v)),
+    }
+}
+
+/// The issues that apply to an update to `t`: the plan's, and `ConditionalUpdateRisk` when `t`
+/// is not recommended.
+pub fn target_issues(p: &Plan, t: &Target) -> BTreeSet<String> {
+    let mut all = issues(p);
+    if t.not_recommended().is_some() {
+        all.insert("ConditionalUpdateRisk".into());
+    }
+    all
+}
+
+/// The issues `accept` does not name, and oc's error when there are any.
+pub fn unaccepted(issues: &BTreeSet<String>, accept: &[String]) -> (Vec<String>, Option<String>) {
+    let left: Vec<String> = issues
+        .iter()
+        .filter(|i| !accept.contains(i))
+        .cloned()
+        .collect();
+    let error = (!left.is_empty()).then(|| {
+        format!(
+            "issues that apply to this cluster but which were not included in --accept: {}",
+            left.join(",")
+        )
+    });
+    (left, error)
+}
+
 /// The flag checks oc makes before reading anything; the parsed `--version`.
 pub fn check_options(o: &Options) -> Result<Option<Version>, String> {
     match o.version.as_deref().filter(|v| !v.is_empty()) {

@@ -2,7 +2,9 @@
 //! standard error for a [`Plan`], in oc's order, with the table laid out by Go's tabwriter
 //! and flushed (or dropped unflushed) where oc flushes it.
 
-use super::{Answer, Options, Plan, check_options, find_target, indent, issues};
+use super::{
+    Answer, Options, Plan, check_options, indent, requested_target, target_issues, unaccepted,
+};
 use crate::status::tabwriter::align_min;
 use std::fmt::Write as _;
 
@@ -10,20 +12,16 @@ const HEADER: &str = "  VERSION\tISSUES\n";
 
 /// Runs `recommend` with `o` on `p`.
 pub fn render_text(p: &Plan, o: &Options) -> Answer {
-    let target = match check_options(o) {
-        Ok(t) => t,
-        Err(e) => {
-            return Answer {
-                error: Some(e),
-                ..Answer::default()
-            };
-        }
-    };
+    if let Err(e) = check_options(o) {
+        return Answer {
+            error: Some(e),
+            ..Answer::default()
+        };
+    }
     let accept = |n: &str| o.accept.iter().any(|a| a == n);
     let acc = |n: &str| if accept(n) { "accepted " } else { "" };
     let mut out = String::new();
     let mut err = String::new();
-    let mut issues = issues(p);
 
     match &p.failing {
         Some(f) if f.status != "False" => {
@@ -89,8 +87,8 @@ pub fn render_text(p: &Plan, o: &Options) -> Answer {
         err.push_str(w);
     }
 
-    if let Some(v) = target {
-        let t = match find_target(p, &v) {
+    if let Some(t) = requested_target(p, o) {
+        let t = match t {
             Ok(t) => t,
             Err(e) => return quieted(out, err, Some(e), o.quiet),
         };
@@ -120,19 +118,10 @@ pub fn render_text(p: &Plan, o: &Options) -> Answer {
                     r.url,
                     indent(&c.message)
                 );
-                issues.insert("ConditionalUpdateRisk".into());
             }
         }
-        let unaccepted: Vec<&str> = issues
-            .iter()
-            .map(String::as_str)
-            .filter(|i| !accept(i))
-            .collect();
-        if !unaccepted.is_empty() {
-            let e = format!(
-                "issues that apply to this cluster but which were not included in --accept: {}",
-                unaccepted.join(",")
-            );
+        let issues = target_issues(p, t);
+        if let (_, Some(e)) = unaccepted(&issues, &o.accept) {
             return quieted(out, err, Some(e), o.quiet);
         }
         if !issues.is_empty() {

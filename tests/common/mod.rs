@@ -151,6 +151,18 @@ pub fn report(inputs: &[String], select: &[&str]) -> mglint::rules::Report {
 }
 
 /// Builds a zip archive (deflate) from (path, bytes) pairs, in the given order.
+/// The set directories under `fixtures/<rel>` (one generated oracle set each), sorted.
+pub fn set_dirs(rel: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(fixture(rel))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    v.sort();
+    v
+}
+
 pub fn zip_files(files: &[(String, Vec<u8>)]) -> Vec<u8> {
     use std::io::Write;
     let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));

@@ -48,6 +48,12 @@ fn a_set_directory_prints_oc_s_text_and_exit_code() {
     let (rc, out, err) = run(&["-q", &s, "--version", "4.16.11"]);
     assert_eq!((rc, out.as_str()), (1, ""));
     assert_eq!(err, format!("error: {want_err}"));
+    // An empty --version is no target, as in oc, in every format (it once panicked in JSON).
+    for format in ["text", "json", "markdown"] {
+        let (rc, out, err) = run(&[&s, "--version", "", "--format", format]);
+        assert_eq!(rc, 0, "{format}: {err}");
+        assert!(!out.contains("Update to"), "{format}: {out}");
+    }
     // oc's flag checks come first.
     let (rc, _, err) = run(&["-q", &s]);
     assert_eq!(rc, 1);

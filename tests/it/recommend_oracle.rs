@@ -19,13 +19,7 @@ fn name(set: &Path) -> String {
 
 /// The generated sets, one directory each.
 fn generated() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(common::fixture("oc/recommend"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    v.sort();
+    let v = common::set_dirs("oc/recommend");
     assert!(v.len() >= 40, "{} generated sets", v.len());
     v
 }

@@ -16,14 +16,7 @@ use mglint::status::{Details, StatusInputs, assess, render_text};
 use std::path::{Path, PathBuf};
 
 fn sets() -> Vec<PathBuf> {
-    let dir = common::fixture("oc/status");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    v.sort();
+    let v = common::set_dirs("oc/status");
     assert!(v.len() >= 100, "{} generated sets", v.len());
     v
 }
