@@ -44,6 +44,32 @@ pub struct InputInfo {
     pub modified: Option<Time>,
 }
 
+/// Which cluster a document speaks of, carried by every JSON document: the ClusterVersion's
+/// `spec.clusterID`, and the update it shows (`from`: the release before the newest history
+/// entry, `to`: the desired release). Each is `null` when the input does not say.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct ClusterIdentity {
+    pub id: Option<String>,
+    pub from: Option<String>,
+    pub to: Option<String>,
+}
+
+impl ClusterIdentity {
+    /// The identity a ClusterVersion states.
+    pub fn of(cv: &ClusterVersion) -> ClusterIdentity {
+        let some = |s: &str| (!s.is_empty()).then(|| s.to_string());
+        let status = &cv.status;
+        let to = some(&status.desired.version)
+            .or_else(|| status.history.first().and_then(|h| some(&h.version)))
+            .or_else(|| some(&cv.spec.desired_update.as_ref()?.version));
+        ClusterIdentity {
+            id: some(&cv.spec.cluster_id),
+            from: status.history.get(1).and_then(|h| some(&h.version)),
+            to,
+        }
+    }
+}
+
 /// The parsed content of one or more inputs.
 #[derive(Debug, Clone, Default)]
 pub struct Bundle {
@@ -75,6 +101,13 @@ impl Bundle {
     /// The newest ClusterVersion snapshot (by collection order: the last one read).
     pub fn cluster_version(&self) -> Option<&Sourced<ClusterVersion>> {
         self.objects.cluster_versions.last()
+    }
+
+    /// The cluster this bundle speaks of (see [`ClusterIdentity`]).
+    pub fn identity(&self) -> ClusterIdentity {
+        self.cluster_version()
+            .map(|cv| ClusterIdentity::of(cv))
+            .unwrap_or_default()
     }
 
     /// The alerts of every alerts document, `None` when the bundle has none: the first

@@ -64,6 +64,8 @@ pub struct Unread {
 pub struct Summary {
     pub schema: &'static str,
     pub kind: &'static str,
+    /// The cluster the summary speaks of.
+    pub cluster: crate::bundle::ClusterIdentity,
     pub inputs: Vec<InputInfo>,
     pub input_errors: Vec<String>,
     pub collection_times: Vec<Time>,
@@ -194,6 +196,7 @@ pub fn summarize(b: &Bundle) -> Summary {
     Summary {
         schema: crate::vocab::schema::SUMMARY,
         kind: "summary",
+        cluster: b.identity(),
         inputs: b.inputs.clone(),
         input_errors: b.input_errors.clone(),
         collection_times: times,

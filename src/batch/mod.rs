@@ -1,5 +1,5 @@
 //! `mglint batch`: many inputs (paths and URLs), each analysed as its own bundle, in
-//! parallel on a rayon pool, one JSON Lines row per input (`mglint/batch/v1`, see [`Row`])
+//! parallel on a rayon pool, one JSON Lines row per input (`mglint/batch/v2`, see [`Row`])
 //! written in input order, and a summary. `--shard K/N` keeps the inputs whose stable hash
 //! falls in shard K (see [`Shard::contains`]); `--resume` skips inputs that already have a
 //! row in the output file and appends. One bad input is an error row, never the end of the
@@ -19,7 +19,9 @@ mod sink;
 mod summary;
 
 pub use list::{Shard, fnv1a, parse_list, select};
-pub use row::{Outcome, Row, SCHEMA, SeverityCounts, UpdateRow};
+pub use row::{
+    CodeCount as RowCodeCount, KindCount, Outcome, Row, SCHEMA, SeverityCounts, UpdateRow,
+};
 pub use sink::{Previous, read_previous};
 pub use summary::{BatchSummary, CodeCount, TOP_CODES};
 

@@ -1,4 +1,4 @@
-//! One batch row: what one input gave (`mglint/batch/v1`), built from its bundle, timeline
+//! One batch row: what one input gave (`mglint/batch/v2`), built from its bundle, timeline
 //! and report, or an error row when the input could not be analysed. Rows hold only values
 //! derived from the data, never wall-clock times, so a batch is byte-identical at any thread
 //! count.
@@ -37,12 +37,33 @@ impl Outcome {
     }
 }
 
-/// Findings by severity (all findings, whatever the fail level).
+/// Findings by severity (all findings, whatever the fail level), named as the report's
+/// `summary` names them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeverityCounts {
-    pub error: usize,
-    pub warning: usize,
+    pub errors: usize,
+    pub warnings: usize,
     pub info: usize,
+}
+
+/// How many findings one rule gave.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeCount {
+    pub code: String,
+    pub count: usize,
+}
+
+/// How many episodes of one kind the timeline holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KindCount {
+    pub kind: String,
+    pub count: usize,
+}
+
+/// A map of counts as a list of pairs, in key order (a warehouse types a list of structs
+/// once; an object whose keys vary per row it cannot).
+fn counts<T>(m: BTreeMap<String, usize>, pair: impl Fn(String, usize) -> T) -> Vec<T> {
+    m.into_iter().map(|(k, n)| pair(k, n)).collect()
 }
 
 /// One update episode of the timeline.
@@ -53,8 +74,8 @@ pub struct UpdateRow {
     pub start: Time,
     /// `null` while the update was still going at the end of the data.
     pub end: Option<Time>,
-    /// `end - start` in seconds (millisecond precision); `null` when open.
-    pub seconds: Option<f64>,
+    /// `end - start` in whole seconds (rounded down); `null` when open.
+    pub duration_seconds: Option<i64>,
     /// `completed`, `abandoned` (left for another target), `open` or `ended` (an end
     /// without a completion milestone).
     pub state: String,
@@ -69,6 +90,9 @@ pub struct Row {
     pub index: usize,
     /// The input as given (path or URL).
     pub input: String,
+    /// The cluster its ClusterVersion names (all `null` for an error row or no
+    /// ClusterVersion).
+    pub cluster: crate::bundle::ClusterIdentity,
     pub outcome: Outcome,
     /// What the input held: `must-gather`, `ci-job`, `archive`, `file` or `directory`.
     pub kind: Option<String>,
@@ -85,13 +109,14 @@ pub struct Row {
     pub version: Option<String>,
     /// When the data was collected (or the latest time seen in it).
     pub collected_at: Option<Time>,
-    /// Finding codes with their counts (all severities).
-    pub codes: BTreeMap<String, usize>,
-    pub severity: SeverityCounts,
+    /// Finding codes with their counts (all severities), by code.
+    pub codes: Vec<CodeCount>,
+    pub summary: SeverityCounts,
     /// Update episodes, oldest first.
     pub updates: Vec<UpdateRow>,
-    /// Every episode kind of the timeline with its count (`install`, `update`, `stall`…).
-    pub episodes: BTreeMap<String, usize>,
+    /// Every episode kind of the timeline with its count (`install`, `update`, `stall`…),
+    /// by kind.
+    pub episodes: Vec<KindCount>,
     pub files_read: u64,
     /// Why the input could not be analysed, and files that could not be read.
     pub errors: Vec<String>,
@@ -104,6 +129,7 @@ impl Row {
             schema: SCHEMA.to_string(),
             index,
             input: input.to_string(),
+            cluster: Default::default(),
             outcome: Outcome::Error,
             kind: None,
             job: None,
@@ -113,10 +139,10 @@ impl Row {
             to: None,
             version: None,
             collected_at: None,
-            codes: BTreeMap::new(),
-            severity: SeverityCounts::default(),
+            codes: Vec::new(),
+            summary: SeverityCounts::default(),
             updates: Vec::new(),
-            episodes: BTreeMap::new(),
+            episodes: Vec::new(),
             files_read: 0,
             errors,
         }
@@ -150,19 +176,23 @@ impl Row {
             .cluster_version()
             .and_then(|cv| nonempty(&cv.status.desired.version));
         row.collected_at = report.collected_at;
+        row.cluster = bundle.identity();
+        let mut codes: BTreeMap<String, usize> = BTreeMap::new();
         for f in &report.findings {
-            *row.codes.entry(f.code.to_string()).or_default() += 1;
+            *codes.entry(f.code.to_string()).or_default() += 1;
             match f.severity {
-                Severity::Error => row.severity.error += 1,
-                Severity::Warning => row.severity.warning += 1,
-                Severity::Info => row.severity.info += 1,
+                Severity::Error => row.summary.errors += 1,
+                Severity::Warning => row.summary.warnings += 1,
+                Severity::Info => row.summary.info += 1,
             }
         }
+        row.codes = counts(codes, |code, count| CodeCount { code, count });
+        let mut episodes: BTreeMap<String, usize> = BTreeMap::new();
         for e in &timeline.episodes {
             let tag = serde_json::to_value(e.tag())
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string));
-            *row.episodes.entry(tag.unwrap_or_default()).or_default() += 1;
+            *episodes.entry(tag.unwrap_or_default()).or_default() += 1;
             if let EpisodeKind::Update { from, to } = &e.kind {
                 let state = if e.milestone(MilestoneKind::Completed).is_some() {
                     "completed"
@@ -178,13 +208,12 @@ impl Row {
                     to: to.clone(),
                     start: e.start,
                     end: e.end,
-                    seconds: e
-                        .end
-                        .map(|end| (end - e.start).num_milliseconds() as f64 / 1000.0),
+                    duration_seconds: e.end.map(|end| (end - e.start).num_seconds()),
                     state: state.to_string(),
                 });
             }
         }
+        row.episodes = counts(episodes, |kind, count| KindCount { kind, count });
         if row.from.is_none() {
             row.from = row
                 .updates
@@ -251,7 +280,7 @@ mod tests {
         let line = serde_json::to_string(&r).unwrap();
         assert!(
             line.starts_with(
-                r#"{"schema":"mglint/batch/v1","index":3,"input":"/no/such","outcome":"error""#
+                r#"{"schema":"mglint/batch/v2","index":3,"input":"/no/such","cluster":{"id":null,"from":null,"to":null},"outcome":"error""#
             ),
             "{line}"
         );

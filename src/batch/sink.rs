@@ -53,7 +53,7 @@ impl<'w> Ordered<'w> {
 pub struct Previous {
     /// Inputs that have a row.
     pub inputs: HashSet<String>,
-    /// The rows that parse as `mglint/batch/v1` rows.
+    /// The rows that parse as `mglint/batch/v2` rows.
     pub rows: Vec<Row>,
     /// Lines that are not rows (kept in the file, ignored).
     pub unparsable: usize,
@@ -65,7 +65,7 @@ pub struct Previous {
 }
 
 /// How every row line starts (a line cut after this is a torn row of a killed run).
-const ROW_START: &str = "{\"schema\":\"mglint/batch/v1\"";
+const ROW_START: &str = "{\"schema\":\"mglint/batch/v2\"";
 
 /// Reads the rows of an earlier run from `path` (none when it does not exist). A last line
 /// without its newline that is the start of a row but not a whole one was cut by a killed
@@ -146,7 +146,7 @@ mod tests {
         let row = serde_json::to_string(&Row::error(0, "/a", vec!["gone".into()])).unwrap();
         std::fs::write(
             &p,
-            format!("{row}\nnot json\n{{\"schema\":\"mglint/batch/v1\",\"in"),
+            format!("{row}\nnot json\n{{\"schema\":\"mglint/batch/v2\",\"in"),
         )
         .unwrap();
         let prev = read_previous(&p).unwrap();
@@ -183,7 +183,7 @@ mod tests {
         let p = dir.path().join("rows.jsonl");
         std::fs::write(
             &p,
-            "{\"input\":\"/a\"}\n{\"schema\":\"mglint/batch/v1\",\"input\":\"/b\"}\n",
+            "{\"input\":\"/a\"}\n{\"schema\":\"mglint/batch/v2\",\"input\":\"/b\"}\n",
         )
         .unwrap();
         let prev = read_previous(&p).unwrap();

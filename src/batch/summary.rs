@@ -46,16 +46,16 @@ impl BatchSummary {
                 Outcome::Findings => s.findings += 1,
                 Outcome::Error => s.errors += 1,
             }
-            for (code, n) in &r.codes {
-                let e = codes.entry(code).or_default();
+            for c in &r.codes {
+                let e = codes.entry(&c.code).or_default();
                 e.0 += 1;
-                e.1 += n;
+                e.1 += c.count;
             }
             secs.extend(
                 r.updates
                     .iter()
                     .filter(|u| u.state == "completed")
-                    .filter_map(|u| u.seconds),
+                    .filter_map(|u| u.duration_seconds.map(|s| s as f64)),
             );
         }
         s.codes = codes
@@ -120,10 +120,14 @@ mod tests {
     fn codes_rank_by_inputs_then_findings_then_code() {
         let mut a = Row::error(0, "a", Vec::new());
         a.outcome = Outcome::Findings;
-        a.codes = BTreeMap::from([("CV002".to_string(), 1), ("LOG001".to_string(), 5)]);
+        let cc = |code: &str, count| crate::batch::RowCodeCount {
+            code: code.to_string(),
+            count,
+        };
+        a.codes = vec![cc("CV002", 1), cc("LOG001", 5)];
         let mut b = Row::error(1, "b", Vec::new());
         b.outcome = Outcome::Ok;
-        b.codes = BTreeMap::from([("CV002".to_string(), 2)]);
+        b.codes = vec![cc("CV002", 2)];
         let c = Row::error(2, "c", vec!["gone".into()]);
         let s = BatchSummary::of([&a, &b, &c]);
         assert_eq!((s.inputs, s.ok, s.findings, s.errors), (3, 1, 1, 1));

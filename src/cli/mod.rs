@@ -63,7 +63,7 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Download a CI job's artifacts (only what the analysis needs) into a directory
     Fetch(FetchArgs),
-    /// Analyze many inputs in parallel: one JSON Lines row per input (`mglint/batch/v1`),
+    /// Analyze many inputs in parallel: one JSON Lines row per input (`mglint/batch/v2`),
     /// in input order, then a summary
     Batch(BatchArgs),
     /// `oc adm upgrade status`, offline: the update's control plane, nodes, worker pools and
@@ -320,6 +320,10 @@ pub struct AnalyzeArgs {
     /// --output json=report.json --output html=report.html)
     #[arg(long, short = 'o', value_name = "[FORMAT=]PATH")]
     pub output: Vec<String>,
+    /// Markdown: cut the report at a finding boundary to at most N bytes, with an "N more
+    /// findings" line (GitHub refuses a comment over 65,536 characters); 0: no cap
+    #[arg(long, value_name = "N", default_value_t = mglint::output::markdown::DEFAULT_MAX_BYTES)]
+    pub max_bytes: usize,
 }
 
 #[derive(Debug, Args)]

@@ -8,7 +8,7 @@ use super::{CliError, Ui, emit, finish, load, pick_format, settings};
 use crate::cli::{AnalyzeArgs, AnalyzeFormat};
 use mglint::app::{RunError, write_text};
 use mglint::ingest::IngestError;
-use mglint::output::{RenderOptions, html, junit, render_clusters};
+use mglint::output::{RenderOptions, html, render_clusters};
 use mglint::rules::Report;
 use std::path::PathBuf;
 
@@ -23,7 +23,7 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
     let run = match load(&a.input, &s, ui) {
         Ok(run) => run,
         Err(CliError::Run(e)) => {
-            junit_for_unreadable(&outs, &e, s.selection.fail_on, ui)?;
+            reports_for_unreadable(&outs, &e, &s, ui)?;
             return Err(CliError::Run(e));
         }
         Err(e) => return Err(e),
@@ -54,11 +54,12 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
             }
             continue;
         }
-        let opts = if path.as_deref().is_none_or(mglint::app::is_stdout) {
+        let mut opts = if path.as_deref().is_none_or(mglint::app::is_stdout) {
             ui.stdout_options()
         } else {
             RenderOptions::default()
         };
+        opts.max_bytes = a.max_bytes;
         let text = render_clusters(&clusters, format.into(), &opts, run.input_errors());
         write(&text, path.as_deref());
     }
@@ -89,12 +90,15 @@ fn numbered(p: &std::path::Path, i: usize) -> PathBuf {
     p.with_file_name(name)
 }
 
-/// When nothing could be read: every JUnit output still gets a document, whose inputs case
-/// fails with the reasons, so a CI dashboard shows why instead of a missing file.
-fn junit_for_unreadable(
+/// When nothing could be read: every machine-read output (JSON, JUnit, SARIF, Markdown) is
+/// still written, from a report in which every selected rule is skipped with the reason, so a
+/// CI dashboard keeps every rule's test and shows why none ran (JUnit's inputs case fails,
+/// SARIF says `executionSuccessful: false`) instead of a missing file. The human view and
+/// HTML are not written: the error on stderr is the human answer.
+fn reports_for_unreadable(
     outs: &[(AnalyzeFormat, Option<PathBuf>)],
     e: &RunError,
-    fail_on: mglint::rules::Severity,
+    s: &mglint::app::Settings,
     ui: &Ui,
 ) -> Result<(), CliError> {
     let reasons: Vec<String> = match e {
@@ -106,16 +110,16 @@ fn junit_for_unreadable(
     } else {
         reasons
     };
-    let report = Report {
-        fail_on,
-        ..Report::empty()
-    };
+    let mut report = mglint::rules::not_run(&s.selection, &s.known, "no input could be read");
+    report.input_errors = reasons;
     for (format, path) in outs {
-        if *format != AnalyzeFormat::Junit || (path.is_none() && ui.quiet) {
+        if matches!(format, AnalyzeFormat::Human | AnalyzeFormat::Html)
+            || (path.is_none() && ui.quiet)
+        {
             continue;
         }
-        let xml = junit::render_with_input_errors(&report, &reasons);
-        write_text(&mglint::redact::scrub_secrets(&xml), path.as_deref())?;
+        let text = mglint::output::render(&report, (*format).into(), &RenderOptions::default());
+        write_text(&mglint::redact::scrub_secrets(&text), path.as_deref())?;
     }
     Ok(())
 }

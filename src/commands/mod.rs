@@ -273,7 +273,8 @@ fn finish(run: &Run, code: u8) -> u8 {
 }
 
 /// A text per cluster, joined: one cluster's text as it is; several under a heading each
-/// (text), or as `{"schema": "mglint/set/v1", "clusters": [{"cluster", "document"}]}` (JSON).
+/// (text), or as JSON Lines, each cluster's document whole on one line (JSON): every document
+/// carries its `cluster`, so the shape is the same whatever the number of clusters.
 pub(crate) fn per_cluster(
     run: &mglint::Run,
     json: bool,
@@ -284,18 +285,10 @@ pub(crate) fn per_cluster(
         return render(one);
     }
     if json {
-        let clusters: Vec<serde_json::Value> = all
+        return all
             .iter()
-            .map(|an| {
-                serde_json::json!({
-                    "cluster": cluster_label(&an.bundle),
-                    "document": serde_json::from_str::<serde_json::Value>(&render(an))
-                        .unwrap_or(serde_json::Value::Null),
-                })
-            })
+            .map(|an| mglint::vocab::text::compact_json(&render(an)) + "\n")
             .collect();
-        let doc = serde_json::json!({"schema": mglint::vocab::schema::SET, "clusters": clusters});
-        return serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
     }
     let mut out = String::new();
     for (i, an) in all.iter().enumerate() {
@@ -309,6 +302,13 @@ pub(crate) fn per_cluster(
         out.push_str(&format!("{rule}\n{head}\n{rule}\n\n{}\n", render(an)));
     }
     out
+}
+
+/// The JSON document of a cluster that could not be assessed: its schema, its cluster and
+/// the reason (the `error` form each schema allows).
+pub(crate) fn error_doc(schema: &str, b: &mglint::bundle::Bundle, error: &str) -> String {
+    let doc = serde_json::json!({"schema": schema, "cluster": b.identity(), "error": error});
+    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
 }
 
 /// How a cluster is named when a run has several: its ID, else its inputs.

@@ -34,7 +34,7 @@ pub fn run(a: RecommendArgs, ui: &Ui) -> Result<u8, CliError> {
             Err(e) => {
                 code.set(code.get().max(2));
                 return if json {
-                    serde_json::json!({"error": e.to_string()}).to_string()
+                    super::error_doc(mglint::vocab::schema::RECOMMEND, &an.bundle, &e.to_string())
                 } else {
                     eprintln!("error: {e}");
                     String::new()

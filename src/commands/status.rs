@@ -25,7 +25,7 @@ pub fn run(a: StatusArgs, ui: &Ui) -> Result<u8, CliError> {
     let text = super::per_cluster(&run, json, |an| {
         render(&an.bundle, now, format, &a, ui).unwrap_or_else(|e| {
             if json {
-                serde_json::json!({"error": e.to_string()}).to_string()
+                super::error_doc(mglint::vocab::schema::STATUS, &an.bundle, &e.to_string())
             } else {
                 format!("error: {e}\n")
             }

@@ -110,7 +110,9 @@ fn rule_case(report: &Report, r: &crate::rules::RuleOutcome, bases: &Bases<'_>) 
 fn inputs_case(input_errors: &[String], report: &Report) -> Case {
     let mut case = Case::passing("mglint.input", INPUTS_CASE.to_string());
     let unread: Vec<String>;
-    let input_errors = if input_errors.is_empty() {
+    let input_errors = if input_errors.is_empty() && !report.input_errors.is_empty() {
+        &report.input_errors[..]
+    } else if input_errors.is_empty() {
         unread = report
             .unread
             .iter()
@@ -168,22 +170,42 @@ struct Suite<'a> {
     cases: Vec<Case>,
 }
 
-fn suite_props(report: &Report) -> Vec<(&'static str, String)> {
+fn suite_props(report: &Report) -> Vec<(String, String)> {
     let count = |s: Severity| report.findings.iter().filter(|f| f.severity == s).count();
     let below = report
         .findings
         .iter()
         .filter(|f| f.severity < report.fail_on)
         .count();
-    let mut props: Vec<(&str, String)> = vec![
+    let mut props: Vec<(String, String)> = [
         ("schema", report.schema.to_string()),
         ("fail_on", report.fail_on.to_string()),
         ("findings_error", count(Severity::Error).to_string()),
         ("findings_warning", count(Severity::Warning).to_string()),
         ("findings_info", count(Severity::Info).to_string()),
         ("findings_below_fail_on", below.to_string()),
-    ];
-    props.extend(report.inputs.iter().map(|i| ("input", i.name.clone())));
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    let c = &report.cluster;
+    for (k, v) in [
+        ("cluster.id", &c.id),
+        ("cluster.from", &c.from),
+        ("cluster.to", &c.to),
+    ] {
+        if let Some(v) = v {
+            props.push((k.to_string(), v.clone()));
+        }
+    }
+    // One property per input, each name once in the suite (`input.1`, `input.2`, …).
+    props.extend(
+        report
+            .inputs
+            .iter()
+            .enumerate()
+            .map(|(i, input)| (format!("input.{}", i + 1), input.name.clone())),
+    );
     props
 }
 
@@ -222,7 +244,7 @@ fn write_doc(suites: &[Suite<'_>]) -> io::Result<Vec<u8>> {
                         w.create_element("properties").write_inner_content(|w| {
                             for (name, value) in &props {
                                 w.create_element("property")
-                                    .with_attribute(("name", *name))
+                                    .with_attribute(("name", name.as_str()))
                                     .with_attribute(("value", attr(value).as_str()))
                                     .write_empty()?;
                             }

@@ -3,16 +3,18 @@
 //! run. Escaping cannot be switched off by the input: text is backslash-escaped, names in
 //! backticks become code spans whose fence is longer than any backtick run inside them, an
 //! unmatched backtick is escaped, no link is ever built from input, evidence sits in a fence
-//! longer than any backtick run it holds. Paths are relative to each input's root; lines are
-//! wrapped at 100 columns outside code; no trailing-space line breaks.
+//! longer than any backtick run it holds. Paths are relative to each input's root. A paragraph
+//! is one line (GitHub renders a newline inside a comment's paragraph as a line break); the
+//! input's own line breaks are hard breaks (`\`), never trailing spaces. [`render_capped`] cuts
+//! at a finding boundary to stay under GitHub's 65,536-character comment limit.
 
 use super::paths::Bases;
 use crate::rules::{Finding, Report, fmt_short};
 use crate::vocab::text::plural;
 use std::fmt::Write;
 
-/// Width prose is wrapped at.
-const WIDTH: usize = 100;
+/// The default cap of a Markdown report, under GitHub's 65,536-character comment limit.
+pub const DEFAULT_MAX_BYTES: usize = 60_000;
 
 /// Longest run of backticks in `s`.
 fn longest_backtick_run(s: &str) -> usize {
@@ -113,21 +115,16 @@ fn guard_line_start(line: &str) -> String {
     }
 }
 
-/// Prose: each line of `s` wrapped at [`WIDTH`] after `first` (a prefix such as
-/// `- **Fix:** `), continuation lines indented by `indent`; the input's own line breaks are
-/// kept as hard breaks (a backslash at the end of the line).
+/// Prose: each line of `s` on one line after `first` (a prefix such as `- **Fix:** `), never
+/// wrapped; the input's own line breaks are kept as hard breaks (a backslash at the end of
+/// the line), the next line indented by `indent`.
 fn prose(out: &mut String, first: &str, indent: &str, s: &str) {
     let paras: Vec<&str> = s.lines().filter(|l| !l.trim().is_empty()).collect();
     let mut line = first.to_string();
     let mut fresh = true;
     for (i, para) in paras.iter().enumerate() {
         for t in inline_tokens(para.trim()) {
-            let sep = usize::from(!fresh);
-            if !fresh && line.chars().count() + sep + t.chars().count() > WIDTH {
-                out.push_str(&line);
-                out.push('\n');
-                line = format!("{indent}{}", guard_line_start(&t));
-            } else if fresh && line.trim().is_empty() {
+            if fresh && line.trim().is_empty() {
                 line = format!("{line}{}", guard_line_start(&t));
             } else {
                 if !fresh {
@@ -236,9 +233,8 @@ fn header(out: &mut String, report: &Report, bases: &Bases<'_>) {
         let root = if base.is_empty() {
             String::new()
         } else {
-            // On lines of their own: the root can be long.
             format!(
-                ";\n  paths below are relative to\n  {}",
+                "; paths below are relative to {}",
                 code(&format!("{base}/"))
             )
         };
@@ -255,14 +251,13 @@ fn header(out: &mut String, report: &Report, bases: &Bases<'_>) {
     }
     let s = &report.summary;
     let verdict = report.verdict();
-    let incomplete = if report.incomplete() {
-        format!(
-            " ({} could not be read: `IN001`)",
-            plural(report.unread.len(), "input file", "input files")
-        )
-    } else {
-        String::new()
-    };
+    let incomplete = report
+        .incomplete_reason()
+        .map(|r| format!(" ({})", r.replace(" (IN001)", ": `IN001`")))
+        .unwrap_or_default();
+    for e in &report.input_errors {
+        let _ = writeln!(out, "- **Not read:** {}", escape_text(e));
+    }
     let _ = writeln!(
         out,
         "- **Result:** {}, {}, {} info; {verdict} at `--fail-on {}`{incomplete}; {} ran, {} skipped\n",
@@ -276,14 +271,42 @@ fn header(out: &mut String, report: &Report, bases: &Bases<'_>) {
 }
 
 pub fn render(report: &Report) -> String {
+    render_first(report, report.findings.len(), None)
+}
+
+/// The report with at most `max_bytes` bytes (0: no cap): when the whole report is longer,
+/// the findings after the last that fits are left out, table rows and sections alike, and
+/// an "N more findings" line says how many and where they are.
+pub fn render_capped(report: &Report, max_bytes: usize) -> String {
+    let all = render(report);
+    if max_bytes == 0 || all.len() <= max_bytes {
+        return all;
+    }
+    // The most findings that fit: rendering grows with each finding, so search for it.
+    let (mut lo, mut hi) = (0, report.findings.len());
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if render_first(report, mid, Some(max_bytes)).len() <= max_bytes {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    render_first(report, lo, Some(max_bytes))
+}
+
+/// The report showing its first `shown` findings (the rest counted in one line).
+fn render_first(report: &Report, shown: usize, cap: Option<usize>) -> String {
     let bases = Bases::of(report);
     let mut out = String::from("# mglint report\n\n");
     header(&mut out, report, &bases);
+    let findings = &report.findings[..shown.min(report.findings.len())];
+    let more = report.findings.len() - findings.len();
     if report.findings.is_empty() {
         out.push_str("No findings.\n\n");
     } else {
         out.push_str("| Severity | Code | Object | Finding |\n|---|---|---|---|\n");
-        for f in &report.findings {
+        for f in findings {
             let first = f.message.lines().next().unwrap_or("");
             let _ = writeln!(
                 out,
@@ -294,9 +317,19 @@ pub fn render(report: &Report) -> String {
                 cell(first)
             );
         }
-        out.push_str("\n## Findings\n\n");
-        for f in &report.findings {
+        if !findings.is_empty() {
+            out.push_str("\n## Findings\n\n");
+        }
+        for f in findings {
             finding_section(&mut out, f, &bases);
+        }
+        if more > 0 {
+            let _ = writeln!(
+                out,
+                "\n**{} not shown:** this report was cut to {} bytes (`--max-bytes`); the JSON, SARIF and HTML reports hold every finding.\n",
+                plural(more, "more finding", "more findings"),
+                cap.unwrap_or(0)
+            );
         }
     }
     let skipped: Vec<_> = report.skipped().collect();
@@ -357,13 +390,51 @@ mod tests {
     }
 
     #[test]
-    fn wrapped_lines_never_start_a_block() {
+    fn paragraphs_are_one_line_and_hard_breaks_never_start_a_block() {
         let mut out = String::new();
-        let long = format!("{} - not a list 1. nor this", "word ".repeat(19));
+        let long = format!("{} - not a list 1. nor this", "word ".repeat(40));
         prose(&mut out, "", "", &long);
-        for l in out.lines() {
-            assert!(!l.starts_with("- ") && !l.starts_with("1. "), "{out}");
-            assert!(l.chars().count() <= WIDTH, "{l}");
-        }
+        assert_eq!(out.lines().count(), 1, "{out}");
+        // The input's own line breaks: hard breaks, the next line guarded.
+        let mut out = String::new();
+        prose(&mut out, "- **Fix:** ", "  ", "first\n- second\n1. third");
+        assert_eq!(out, "- **Fix:** first\\\n  \\- second\\\n  1\\. third\n");
+    }
+
+    #[test]
+    fn a_capped_report_cuts_at_a_finding_and_says_how_many_more() {
+        let f = |i: usize| crate::rules::Finding {
+            code: "CV002",
+            name: "reconcile-stalled-on-preconditions",
+            severity: crate::rules::Severity::Error,
+            category: "cv",
+            message: format!("finding number {i} {}", "x".repeat(400)),
+            object: crate::rules::ObjectRef::default(),
+            at: None,
+            evidence: Vec::new(),
+            help: String::new(),
+            references: Vec::new(),
+            confidence: None,
+            details: Default::default(),
+        };
+        let report = Report {
+            findings: (0..200).map(f).collect(),
+            ..Report::empty()
+        };
+        let whole = render(&report);
+        assert!(whole.len() > 100_000);
+        let cut = render_capped(&report, DEFAULT_MAX_BYTES);
+        assert!(cut.len() <= DEFAULT_MAX_BYTES, "{}", cut.len());
+        let shown = cut.matches("\n### ").count();
+        assert!(shown > 10, "{shown}");
+        assert!(
+            cut.contains(&format!("**{} more findings not shown:**", 200 - shown)),
+            "{}",
+            &cut[cut.len() - 400..]
+        );
+        // Sections are whole: the last shown finding's section is complete.
+        assert!(cut.contains(&format!("finding number {}", shown - 1)));
+        assert!(!cut.contains(&format!("finding number {shown} ")));
+        assert_eq!(render_capped(&report, 0), whole);
     }
 }

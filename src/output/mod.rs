@@ -7,7 +7,7 @@
 mod human;
 mod json;
 pub mod junit;
-mod markdown;
+pub mod markdown;
 pub mod page;
 pub mod paths;
 mod sarif;
@@ -53,14 +53,19 @@ pub struct RenderOptions {
     pub color: bool,
     /// Line width of the human view.
     pub width: usize,
+    /// The most bytes a Markdown report may hold (0: no cap); see
+    /// [`markdown::render_capped`].
+    pub max_bytes: usize,
 }
 
 impl Default for RenderOptions {
-    /// No colour, 100 columns (what tests and files get).
+    /// No colour, 100 columns, Markdown capped at [`markdown::DEFAULT_MAX_BYTES`] (what
+    /// tests and files get).
     fn default() -> Self {
         RenderOptions {
             color: false,
             width: 100,
+            max_bytes: markdown::DEFAULT_MAX_BYTES,
         }
     }
 }
@@ -71,13 +76,13 @@ pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
         Format::Human => human::render(report, opts),
         Format::Json => json::render(report),
         Format::Junit => junit::render(report),
-        Format::Markdown => markdown::render(report),
+        Format::Markdown => markdown::render_capped(report, opts.max_bytes),
         Format::Sarif => sarif::render(report),
     }
 }
 
 /// Renders the reports of several clusters in one output, each apart: a section per cluster
-/// (human, Markdown), one entry per cluster (JSON `mglint/report-set/v1` with `clusters[]`),
+/// (human, Markdown), one `mglint/report/v1` document per line (JSON Lines),
 /// one `<testsuite>` per cluster (JUnit), one run per cluster (SARIF). `label` names the
 /// cluster (its ID, else its inputs). One report renders exactly as [`render`].
 pub fn render_clusters(
@@ -103,49 +108,23 @@ pub fn render_clusters(
                     let rule = "=".repeat(head.chars().count().min(opts.width));
                     out.push_str(&format!("{rule}\n{head}\n{rule}\n\n"));
                 }
-                out.push_str(&render(report, format, opts));
+                // The cap is the whole document's: each cluster gets its share.
+                let share = RenderOptions {
+                    max_bytes: opts.max_bytes / clusters.len(),
+                    ..*opts
+                };
+                out.push_str(&render(report, format, &share));
                 out.push('\n');
             }
             out
         }
-        Format::Json => {
-            let entries: Vec<serde_json::Value> = clusters
-                .iter()
-                .map(|(label, report)| {
-                    serde_json::json!({
-                        "cluster": label,
-                        "report": serde_json::from_str::<serde_json::Value>(&json::render(report))
-                            .unwrap_or(serde_json::Value::Null),
-                    })
-                })
-                .collect();
-            let doc = serde_json::json!({
-                "schema": crate::vocab::schema::REPORT_SET,
-                "clusters": entries,
-            });
-            let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
-            s.push('\n');
-            s
-        }
+        // JSON Lines: each cluster's report, whole and on one line, so `jq '.findings[]'`,
+        // pandas and duckdb read one shape whatever the number of clusters.
+        Format::Json => clusters
+            .iter()
+            .map(|(_, report)| crate::vocab::text::compact_json(&json::render(report)) + "\n")
+            .collect(),
         Format::Junit => junit::render_clusters(clusters, input_errors),
-        Format::Sarif => {
-            let mut docs = clusters
-                .iter()
-                .map(|(_, r)| serde_json::from_str::<serde_json::Value>(&sarif::render(r)));
-            let Some(Ok(mut first)) = docs.next() else {
-                return render(clusters[0].1, format, opts);
-            };
-            for doc in docs.flatten() {
-                if let (Some(runs), Some(more)) = (
-                    first["runs"].as_array_mut(),
-                    doc["runs"].as_array().cloned(),
-                ) {
-                    runs.extend(more);
-                }
-            }
-            let mut s = serde_json::to_string_pretty(&first).unwrap_or_default();
-            s.push('\n');
-            s
-        }
+        Format::Sarif => sarif::render_clusters(clusters),
     }
 }

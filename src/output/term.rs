@@ -74,6 +74,7 @@ impl RenderOptions {
         RenderOptions {
             color: choice.for_stdout(),
             width: stdout_width(),
+            ..RenderOptions::default()
         }
     }
 }

@@ -10,6 +10,7 @@ pub const SCHEMA: &str = crate::vocab::schema::RECOMMEND;
 #[derive(Serialize)]
 struct Doc<'a> {
     schema: &'static str,
+    cluster: &'a crate::bundle::ClusterIdentity,
     current_version: &'a str,
     channel: &'a str,
     upstream: &'a str,
@@ -125,6 +126,7 @@ pub fn render_json(p: &Plan, o: &Options) -> String {
     });
     let doc = Doc {
         schema: SCHEMA,
+        cluster: &p.cluster,
         current_version: &p.current,
         channel: &p.channel,
         upstream: &p.upstream,

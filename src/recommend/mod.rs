@@ -154,6 +154,8 @@ pub struct Minor {
 /// Everything recommend knows about the cluster, before any flag but `--accept` applies.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
+    /// The cluster the plan is for.
+    pub cluster: crate::bundle::ClusterIdentity,
     pub current: String,
     pub channel: String,
     pub upstream: String,
@@ -262,6 +264,7 @@ pub fn plan(i: &RecommendInputs) -> Plan {
         })
         .collect();
     Plan {
+        cluster: crate::bundle::ClusterIdentity::of(cv),
         current: cv.status.desired.version.clone(),
         channel: cv.spec.channel.clone(),
         upstream: cv.spec.upstream.clone(),

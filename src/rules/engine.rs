@@ -558,7 +558,9 @@ pub fn run(
     Report {
         schema: SCHEMA,
         tool: Tool::default(),
+        cluster: bundle.identity(),
         inputs,
+        input_errors: bundle.input_errors.clone(),
         collected_at: cx.now(),
         fail_on: settings.fail_on,
         settings: ReportSettings {

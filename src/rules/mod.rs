@@ -71,6 +71,35 @@ pub fn analyze_known(
     engine::run(&rules, bundle, timeline, replay, settings, &known.problems)
 }
 
+/// The report of a run that could not analyse anything (no input could be read): every
+/// selected rule, built-in and loaded known-issue, is skipped with `reason`, so each output
+/// still names every rule (a JUnit dashboard keeps its test history) and says why none ran.
+pub fn not_run(settings: &Selection, known: &known::KnownSet, reason: &str) -> Report {
+    let mut rules: Vec<&RuleMeta> = catalogue();
+    rules.extend(known.metas());
+    let mut outcomes: Vec<RuleOutcome> = rules
+        .into_iter()
+        .filter(|m| settings.selects(m))
+        .map(|m| RuleOutcome {
+            code: m.code,
+            name: m.name,
+            severity: m.severity,
+            category: m.family.name(),
+            status: Status::Skipped,
+            reason: Some(format!("not run: {reason}")),
+            findings: 0,
+        })
+        .collect();
+    outcomes.sort_by_key(|o| o.code);
+    let mut report = Report {
+        fail_on: settings.fail_on,
+        ..Report::empty()
+    };
+    report.summary.rules_skipped = outcomes.len();
+    report.rules = outcomes;
+    report
+}
+
 /// Every built-in rule's declaration, in catalogue order.
 pub fn catalogue() -> Vec<&'static RuleMeta> {
     registry::all().iter().map(|r| r.meta()).collect()

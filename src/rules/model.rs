@@ -427,7 +427,12 @@ pub struct ReportInput {
 pub struct Report {
     pub schema: &'static str,
     pub tool: Tool,
+    /// The cluster the report speaks of (its ID and the update it shows).
+    pub cluster: crate::bundle::ClusterIdentity,
     pub inputs: Vec<ReportInput>,
+    /// Inputs that could not be opened at all (a missing path, an archive that is not one):
+    /// with any, the report covers only the other inputs.
+    pub input_errors: Vec<String>,
     /// When the data was collected (or the latest time seen in it).
     pub collected_at: Option<Time>,
     pub fail_on: Severity,
@@ -473,7 +478,9 @@ impl Report {
         Report {
             schema: SCHEMA,
             tool: Tool::default(),
+            cluster: crate::bundle::ClusterIdentity::default(),
             inputs: Vec::new(),
+            input_errors: Vec::new(),
             collected_at: None,
             fail_on: Severity::Error,
             settings: ReportSettings::default(),
@@ -496,7 +503,27 @@ impl Report {
 
     /// Whether some input file could not be read, so that "passes" cannot be said.
     pub fn incomplete(&self) -> bool {
-        !self.unread.is_empty()
+        !self.unread.is_empty() || !self.input_errors.is_empty()
+    }
+
+    /// Why the report is incomplete, in words (`None` when it is complete): the inputs that
+    /// could not be opened and the input files that could not be read (`IN001`).
+    pub fn incomplete_reason(&self) -> Option<String> {
+        let n = crate::vocab::text::plural;
+        let mut parts = Vec::new();
+        if !self.input_errors.is_empty() {
+            parts.push(format!(
+                "{} could not be opened",
+                n(self.input_errors.len(), "input", "inputs")
+            ));
+        }
+        if !self.unread.is_empty() {
+            parts.push(format!(
+                "{} could not be read (IN001)",
+                n(self.unread.len(), "input file", "input files")
+            ));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
     }
 
     /// The verdict at the fail level: "fails", "passes", or "is incomplete" when nothing

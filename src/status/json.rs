@@ -16,6 +16,7 @@ pub const SCHEMA: &str = "mglint/status/v1";
 #[derive(Serialize)]
 struct Doc<'a> {
     schema: &'static str,
+    cluster: &'a crate::bundle::ClusterIdentity,
     now: String,
     now_source: super::NowSource,
     now_source_description: &'static str,
@@ -244,6 +245,7 @@ fn insight(i: &Insight, now: Time) -> InsightView<'_> {
 fn doc(a: &Assessment) -> Doc<'_> {
     Doc {
         schema: SCHEMA,
+        cluster: &a.cluster,
         now: fmt_ms(&a.now.time),
         now_source: a.now.source,
         now_source_description: a.now.source.describe(),

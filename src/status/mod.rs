@@ -255,6 +255,8 @@ impl StatusInputs {
 /// The assessment of one cluster at one instant.
 #[derive(Debug, Clone)]
 pub struct Assessment {
+    /// The cluster assessed.
+    pub cluster: crate::bundle::ClusterIdentity,
     pub now: Now,
     /// oc's verdict: the ClusterVersion is Progressing, or a worker pool with nodes is not
     /// fully updated. When false, oc prints only "The cluster is not updating."
@@ -360,6 +362,7 @@ pub fn assess(inputs: &StatusInputs) -> Result<Assessment, StatusError> {
 
     let (insights, health_has_insights) = insights::assess_health(gathered, updating_for, now);
     Ok(Assessment {
+        cluster: crate::bundle::ClusterIdentity::of(cv),
         now: inputs.now,
         updating,
         started_at,

@@ -62,6 +62,8 @@ pub struct Timeline {
     /// Input files that could not be read and may hold what the timeline is built from
     /// (the ClusterVersion, operators, pools, nodes): events they held are missing.
     pub unread: Vec<crate::bundle::Unread>,
+    /// The cluster the timeline is of.
+    pub cluster: crate::bundle::ClusterIdentity,
 }
 
 /// Builds the timeline of one bundle. Never fails: what cannot be placed in time is left out.
@@ -103,6 +105,7 @@ pub fn build(bundle: &Bundle) -> Timeline {
         history,
         reference: bundle.reference_time(),
         unread: crate::bundle::unread_files(bundle),
+        cluster: bundle.identity(),
     }
 }
 

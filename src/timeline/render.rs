@@ -217,6 +217,7 @@ fn render_table_unescaped(tl: &Timeline, f: &Filter) -> String {
 struct Doc<'a> {
     schema: &'static str,
     kind: &'static str,
+    cluster: &'a crate::bundle::ClusterIdentity,
     reference: Option<Time>,
     filter: &'a Filter,
     events: Vec<&'a TimelineEvent>,
@@ -235,6 +236,7 @@ pub fn render_json(tl: &Timeline, f: &Filter) -> String {
     let doc = Doc {
         schema: crate::vocab::schema::TIMELINE,
         kind: "timeline",
+        cluster: &tl.cluster,
         reference: tl.reference,
         filter: f,
         events: tl.events.iter().filter(|e| f.keeps(e)).collect(),

@@ -4,10 +4,6 @@
 
 /// `mglint analyze --format json`: the findings report.
 pub const REPORT: &str = "mglint/report/v1";
-/// `mglint analyze --format json` when the inputs hold several clusters: one report each.
-pub const REPORT_SET: &str = "mglint/report-set/v1";
-/// Any JSON document of a run whose inputs hold several clusters: one document each.
-pub const SET: &str = "mglint/set/v1";
 /// `mglint summary --format json`.
 pub const SUMMARY: &str = "mglint/summary/v1";
 /// `mglint timeline --format json`.
@@ -16,8 +12,9 @@ pub const TIMELINE: &str = "mglint/timeline/v1";
 pub const REPLAY: &str = "mglint/replay/v1";
 /// `mglint rules --format json`: the rule catalogue.
 pub const RULES: &str = "mglint/rules/v1";
-/// One JSON Lines row of `mglint batch`.
-pub const BATCH_ROW: &str = "mglint/batch/v1";
+/// One JSON Lines row of `mglint batch` (v2: counts as lists of `{code, count}` and
+/// `{kind, count}`, `summary` counts named as the report's, integer `duration_seconds`).
+pub const BATCH_ROW: &str = "mglint/batch/v2";
 /// `mglint status --format json`: the `oc adm upgrade status` assessment.
 pub const STATUS: &str = "mglint/status/v1";
 /// `mglint recommend --format json`: the `oc adm upgrade recommend` facts.

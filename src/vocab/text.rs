@@ -123,6 +123,31 @@ fn printable(c: char) -> bool {
         && (u & 0xFFFE) != 0xFFFE
 }
 
+/// A JSON document on one line (for JSON Lines): the whitespace between tokens dropped,
+/// strings and the order of keys kept exactly. `pretty` must be one valid JSON document.
+pub fn compact_json(pretty: &str) -> String {
+    let mut out = String::with_capacity(pretty.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in pretty.chars() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if c == '"' {
+            in_string = true;
+            out.push(c);
+        } else if !c.is_ascii_whitespace() {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,5 +183,15 @@ mod tests {
     fn plurals() {
         assert_eq!(plural(1, "error", "errors"), "1 error");
         assert_eq!(plural(0, "error", "errors"), "0 errors");
+    }
+
+    #[test]
+    fn compact_json_keeps_strings_and_order() {
+        let pretty = "{\n  \"z\": \"a b\\\" \\n c\",\n  \"a\": [\n    1,\n    {}\n  ]\n}\n";
+        let one = super::compact_json(pretty);
+        assert_eq!(one, "{\"z\":\"a b\\\" \\n c\",\"a\":[1,{}]}");
+        let a: serde_json::Value = serde_json::from_str(pretty).unwrap();
+        let b: serde_json::Value = serde_json::from_str(&one).unwrap();
+        assert_eq!(a, b);
     }
 }

@@ -150,7 +150,26 @@ fn each_document_kind_has_its_own_id_and_schema() {
     for (name, id) in ids {
         assert!(seen.insert(id), "{id} names two document kinds");
         let (s, _) = schema(name);
-        assert_eq!(s["properties"]["schema"]["const"], id, "{name}.schema.json");
+        // A schema with an error form keeps the document's own form first.
+        let body = if s["anyOf"].is_array() {
+            &s["anyOf"][0]
+        } else {
+            &s
+        };
+        assert_eq!(
+            body["properties"]["schema"]["const"], id,
+            "{name}.schema.json"
+        );
+        // Every document of a cluster says which cluster it speaks of, in one shape (the
+        // rule catalogue is of no cluster).
+        if name == "rules" {
+            continue;
+        }
+        assert_eq!(
+            body["properties"]["cluster"]["required"],
+            serde_json::json!(["id", "from", "to"]),
+            "{name}.schema.json"
+        );
     }
     // A document that is not the schema's kind is refused.
     let report = mglint(&["analyze", INPUTS[0], "--format", "json", "--exit-zero"]);
@@ -198,4 +217,70 @@ fn one_time_format_everywhere() {
             }
         }
     }
+}
+
+/// Runs mglint from the project root and returns its stdout whatever the exit code.
+fn stdout(args: &[&str]) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_mglint"))
+        .current_dir(common::root())
+        .args(args)
+        .output()
+        .unwrap();
+    String::from_utf8(o.stdout).unwrap()
+}
+
+#[test]
+fn several_clusters_are_json_lines_of_the_single_cluster_documents() {
+    // Two clusters (different cluster IDs): each verb writes one line per cluster, each line
+    // the document one cluster gives, valid against the same schema, with its cluster.
+    let (a, b) = (INPUTS[0], INPUTS[4]);
+    let verbs: [(&str, Vec<&str>); 6] = [
+        ("report", vec!["analyze", "--format", "json", "--exit-zero"]),
+        ("summary", vec!["summary", "--format", "json"]),
+        ("timeline", vec!["timeline", "--format", "json"]),
+        ("replay", vec!["replay", "--format", "json"]),
+        ("status", vec!["status", "--format", "json"]),
+        (
+            "recommend",
+            vec!["recommend", "--format", "json", "--partial"],
+        ),
+    ];
+    for (name, mut args) in verbs {
+        args.extend([a, b]);
+        let out = stdout(&args);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {out}");
+        let mut ids = Vec::new();
+        for l in &lines {
+            check(name, l, &format!("{args:?}"));
+            let v: Value = serde_json::from_str(l).unwrap();
+            ids.push(v["cluster"]["id"].as_str().unwrap_or("").to_string());
+        }
+        assert!(ids[0] != ids[1] && !ids[0].is_empty(), "{args:?}: {ids:?}");
+    }
+    // The cluster a single document names is its ClusterVersion's.
+    let one: Value = serde_json::from_str(&mglint(&["summary", a, "--format", "json"])).unwrap();
+    assert_eq!(one["cluster"]["id"], one["cluster_id"]);
+    assert_eq!(one["cluster"]["to"], one["desired"]);
+}
+
+#[test]
+fn a_run_that_read_nothing_writes_a_valid_report_saying_so() {
+    let out = stdout(&["analyze", "/no/such/input", "--format", "json"]);
+    check("report", &out, "exit-2 report");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        v["input_errors"][0]
+            .as_str()
+            .unwrap()
+            .contains("/no/such/input")
+    );
+    assert!(
+        v["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["status"] == "skipped")
+    );
+    assert_eq!(v["summary"]["rules_ran"], 0);
 }

@@ -34,6 +34,7 @@ mod output_junit;
 mod output_markdown;
 mod output_paths;
 mod output_sarif;
+mod output_sarif_github;
 mod output_schema;
 mod output_terminal;
 mod recommend_cli;

@@ -12,6 +12,7 @@ fn report(input: &str, select: &[&str]) -> Report {
 const OPTS: RenderOptions = RenderOptions {
     color: false,
     width: 100,
+    max_bytes: 0,
 };
 const BLOCKED: &str = "fixtures/must-gather/seed1-blocked";
 const CI: &str = "fixtures/ci/seed2-rollback-4.3";
@@ -76,6 +77,7 @@ fn colour_only_when_asked() {
         &RenderOptions {
             color: true,
             width: 100,
+            max_bytes: 0,
         },
     );
     assert!(coloured.contains('\u{1b}'));

@@ -141,3 +141,60 @@ fn an_unreadable_input_is_a_failing_case_next_to_the_others() {
     );
     assert!(case(&xml, "[mglint] CV002 reconcile-stalled-on-preconditions").contains("<failure "));
 }
+
+#[test]
+fn a_run_that_read_nothing_keeps_every_rule_case_skipped_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, bad) = (dir.path().join("ok.xml"), dir.path().join("bad.xml"));
+    let blocked = common::fixture("must-gather/seed1-blocked");
+    let o = common::mglint(&[
+        "analyze",
+        blocked.to_str().unwrap(),
+        "-o",
+        ok.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = common::mglint(&["analyze", "/no/such/input", "-o", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let (ok, bad) = (
+        std::fs::read_to_string(ok).unwrap(),
+        std::fs::read_to_string(bad).unwrap(),
+    );
+    // The same test names as a run that analysed, so the dashboard's history continues.
+    let names = case_names(&bad);
+    assert_eq!(names, case_names(&ok));
+    assert!(names.len() > 30, "{}", names.len());
+    let skipped = bad
+        .matches("<skipped message=\"not run: no input could be read\"")
+        .count();
+    assert_eq!(skipped, names.len() - 1, "{bad}");
+    assert!(case(&bad, "[mglint] inputs can be read").contains("/no/such/input"));
+}
+
+#[test]
+fn property_names_are_unique_in_every_suite() {
+    let a = common::fixture("must-gather/seed1-blocked");
+    let b = common::fixture("ci/modern-upgrade-4.14");
+    let c = common::fixture("files/cv-4.3-verification.yaml");
+    let o = common::mglint(&[
+        "analyze",
+        "--format",
+        "junit",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        c.to_str().unwrap(),
+    ]);
+    let xml = String::from_utf8(o.stdout).unwrap();
+    let re = regex::Regex::new(r#"<property name="([^"]*)""#).unwrap();
+    let suites: Vec<&str> = xml.split("<testsuite ").skip(1).collect();
+    assert!(suites.len() >= 2, "{xml}");
+    for s in suites {
+        let names: Vec<&str> = re
+            .captures_iter(s)
+            .map(|c| c.get(1).unwrap().as_str())
+            .collect();
+        let unique: std::collections::BTreeSet<&&str> = names.iter().collect();
+        assert_eq!(unique.len(), names.len(), "{names:?}");
+        assert!(names.contains(&"cluster.id"), "{names:?}");
+    }
+}

@@ -36,6 +36,7 @@ fn timeline(events: Vec<TimelineEvent>, reference: &str) -> Timeline {
         history_merges: Vec::new(),
         reference: Some(t(reference)),
         unread: Vec::new(),
+        cluster: Default::default(),
     }
 }
 
@@ -44,10 +45,12 @@ fn report(findings: Vec<Finding>) -> Report {
         schema: SCHEMA,
         tool: Tool::default(),
         inputs: Vec::new(),
+        input_errors: Vec::new(),
         collected_at: None,
         fail_on: Severity::Error,
         settings: Default::default(),
         unread: Vec::new(),
+        cluster: Default::default(),
         summary: Counts::default(),
         findings,
         rules: Vec::new(),
@@ -226,6 +229,7 @@ fn empty_timeline_says_so() {
         history_merges: Vec::new(),
         reference: None,
         unread: Vec::new(),
+        cluster: Default::default(),
     };
     let html = render_html(&report(vec![]), &tl, &HtmlMeta::default());
     assert!(html.contains("Nothing in the input could be placed in time."));

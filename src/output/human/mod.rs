@@ -346,14 +346,10 @@ fn finding(out: &mut String, f: &Finding, bases: &Bases<'_>, p: &Paint, width: u
 
 /// ": N input files could not be read (IN001)" when the report is incomplete.
 fn incomplete_clause(report: &Report) -> String {
-    if report.incomplete() {
-        format!(
-            ": {} could not be read (IN001)",
-            plural(report.unread.len(), "input file", "input files")
-        )
-    } else {
-        String::new()
-    }
+    report
+        .incomplete_reason()
+        .map(|r| format!(": {r}"))
+        .unwrap_or_default()
 }
 
 fn counts(out: &mut String, report: &Report, p: &Paint, width: usize) {

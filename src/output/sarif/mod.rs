@@ -75,16 +75,61 @@ fn what_it_flags(page: &str) -> String {
         .join(" ")
 }
 
-/// The published page of a rule, when the build knows where the repository is.
+/// Where the rule pages are published: `MGLINT_RULES_URL` (the folder of the pages, for a
+/// fork or a mirror), else the `rules/` folder of the build's repository.
+fn rules_base() -> Option<String> {
+    match std::env::var("MGLINT_RULES_URL") {
+        Ok(u) if u.starts_with("https://") || u.starts_with("http://") => {
+            Some(u.trim_end_matches('/').to_string())
+        }
+        _ => (!REPOSITORY.is_empty())
+            .then(|| format!("{}/blob/main/rules", REPOSITORY.trim_end_matches('/'))),
+    }
+}
+
+/// The published page of a rule, when the build (or `MGLINT_RULES_URL`) knows where it is.
 fn help_uri(meta: &RuleMeta) -> Option<String> {
-    (!REPOSITORY.is_empty()).then(|| {
-        format!(
-            "{}/blob/main/rules/{}-{}.md",
-            REPOSITORY.trim_end_matches('/'),
-            meta.code,
-            meta.name
-        )
-    })
+    rules_base().map(|base| format!("{base}/{}-{}.md", meta.code, meta.name))
+}
+
+/// GitHub's limit on `shortDescription` and `fullDescription`.
+const MAX_DESCRIPTION: usize = 1024;
+
+/// `s` cut to GitHub's description limit at a word, with an ellipsis when cut.
+fn description(s: &str) -> String {
+    if s.chars().count() <= MAX_DESCRIPTION {
+        return s.to_string();
+    }
+    let cut: String = s.chars().take(MAX_DESCRIPTION - 1).collect();
+    let cut = cut.rsplit_once(' ').map_or(cut.as_str(), |(a, _)| a);
+    format!("{cut}…")
+}
+
+/// A rule's full description: its page's "What it flags", else (a known-issue rule, whose
+/// page has no such section) its summary and help.
+fn full_description(meta: &RuleMeta) -> String {
+    let what = what_it_flags(meta.page);
+    if !what.trim().is_empty() {
+        return description(&what);
+    }
+    let mut s = meta.summary.trim().to_string();
+    if !meta.help.trim().is_empty() {
+        if !s.is_empty() && !s.ends_with('.') {
+            s.push('.');
+        }
+        s.push(' ');
+        s.push_str(meta.help.trim());
+    }
+    description(s.trim())
+}
+
+/// A message as plain text (GitHub shows `text` only and drops Markdown's backticks itself)
+/// with the Markdown beside it when the message has any.
+fn message(m: &str) -> Message {
+    Message {
+        text: m.replace('`', ""),
+        markdown: m.contains('`').then(|| m.to_string()),
+    }
 }
 
 fn rule(meta: &RuleMeta) -> Rule {
@@ -92,13 +137,17 @@ fn rule(meta: &RuleMeta) -> Rule {
         id: meta.code,
         name: meta.name,
         short_description: Text {
-            text: meta.summary.to_string(),
+            text: description(meta.summary),
         },
         full_description: Text {
-            text: what_it_flags(meta.page),
+            text: full_description(meta),
         },
         help: MultiformatText {
-            text: meta.help.to_string(),
+            text: if meta.help.trim().is_empty() {
+                full_description(meta)
+            } else {
+                meta.help.to_string()
+            },
             markdown: meta.render_page(),
         },
         help_uri: help_uri(meta),
@@ -188,6 +237,33 @@ fn artifact(e: &EvidenceItem, report: &Report, bases: &Bases<'_>) -> ArtifactLoc
     }
 }
 
+/// The root of the first input: `.` relative to its base (the must-gather root, or the
+/// directory holding an archive or file, which is then named).
+fn root_location(report: &Report) -> Location {
+    let uri = match report.inputs.first() {
+        Some(i) if is_archive(i) || i.kind == "file" => self::uri(
+            i.name
+                .trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap_or("."),
+        ),
+        _ => ".".to_string(),
+    };
+    Location {
+        id: None,
+        physical_location: PhysicalLocation {
+            artifact_location: ArtifactLocation {
+                uri: Some(uri),
+                uri_base_id: (!report.inputs.is_empty()).then(|| base_id(0)),
+                description: None,
+            },
+            region: None,
+        },
+        message: None,
+    }
+}
+
 fn location(e: &EvidenceItem, report: &Report, bases: &Bases<'_>) -> Location {
     Location {
         id: None,
@@ -225,6 +301,11 @@ fn result(f: &Finding, index: usize, report: &Report, bases: &Bases<'_>) -> Sari
         .iter()
         .map(|e| location(e, report, bases))
         .collect();
+    if locations.is_empty() {
+        // GitHub takes only results with a location: a finding with no evidence is placed
+        // at the root of its first input.
+        locations.push(root_location(report));
+    }
     let mut related = if locations.len() > 1 {
         locations.split_off(1)
     } else {
@@ -250,9 +331,7 @@ fn result(f: &Finding, index: usize, report: &Report, bases: &Bases<'_>) -> Sari
         rule_id: f.code,
         rule_index: index,
         level: level(f.severity),
-        message: Text {
-            text: f.message.clone(),
-        },
+        message: message(&f.message),
         locations,
         related_locations: related,
         partial_fingerprints,
@@ -260,7 +339,81 @@ fn result(f: &Finding, index: usize, report: &Report, bases: &Bases<'_>) -> Sari
     }
 }
 
+/// The automation id of a single-cluster run (category `mglint/analyze`).
+pub const RUN_ID: &str = "mglint/analyze/";
+
+/// The SARIF log of one report: one run, category `mglint/analyze`.
 pub fn render(report: &Report) -> String {
+    log(vec![run(report, RUN_ID.to_string())])
+}
+
+/// The SARIF log of several clusters' reports: one run each, each with its own category
+/// (`mglint/analyze/<label>`), as GitHub refuses two runs of one category in one upload.
+pub fn render_clusters(clusters: &[(String, &Report)]) -> String {
+    let mut seen = std::collections::BTreeSet::new();
+    let runs = clusters
+        .iter()
+        .enumerate()
+        .map(|(i, (label, report))| {
+            let mut id = format!("mglint/analyze/{}/", category_part(label));
+            if !seen.insert(id.clone()) {
+                id = format!("mglint/analyze/{}-{}/", category_part(label), i + 1);
+            }
+            run(report, id)
+        })
+        .collect();
+    log(runs)
+}
+
+/// A cluster label as one category segment: `/` and whitespace become `-`.
+fn category_part(label: &str) -> String {
+    label
+        .chars()
+        .map(|c| {
+            if c == '/' || c.is_whitespace() {
+                '-'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+fn log(runs: Vec<Run>) -> String {
+    let log = Log {
+        schema: SCHEMA_URI,
+        version: "2.1.0",
+        runs,
+    };
+    match serde_json::to_string_pretty(&log) {
+        Ok(s) => s + "\n",
+        Err(_) => String::from("{}\n"),
+    }
+}
+
+/// Why a run is incomplete, as execution notifications: each input that could not be
+/// opened (error) and each file that could not be read (warning, `IN001`).
+fn execution_notes(report: &Report) -> Vec<Notification> {
+    let mut notes: Vec<Notification> = report
+        .input_errors
+        .iter()
+        .map(|e| Notification {
+            level: "error",
+            message: Text { text: e.clone() },
+            descriptor: None,
+        })
+        .collect();
+    notes.extend(report.unread.iter().map(|u| Notification {
+        level: "warning",
+        message: Text {
+            text: format!("could not read {}", u.describe()),
+        },
+        descriptor: Some(Descriptor { id: "IN001" }),
+    }));
+    notes
+}
+
+fn run(report: &Report, automation_id: String) -> Run {
     let bases = Bases::of(report);
     // Built-in rules, and the known-issue rules loaded in this process.
     let metas: Vec<&RuleMeta> = report
@@ -287,7 +440,7 @@ pub fn render(report: &Report) -> String {
                     r.reason.as_deref().unwrap_or("inputs absent")
                 ),
             },
-            descriptor: Descriptor { id: r.code },
+            descriptor: Some(Descriptor { id: r.code }),
         })
         .collect();
     let original_uri_base_ids = report
@@ -296,39 +449,33 @@ pub fn render(report: &Report) -> String {
         .enumerate()
         .map(|(i, input)| (base_id(i), base_location(input, &bases)))
         .collect();
-    let log = Log {
-        schema: SCHEMA_URI,
-        version: "2.1.0",
-        runs: vec![Run {
-            tool: Tool {
-                driver: Driver {
-                    name: report.tool.name,
-                    version: report.tool.version,
-                    semantic_version: report.tool.version,
-                    information_uri: (!REPOSITORY.is_empty()).then(|| REPOSITORY.to_string()),
-                    rules: metas.iter().map(|m| rule(m)).collect(),
-                },
+    // Nothing was analysed when no input could be read at all.
+    let analysed = !report.inputs.is_empty() || report.input_errors.is_empty();
+    Run {
+        tool: Tool {
+            driver: Driver {
+                name: report.tool.name,
+                version: report.tool.version,
+                semantic_version: report.tool.version,
+                information_uri: (!REPOSITORY.is_empty()).then(|| REPOSITORY.to_string()),
+                rules: metas.iter().map(|m| rule(m)).collect(),
             },
-            automation_details: AutomationDetails {
-                id: "mglint/analyze/".to_string(),
-            },
-            original_uri_base_ids,
-            invocations: vec![Invocation {
-                execution_successful: true,
-                tool_configuration_notifications: notes,
-            }],
-            results,
-            properties: serde_json::json!({
-                "schema": report.schema,
-                "fail_on": report.fail_on,
-                "summary": report.summary,
-                "collected_at": report.collected_at,
-            }),
+        },
+        automation_details: AutomationDetails { id: automation_id },
+        original_uri_base_ids,
+        invocations: vec![Invocation {
+            execution_successful: analysed,
+            tool_execution_notifications: execution_notes(report),
+            tool_configuration_notifications: notes,
         }],
-    };
-    match serde_json::to_string_pretty(&log) {
-        Ok(s) => s + "\n",
-        Err(_) => String::from("{}\n"),
+        results,
+        properties: serde_json::json!({
+            "schema": report.schema,
+            "cluster": report.cluster,
+            "fail_on": report.fail_on,
+            "summary": report.summary,
+            "collected_at": report.collected_at,
+        }),
     }
 }
 

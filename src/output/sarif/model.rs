@@ -49,6 +49,14 @@ pub struct Text {
     pub text: String,
 }
 
+/// A message with its Markdown form beside the plain text (`markdown` only when it differs).
+#[derive(Debug, Serialize)]
+pub struct Message {
+    pub text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
+}
+
 #[derive(Debug, Serialize)]
 pub struct MultiformatText {
     pub text: String,
@@ -84,6 +92,9 @@ pub struct RuleProperties {
 #[serde(rename_all = "camelCase")]
 pub struct Invocation {
     pub execution_successful: bool,
+    /// Why the run was incomplete: inputs that could not be opened, files not read.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tool_execution_notifications: Vec<Notification>,
     pub tool_configuration_notifications: Vec<Notification>,
 }
 
@@ -91,7 +102,8 @@ pub struct Invocation {
 pub struct Notification {
     pub level: &'static str,
     pub message: Text,
-    pub descriptor: Descriptor,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub descriptor: Option<Descriptor>,
 }
 
 #[derive(Debug, Serialize)]
@@ -105,7 +117,7 @@ pub struct SarifResult {
     pub rule_id: &'static str,
     pub rule_index: usize,
     pub level: &'static str,
-    pub message: Text,
+    pub message: Message,
     pub locations: Vec<Location>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub related_locations: Vec<Location>,

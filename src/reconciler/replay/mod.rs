@@ -46,6 +46,8 @@ use crate::timeline::Timeline;
 /// What replaying a bundle found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReplayResult {
+    /// The cluster replayed.
+    pub cluster: crate::bundle::ClusterIdentity,
     /// The derived scenario (its flavour and history fix set to the verdict's, or the
     /// closest setting's) and what it rests on.
     pub derived: Derived,
@@ -115,6 +117,7 @@ pub fn replay(bundle: &Bundle, timeline: &Timeline) -> ReplayResult {
         derived.scenario.history_fix = Some(v.history_fix.unwrap_or(v.closest.history_fix));
     }
     ReplayResult {
+        cluster: bundle.identity(),
         derived,
         comparison,
         skipped,

@@ -195,6 +195,7 @@ pub fn render_json(r: &ReplayResult) -> String {
     let mut doc = json!({
         "schema": crate::vocab::schema::REPLAY,
         "kind": "replay",
+        "cluster": r.cluster,
         "inputs": r.inputs,
         "verdict": verdict,
         "runs": runs,
