@@ -2,6 +2,7 @@
 //! and `--quiet`, byte sizes ([`size`]), the formats each `-o` extension selects, and the
 //! long help texts ([`help`]). No logic lives here.
 
+mod codes;
 mod help;
 mod size;
 
@@ -74,8 +75,17 @@ pub enum Command {
     Recommend(RecommendArgs),
     /// Print a shell completion script (e.g. `mglint completions bash > /etc/bash_completion.d/mglint`)
     Completions(CompletionsArgs),
-    /// Print the man page (roff; e.g. `mglint man > mglint.1`)
-    Man,
+    /// Print the man page (roff; e.g. `mglint man > mglint.1`), or write one page per
+    /// command with --dir
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write `mglint.1` and a page per subcommand (`mglint-analyze.1`, `mglint-rules-check.1`,
+    /// …) into this directory, each page's SEE ALSO naming the others
+    #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -116,9 +126,10 @@ pub struct RemoteArgs {
 
 /// Options shared by commands that read inputs.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Inputs")]
 pub struct InputArgs {
     /// Must-gather directories or archives, CI job artifact directories or URLs, or single files
-    #[arg(required = true, value_name = "INPUT")]
+    #[arg(required = true, value_name = "INPUT", value_hint = clap::ValueHint::AnyPath)]
     pub inputs: Vec<String>,
     /// Worker threads [default: all cores, or RAYON_NUM_THREADS; at most four per
     /// core]
@@ -265,19 +276,20 @@ impl From<SeverityArg> for Severity {
 
 /// Rule selection and the fail level (over `mglint.toml`).
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Rules")]
 pub struct RuleArgs {
     /// Only run rules whose code starts with one of these (comma-separated; e.g. CV,UH002)
-    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    #[arg(long, value_delimiter = ',', value_name = "CODES", value_parser = codes::CodeParser, hide_possible_values = true)]
     pub select: Vec<String>,
     /// Skip rules whose code starts with one of these (comma-separated)
-    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    #[arg(long, value_delimiter = ',', value_name = "CODES", value_parser = codes::CodeParser, hide_possible_values = true)]
     pub ignore: Vec<String>,
     /// Exit 1 when a finding at or above this severity exists [default: error, or mglint.toml]
     #[arg(long, value_enum, value_name = "SEVERITY")]
     pub fail_on: Option<SeverityArg>,
     /// Settings file [default: ./mglint.toml when present, announced on stderr; never one
     /// inside an input]
-    #[arg(long, value_name = "PATH", conflicts_with = "no_config")]
+    #[arg(long, value_name = "PATH", conflicts_with = "no_config", value_hint = clap::ValueHint::FilePath)]
     pub config: Option<PathBuf>,
     /// Read no settings file (not even ./mglint.toml)
     #[arg(long)]
@@ -291,7 +303,7 @@ pub struct RuleArgs {
 #[derive(Debug, Args, Default)]
 pub struct KnownArgs {
     /// Also load the known-issue rule files (*.yaml) of this directory; repeatable
-    #[arg(long = "rules", value_name = "DIR")]
+    #[arg(long = "rules", value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
     pub rules: Vec<PathBuf>,
     /// Leave the bundled known-issue catalogue (KI rules) out
     #[arg(long)]
@@ -447,7 +459,7 @@ pub struct RuleFilesArgs {
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// Rule code (e.g. CV001, KI003, X-ACME-001) or slug
-    #[arg(value_name = "CODE")]
+    #[arg(value_name = "CODE", value_parser = codes::CodeParser, hide_possible_values = true)]
     pub code: String,
     /// Settings file [default: ./mglint.toml when present]
     #[arg(long, value_name = "PATH")]
@@ -525,7 +537,11 @@ pub struct ReplayArgs {
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
     pub format: TextOrJson,
     /// Write the derived scenario here (re-run it with `mglint reconcile`)
-    #[arg(long, short = 'o', value_name = "SCENARIO.yaml")]
+    #[arg(long, value_name = "SCENARIO.yaml", value_hint = clap::ValueHint::FilePath)]
+    pub scenario: Option<PathBuf>,
+    /// Write the verdict here (text or JSON as --format says); a `.yaml`/`.yml` path is taken
+    /// as --scenario, as before that flag existed, with a note
+    #[arg(long, short = 'o', value_name = "PATH", value_hint = clap::ValueHint::FilePath)]
     pub output: Option<PathBuf>,
 }
 

@@ -120,7 +120,7 @@ pub fn run(command: Command, ui: &Ui) -> Result<u8, CliError> {
         Command::Status(a) => status::run(a, ui),
         Command::Recommend(a) => recommend::run(a, ui),
         Command::Completions(a) => meta::completions(a, ui),
-        Command::Man => meta::man(ui),
+        Command::Man(a) => meta::man(a, ui),
     }
 }
 

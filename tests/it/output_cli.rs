@@ -212,6 +212,86 @@ fn completions_and_man_page_are_generated() {
 }
 
 #[test]
+fn completion_offers_files_for_inputs_and_codes_for_select_ignore_and_explain() {
+    let zsh = stdout(&run(&["completions", "zsh"], &[]));
+    let line = |start: &str| {
+        zsh.lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no {start}:\n{zsh}"))
+            .to_string()
+    };
+    // `explain CODE`, `--select` and `--ignore` offer the families and the codes.
+    for start in ["':code -- Rule code", "'*--select=", "'*--ignore="] {
+        let l = line(start);
+        for code in ["ALL", " CV ", "CV002", "KI001"] {
+            assert!(l.contains(code), "{start} does not offer {code}: {l}");
+        }
+    }
+    // Inputs complete as files.
+    assert!(
+        line("'*::inputs -- Must-gather").ends_with(":_files' \\"),
+        "{zsh}"
+    );
+    // bash offers the codes to `explain` too.
+    let bash = stdout(&run(&["completions", "bash"], &[]));
+    let explain = bash
+        .split("mglint__subcmd__explain)")
+        .nth(1)
+        .and_then(|t| t.lines().nth(1))
+        .unwrap_or("");
+    assert!(
+        explain.contains("CV002") && explain.contains("KI001"),
+        "{explain}"
+    );
+}
+
+#[test]
+fn man_dir_writes_a_page_per_command_that_man_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(&["man", "--dir", dir.path().to_str().unwrap()], &[]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let pages: std::collections::BTreeSet<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    for want in [
+        "mglint.1",
+        "mglint-analyze.1",
+        "mglint-status.1",
+        "mglint-rules-check.1",
+    ] {
+        assert!(pages.contains(want), "{want}: {pages:?}");
+    }
+    // Every page another names in SEE ALSO exists.
+    let see = regex::Regex::new(r"\\fB(mglint[a-z-]*)\\fR\((\d)\)").unwrap();
+    for p in &pages {
+        let text = std::fs::read_to_string(dir.path().join(p)).unwrap();
+        assert!(text.contains(".TH"), "{p}");
+        for c in see.captures_iter(&text) {
+            let name = format!("{}.{}", &c[1], &c[2]);
+            assert!(pages.contains(&name), "{p} refers to {name}, not written");
+        }
+    }
+    // man itself renders one (when it is installed).
+    if std::path::Path::new("/usr/bin/man").exists() {
+        let o = std::process::Command::new("man")
+            .args(["-l", "-P", "cat"])
+            .arg(dir.path().join("mglint-analyze.1"))
+            .env("MANWIDTH", "80")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success() && text.contains("--fail-on"), "{text}");
+    }
+}
+
+#[test]
 fn help_has_examples_exit_codes_environment_and_readable_defaults() {
     let top = stdout(&run(&["--help"], &[]));
     for want in [

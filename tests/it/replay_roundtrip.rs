@@ -81,7 +81,7 @@ fn the_command_prints_the_verdict_and_writes_a_scenario_reconcile_can_run() {
     let dir = tempfile::tempdir().unwrap();
     let scenario = dir.path().join("scenario.yaml");
     let out = Command::new(exe)
-        .args(["replay", &fixture("ci/seed2-rollback-4.3"), "-o"])
+        .args(["replay", &fixture("ci/seed2-rollback-4.3"), "--scenario"])
         .arg(&scenario)
         .output()
         .unwrap();
@@ -161,7 +161,7 @@ fn replay_o_keeps_hostile_dump_text_inside_the_description() {
     let out_dir = tempfile::tempdir().unwrap();
     let out_file = out_dir.path().join("out.yaml");
     let out = Command::new(env!("CARGO_BIN_EXE_mglint"))
-        .args(["replay", "-q", "-o"])
+        .args(["replay", "-q", "--scenario"])
         .arg(&out_file)
         .arg(dir.path())
         .output()
@@ -203,4 +203,46 @@ fn walk_for(dir: &Path, name: &str) -> Option<std::path::PathBuf> {
         }
     }
     None
+}
+
+#[test]
+fn replay_writes_the_verdict_to_o_and_takes_a_yaml_o_as_the_scenario_with_a_note() {
+    let exe = env!("CARGO_BIN_EXE_mglint");
+    let dir = tempfile::tempdir().unwrap();
+    let (verdict, scenario) = (dir.path().join("v.json"), dir.path().join("s.yaml"));
+    let out = Command::new(exe)
+        .args([
+            "replay",
+            &fixture("ci/seed2-rollback-4.3"),
+            "--format",
+            "json",
+            "-o",
+        ])
+        .arg(&verdict)
+        .arg("--scenario")
+        .arg(&scenario)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout.is_empty(), "the verdict went to -o");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&verdict).unwrap()).unwrap();
+    assert_eq!(v["schema"], "mglint/replay/v1");
+    assert!(load_scenario(&std::fs::read_to_string(&scenario).unwrap()).is_ok());
+    // The old spelling still writes the scenario, and says which flag to use.
+    let old = dir.path().join("old.yaml");
+    let out = Command::new(exe)
+        .args(["replay", &fixture("ci/seed2-rollback-4.3"), "-o"])
+        .arg(&old)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--scenario"));
+    assert!(load_scenario(&std::fs::read_to_string(&old).unwrap()).is_ok());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("verdict:"));
 }
