@@ -45,13 +45,25 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
     };
     for (format, path) in outs {
         if format == AnalyzeFormat::Html {
-            // One self-contained page per cluster: `report.html`, `report.2.html`, …
-            for (i, an) in run.analyses().iter().enumerate() {
-                let meta = html::HtmlMeta::from_bundle(&an.bundle);
-                let text = html::render_html(an.report(), an.timeline(), &meta);
-                let path = path.as_deref().map(|p| numbered(p, i));
-                write(&text, path.as_deref());
-            }
+            // One self-contained page, a section per cluster when there are several.
+            let metas: Vec<html::HtmlMeta> = run
+                .analyses()
+                .iter()
+                .map(|an| html::HtmlMeta::from_bundle(&an.bundle))
+                .collect();
+            let pages: Vec<html::ClusterPage<'_>> = run
+                .analyses()
+                .iter()
+                .zip(&clusters)
+                .zip(&metas)
+                .map(|((an, (label, report)), meta)| html::ClusterPage {
+                    label,
+                    report,
+                    timeline: an.timeline(),
+                    meta,
+                })
+                .collect();
+            write(&html::render_html_clusters(&pages), path.as_deref());
             continue;
         }
         let mut opts = if path.as_deref().is_none_or(mglint::app::is_stdout) {
@@ -72,22 +84,6 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
     let code = finish(&run, code);
     let code = super::partial_exit(code, unread, a.partial);
     Ok(if failed > 0 { 2 } else { code })
-}
-
-/// `report.html` for the first cluster, `report.2.html` for the second, ….
-fn numbered(p: &std::path::Path, i: usize) -> PathBuf {
-    if i == 0 {
-        return p.to_path_buf();
-    }
-    let stem = p
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let name = match p.extension() {
-        Some(ext) => format!("{stem}.{}.{}", i + 1, ext.to_string_lossy()),
-        None => format!("{stem}.{}", i + 1),
-    };
-    p.with_file_name(name)
 }
 
 /// When nothing could be read: every machine-read output (JSON, JUnit, SARIF, Markdown) is

@@ -274,6 +274,44 @@ pub fn render(report: &Report) -> String {
     render_first(report, report.findings.len(), None)
 }
 
+/// The heading of the `i`th (from 0) of `n` clusters in a Markdown document of several.
+pub fn cluster_heading(i: usize, n: usize, label: &str) -> String {
+    format!("Cluster {} of {n}: {label}", i + 1)
+}
+
+/// GitHub's anchor of a heading: lowercase, punctuation other than `-` and `_` dropped,
+/// spaces as `-`.
+fn anchor(heading: &str) -> String {
+    heading
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The table of contents of a document of several clusters: each cluster linked to its
+/// section, with its counts and verdict.
+pub fn contents(clusters: &[(String, &Report)]) -> String {
+    let mut out = format!("# mglint report: {} clusters\n\n", clusters.len());
+    for (i, (label, r)) in clusters.iter().enumerate() {
+        let h = cluster_heading(i, clusters.len(), label);
+        let s = &r.summary;
+        let _ = writeln!(
+            out,
+            "{}. [{}](#{}): {}, {}; {}",
+            i + 1,
+            escape_text(label),
+            anchor(&h),
+            plural(s.errors, "error", "errors"),
+            plural(s.warnings, "warning", "warnings"),
+            r.verdict()
+        );
+    }
+    out.push('\n');
+    out
+}
+
 /// The report with at most `max_bytes` bytes (0: no cap): when the whole report is longer,
 /// the findings after the last that fits are left out, table rows and sections alike, and
 /// an "N more findings" line says how many and where they are.

@@ -100,8 +100,11 @@ pub fn render_clusters(
     match format {
         Format::Human | Format::Markdown => {
             let mut out = String::new();
+            if format == Format::Markdown {
+                out.push_str(&markdown::contents(clusters));
+            }
             for (i, (label, report)) in clusters.iter().enumerate() {
-                let head = format!("Cluster {} of {}: {label}", i + 1, clusters.len());
+                let head = markdown::cluster_heading(i, clusters.len(), label);
                 if format == Format::Markdown {
                     out.push_str(&format!("# {}\n\n", markdown::escape_text(&head)));
                 } else {

@@ -427,7 +427,10 @@ fn deep_link_zooms_the_chart() {
         "#zoom=8&at=2020-04-09T18:27:47Z",
     );
     common(&r, "seed1-returned zoomed");
-    assert!(r.dom.contains(r#"<span id="zoomlevel">8×</span>"#));
+    assert!(
+        r.dom
+            .contains(r#"<span id="zoomlevel" class="zoomlevel">8×</span>"#)
+    );
     assert!(
         r.dom.contains(r#"class="plot" width="8640.0""#),
         "plots not widened"
@@ -474,7 +477,8 @@ fn page_script_zooms_hovers_and_filters() {
         .replace("</body>", &format!("{driver}</body>"));
     let r = render_in_chromium(&bin, "seed1-blocked-driven", &page, true);
     assert!(
-        r.dom.contains(r#"<span id="zoomlevel">4×</span>"#),
+        r.dom
+            .contains(r#"<span id="zoomlevel" class="zoomlevel">4×</span>"#),
         "zoom buttons"
     );
     assert!(r.dom.contains(r#"class="plot" width="4320.0""#));
@@ -575,4 +579,71 @@ fn no_sideways_scroll_at_800_pixels() {
             "{input}: the page is {w} px wide in an 800 px window"
         );
     }
+}
+
+/// Two clusters on one page: each has its own chart and controls that the script wires up
+/// apart (zooming the second leaves the first alone), and every id is unique.
+#[test]
+fn two_clusters_share_one_page_and_their_charts_stay_apart() {
+    let run = crate::common::load(
+        &[
+            "fixtures/must-gather/seed1-blocked".to_string(),
+            "fixtures/ci/modern-upgrade-4.14".to_string(),
+        ],
+        &[],
+    );
+    assert_eq!(run.analyses().len(), 2);
+    let metas: Vec<HtmlMeta> = run
+        .analyses()
+        .iter()
+        .map(|a| HtmlMeta::from_bundle(&a.bundle))
+        .collect();
+    let labels = ["first", "second"];
+    let pages: Vec<mglint::output::html::ClusterPage<'_>> = run
+        .analyses()
+        .iter()
+        .zip(&metas)
+        .zip(labels)
+        .map(|((a, meta), label)| mglint::output::html::ClusterPage {
+            label,
+            report: a.report(),
+            timeline: a.timeline(),
+            meta,
+        })
+        .collect();
+    let page = mglint::output::html::render_html_clusters(&pages);
+    assert_eq!(page.matches("<!DOCTYPE html>").count(), 1);
+    let ids: Vec<&str> = Regex::new(r#" id="([^"]+)""#)
+        .unwrap()
+        .captures_iter(&page)
+        .map(|c| c.get(1).unwrap().as_str())
+        .collect();
+    let unique: std::collections::BTreeSet<&&str> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "duplicate ids");
+    assert!(
+        page.contains(r##"<a href="#c2">second</a>"##),
+        "table of contents"
+    );
+    let Some(bin) = chromium() else { return };
+    let csp = Regex::new(r"script-src 'sha256-[A-Za-z0-9+/=]+'").unwrap();
+    let driver = r#"<script>
+      document.querySelector('#c2 button[data-zoom="1"]').click();
+    </script>"#;
+    let page = csp
+        .replace(&page, "script-src 'unsafe-inline'")
+        .replace("</body>", &format!("{driver}</body>"));
+    let r = render_in_chromium(&bin, "two-clusters", &page, true);
+    assert!(
+        r.dom.contains(r#"<div id="c1-controls" class="controls">"#)
+            && r.dom.contains(r#"<div id="c2-controls" class="controls">"#),
+        "the script showed both charts' controls"
+    );
+    assert!(
+        r.dom
+            .contains(r#"<span id="c1-zoomlevel" class="zoomlevel">1×</span>"#)
+    );
+    assert!(
+        r.dom
+            .contains(r#"<span id="c2-zoomlevel" class="zoomlevel">2×</span>"#)
+    );
 }

@@ -122,3 +122,39 @@ fn paths_are_relative_and_paragraphs_are_never_hard_wrapped() {
         "the root once"
     );
 }
+
+#[test]
+fn several_clusters_are_one_document_with_contents_first() {
+    let a = common::fixture("must-gather/seed1-blocked");
+    let b = common::fixture("ci/modern-upgrade-4.14");
+    let o = common::mglint(&[
+        "analyze",
+        "--format",
+        "markdown",
+        "--exit-zero",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    let md = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        md.starts_with("# mglint report: 2 clusters\n\n1. ["),
+        "{md}"
+    );
+    // Each entry links to its cluster's heading by GitHub's anchor of that heading.
+    let link = regex::Regex::new(r"(?m)^\d\. \[[^\]]+\]\(#([^)]+)\)").unwrap();
+    let anchors: Vec<String> = link.captures_iter(&md).map(|c| c[1].to_string()).collect();
+    assert_eq!(anchors.len(), 2, "{md}");
+    for (i, anchor) in anchors.iter().enumerate() {
+        let heading = md
+            .lines()
+            .find(|l| l.starts_with(&format!("# Cluster {} of 2: ", i + 1)))
+            .unwrap_or_else(|| panic!("no heading {i}: {md}"));
+        let slug: String = heading[2..]
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        assert_eq!(&slug, anchor);
+    }
+}

@@ -164,9 +164,12 @@ pub const JS: &str = r#"
   }
   window.addEventListener('hashchange', openHash);
   openHash();
-  var chart = d.getElementById('chart');
+  // One chart per cluster: each `[data-cluster]` section (or the page, for one cluster) has
+  // its own chart, controls and read-out; the tooltip is the page's.
+  function setup(root, first) {
+  var chart = root.querySelector('.chart');
   if (!chart) { return; }
-  var controls = d.getElementById('controls');
+  var controls = root.querySelector('.controls');
   controls.hidden = false;
   var inner = chart.querySelector('.inner');
   var LBL = parseFloat(getComputedStyle(d.documentElement).getPropertyValue('--lblw')) || 230;
@@ -181,7 +184,7 @@ pub const JS: &str = r#"
   var line = d.createElement('div');
   line.className = 'cursorline';
   inner.appendChild(line);
-  var readout = d.getElementById('cursor');
+  var readout = root.querySelector('.cursor');
 
   chart.querySelectorAll('title').forEach(function (t) {
     var p = t.parentNode;
@@ -228,7 +231,7 @@ pub const JS: &str = r#"
     var best = 1;
     levels.forEach(function (g) { var gz = Number(g.getAttribute('data-z')); if (gz <= z && gz > best) { best = gz; } });
     levels.forEach(function (g) { g.style.display = Number(g.getAttribute('data-z')) === best ? '' : 'none'; });
-    d.getElementById('zoomlevel').textContent = z + '\u00d7';
+    controls.querySelector('.zoomlevel').textContent = z + '\u00d7';
   }
   function zoomTo(nzi, baseX) {
     nzi = Math.max(0, Math.min(zooms.length - 1, nzi));
@@ -251,7 +254,7 @@ pub const JS: &str = r#"
   });
 
   var groupsOn = {};
-  var filterBox = d.getElementById('lanefilter');
+  var filterBox = root.querySelector('.lanefilter');
   function refilter() {
     var q = filterBox.value.trim().toLowerCase();
     var seen = {};
@@ -310,10 +313,12 @@ pub const JS: &str = r#"
       chart.scrollIntoView({ block: 'start' });
     }
   }
-  window.addEventListener('hashchange', fromHash);
-  fromHash();
+  if (first) {
+    window.addEventListener('hashchange', fromHash);
+    fromHash();
+  }
 
-  d.querySelectorAll('button[data-show-start]').forEach(function (b) {
+  root.querySelectorAll('button[data-show-start]').forEach(function (b) {
     b.addEventListener('click', function () {
       var a = tToX(Date.parse(b.getAttribute('data-show-start')));
       var z = tToX(Date.parse(b.getAttribute('data-show-end')));
@@ -325,5 +330,12 @@ pub const JS: &str = r#"
       chart.scrollIntoView({ block: 'start' });
     });
   });
+  }
+  var roots = d.querySelectorAll('[data-cluster]');
+  if (roots.length) {
+    roots.forEach(function (r, i) { setup(r, i === 0); });
+  } else {
+    setup(d, true);
+  }
 })();
 "#;

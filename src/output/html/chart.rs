@@ -4,6 +4,7 @@
 //! hover text), the folded quiet lanes, and a legend. Every element that moves on zoom
 //! carries its zoom-1 position in `data-x` (and `data-w`), so the page script only multiplies.
 
+use super::Scope;
 use super::lanes::{Bar, Chart, Data, Glyph, Group, Lane, Mark};
 use super::scale::{Scale, TICK_ZOOMS, ZOOMS, gap_label};
 use super::text::Text;
@@ -272,12 +273,12 @@ fn legend() -> Markup {
 }
 
 /// The controls the page script shows: zoom, lane groups, lane filter, time read-out.
-fn controls(chart: &Chart) -> Markup {
+fn controls(chart: &Chart, scope: Scope<'_>) -> Markup {
     html! {
-        div id="controls" class="controls" hidden {
+        div id=(scope.id("controls")) class="controls" hidden {
             span class="zoom" {
                 button type="button" data-zoom="-1" title="zoom out" { "−" }
-                span id="zoomlevel" { "1×" }
+                span id=(scope.id("zoomlevel")) class="zoomlevel" { "1×" }
                 button type="button" data-zoom="1" title="zoom in" { "+" }
                 button type="button" data-zoom="0" { "fit" }
             }
@@ -288,8 +289,8 @@ fn controls(chart: &Chart) -> Markup {
                     }
                 }
             }
-            input type="search" id="lanefilter" placeholder="filter lanes" aria-label="filter lanes";
-            span id="cursor" class="cursor" {}
+            input type="search" id=(scope.id("lanefilter")) class="lanefilter" placeholder="filter lanes" aria-label="filter lanes";
+            span id=(scope.id("cursor")) class="cursor" {}
         }
         "\n"
     }
@@ -320,7 +321,7 @@ fn quiet_lanes(quiet: &[&Lane]) -> Markup {
 }
 
 /// The chart section's inner HTML.
-pub fn render(chart: &Chart) -> Markup {
+pub fn render(chart: &Chart, scope: Scope<'_>) -> Markup {
     let activity: Vec<Time> = chart
         .lanes
         .iter()
@@ -334,8 +335,8 @@ pub fn render(chart: &Chart) -> Markup {
     let sc = Scale::new(chart.start, chart.end, &activity, PLOT_W);
     let quiet: Vec<&Lane> = chart.lanes.iter().filter(|l| l.is_quiet()).collect();
     html! {
-        (controls(chart))
-        div class="chart" id="chart" data-w=(n(sc.width)) data-segs=(sc.encode())
+        (controls(chart, scope))
+        div class="chart" id=(scope.id("chart")) data-w=(n(sc.width)) data-segs=(sc.encode())
             data-zooms=(ZOOMS.map(|z| z.to_string()).join(" ")) data-start=(fmt_short(&chart.start))
             data-end=(fmt_short(&chart.end)) {
             "\n"

@@ -37,6 +37,29 @@ use crate::vocab::text::plural;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 use text::Text;
 
+/// The id namespace of one cluster's part of a page: no prefix for a page of one cluster,
+/// `c2-` for the second of several, so ids and in-page links never collide; `heading` names
+/// the cluster when the page holds several.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Scope<'a> {
+    prefix: &'a str,
+    heading: Option<&'a str>,
+    /// A later cluster of the page: the SVG patterns the first defined serve it too.
+    later: bool,
+}
+
+impl Scope<'_> {
+    /// The page-wide id of `name`.
+    pub(crate) fn id(&self, name: &str) -> String {
+        format!("{}{name}", self.prefix)
+    }
+
+    /// An in-page link to `name`.
+    pub(crate) fn href(&self, name: &str) -> String {
+        format!("#{}{name}", self.prefix)
+    }
+}
+
 /// One input as shown in the header.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HtmlInput {
@@ -151,7 +174,7 @@ fn input_item(name: &str, kind: &str, files_read: u64) -> Markup {
     }
 }
 
-fn header(report: &Report, tl: &Timeline, meta: &HtmlMeta) -> Markup {
+fn header(report: &Report, tl: &Timeline, meta: &HtmlMeta, scope: Scope<'_>) -> Markup {
     let s = &report.summary;
     let (class, verdict) = if report.failed() {
         ("fail", "fails")
@@ -175,14 +198,17 @@ fn header(report: &Report, tl: &Timeline, meta: &HtmlMeta) -> Markup {
     let older = tl.history.len().saturating_sub(8);
     html! {
         header {
-            h1 { "mglint report" }
-            p class={ "verdict " (class) } id="verdict" {
+            @match scope.heading {
+                Some(h) => h2 class="cluster-title" { (Text(h)) },
+                None => h1 { "mglint report" },
+            }
+            p class={ "verdict " (class) } id=(scope.id("verdict")) {
                 (plural(s.errors, "error", "errors")) ", "
                 (plural(s.warnings, "warning", "warnings")) ", "
                 (s.info) " info: " (verdict) " at "
                 code { "--fail-on " (report.fail_on) }
             }
-            table class="meta" id="meta" {
+            table class="meta" id=(scope.id("meta")) {
                 (meta_row("Cluster ID", meta.cluster_id.as_deref()))
                 (meta_row("Running version", meta.running_version.as_deref()))
                 (meta_row("status.desired", meta.desired_version.as_deref()))
@@ -236,11 +262,11 @@ fn header(report: &Report, tl: &Timeline, meta: &HtmlMeta) -> Markup {
                     }
                 }
             }
-            nav {
-                a href="#timeline" { "Timeline" }
-                a href="#findings" { "Findings (" (report.findings.len()) ")" }
-                a href="#episodes" { "Episodes (" (tl.episodes.len()) ")" }
-                a href="#rules" { "Rules" }
+            nav aria-label=(scope.heading.map_or("sections".to_string(), |h| format!("sections of {h}"))) {
+                a href=(scope.href("timeline")) { "Timeline" }
+                a href=(scope.href("findings")) { "Findings (" (report.findings.len()) ")" }
+                a href=(scope.href("episodes")) { "Episodes (" (tl.episodes.len()) ")" }
+                a href=(scope.href("rules")) { "Rules" }
             }
         }
         "\n"
@@ -248,19 +274,37 @@ fn header(report: &Report, tl: &Timeline, meta: &HtmlMeta) -> Markup {
 }
 
 /// The timeline section: the chart, or a sentence when nothing could be placed in time.
-fn timeline_section(report: &Report, timeline: &Timeline, meta: &HtmlMeta) -> Markup {
+fn timeline_section(
+    report: &Report,
+    timeline: &Timeline,
+    meta: &HtmlMeta,
+    scope: Scope<'_>,
+) -> Markup {
+    let chart = lanes::build(timeline, report, &meta.intervals).map(|mut c| {
+        // Marks link to their finding's card, in this cluster's id namespace.
+        for m in c.lanes.iter_mut().flat_map(|l| l.marks.iter_mut()) {
+            if let Some(h) = &mut m.link
+                && let Some(name) = h.strip_prefix('#')
+            {
+                *h = scope.href(name);
+            }
+        }
+        c
+    });
     html! {
-        section id="timeline" {
+        section id=(scope.id("timeline")) {
             h2 { "Timeline" }
             "\n"
-            (assets::defs())
-            @match lanes::build(timeline, report, &meta.intervals) {
+            @if !scope.later {
+                (assets::defs())
+            }
+            @match chart {
                 Some(chart) => {
                     p class="muted" {
                         "Times in UTC. Hover a bar or mark for details; diamonds are findings (click to jump). Long idle stretches are folded (≈)."
                     }
                     "\n"
-                    (chart::render(&chart))
+                    (chart::render(&chart, scope))
                 }
                 None => {
                     p { "Nothing in the input could be placed in time." }
@@ -282,6 +326,88 @@ pub fn render_html(report: &Report, timeline: &Timeline, bundle_meta: &HtmlMeta)
         .or_else(|| bundle_meta.inputs.first().map(|i| i.name.clone()))
         .or_else(|| report.inputs.first().map(|i| i.name.clone()))
         .unwrap_or_else(|| "no input".into());
+    let body = html! {
+        (cluster_part(report, timeline, bundle_meta, Scope::default()))
+    };
+    page(&title, report, body)
+}
+
+/// One cluster of a page: its header, chart, findings, episodes, updates and rules.
+fn cluster_part(report: &Report, timeline: &Timeline, meta: &HtmlMeta, scope: Scope<'_>) -> Markup {
+    html! {
+        (header(report, timeline, meta, scope))
+        main {
+            "\n"
+            (timeline_section(report, timeline, meta, scope))
+            (sections::findings(report, scope))
+            (sections::episodes(timeline, scope))
+            (sections::updates(meta.updates.as_ref(), scope))
+            (sections::rules(report, scope))
+        }
+        "\n"
+    }
+}
+
+/// One cluster of several on a page: its label (the cluster ID, else its inputs), report,
+/// timeline and header facts.
+pub struct ClusterPage<'a> {
+    pub label: &'a str,
+    pub report: &'a Report,
+    pub timeline: &'a Timeline,
+    pub meta: &'a HtmlMeta,
+}
+
+/// Several clusters as one self-contained page: a table of contents (each cluster with its
+/// verdict), then a section per cluster with its own header, chart and findings, ids
+/// namespaced per cluster (`c1-findings`, `c2-f-3`) so links and the script stay apart.
+pub fn render_html_clusters(clusters: &[ClusterPage<'_>]) -> String {
+    let [first, ..] = clusters else {
+        return String::new();
+    };
+    if let [one] = clusters {
+        return render_html(one.report, one.timeline, one.meta);
+    }
+    let prefixes: Vec<String> = (1..=clusters.len()).map(|i| format!("c{i}-")).collect();
+    let headings: Vec<String> = clusters
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("Cluster {} of {}: {}", i + 1, clusters.len(), c.label))
+        .collect();
+    let body = html! {
+        header {
+            h1 { "mglint report: " (clusters.len()) " clusters" }
+            nav class="toc" aria-label="clusters" {
+                ol {
+                    @for (i, c) in clusters.iter().enumerate() {
+                        @let s = &c.report.summary;
+                        li {
+                            a href={ "#c" (i + 1) } { (Text(c.label)) }
+                            " · " (plural(s.errors, "error", "errors")) ", "
+                            (plural(s.warnings, "warning", "warnings")) ": "
+                            (if c.report.failed() { "fails" } else { "passes" })
+                        }
+                    }
+                }
+            }
+        }
+        "\n"
+        @for (i, c) in clusters.iter().enumerate() {
+            section class="cluster" id={ "c" (i + 1) } data-cluster {
+                "\n"
+                (cluster_part(c.report, c.timeline, c.meta, Scope {
+                    prefix: &prefixes[i],
+                    heading: Some(&headings[i]),
+                    later: i > 0,
+                }))
+            }
+            "\n"
+        }
+    };
+    page(&format!("{} clusters", clusters.len()), first.report, body)
+}
+
+/// The page around `body`: head (CSP, stylesheet), footer, tooltip and script.
+fn page(title: &str, report: &Report, body: Markup) -> String {
     let page = html! {
         (DOCTYPE) "\n"
         html lang="en" {
@@ -292,23 +418,14 @@ pub fn render_html(report: &Report, timeline: &Timeline, bundle_meta: &HtmlMeta)
                 meta http-equiv="Content-Security-Policy" content=(csp()); "\n"
                 meta name="viewport" content="width=device-width, initial-scale=1"; "\n"
                 meta name="generator" content={ (report.tool.name) " " (report.tool.version) }; "\n"
-                title { "mglint report: " (Text(&title)) } "\n"
+                title { "mglint report: " (Text(title)) } "\n"
                 // The stylesheet and the script are compile-time constants (their hash is the CSP's).
                 style { (PreEscaped(assets::CSS)) } "\n"
             }
             "\n"
             body {
                 "\n"
-                (header(report, timeline, bundle_meta))
-                main {
-                    "\n"
-                    (timeline_section(report, timeline, bundle_meta))
-                    (sections::findings(report))
-                    (sections::episodes(timeline))
-                    (sections::updates(bundle_meta.updates.as_ref()))
-                    (sections::rules(report))
-                }
-                "\n"
+                (body)
                 footer {
                     (report.tool.name) " " (report.tool.version) " · schema " (report.schema)
                     " · a self-contained page: no external resources"

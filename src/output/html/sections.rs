@@ -3,6 +3,7 @@
 //! the rules (what was skipped and why, and each reported rule's page embedded in a
 //! `<details>`).
 
+use super::Scope;
 use super::text::{Text, code_spans};
 use crate::rules::{ConfidenceLevel, Finding, Report};
 use crate::timeline::{Episode, EpisodeKind, Timeline, fmt_short, human_duration};
@@ -40,10 +41,10 @@ fn link(url: &str) -> Markup {
     }
 }
 
-fn card(n: usize, f: &Finding) -> Markup {
+fn card(n: usize, f: &Finding, scope: Scope<'_>) -> Markup {
     let sev = f.severity.as_str();
     html! {
-        article class={ "finding sev-" (sev) } id={ "f-" (n) } data-code=(Text(f.code))
+        article class={ "finding sev-" (sev) } id=(scope.id(&format!("f-{n}"))) data-code=(Text(f.code))
             data-severity=(sev) {
             h3 {
                 span class={ "sev sev-" (sev) } { (sev) }
@@ -101,9 +102,9 @@ fn card(n: usize, f: &Finding) -> Markup {
     }
 }
 
-pub fn findings(report: &Report) -> Markup {
+pub fn findings(report: &Report, scope: Scope<'_>) -> Markup {
     html! {
-        section id="findings" {
+        section id=(scope.id("findings")) {
             h2 { "Findings " span class="muted" { "(" (report.findings.len()) ")" } }
             "\n"
             @if report.findings.is_empty() {
@@ -122,7 +123,7 @@ pub fn findings(report: &Report) -> Markup {
                             @let sev = f.severity.as_str();
                             tr {
                                 td { span class={ "sev sev-" (sev) } { (sev) } }
-                                td { a href={ "#f-" (i + 1) } { code { (Text(f.code)) } } }
+                                td { a href=(scope.href(&format!("f-{}", i + 1))) { code { (Text(f.code)) } } }
                                 td { code { (Text(&f.object.display())) } }
                                 td {
                                     @if let Some(t) = f.at { (Text(&fmt_short(&t))) }
@@ -135,7 +136,7 @@ pub fn findings(report: &Report) -> Markup {
                 }
                 "\n"
                 @for (i, f) in report.findings.iter().enumerate() {
-                    (card(i + 1, f))
+                    (card(i + 1, f, scope))
                 }
             }
         }
@@ -241,9 +242,9 @@ fn episode_row(e: &Episode, end_of_data: Option<crate::model::Time>) -> Markup {
     }
 }
 
-pub fn episodes(tl: &Timeline) -> Markup {
+pub fn episodes(tl: &Timeline, scope: Scope<'_>) -> Markup {
     html! {
-        section id="episodes" {
+        section id=(scope.id("episodes")) {
             h2 { "Episodes " span class="muted" { "(" (tl.episodes.len()) ")" } }
             "\n"
             @if tl.episodes.is_empty() {
@@ -315,12 +316,12 @@ impl UpdatesView {
 }
 
 /// Where the cluster can update to (as `mglint recommend`), every target listed.
-pub fn updates(u: Option<&UpdatesView>) -> Markup {
+pub fn updates(u: Option<&UpdatesView>, scope: Scope<'_>) -> Markup {
     let Some(u) = u else {
         return html! {};
     };
     html! {
-        section id="updates" {
+        section id=(scope.id("updates")) {
             h2 { "Updates" }
             "\n"
             p {
@@ -362,7 +363,7 @@ pub fn updates(u: Option<&UpdatesView>) -> Markup {
     }
 }
 
-pub fn rules(report: &Report) -> Markup {
+pub fn rules(report: &Report, scope: Scope<'_>) -> Markup {
     let s = &report.summary;
     let skipped: Vec<_> = report.skipped().collect();
     let mut codes: Vec<&str> = Vec::new();
@@ -372,7 +373,7 @@ pub fn rules(report: &Report) -> Markup {
         }
     }
     html! {
-        section id="rules" {
+        section id=(scope.id("rules")) {
             h2 { "Rules" }
             p {
                 (crate::vocab::text::plural(s.rules_ran, "rule", "rules")) " ran, "
@@ -399,7 +400,7 @@ pub fn rules(report: &Report) -> Markup {
                         .iter()
                         .find(|f| f.code == code)
                         .map_or("", |f| f.name);
-                    details class="rule" id={ "rule-" (Text(code)) } {
+                    details class="rule" id=(scope.id(&format!("rule-{code}"))) {
                         summary { code { (Text(code)) } " " (Text(name)) }
                         "\n"
                         // pulldown-cmark's HTML of the rule page, raw HTML in it escaped.
