@@ -581,10 +581,8 @@ fn no_sideways_scroll_at_800_pixels() {
     }
 }
 
-/// Two clusters on one page: each has its own chart and controls that the script wires up
-/// apart (zooming the second leaves the first alone), and every id is unique.
-#[test]
-fn two_clusters_share_one_page_and_their_charts_stay_apart() {
+/// Two clusters (seed 1 blocked, the 4.14 CI job) on one page, labelled "first" and "second".
+fn two_cluster_page() -> String {
     let run = crate::common::load(
         &[
             "fixtures/must-gather/seed1-blocked".to_string(),
@@ -611,7 +609,14 @@ fn two_clusters_share_one_page_and_their_charts_stay_apart() {
             meta,
         })
         .collect();
-    let page = mglint::output::html::render_html_clusters(&pages);
+    mglint::output::html::render_html_clusters(&pages)
+}
+
+/// Two clusters on one page: each has its own chart and controls that the script wires up
+/// apart (zooming the second leaves the first alone), and every id is unique.
+#[test]
+fn two_clusters_share_one_page_and_their_charts_stay_apart() {
+    let page = two_cluster_page();
     assert_eq!(page.matches("<!DOCTYPE html>").count(), 1);
     let ids: Vec<&str> = Regex::new(r#" id="([^"]+)""#)
         .unwrap()
@@ -646,4 +651,87 @@ fn two_clusters_share_one_page_and_their_charts_stay_apart() {
         r.dom
             .contains(r#"<span id="c2-zoomlevel" class="zoomlevel">2×</span>"#)
     );
+}
+
+/// axe-core's script (npm `axe-core`, which `.ci/run` installs under `target/axe`;
+/// `AXE_CORE_JS` names another copy), or `None` with a note (a failure under `CI=true`).
+fn axe_core() -> Option<String> {
+    let path = std::env::var_os("AXE_CORE_JS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target/axe/node_modules/axe-core/axe.min.js"));
+    match std::fs::read_to_string(&path) {
+        Ok(js) => Some(js),
+        Err(e) => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "{}: {e} (.ci/run installs axe-core)",
+                path.display()
+            );
+            eprintln!(
+                "note: {}: {e}; skipping the accessibility test",
+                path.display()
+            );
+            None
+        }
+    }
+}
+
+/// The serious and critical accessibility violations axe-core finds on a page, as
+/// `rule: target, …` lines (axe runs in the page; its answer is written into the DOM).
+fn axe_violations(bin: &Path, name: &str, page: &str, axe: &str) -> Vec<String> {
+    let csp = Regex::new(r"script-src 'sha256-[A-Za-z0-9+/=]+'").unwrap();
+    let runner = r#"<script>
+      axe.run(document, { resultTypes: ['violations'] }).then(function (r) {
+        var out = r.violations
+          .filter(function (v) { return v.impact === 'serious' || v.impact === 'critical'; })
+          .map(function (v) {
+            return v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3).map(function (n) { return n.target.join(' '); }).join(', ');
+          });
+        var pre = document.createElement('pre');
+        pre.id = 'axe-result';
+        pre.textContent = out.join('\n');
+        document.body.appendChild(pre);
+      });
+    </script>"#;
+    let page = csp
+        .replace(page, "script-src 'unsafe-inline'")
+        .replace("</body>", &format!("<script>{axe}</script>{runner}</body>"));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(format!("{name}.html"));
+    std::fs::write(&file, page).unwrap();
+    let dom = run_chromium(
+        bin,
+        &format!("file://{}", file.display()),
+        &["--dump-dom".into(), "--virtual-time-budget=20000".into()],
+    );
+    let dom = String::from_utf8_lossy(&dom);
+    let open = r#"<pre id="axe-result">"#;
+    let start = dom.find(open).expect("axe did not finish") + open.len();
+    let end = dom[start..].find("</pre>").expect("axe result cut") + start;
+    dom[start..end]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// axe-core finds nothing serious or critical on the report pages: a blocked update, a CI
+/// job, a hostile input and two clusters on one page.
+#[test]
+fn axe_core_finds_no_serious_or_critical_violation() {
+    let Some(bin) = chromium() else { return };
+    let Some(axe) = axe_core() else { return };
+    for input in [
+        "fixtures/must-gather/seed1-blocked",
+        "fixtures/ci/modern-upgrade-4.14",
+        "fixtures/files/co-hostile-message.yaml",
+    ] {
+        let v = axe_violations(&bin, "axe", &html(input), &axe);
+        assert!(v.is_empty(), "{input}:\n{}", v.join("\n"));
+    }
+    let v = axe_violations(&bin, "axe-two", &two_cluster_page(), &axe);
+    assert!(v.is_empty(), "two clusters:\n{}", v.join("\n"));
 }

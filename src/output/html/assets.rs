@@ -7,7 +7,7 @@
 use maud::{Markup, html};
 
 pub const CSS: &str = r#"
-:root{--good:#3a9e5c;--bad:#d64541;--prog:#4a7fd4;--warn:#e8913d;--upg:#b8860b;--neutral:#b8c2cc;--info:#4a7fd4;--fg:#1d2430;--muted:#667085;--line:#dde1e7;--lblw:230px}
+:root{--bad-ink:#b42318;--good-ink:#116329;--warn-ink:#9a5700;--info-ink:#2458b3;--good:#3a9e5c;--bad:#d64541;--prog:#4a7fd4;--warn:#e8913d;--upg:#b8860b;--neutral:#b8c2cc;--info:#4a7fd4;--fg:#1d2430;--muted:#667085;--line:#dde1e7;--lblw:230px}
 *{box-sizing:border-box}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:var(--fg);background:#fff}
 header,main,footer{padding:12px 24px}
@@ -29,13 +29,13 @@ table.list td{overflow-wrap:anywhere}
 table.list code{overflow-wrap:anywhere;word-break:break-word}
 .muted{color:var(--muted);font-weight:normal}
 .verdict{font-weight:600;margin:4px 0 8px}
-.verdict.fail{color:var(--bad)}
-.verdict.pass{color:var(--good)}
+.verdict.fail{color:var(--bad-ink)}
+.verdict.pass{color:var(--good-ink)}
 nav a{margin-right:14px}
 .sev{display:inline-block;border-radius:9px;padding:0 8px;color:#fff;font-size:12px;font-weight:600}
-.sev.sev-error{background:var(--bad)}
-.sev.sev-warning{background:var(--warn)}
-.sev.sev-info{background:var(--info)}
+.sev.sev-error{background:var(--bad-ink)}
+.sev.sev-warning{background:var(--warn-ink)}
+.sev.sev-info{background:var(--info-ink)}
 .finding{border-left:4px solid var(--neutral);background:#fafbfc;padding:8px 12px;margin:12px 0;border-radius:2px}
 .finding.sev-error{border-color:var(--bad)}
 .finding.sev-warning{border-color:var(--warn)}

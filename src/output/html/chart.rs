@@ -127,7 +127,7 @@ fn mark_svg(m: &Mark, sc: &Scale, y: f64, note_y: f64) -> Markup {
                 data-dx=(dx) { (Text(&m.note)) }
         }
         @match &m.link {
-            Some(href) => a href=(Text(href)) { (body) },
+            Some(href) => a href=(Text(href)) aria-label=(Text(&m.tip)) { (body) },
             None => (body),
         }
     }
@@ -146,7 +146,9 @@ fn lane_row(l: &Lane, sc: &Scale) -> Markup {
         div class="row lane" data-group=(l.group.key()) data-lane=(Text(&l.key))
             data-bars=(l.bars.len()) data-marks=(l.marks.len()) {
             div class="lbl" title=(Text(&l.key)) { (Text(&l.label)) }
-            svg class="plot" width=(n(sc.width)) height=(n(h)) role="img"
+            // A lane whose marks link to findings is a group of links, not an image.
+            svg class="plot" width=(n(sc.width)) height=(n(h))
+                role=(if l.marks.iter().any(|m| m.link.is_some()) { "group" } else { "img" })
                 aria-label=(Text(&l.label)) {
                 @for b in &l.bars { (bar_svg(b, sc, l)) }
                 @for m in &l.marks { (mark_svg(m, sc, y, note_y)) }
