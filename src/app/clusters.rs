@@ -14,44 +14,141 @@ pub struct Group {
     pub inputs: Vec<(String, String)>,
 }
 
-/// The cluster ID each input's ClusterVersion names (the newest snapshot's, per input).
-fn ids_by_input(bundle: &Bundle) -> BTreeMap<String, String> {
+/// Where a ClusterVersion came from: its input's name and the must-gather root inside it
+/// that holds it, or (outside every root) `\0` and the file's own path, so two loose files
+/// of two clusters are two origins that no root can separate.
+type Origin = (String, String);
+
+/// Whether an origin is a must-gather root (a folder the input can be split at).
+fn is_root(origin_part: &str) -> bool {
+    !origin_part.starts_with('\0')
+}
+
+/// The cluster ID each origin's ClusterVersion names (the newest snapshot's, per origin).
+fn ids_by_origin(bundle: &Bundle) -> BTreeMap<Origin, String> {
+    let roots: BTreeMap<&str, &Vec<String>> = bundle
+        .inputs
+        .iter()
+        .map(|i| (i.name.as_str(), &i.must_gather_roots))
+        .collect();
     let mut out = BTreeMap::new();
-    // Oldest first: the newest snapshot of an input wins.
+    // Oldest first: the newest snapshot of an origin wins.
     for cv in &bundle.objects.cluster_versions {
         let id = cv.spec.cluster_id.trim();
-        if !id.is_empty() {
-            out.insert(cv.prov.file.input().to_string(), id.to_string());
+        if id.is_empty() {
+            continue;
         }
+        let input = cv.prov.file.input();
+        let path = cv.prov.file.path();
+        let root = roots
+            .get(input)
+            .and_then(|rs| {
+                rs.iter()
+                    .filter(|r| !r.is_empty() && path.starts_with(&format!("{r}/")))
+                    .max_by_key(|r| r.len())
+            })
+            .cloned()
+            .unwrap_or_else(|| format!("\0{path}"));
+        out.insert((input.to_string(), root), id.to_string());
     }
     out
 }
 
 /// The groups when the inputs hold more than one cluster, `None` when they hold one (or
-/// none: nothing to keep apart).
+/// none: nothing to keep apart). A directory that holds must-gathers of several clusters is
+/// split into its must-gather roots, each joining its cluster's group; an archive that does
+/// cannot be split here and stays whole (see [`mixed_archives`]).
 pub fn groups(bundle: &Bundle, named: &[(String, String)]) -> Option<Vec<Group>> {
-    let ids = ids_by_input(bundle);
+    let ids = ids_by_origin(bundle);
     let distinct: std::collections::BTreeSet<&String> = ids.values().collect();
     if distinct.len() < 2 {
         return None;
     }
+    let splittable = |name: &str| {
+        bundle
+            .inputs
+            .iter()
+            .any(|i| i.name == name && i.kind != crate::bundle::InputKind::Archive)
+    };
     let mut groups: Vec<Group> = Vec::new();
-    for (path, name) in named {
-        let id = ids.get(name).cloned();
+    let mut add = |id: Option<String>, path: String, name: String| {
         let existing = id.as_ref().and_then(|id| {
             groups
                 .iter_mut()
                 .find(|g| g.cluster_id.as_ref() == Some(id))
         });
         match existing {
-            Some(g) => g.inputs.push((path.clone(), name.clone())),
+            Some(g) => g.inputs.push((path, name)),
             None => groups.push(Group {
                 cluster_id: id,
-                inputs: vec![(path.clone(), name.clone())],
+                inputs: vec![(path, name)],
             }),
         }
+    };
+    for (path, name) in named {
+        let here: Vec<(&String, &String)> = ids
+            .iter()
+            .filter(|((input, _), _)| input == name)
+            .map(|((_, root), id)| (root, id))
+            .collect();
+        let clusters: std::collections::BTreeSet<&String> =
+            here.iter().map(|(_, id)| *id).collect();
+        if clusters.len() > 1 && splittable(name) && here.iter().all(|(root, _)| is_root(root)) {
+            // One directory, several clusters: each must-gather on its own, from the top
+            // folder that holds it (`must-gather.local.1/`, with its `timestamp`) when the
+            // roots' top folders differ, else from the root itself.
+            let top = |r: &str| r.split('/').next().unwrap_or(r).to_string();
+            let tops: std::collections::BTreeSet<String> =
+                here.iter().map(|(r, _)| top(r)).collect();
+            let distinct_tops = tops.len() == here.len();
+            for (root, id) in here {
+                let part = if distinct_tops {
+                    top(root)
+                } else {
+                    root.clone()
+                };
+                let join = |base: &str| format!("{}/{part}", base.trim_end_matches('/'));
+                add(Some(id.clone()), join(path), join(name));
+            }
+            continue;
+        }
+        let id = here.first().map(|(_, id)| (*id).clone());
+        add(id, path.clone(), name.clone());
     }
-    Some(groups)
+    // One input of several clusters that could not be split is still one group.
+    (groups.len() > 1).then_some(groups)
+}
+
+/// Inputs that hold ClusterVersions of several clusters and could not be split (an archive,
+/// or a directory with a ClusterVersion outside any must-gather root): analysed as one, which
+/// the run warns about.
+pub fn mixed_inputs(bundle: &Bundle) -> Vec<String> {
+    let ids = ids_by_origin(bundle);
+    let mut by_input: BTreeMap<&str, std::collections::BTreeSet<&String>> = BTreeMap::new();
+    for ((input, _), id) in &ids {
+        by_input.entry(input.as_str()).or_default().insert(id);
+    }
+    let split = |name: &str| {
+        bundle
+            .inputs
+            .iter()
+            .any(|i| i.name == name && i.kind != crate::bundle::InputKind::Archive)
+            && ids
+                .keys()
+                .filter(|(input, _)| input == name)
+                .all(|(_, root)| is_root(root))
+    };
+    by_input
+        .into_iter()
+        .filter(|(name, set)| set.len() > 1 && !split(name))
+        .map(|(name, set)| {
+            format!(
+                "{name} holds ClusterVersions of {} clusters ({}) that cannot be told apart inside it; it is analysed as one (extract it and give each must-gather on its own)",
+                set.len(),
+                set.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            )
+        })
+        .collect()
 }
 
 /// The warning that says which inputs were kept apart.

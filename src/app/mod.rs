@@ -222,7 +222,7 @@ pub fn load_named(
         other => RunError::Ingest(other),
     })?;
     bundle.input_errors.extend(earlier_errors);
-    let mut warnings = Vec::new();
+    let mut warnings = clusters::mixed_inputs(&bundle);
     let bundles = match clusters::groups(&bundle, named) {
         Some(groups) => {
             warnings.push(clusters::warning(&groups));

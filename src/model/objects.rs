@@ -201,13 +201,16 @@ impl Kind for ClusterVersion {
     const KIND: &'static str = "ClusterVersion";
     const PATH_NAMES: &'static [&'static str] = &["clusterversions", "clusterversion"];
 
-    /// Snapshots differ by status and resourceVersion: the same one read twice (gather-extra
-    /// and must-gather) is one; different ones are all kept.
+    /// Snapshots differ by cluster, status and resourceVersion: the same one read twice
+    /// (gather-extra and must-gather) is one; different ones are all kept, and two clusters
+    /// whose status happens to be the same are never one.
     fn key(&self) -> Option<String> {
-        Some(
-            serde_json::to_string(&self.status).unwrap_or_default()
-                + &self.metadata.resource_version,
-        )
+        Some(format!(
+            "{}\u{0}{}\u{0}{}",
+            self.spec.cluster_id,
+            serde_json::to_string(&self.status).unwrap_or_default(),
+            self.metadata.resource_version
+        ))
     }
 
     fn freshness(&self) -> Option<Time> {

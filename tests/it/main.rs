@@ -16,6 +16,7 @@ mod batch_cli;
 mod batch_prow_step;
 mod batch_remote;
 mod cli_exit_codes;
+mod clusters_apart;
 mod examples_k8s;
 mod fuzz_regressions;
 mod html_chromium;
