@@ -258,6 +258,14 @@ fn header(out: &mut String, report: &Report, bases: &Bases<'_>) {
     for e in &report.input_errors {
         let _ = writeln!(out, "- **Not read:** {}", escape_text(e));
     }
+    for a in &report.absent {
+        let _ = writeln!(
+            out,
+            "- **Missing:** {}: {} could not run",
+            escape_text(&a.headline()),
+            plural(a.rules.len(), "rule", "rules")
+        );
+    }
     let _ = writeln!(
         out,
         "- **Result:** {}, {}, {} info; {verdict} at `--fail-on {}`{incomplete}; {} ran, {} skipped\n",

@@ -88,6 +88,15 @@ pub struct RuleMeta {
 }
 
 impl RuleMeta {
+    /// The input groups this rule needs that the bundle lacks.
+    pub fn absent_groups(&self, b: &Bundle) -> Vec<&'static [Input]> {
+        self.needs
+            .iter()
+            .filter(|group| !group.iter().any(|i| i.present(b)))
+            .copied()
+            .collect()
+    }
+
     /// Why the rule cannot run on this bundle, if it cannot.
     pub fn missing_inputs(&self, b: &Bundle) -> Option<String> {
         let missing: Vec<String> = self
@@ -479,6 +488,51 @@ fn dedup_evidence(items: &mut Vec<EvidenceItem>) {
     *items = out;
 }
 
+/// What the header says is missing: each absent group of the inputs an analysis rests on
+/// (the ClusterVersion, ClusterOperators, the CVO log; a CI job's test logs and JUnit when
+/// the input is a CI job) with the rules it stopped, most rules first, leaving out "A or B"
+/// when A and B are each said missing already. Lesser inputs (alerts, events) are only in
+/// the skipped rules' reasons.
+fn absent_inputs(
+    bundle: &Bundle,
+    groups: Vec<(&'static [Input], Vec<&'static str>)>,
+) -> Vec<AbsentInput> {
+    let ci = bundle.prow.is_some() || bundle.inputs.iter().any(|i| i.ci_job);
+    let alone: Vec<Input> = groups
+        .iter()
+        .filter_map(|(g, _)| match g {
+            [one] => Some(*one),
+            _ => None,
+        })
+        .collect();
+    let mut out: Vec<AbsentInput> = groups
+        .into_iter()
+        .filter(|(g, _)| {
+            g.iter().all(|i| match i {
+                Input::ClusterVersion | Input::ClusterOperators | Input::CvoLog => true,
+                Input::Junit | Input::CiTestLog => ci,
+                _ => false,
+            })
+        })
+        .filter(|(g, _)| g.len() == 1 || !g.iter().all(|i| alone.contains(i)))
+        .map(|(g, rules)| AbsentInput {
+            input: g
+                .iter()
+                .map(|i| i.describe())
+                .collect::<Vec<_>>()
+                .join(" or "),
+            rules,
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.rules
+            .len()
+            .cmp(&a.rules.len())
+            .then(a.input.cmp(&b.input))
+    });
+    out
+}
+
 /// Runs the rules selected by `settings` and builds the report.
 pub fn run(
     rules: &[&dyn Rule],
@@ -491,12 +545,19 @@ pub fn run(
     let cx = Context::new(bundle, timeline, replay, rule_file_problems);
     let mut findings = Vec::new();
     let mut outcomes = Vec::new();
+    let mut absent: Vec<(&'static [Input], Vec<&'static str>)> = Vec::new();
     for rule in rules {
         let meta = rule.meta();
         if !settings.selects(meta) {
             continue;
         }
         if let Some(reason) = meta.missing_inputs(bundle) {
+            for group in meta.absent_groups(bundle) {
+                match absent.iter_mut().find(|(g, _)| *g == group) {
+                    Some((_, rules)) => rules.push(meta.code),
+                    None => absent.push((group, vec![meta.code])),
+                }
+            }
             outcomes.push(RuleOutcome {
                 code: meta.code,
                 name: meta.name,
@@ -561,6 +622,7 @@ pub fn run(
         cluster: bundle.identity(),
         inputs,
         input_errors: bundle.input_errors.clone(),
+        absent: absent_inputs(bundle, absent),
         collected_at: cx.now(),
         fail_on: settings.fail_on,
         settings: ReportSettings {

@@ -433,6 +433,9 @@ pub struct Report {
     /// Inputs that could not be opened at all (a missing path, an archive that is not one):
     /// with any, the report covers only the other inputs.
     pub input_errors: Vec<String>,
+    /// Inputs the selected rules need that are not in the input at all (no ClusterVersion,
+    /// no CVO log), each with the rules it kept from running, most rules first.
+    pub absent: Vec<AbsentInput>,
     /// When the data was collected (or the latest time seen in it).
     pub collected_at: Option<Time>,
     pub fail_on: Severity,
@@ -444,6 +447,33 @@ pub struct Report {
     pub summary: Counts,
     pub findings: Vec<Finding>,
     pub rules: Vec<RuleOutcome>,
+}
+
+/// An input kind the rules need that the input does not hold.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AbsentInput {
+    /// The kind in words: "a CVO log", or the alternatives ("a ClusterVersion or a CVO log").
+    pub input: String,
+    /// The rules it kept from running.
+    pub rules: Vec<&'static str>,
+}
+
+impl AbsentInput {
+    /// "no CVO log in the input", "neither a ClusterVersion nor a CVO log in the input".
+    pub fn headline(&self) -> String {
+        let bare = |s: &str| {
+            s.strip_prefix("a ")
+                .or_else(|| s.strip_prefix("an "))
+                .unwrap_or(s)
+                .to_string()
+        };
+        let parts: Vec<&str> = self.input.split(" or ").collect();
+        match parts.as_slice() {
+            [one] => format!("no {} in the input", bare(one)),
+            [a, b] => format!("neither {a} nor {b} in the input"),
+            _ => format!("none of {} in the input", parts.join(", ")),
+        }
+    }
 }
 
 /// Which settings a report was made with.
@@ -481,6 +511,7 @@ impl Report {
             cluster: crate::bundle::ClusterIdentity::default(),
             inputs: Vec::new(),
             input_errors: Vec::new(),
+            absent: Vec::new(),
             collected_at: None,
             fail_on: Severity::Error,
             settings: ReportSettings::default(),

@@ -59,3 +59,4 @@ mod threads_identical;
 mod timeline_ci;
 mod timeline_robust;
 mod timeline_seed1;
+mod whole_dump;

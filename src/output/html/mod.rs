@@ -255,6 +255,21 @@ fn header(report: &Report, tl: &Timeline, meta: &HtmlMeta, scope: Scope<'_>) -> 
                         }
                     }
                 }
+                @if !report.absent.is_empty() {
+                    tr {
+                        th { "Missing" }
+                        td {
+                            ul {
+                                @for a in &report.absent {
+                                    li {
+                                        (Text(&a.headline())) ": "
+                                        (plural(a.rules.len(), "rule", "rules")) " could not run"
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
                 @if meta.unreadable_files > 0 {
                     tr {
                         th { "Unreadable files" }

@@ -46,6 +46,7 @@ fn report(findings: Vec<Finding>) -> Report {
         tool: Tool::default(),
         inputs: Vec::new(),
         input_errors: Vec::new(),
+        absent: Vec::new(),
         collected_at: None,
         fail_on: Severity::Error,
         settings: Default::default(),
@@ -207,11 +208,12 @@ fn finding_marker_links_to_its_card_and_object_lane() {
         "authentication",
     )]);
     let html = render_html(&rep, &tl, &HtmlMeta::default());
-    assert_eq!(
-        html.matches("<a href=\"#f-1\"><path class=\"mark diamond sev-error\"")
-            .count(),
-        2
-    );
+    // Each mark links to the card and is named by its tooltip (for screen readers).
+    let mark = regex::Regex::new(
+        r##"<a href="#f-1" aria-label="[^"]+"><path class="mark diamond sev-error""##,
+    )
+    .unwrap();
+    assert_eq!(mark.find_iter(&html).count(), 2);
     assert!(html.contains("<article class=\"finding sev-error\" id=\"f-1\""));
     assert!(html.contains("<code>authentication</code> is degraded"));
     assert!(html.contains("<a href=\"#rule-UH002\">"));

@@ -133,6 +133,25 @@ fn overview(out: &mut String, report: &Report, bases: &Bases<'_>, p: &Paint, wid
             }
         }
     }
+    // A whole kind of input missing: said up front, not only in the skipped rules below.
+    for a in &report.absent {
+        let line = format!(
+            "note: {}: {} could not run",
+            a.headline(),
+            plural(a.rules.len(), "rule", "rules")
+        );
+        let opts = textwrap::Options::new(width.max(20)).subsequent_indent("  ");
+        for (i, l) in textwrap::wrap(&line, opts).iter().enumerate() {
+            match (i, l.strip_prefix("note:")) {
+                (0, Some(rest)) => {
+                    let _ = writeln!(out, "{}{rest}", p.sev(Severity::Warning, "note:"));
+                }
+                _ => {
+                    let _ = writeln!(out, "{l}");
+                }
+            }
+        }
+    }
     if report.findings.is_empty() {
         out.push_str("no findings\n\n");
         return;
