@@ -37,6 +37,11 @@ pub struct InputInfo {
     pub files_read: u64,
     /// Files outside any known layout whose content is nothing mglint reads.
     pub files_skipped: u64,
+    /// Archives found inside the input and opened (their files are counted one by one).
+    pub archives_opened: u64,
+    /// Every file looked at and not read, by reason: with `files_read` and
+    /// `archives_opened` they add up to `files_seen`.
+    pub not_read: NotRead,
     pub bytes_read: u64,
     /// Modification time of the input itself: the last resort for the year of year-less
     /// log lines when nothing inside the input has an absolute time.
@@ -67,6 +72,62 @@ impl ClusterIdentity {
             from: status.history.get(1).and_then(|h| some(&h.version)),
             to,
         }
+    }
+}
+
+/// How many files of one reason were not read, and the first few of them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    pub count: u64,
+    /// The first [`Tally::NAMED`] paths (relative to the input), in the order met.
+    pub first: Vec<String>,
+}
+
+impl Tally {
+    /// How many paths a tally names.
+    pub const NAMED: usize = 5;
+
+    pub fn add(&mut self, path: &str) {
+        self.count += 1;
+        if self.first.len() < Self::NAMED {
+            self.first.push(path.to_string());
+        }
+    }
+}
+
+/// The files of an input that were looked at and not read, by reason.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct NotRead {
+    /// In a known layout (a must-gather, a CI job), holding nothing any rule reads (most
+    /// pod logs, most namespaces' objects).
+    pub not_needed: Tally,
+    /// Outside every known layout, with content mglint does not recognise.
+    pub unknown_format: Tally,
+    /// Larger than `--max-file-bytes`.
+    pub over_size_cap: Tally,
+    /// Links (never followed), FIFOs, sockets, devices.
+    pub not_regular: Tally,
+    /// Could not be opened or read (permissions, I/O errors, a broken archive entry).
+    pub unreadable: Tally,
+    /// An earlier copy of an archive entry that a later one of the same name replaced.
+    pub duplicate: Tally,
+}
+
+impl NotRead {
+    /// Every reason with its name, in a fixed order.
+    pub fn reasons(&self) -> [(&'static str, &Tally); 6] {
+        [
+            ("not needed by any rule", &self.not_needed),
+            ("unknown format", &self.unknown_format),
+            ("over the size cap", &self.over_size_cap),
+            ("not a regular file", &self.not_regular),
+            ("unreadable", &self.unreadable),
+            ("replaced by a later copy", &self.duplicate),
+        ]
+    }
+
+    pub fn total(&self) -> u64 {
+        self.reasons().iter().map(|(_, t)| t.count).sum()
     }
 }
 

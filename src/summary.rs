@@ -287,9 +287,21 @@ fn render_text_unescaped(s: &Summary) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "Inputs");
     for i in &s.inputs {
+        let archives = if i.archives_opened > 0 {
+            format!(
+                ", {} opened",
+                crate::vocab::text::plural(
+                    usize::try_from(i.archives_opened).unwrap_or(usize::MAX),
+                    "archive",
+                    "archives"
+                )
+            )
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             o,
-            "  {}  ({}; {} files looked at, {} read{}, {} bytes)",
+            "  {}  ({}; {} files looked at, {} read{archives}, {} not read, {} bytes)",
             i.name,
             serde_json::to_value(i.kind)
                 .ok()
@@ -297,13 +309,38 @@ fn render_text_unescaped(s: &Summary) -> String {
                 .unwrap_or_default(),
             i.files_seen,
             i.files_read,
-            if i.files_skipped > 0 {
-                format!(", {} skipped as nothing mglint reads", i.files_skipped)
-            } else {
-                String::new()
-            },
+            i.not_read.total(),
             i.bytes_read
         );
+        // The files not read, by reason, with the first few of each.
+        for (why, t) in i.not_read.reasons() {
+            if t.count == 0 {
+                continue;
+            }
+            let more = if t.count > t.first.len() as u64 {
+                ", …"
+            } else {
+                ""
+            };
+            // Inside a must-gather, named relative to its root (printed below).
+            let short: Vec<&str> = t
+                .first
+                .iter()
+                .map(|p| {
+                    i.must_gather_roots
+                        .iter()
+                        .filter(|r| !r.is_empty())
+                        .find_map(|r| p.strip_prefix(r.as_str())?.strip_prefix('/'))
+                        .unwrap_or(p)
+                })
+                .collect();
+            let _ = writeln!(
+                o,
+                "    not read, {why}: {} ({}{more})",
+                t.count,
+                short.join(", ")
+            );
+        }
         for r in &i.must_gather_roots {
             let _ = writeln!(
                 o,

@@ -235,6 +235,8 @@ impl Collected {
                 files_seen: 0,
                 files_read: 0,
                 files_skipped: 0,
+                archives_opened: 0,
+                not_read: Default::default(),
                 bytes_read: 0,
                 modified: None,
             },

@@ -180,6 +180,8 @@ fn collect_top(
             content,
         });
         out.found += 1;
+    } else {
+        out.info.not_read.unknown_format.add(display);
     }
     Ok(out)
 }
@@ -300,10 +302,18 @@ impl<'o, 's> Walker<'o, 's> {
             if !self.loose(&path) {
                 self.sink.drop_slot(slot);
                 self.out.found -= 1;
+                self.out.info.not_read.not_needed.add(&path);
             }
         }
         let skipped = std::mem::take(&mut self.skipped);
-        self.out.info.files_skipped += skipped.iter().filter(|p| self.loose(p)).count() as u64;
+        for p in &skipped {
+            if self.loose(p) {
+                self.out.info.files_skipped += 1;
+                self.out.info.not_read.unknown_format.add(p);
+            } else {
+                self.out.info.not_read.not_needed.add(p);
+            }
+        }
         self.out.info.must_gather_roots = self.seen.roots.iter().cloned().collect();
         self.out.info.ci_job = self.seen.ci;
         if self.out.info.kind == InputKind::Directory {
@@ -347,6 +357,8 @@ impl<'o, 's> Walker<'o, 's> {
                     if self.opts.classify(&relp).is_some() {
                         self.diag(&relp, DiagLevel::Warning, "symbolic link not followed");
                     }
+                    self.out.info.files_seen += 1;
+                    self.out.info.not_read.not_regular.add(&relp);
                     continue;
                 }
                 if ft.is_dir() {
@@ -364,6 +376,7 @@ impl<'o, 's> Walker<'o, 's> {
                             "not a regular file (FIFO, socket or device); skipped",
                         );
                     }
+                    self.out.info.not_read.not_regular.add(&relp);
                     continue;
                 }
                 match kind {
@@ -385,6 +398,8 @@ impl<'o, 's> Walker<'o, 's> {
         for (relp, p) in unclaimed {
             if self.loose(&relp) {
                 self.sniff_file(&p, &relp);
+            } else {
+                self.out.info.not_read.not_needed.add(&relp);
             }
         }
     }
@@ -393,8 +408,12 @@ impl<'o, 's> Walker<'o, 's> {
     fn nested_file(&mut self, p: &Path, relp: &str) {
         let f = match std::fs::File::open(p) {
             Ok(f) => f,
-            Err(e) => return self.diag(relp, DiagLevel::Error, sniff::describe_io(&e)),
+            Err(e) => {
+                self.out.info.not_read.unreadable.add(relp);
+                return self.diag(relp, DiagLevel::Error, sniff::describe_io(&e));
+            }
         };
+        self.out.info.archives_opened += 1;
         let r: Box<dyn Read> = Box::new(BufReader::with_capacity(1 << 16, f));
         match peek(r, 512) {
             Ok((head, r)) => {
@@ -421,6 +440,7 @@ impl<'o, 's> Walker<'o, 's> {
             std::fs::File::open(p).and_then(|f| f.take(SNIFF_HEAD as u64).read_to_end(&mut head));
         if let Err(e) = read {
             self.out.info.files_skipped += 1;
+            self.out.info.not_read.unreadable.add(relp);
             return self.diag(
                 relp,
                 DiagLevel::Warning,
@@ -440,7 +460,10 @@ impl<'o, 's> Walker<'o, 's> {
                 };
                 self.deliver(f);
             }
-            None => self.out.info.files_skipped += 1,
+            None => {
+                self.out.info.files_skipped += 1;
+                self.out.info.not_read.unknown_format.add(relp);
+            }
         }
     }
 
@@ -584,6 +607,7 @@ impl<'o, 's> Walker<'o, 's> {
             .or_else(|| (self.opts.sniff)(head, SniffMode::Named));
         let Some(kind) = kind else {
             self.out.info.files_skipped += 1;
+            self.out.info.not_read.unknown_format.add(here);
             return self.diag(
                 here,
                 DiagLevel::Warning,
@@ -617,7 +641,10 @@ impl<'o, 's> Walker<'o, 's> {
                 };
                 self.deliver(f);
             }
-            Err(e) => self.diag(here, DiagLevel::Error, e),
+            Err(e) => {
+                self.out.info.not_read.unreadable.add(here);
+                self.diag(here, DiagLevel::Error, e);
+            }
         }
     }
 
@@ -646,6 +673,8 @@ impl<'o, 's> Walker<'o, 's> {
                         "archive entry is a link or special file; skipped",
                     );
                 }
+                self.out.info.files_seen += 1;
+                self.out.info.not_read.not_regular.add(&full);
                 return Ok(());
             }
             EntryType::File => {}
@@ -660,6 +689,7 @@ impl<'o, 's> Walker<'o, 's> {
                 let (head, again) = match peek(r, SNIFF_HEAD) {
                     Ok(h) => h,
                     Err(e) => {
+                        self.out.info.not_read.unreadable.add(&full);
                         self.diag(&full, DiagLevel::Error, e);
                         return Err(EntryFailed);
                     }
@@ -681,7 +711,14 @@ impl<'o, 's> Walker<'o, 's> {
                     }
                 }
             }
-            None => return Ok(()),
+            None => {
+                if self.loose(&full) {
+                    self.out.info.not_read.over_size_cap.add(&full);
+                } else {
+                    self.out.info.not_read.not_needed.add(&full);
+                }
+                return Ok(());
+            }
         };
         if !names.insert(path.clone()) {
             self.diag(
@@ -692,6 +729,7 @@ impl<'o, 's> Walker<'o, 's> {
             if let Some(i) = self.slots.remove(&full) {
                 self.sink.drop_slot(i);
                 self.out.found -= 1;
+                self.out.info.not_read.duplicate.add(&full);
             }
         }
         if size > self.opts.max_file_bytes {
@@ -703,16 +741,19 @@ impl<'o, 's> Walker<'o, 's> {
                     self.opts.max_file_bytes
                 ),
             );
+            self.out.info.not_read.over_size_cap.add(&full);
             return Ok(());
         }
         if kind == FileKind::NestedArchive {
             let (head, inner) = match peek(r, 512) {
                 Ok(h) => h,
                 Err(e) => {
+                    self.out.info.not_read.unreadable.add(&full);
                     self.diag(&full, DiagLevel::Error, e);
                     return Err(EntryFailed);
                 }
             };
+            self.out.info.archives_opened += 1;
             let magic = sniff::sniff(&head);
             if magic == Magic::Zip {
                 let room = self.opts.max_file_bytes.saturating_sub(self.zips_held);
@@ -723,15 +764,23 @@ impl<'o, 's> Walker<'o, 's> {
                         self.read_zip(std::io::Cursor::new(bytes), &format!("{full}::"), depth + 1);
                         self.zips_held -= held;
                     }
-                    Err(ReadError::TooLarge { .. }) if self.zips_held > 0 => self.diag(
-                        &full,
-                        DiagLevel::Error,
-                        format!(
-                            "a zip inside a zip: the archives of this chain held in memory would exceed --max-file-bytes ({} bytes) together; skipped",
-                            self.opts.max_file_bytes
-                        ),
-                    ),
-                    Err(e) => self.diag(&full, DiagLevel::Error, e),
+                    Err(ReadError::TooLarge { .. }) if self.zips_held > 0 => {
+                        self.out.info.archives_opened -= 1;
+                        self.out.info.not_read.over_size_cap.add(&full);
+                        self.diag(
+                            &full,
+                            DiagLevel::Error,
+                            format!(
+                                "a zip inside a zip: the archives of this chain held in memory would exceed --max-file-bytes ({} bytes) together; skipped",
+                                self.opts.max_file_bytes
+                            ),
+                        );
+                    }
+                    Err(e) => {
+                        self.out.info.archives_opened -= 1;
+                        self.out.info.not_read.unreadable.add(&full);
+                        self.diag(&full, DiagLevel::Error, e);
+                    }
                 }
                 return Ok(());
             }
@@ -770,6 +819,7 @@ impl<'o, 's> Walker<'o, 's> {
                 Ok(())
             }
             Err(e) => {
+                self.out.info.not_read.unreadable.add(&full);
                 self.diag(&full, DiagLevel::Error, e);
                 Err(EntryFailed)
             }

@@ -70,6 +70,19 @@ fn check(input: &str, e: &Expect) {
         assert!(l.records.iter().all(|r| r.time.is_some()), "{}", l.prov);
     }
     assert_eq!(b.inputs[0].must_gather_roots.len(), 1);
+    // Every file is accounted for: read, or not read for a reason (here: no rule needs most
+    // of a real must-gather).
+    let i = &b.inputs[0];
+    assert_eq!(
+        i.files_seen,
+        i.files_read + i.archives_opened + i.not_read.total(),
+        "{input}: {i:?}"
+    );
+    assert!(
+        i.not_read.not_needed.count > 3000,
+        "{input}: {:?}",
+        i.not_read
+    );
 }
 
 pub fn real_must_gathers_as_archives(c: &Path) {

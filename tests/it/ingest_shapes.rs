@@ -111,7 +111,10 @@ fn loose_directory_of_list_files() {
     // summary shows what was skipped
     let out = common::mglint(&["summary", dir.path().to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("2 skipped as nothing mglint reads"), "{text}");
+    assert!(
+        text.contains("not read, unknown format: 2 (notes.txt, package.json)"),
+        "{text}"
+    );
 }
 
 /// Findings of `analyze --format json`, with the input's name taken out.

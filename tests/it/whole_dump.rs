@@ -101,3 +101,92 @@ fn a_complete_must_gather_names_nothing_it_does_not_need() {
         );
     }
 }
+
+/// Every input's files: read, opened as archives, or not read for a reason, adding up.
+fn assert_accounted(inputs: &[String]) -> Vec<mglint::bundle::InputInfo> {
+    let run = mglint::app::load(inputs, &mglint::app::Settings::default())
+        .unwrap_or_else(|e| panic!("{inputs:?}: {e}"));
+    let mut all = Vec::new();
+    for a in run.analyses() {
+        for i in &a.bundle.inputs {
+            assert_eq!(
+                i.files_seen,
+                i.files_read + i.archives_opened + i.not_read.total(),
+                "{}: {i:?}",
+                i.name
+            );
+            all.push(i.clone());
+        }
+    }
+    all
+}
+
+#[test]
+fn every_file_looked_at_is_read_or_not_read_for_a_reason() {
+    let mut inputs: Vec<String> = ["must-gather", "ci", "files"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(common::fixture(d)).unwrap().flatten())
+        .map(|e| e.path().to_string_lossy().into_owned())
+        .collect();
+    inputs.sort();
+    for input in &inputs {
+        assert_accounted(std::slice::from_ref(input));
+    }
+    // The hostile and broken inputs too, wherever they can be opened at all.
+    let mut checked = 0;
+    for e in std::fs::read_dir(common::fixture("bad")).unwrap().flatten() {
+        let input = e.path().to_string_lossy().into_owned();
+        let settings = mglint::app::Settings::default();
+        let Ok(run) = mglint::app::load(std::slice::from_ref(&input), &settings) else {
+            continue;
+        };
+        for a in run.analyses() {
+            for i in &a.bundle.inputs {
+                let sum = i.files_read + i.archives_opened + i.not_read.total();
+                assert_eq!(i.files_seen, sum, "{input}: {i:?}");
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 5, "{checked}");
+    // An archive of a must-gather, and a directory with a link, a FIFO, an unknown file and
+    // a file no rule reads inside the must-gather.
+    let dir = tempfile::tempdir().unwrap();
+    let tar = dir.path().join("mg.tar.gz");
+    std::fs::write(
+        &tar,
+        common::gzip(&common::tar_dir(
+            &common::fixture("must-gather/seed1-blocked"),
+            "mg",
+        )),
+    )
+    .unwrap();
+    let info = assert_accounted(&[tar.to_string_lossy().into_owned()]);
+    assert!(info[0].not_read.not_needed.count >= 1, "{info:?}");
+    let tree = dir.path().join("tree");
+    std::fs::create_dir(&tree).unwrap();
+    common::copy_tree(&common::fixture("must-gather/seed1-blocked"), &tree);
+    std::fs::write(tree.join("notes.bin"), [0u8, 159, 146, 150, 7, 1]).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", tree.join("link")).unwrap();
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(tree.join("pipe"))
+        .status();
+    let info = assert_accounted(&[tree.to_string_lossy().into_owned()]);
+    let n = &info[0].not_read;
+    assert_eq!(n.unknown_format.first, ["notes.bin"], "{n:?}");
+    assert!(n.not_regular.first.contains(&"link".to_string()), "{n:?}");
+    if fifo.is_ok_and(|s| s.success()) {
+        assert!(n.not_regular.first.contains(&"pipe".to_string()), "{n:?}");
+    }
+    // The summary says so, by reason, and never "0 not read" when some were not.
+    let o = common::mglint(&["summary", tree.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("not read, unknown format: 1 (notes.bin)"),
+        "{text}"
+    );
+    assert!(text.contains("not read, not a regular file: "), "{text}");
+    let o = common::mglint(&["summary", tree.to_str().unwrap(), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["inputs"][0]["not_read"]["unknown_format"]["count"], 1);
+}
