@@ -410,29 +410,34 @@ pub struct EventSource {
     pub host: String,
 }
 
-/// A core/v1 Event (also the Insights compact form with a top-level `namespace`).
+/// A core/v1 Event (also the Insights compact form with a top-level `namespace`), or an
+/// events.k8s.io/v1 Event (resourcewatch records those), whose fields carry the same facts
+/// under other names (`regarding`, `note`, `deprecatedLastTimestamp`, …).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Event {
     pub metadata: ObjectMeta,
     #[serde(deserialize_with = "de_null_default")]
     pub namespace: String,
+    #[serde(alias = "regarding")]
     pub involved_object: ObjectReference,
     #[serde(deserialize_with = "de_null_default")]
     pub reason: String,
-    #[serde(deserialize_with = "de_null_default")]
+    #[serde(alias = "note", deserialize_with = "de_null_default")]
     pub message: String,
     #[serde(rename = "type", deserialize_with = "de_null_default")]
     pub type_: String,
+    #[serde(alias = "deprecatedCount")]
     pub count: Option<i64>,
-    #[serde(with = "k8s")]
+    #[serde(alias = "deprecatedFirstTimestamp", with = "k8s")]
     pub first_timestamp: Option<Time>,
-    #[serde(with = "k8s")]
+    #[serde(alias = "deprecatedLastTimestamp", with = "k8s")]
     pub last_timestamp: Option<Time>,
     #[serde(with = "k8s")]
     pub event_time: Option<Time>,
+    #[serde(alias = "deprecatedSource")]
     pub source: EventSource,
-    #[serde(deserialize_with = "de_null_default")]
+    #[serde(alias = "reportingController", deserialize_with = "de_null_default")]
     pub reporting_component: String,
 }
 

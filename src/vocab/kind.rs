@@ -143,6 +143,18 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
             [ns, "core", "events.yaml"] if EVENT_NAMESPACES.contains(ns) => {
                 Some(FileKind::Resource)
             }
+            // One object per file: `oc adm inspect` and HyperShift dumps (core/v1), and
+            // resourcewatch repositories (events.k8s.io/v1).
+            [ns, "core" | "events.k8s.io", "events", f]
+                if EVENT_NAMESPACES.contains(ns) && is_yaml_or_json(&f.to_ascii_lowercase()) =>
+            {
+                Some(FileKind::Resource)
+            }
+            ["openshift-cluster-version", "core", "pods", f]
+                if is_yaml_or_json(&f.to_ascii_lowercase()) =>
+            {
+                Some(FileKind::Resource)
+            }
             ["openshift-cluster-version", "core", "pods.yaml"] => Some(FileKind::Resource),
             [
                 "openshift-machine-config-operator",

@@ -190,3 +190,96 @@ fn every_file_looked_at_is_read_or_not_read_for_a_reason() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["inputs"][0]["not_read"]["unknown_format"]["count"], 1);
 }
+
+/// A resourcewatch repository's tree (openshift/origin `pkg/resourcewatch`: one object per
+/// file at the must-gather path, Events as events.k8s.io/v1), written from its public layout.
+fn resourcewatch_tree(dir: &std::path::Path) {
+    let cv = std::fs::read_to_string(common::fixture("files/cv-healthy-4.14.yaml")).unwrap();
+    let files = [
+        (
+            "cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml",
+            cv,
+        ),
+        (
+            "namespaces/openshift-cluster-version/core/pods/cluster-version-operator-79cdd6dcf6-npqjw.yaml",
+            r#"apiVersion: v1
+kind: Pod
+metadata:
+  name: cluster-version-operator-79cdd6dcf6-npqjw
+  namespace: openshift-cluster-version
+  creationTimestamp: "2023-03-08T10:02:11Z"
+spec:
+  containers:
+  - name: cluster-version-operator
+    image: quay.io/openshift-release-dev/ocp-release@sha256:1111111111111111111111111111111111111111111111111111111111111111
+status:
+  phase: Running
+  startTime: "2023-03-08T10:02:11Z"
+  containerStatuses:
+  - name: cluster-version-operator
+    ready: true
+    restartCount: 0
+"#
+            .to_string(),
+        ),
+        (
+            "namespaces/openshift-cluster-version/events.k8s.io/events/version.174a6ee4d2b58340.yaml",
+            r#"apiVersion: events.k8s.io/v1
+kind: Event
+metadata:
+  name: version.174a6ee4d2b58340
+  namespace: openshift-cluster-version
+  uid: 5e0c1a9e-1d55-4b8e-9d57-0c2d3a9f8e11
+  creationTimestamp: "2023-03-08T10:05:42Z"
+regarding:
+  kind: ClusterVersion
+  name: version
+  namespace: openshift-cluster-version
+reason: RetrievePayload
+note: 'Retrieving and verifying payload version="4.14.8" image="quay.io/openshift-release-dev/ocp-release@sha256:2222222222222222222222222222222222222222222222222222222222222222"'
+type: Normal
+eventTime: null
+deprecatedSource:
+  component: openshift-cluster-version-operator
+deprecatedFirstTimestamp: "2023-03-08T10:05:42Z"
+deprecatedLastTimestamp: "2023-03-08T10:05:42Z"
+deprecatedCount: 1
+reportingController: ""
+"#
+            .to_string(),
+        ),
+    ];
+    for (path, text) in files {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+}
+
+#[test]
+fn a_resourcewatch_tree_gives_its_events_and_the_cvo_pod() {
+    let dir = tempfile::tempdir().unwrap();
+    resourcewatch_tree(dir.path());
+    let input = dir.path().to_str().unwrap().to_string();
+    let info = assert_accounted(std::slice::from_ref(&input));
+    assert_eq!(info[0].files_read, 3, "{info:?}");
+    let run = common::load(std::slice::from_ref(&input), &[]);
+    let b = &run.analyses()[0].bundle;
+    assert_eq!(b.objects.events.len(), 1);
+    let e = &b.objects.events[0];
+    assert_eq!(
+        (e.involved_object.kind.as_str(), e.reason.as_str()),
+        ("ClusterVersion", "RetrievePayload")
+    );
+    assert!(e.message.contains("4.14.8"), "{e:?}");
+    assert!(e.first_seen().is_some());
+    assert_eq!(b.objects.cvo_pods.len(), 1);
+    // The event is on the timeline.
+    let tl = run.analyses()[0].timeline();
+    let from_file = |ev: &&mglint::timeline::TimelineEvent| {
+        ev.evidence
+            .iter()
+            .any(|e| e.prov.file.path().contains("events.k8s.io/events/"))
+    };
+    assert!(tl.events.iter().any(|e| from_file(&e)), "{:?}", tl.events);
+}
