@@ -72,6 +72,30 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
             RenderOptions::default()
         };
         opts.max_bytes = a.max_bytes;
+        if format == AnalyzeFormat::Sarif && clusters.len() > MAX_SARIF_RUNS {
+            if let Some(p) = path.as_deref().filter(|p| !mglint::app::is_stdout(p)) {
+                // GitHub refuses a file of more than 20 runs: one file per cluster, named.
+                let names: Vec<PathBuf> = (0..clusters.len()).map(|i| numbered(p, i)).collect();
+                super::guard_outputs(
+                    &a.input.inputs,
+                    &names.iter().map(|n| Some(n.as_path())).collect::<Vec<_>>(),
+                )?;
+                for (c, name) in clusters.iter().zip(&names) {
+                    write(&mglint::output::render_sarif_cluster(&c.0, c.1), Some(name));
+                }
+                ui.note(&format!(
+                    "{} clusters: GitHub takes at most {MAX_SARIF_RUNS} runs per SARIF file, so each cluster has its own: {} … {}",
+                    clusters.len(),
+                    names[0].display(),
+                    names[names.len() - 1].display()
+                ));
+                continue;
+            }
+            eprintln!(
+                "warning: {} clusters in one SARIF document: GitHub code scanning refuses more than {MAX_SARIF_RUNS} runs per file (give -o sarif=PATH for one file per cluster)",
+                clusters.len()
+            );
+        }
         let text = render_clusters(&clusters, format.into(), &opts, run.input_errors());
         write(&text, path.as_deref());
     }
@@ -84,6 +108,22 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
     let code = finish(&run, code);
     let code = super::partial_exit(code, unread, a.partial);
     Ok(if failed > 0 { 2 } else { code })
+}
+
+/// The most runs GitHub code scanning takes in one SARIF file.
+const MAX_SARIF_RUNS: usize = 20;
+
+/// `report.sarif` as `report.1.sarif`, `report.2.sarif`, … (one file per cluster).
+fn numbered(p: &std::path::Path, i: usize) -> PathBuf {
+    let stem = p
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let name = match p.extension() {
+        Some(ext) => format!("{stem}.{}.{}", i + 1, ext.to_string_lossy()),
+        None => format!("{stem}.{}", i + 1),
+    };
+    p.with_file_name(name)
 }
 
 /// When nothing could be read: every machine-read output (JSON, JUnit, SARIF, Markdown) is

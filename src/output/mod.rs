@@ -81,6 +81,11 @@ pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
     }
 }
 
+/// One cluster's SARIF in the category it has among several (for one file per cluster).
+pub fn render_sarif_cluster(label: &str, report: &Report) -> String {
+    sarif::render_cluster(label, report)
+}
+
 /// Renders the reports of several clusters in one output, each apart: a section per cluster
 /// (human, Markdown), one `mglint/report/v1` document per line (JSON Lines),
 /// one `<testsuite>` per cluster (JUnit), one run per cluster (SARIF). `label` names the

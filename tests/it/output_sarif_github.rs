@@ -273,3 +273,56 @@ fn the_checker_sees_what_github_refuses() {
     assert!(p.contains("0 locations"), "{p}");
     assert!(p.contains("repeats a run's category"), "{p}");
 }
+
+#[test]
+fn more_clusters_than_github_takes_runs_give_one_file_per_cluster() {
+    // 21 clusters (GitHub takes 20 runs a file): one SARIF per cluster, each in its own
+    // category, said on stderr.
+    let cv = std::fs::read_to_string(common::fixture("files/cv-healthy-4.14.yaml")).unwrap();
+    let id = cv
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("clusterID: "))
+        .unwrap()
+        .trim()
+        .to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs = Vec::new();
+    for i in 0..21 {
+        let p = dir.path().join(format!("cv{i}.yaml"));
+        std::fs::write(
+            &p,
+            cv.replace(&id, &format!("00000000-0000-4000-8000-{i:012}")),
+        )
+        .unwrap();
+        inputs.push(p.to_string_lossy().into_owned());
+    }
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let target = format!("sarif={}", out.join("r.sarif").display());
+    let mut args = vec!["analyze", "--exit-zero", "-o", &target];
+    args.extend(inputs.iter().map(String::as_str));
+    let o = common::mglint(&args);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("at most 20 runs"));
+    let mut categories = BTreeSet::new();
+    for i in 1..=21 {
+        let text = std::fs::read_to_string(out.join(format!("r.{i}.sarif"))).unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        let problems = github_problems(&doc);
+        assert!(problems.is_empty(), "{i}: {}", problems.join("\n"));
+        assert_eq!(doc["runs"].as_array().unwrap().len(), 1);
+        categories.insert(
+            doc["runs"][0]["automationDetails"]["id"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    assert_eq!(categories.len(), 21);
+    assert!(!out.join("r.sarif").exists());
+}

@@ -365,6 +365,15 @@ pub fn render_clusters(clusters: &[(String, &Report)]) -> String {
     log(runs)
 }
 
+/// The SARIF log of one cluster of several, in its own category (`mglint/analyze/<label>`),
+/// for a file of its own when the clusters are more than one file may hold.
+pub fn render_cluster(label: &str, report: &Report) -> String {
+    log(vec![run(
+        report,
+        format!("mglint/analyze/{}/", category_part(label)),
+    )])
+}
+
 /// A cluster label as one category segment: `/` and whitespace become `-`.
 fn category_part(label: &str) -> String {
     label
