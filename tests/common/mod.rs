@@ -322,3 +322,16 @@ pub fn disagreements_with_oc(
     }
     bad
 }
+
+/// `fixtures/files/cv-healthy-4.14.yaml` (a healthy 4.14 ClusterVersion) with its cluster ID
+/// replaced by `id`: the same status, another cluster.
+pub fn healthy_cv_of_cluster(id: &str) -> String {
+    let cv = std::fs::read_to_string(fixture("files/cv-healthy-4.14.yaml")).unwrap();
+    let own = cv
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("clusterID: "))
+        .expect("the fixture has a cluster ID")
+        .trim()
+        .to_string();
+    cv.replace(&own, id)
+}

@@ -51,13 +51,7 @@ fn a_directory_of_two_clusters_must_gathers_is_analysed_apart_with_a_warning() {
 #[test]
 fn two_clusters_with_identical_status_are_two_snapshots_and_named_mixed() {
     let cv = std::fs::read_to_string(common::fixture("files/cv-healthy-4.14.yaml")).unwrap();
-    let id = cv
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("clusterID: "))
-        .expect("the fixture has a cluster ID")
-        .trim()
-        .to_string();
-    let other = cv.replace(&id, "0b7c3d2e-5f00-4a1b-9c8d-1234567890ab");
+    let other = common::healthy_cv_of_cluster("0b7c3d2e-5f00-4a1b-9c8d-1234567890ab");
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.yaml"), &cv).unwrap();
     std::fs::write(dir.path().join("b.yaml"), &other).unwrap();

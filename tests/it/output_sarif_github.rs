@@ -278,22 +278,12 @@ fn the_checker_sees_what_github_refuses() {
 fn more_clusters_than_github_takes_runs_give_one_file_per_cluster() {
     // 21 clusters (GitHub takes 20 runs a file): one SARIF per cluster, each in its own
     // category, said on stderr.
-    let cv = std::fs::read_to_string(common::fixture("files/cv-healthy-4.14.yaml")).unwrap();
-    let id = cv
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("clusterID: "))
-        .unwrap()
-        .trim()
-        .to_string();
     let dir = tempfile::tempdir().unwrap();
     let mut inputs = Vec::new();
     for i in 0..21 {
         let p = dir.path().join(format!("cv{i}.yaml"));
-        std::fs::write(
-            &p,
-            cv.replace(&id, &format!("00000000-0000-4000-8000-{i:012}")),
-        )
-        .unwrap();
+        let cv = common::healthy_cv_of_cluster(&format!("00000000-0000-4000-8000-{i:012}"));
+        std::fs::write(&p, cv).unwrap();
         inputs.push(p.to_string_lossy().into_owned());
     }
     let out = dir.path().join("out");
