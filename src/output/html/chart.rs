@@ -133,7 +133,58 @@ fn mark_svg(m: &Mark, sc: &Scale, y: f64, note_y: f64) -> Markup {
     }
 }
 
-fn lane_row(l: &Lane, sc: &Scale) -> Markup {
+/// The most characters a lane label shows (what the label column holds at 12 px).
+const LABEL_CHARS: usize = 30;
+
+/// `label` cut in the middle to `head` and `tail` characters around `…` (the end of a name
+/// is what tells `co/openshift-controller-manager` from `…-operator`).
+fn cut_middle(label: &str, head: usize, tail: usize) -> String {
+    let chars: Vec<char> = label.chars().collect();
+    if chars.len() <= head + tail + 1 {
+        return label.to_string();
+    }
+    let mut s: String = chars[..head].iter().collect();
+    s.push('…');
+    s.extend(&chars[chars.len() - tail..]);
+    s
+}
+
+/// The text each lane's label shows: whole when it fits, else cut in the middle; two
+/// different labels never show the same text (a collision keeps more of the end, then
+/// all but the first characters, then the whole label).
+pub(crate) fn shown_labels(labels: &[&str]) -> Vec<String> {
+    let tries = [(14, 15), (6, 23), (1, 28)];
+    let mut out: Vec<String> = labels
+        .iter()
+        .map(|l| cut_middle(l, tries[0].0, tries[0].1))
+        .collect();
+    for &(head, tail) in tries[1..].iter().chain(&[(usize::MAX / 4, 0)]) {
+        let mut clash = vec![false; out.len()];
+        for i in 0..out.len() {
+            for j in i + 1..out.len() {
+                if out[i] == out[j] && labels[i] != labels[j] {
+                    clash[i] = true;
+                    clash[j] = true;
+                }
+            }
+        }
+        if !clash.contains(&true) {
+            break;
+        }
+        for (i, c) in clash.iter().enumerate() {
+            if *c {
+                out[i] = if head > LABEL_CHARS {
+                    labels[i].to_string()
+                } else {
+                    cut_middle(labels[i], head, tail)
+                };
+            }
+        }
+    }
+    out
+}
+
+fn lane_row(l: &Lane, shown: &str, sc: &Scale) -> Markup {
     let h = lane_height(l);
     let with_notes = l.marks.iter().any(|m| !m.note.is_empty());
     let y = match l.marks_track {
@@ -145,7 +196,7 @@ fn lane_row(l: &Lane, sc: &Scale) -> Markup {
     html! {
         div class="row lane" data-group=(l.group.key()) data-lane=(Text(&l.key))
             data-bars=(l.bars.len()) data-marks=(l.marks.len()) {
-            div class="lbl" title=(Text(&l.key)) { (Text(&l.label)) }
+            div class="lbl" title=(Text(&format!("{} ({})", l.label, l.key))) { (Text(shown)) }
             // A lane whose marks link to findings is a group of links, not an image.
             svg class="plot" width=(n(sc.width)) height=(n(h))
                 role=(if l.marks.iter().any(|m| m.link.is_some()) { "group" } else { "img" })
@@ -360,7 +411,9 @@ pub fn render(chart: &Chart, scope: Scope<'_>) -> Markup {
                             }
                         }
                         "\n"
-                        @for l in shown { (lane_row(l, &sc)) }
+                        @for (l, text) in shown.iter().zip(shown_labels(&shown.iter().map(|l| l.label.as_str()).collect::<Vec<_>>())) {
+                            (lane_row(l, &text, &sc))
+                        }
                     }
                 }
                 (axis_row(&sc, "bottom"))

@@ -309,3 +309,26 @@ fn axis_adapts_from_a_five_minute_upgrade_to_a_three_day_history() {
     );
     assert_eq!(html.matches("data-cond=\"Progressing=True\"").count(), 36);
 }
+
+#[test]
+fn lane_labels_are_cut_in_the_middle_and_never_to_the_same_text() {
+    let labels = [
+        "co/openshift-controller-manager",
+        "co/openshift-controller-manager-operator",
+        "co/openshift-apiserver",
+        "node/ip-10-0-136-22.us-east-2.compute.internal",
+        "node/ip-10-0-136-22.us-west-2.compute.internal",
+    ];
+    let shown = super::chart::shown_labels(&labels);
+    for (l, s) in labels.iter().zip(&shown) {
+        assert!(s.chars().count() <= 31 || s == l, "{s}");
+    }
+    assert_eq!(
+        shown[2], "co/openshift-apiserver",
+        "short labels stay whole"
+    );
+    let unique: std::collections::BTreeSet<&String> = shown.iter().collect();
+    assert_eq!(unique.len(), labels.len(), "{shown:?}");
+    // The end of a name shows: what tells an operator from its operand.
+    assert!(shown[1].ends_with("-operator"), "{shown:?}");
+}
