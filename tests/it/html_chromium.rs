@@ -735,3 +735,51 @@ fn axe_core_finds_no_serious_or_critical_violation() {
     let v = axe_violations(&bin, "axe-two", &two_cluster_page(), &axe);
     assert!(v.is_empty(), "two clusters:\n{}", v.join("\n"));
 }
+
+/// "fit" shows the whole span in the visible width: at 800 and at 1280 px the plot is as
+/// wide as the chart's visible part (no sideways scroll inside the chart), and the page
+/// itself never scrolls sideways.
+#[test]
+fn fit_shows_the_whole_timeline_in_the_window_at_800_and_1280_pixels() {
+    let Some(bin) = chromium() else { return };
+    let page = html("fixtures/must-gather/seed1-returned");
+    let csp = Regex::new(r"script-src 'sha256-[A-Za-z0-9+/=]+'").unwrap();
+    let probe = r#"<script>window.addEventListener('load', function () {
+      document.querySelector('button[data-zoom="0"]').click();
+      var chart = document.querySelector('.chart');
+      var plot = chart.querySelector('svg.plot');
+      document.body.setAttribute('data-fit', [chart.scrollWidth, chart.clientWidth,
+        Math.round(plot.getBoundingClientRect().width), document.documentElement.scrollWidth,
+        document.querySelector('.zoomlevel').textContent].join(' '));
+    });</script>"#;
+    let page = csp
+        .replace(&page, "script-src 'unsafe-inline'")
+        .replace("</body>", &format!("{probe}</body>"));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fit.html");
+    std::fs::write(&file, page).unwrap();
+    for width in [800u64, 1280] {
+        let dom = run_chromium(
+            &bin,
+            &format!("file://{}", file.display()),
+            &["--dump-dom".into(), format!("--window-size={width},1000")],
+        );
+        let dom = String::from_utf8_lossy(&dom);
+        let c = Regex::new(r#"data-fit="(\d+) (\d+) (\d+) (\d+) ([^"]+)""#)
+            .unwrap()
+            .captures(&dom)
+            .unwrap_or_else(|| panic!("{width}: no measure"));
+        let n = |i: usize| c[i].parse::<u64>().unwrap();
+        let (scroll, client, plot, page_w) = (n(1), n(2), n(3), n(4));
+        assert_eq!(&c[5], "fit", "{width}");
+        assert!(
+            scroll <= client + 2,
+            "{width}: the chart scrolls ({scroll} > {client})"
+        );
+        assert!(
+            plot + 300 >= client && plot <= client,
+            "{width}: plot {plot} in {client}"
+        );
+        assert!(page_w <= width, "{width}: page {page_w} wide");
+    }
+}

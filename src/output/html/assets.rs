@@ -176,7 +176,9 @@ pub const JS: &str = r#"
   var W = parseFloat(chart.getAttribute('data-w'));
   var zooms = chart.getAttribute('data-zooms').split(' ').map(Number);
   var segs = chart.getAttribute('data-segs').split(';').map(function (s) { return s.split(' ').map(Number); });
+  // zi indexes `zooms`; -1 is "fit": the whole span in the visible width, whatever it is.
   var zi = 0;
+  function curZ() { return zi < 0 ? Math.max(viewW() / W, 0.05) : zooms[zi]; }
   var movers = chart.querySelectorAll('[data-x]');
   var plots = chart.querySelectorAll('svg.plot, svg.gridsvg');
   var levels = chart.querySelectorAll('g.z');
@@ -208,7 +210,7 @@ pub const JS: &str = r#"
   function viewW() { return Math.max(chart.clientWidth - LBL, 50); }
 
   function apply() {
-    var z = zooms[zi];
+    var z = curZ();
     plots.forEach(function (p) { p.setAttribute('width', (W * z).toFixed(1)); });
     movers.forEach(function (el) {
       var x = parseFloat(el.getAttribute('data-x')) * z;
@@ -231,26 +233,35 @@ pub const JS: &str = r#"
     var best = 1;
     levels.forEach(function (g) { var gz = Number(g.getAttribute('data-z')); if (gz <= z && gz > best) { best = gz; } });
     levels.forEach(function (g) { g.style.display = Number(g.getAttribute('data-z')) === best ? '' : 'none'; });
-    controls.querySelector('.zoomlevel').textContent = z + '\u00d7';
+    controls.querySelector('.zoomlevel').textContent = zi < 0 ? 'fit' : z + '\u00d7';
   }
   function zoomTo(nzi, baseX) {
     nzi = Math.max(0, Math.min(zooms.length - 1, nzi));
-    var oz = zooms[zi];
+    var oz = curZ();
     if (baseX === undefined) { baseX = (chart.scrollLeft + viewW() / 2) / oz; }
     var off = baseX * oz - chart.scrollLeft;
     zi = nzi;
     apply();
-    chart.scrollLeft = baseX * zooms[zi] - off;
+    chart.scrollLeft = baseX * curZ() - off;
   }
   controls.querySelectorAll('button[data-zoom]').forEach(function (b) {
     b.addEventListener('click', function () {
       var step = Number(b.getAttribute('data-zoom'));
-      if (step === 0) { zoomTo(0); chart.scrollLeft = 0; } else { zoomTo(zi + step); }
+      if (step === 0) {
+        zi = -1; apply(); chart.scrollLeft = 0;
+      } else if (zi < 0) {
+        // From "fit", + goes to the first zoom closer in; − stays at the whole span.
+        var f = curZ(), k = 0;
+        while (k < zooms.length - 1 && zooms[k] <= f) { k++; }
+        if (step > 0) { zoomTo(k); }
+      } else {
+        zoomTo(zi + step);
+      }
     });
   });
   chart.addEventListener('dblclick', function (e) {
     var r = plots[0].getBoundingClientRect();
-    zoomTo(zi + (e.shiftKey ? -1 : 1), (e.clientX - r.left) / zooms[zi]);
+    zoomTo(Math.max(zi, 0) + (e.shiftKey ? -1 : 1), (e.clientX - r.left) / curZ());
   });
 
   var groupsOn = {};
@@ -284,7 +295,7 @@ pub const JS: &str = r#"
     line.style.display = inPlot ? 'block' : 'none';
     if (inPlot) {
       line.style.left = (LBL + px) + 'px';
-      readout.textContent = fmt(xToT(px / zooms[zi])) + ' UTC';
+      readout.textContent = fmt(xToT(px / curZ())) + ' UTC';
     }
     var el = e.target.closest ? e.target.closest('[data-tip]') : null;
     if (el) {
@@ -309,10 +320,11 @@ pub const JS: &str = r#"
     if (z) { zi = Math.max(zooms.indexOf(Number(z[1])), 0); apply(); }
     var t = at ? Date.parse(decodeURIComponent(at[1])) : NaN;
     if (!isNaN(t)) {
-      chart.scrollLeft = Math.max(tToX(t) * zooms[zi] - viewW() / 2, 0);
+      chart.scrollLeft = Math.max(tToX(t) * curZ() - viewW() / 2, 0);
       chart.scrollIntoView({ block: 'start' });
     }
   }
+  window.addEventListener('resize', function () { if (zi < 0) { apply(); } });
   if (first) {
     window.addEventListener('hashchange', fromHash);
     fromHash();
@@ -326,7 +338,7 @@ pub const JS: &str = r#"
       for (var i = 0; i < zooms.length; i++) { if (Math.max(z - a, 1) * zooms[i] <= viewW() * 0.9) { want = i; } }
       zi = want;
       apply();
-      chart.scrollLeft = Math.max(a * zooms[zi] - 40, 0);
+      chart.scrollLeft = Math.max(a * curZ() - 40, 0);
       chart.scrollIntoView({ block: 'start' });
     });
   });
