@@ -758,6 +758,7 @@ fn fit_shows_the_whole_timeline_in_the_window_at_800_and_1280_pixels() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("fit.html");
     std::fs::write(&file, page).unwrap();
+    let measure = Regex::new(r#"data-fit="(\d+) (\d+) (\d+) (\d+) ([^"]+)""#).unwrap();
     for width in [800u64, 1280] {
         let dom = run_chromium(
             &bin,
@@ -765,8 +766,7 @@ fn fit_shows_the_whole_timeline_in_the_window_at_800_and_1280_pixels() {
             &["--dump-dom".into(), format!("--window-size={width},1000")],
         );
         let dom = String::from_utf8_lossy(&dom);
-        let c = Regex::new(r#"data-fit="(\d+) (\d+) (\d+) (\d+) ([^"]+)""#)
-            .unwrap()
+        let c = measure
             .captures(&dom)
             .unwrap_or_else(|| panic!("{width}: no measure"));
         let n = |i: usize| c[i].parse::<u64>().unwrap();
