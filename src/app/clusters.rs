@@ -24,6 +24,19 @@ fn is_root(origin_part: &str) -> bool {
     !origin_part.starts_with('\0')
 }
 
+/// Whether input `name` can be split at its must-gathers: it is not an archive, and every
+/// ClusterVersion in it sits in a must-gather root.
+fn splittable(bundle: &Bundle, ids: &BTreeMap<Origin, String>, name: &str) -> bool {
+    bundle
+        .inputs
+        .iter()
+        .any(|i| i.name == name && i.kind != crate::bundle::InputKind::Archive)
+        && ids
+            .keys()
+            .filter(|(input, _)| input == name)
+            .all(|(_, root)| is_root(root))
+}
+
 /// The cluster ID each origin's ClusterVersion names (the newest snapshot's, per origin).
 fn ids_by_origin(bundle: &Bundle) -> BTreeMap<Origin, String> {
     let roots: BTreeMap<&str, &Vec<String>> = bundle
@@ -64,12 +77,6 @@ pub fn groups(bundle: &Bundle, named: &[(String, String)]) -> Option<Vec<Group>>
     if distinct.len() < 2 {
         return None;
     }
-    let splittable = |name: &str| {
-        bundle
-            .inputs
-            .iter()
-            .any(|i| i.name == name && i.kind != crate::bundle::InputKind::Archive)
-    };
     let mut groups: Vec<Group> = Vec::new();
     let mut add = |id: Option<String>, path: String, name: String| {
         let existing = id.as_ref().and_then(|id| {
@@ -93,7 +100,7 @@ pub fn groups(bundle: &Bundle, named: &[(String, String)]) -> Option<Vec<Group>>
             .collect();
         let clusters: std::collections::BTreeSet<&String> =
             here.iter().map(|(_, id)| *id).collect();
-        if clusters.len() > 1 && splittable(name) && here.iter().all(|(root, _)| is_root(root)) {
+        if clusters.len() > 1 && splittable(bundle, &ids, name) {
             // One directory, several clusters: each must-gather on its own, from the top
             // folder that holds it (`must-gather.local.1/`, with its `timestamp`) when the
             // roots' top folders differ, else from the root itself.
@@ -128,19 +135,9 @@ pub fn mixed_inputs(bundle: &Bundle) -> Vec<String> {
     for ((input, _), id) in &ids {
         by_input.entry(input.as_str()).or_default().insert(id);
     }
-    let split = |name: &str| {
-        bundle
-            .inputs
-            .iter()
-            .any(|i| i.name == name && i.kind != crate::bundle::InputKind::Archive)
-            && ids
-                .keys()
-                .filter(|(input, _)| input == name)
-                .all(|(_, root)| is_root(root))
-    };
     by_input
         .into_iter()
-        .filter(|(name, set)| set.len() > 1 && !split(name))
+        .filter(|(name, set)| set.len() > 1 && !splittable(bundle, &ids, name))
         .map(|(name, set)| {
             format!(
                 "{name} holds ClusterVersions of {} clusters ({}) that cannot be told apart inside it; it is analysed as one (extract it and give each must-gather on its own)",

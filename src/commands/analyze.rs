@@ -96,7 +96,7 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
                 clusters.len()
             );
         }
-        let text = render_clusters(&clusters, format.into(), &opts, run.input_errors());
+        let text = render_clusters(&clusters, format.into(), &opts);
         write(&text, path.as_deref());
     }
     let worst = clusters

@@ -106,13 +106,12 @@ fn rule_case(report: &Report, r: &crate::rules::RuleOutcome, bases: &Bases<'_>) 
     case
 }
 
-/// The case that fails when some input, or some file inside one, could not be read.
-fn inputs_case(input_errors: &[String], report: &Report) -> Case {
+/// The case that fails when some input (the report's `input_errors`), else some file inside
+/// one (its `unread`), could not be read.
+fn inputs_case(report: &Report) -> Case {
     let mut case = Case::passing("mglint.input", INPUTS_CASE.to_string());
     let unread: Vec<String>;
-    let input_errors = if input_errors.is_empty() && !report.input_errors.is_empty() {
-        &report.input_errors[..]
-    } else if input_errors.is_empty() {
+    let input_errors = if report.input_errors.is_empty() {
         unread = report
             .unread
             .iter()
@@ -120,7 +119,7 @@ fn inputs_case(input_errors: &[String], report: &Report) -> Case {
             .collect();
         &unread[..]
     } else {
-        input_errors
+        &report.input_errors[..]
     };
     if let Some(first) = input_errors.first() {
         let mut message = first.lines().next().unwrap_or("").to_string();
@@ -263,9 +262,9 @@ fn write_doc(suites: &[Suite<'_>]) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-fn cases_of(report: &Report, input_errors: &[String]) -> Vec<Case> {
+fn cases_of(report: &Report) -> Vec<Case> {
     let bases = Bases::of(report);
-    let mut cases = vec![inputs_case(input_errors, report)];
+    let mut cases = vec![inputs_case(report)];
     cases.extend(report.rules.iter().map(|r| rule_case(report, r, &bases)));
     cases
 }
@@ -283,31 +282,26 @@ fn document(suites: &[Suite<'_>]) -> String {
 
 /// Several clusters in one document: one `<testsuite>` per cluster, named
 /// `mglint: <label>`; case names stay the rule's, so each cluster's suite has the same tests.
-/// `input_errors` fail the first suite's inputs case.
-pub fn render_clusters(clusters: &[(String, &Report)], input_errors: &[String]) -> String {
+/// The run's inputs that could not be opened are the first cluster's report's, so they fail
+/// the first suite's inputs case.
+pub fn render_clusters(clusters: &[(String, &Report)]) -> String {
     let suites: Vec<Suite<'_>> = clusters
         .iter()
-        .enumerate()
-        .map(|(i, (label, report))| Suite {
+        .map(|(label, report)| Suite {
             name: format!("mglint: {label}"),
             report,
-            cases: cases_of(report, if i == 0 { input_errors } else { &[] }),
+            cases: cases_of(report),
         })
         .collect();
     document(&suites)
 }
 
-/// The JUnit document of a report, with `input_errors` (inputs that could not be read at
-/// all) failing the inputs case.
-pub fn render_with_input_errors(report: &Report, input_errors: &[String]) -> String {
+/// The JUnit document of a report; its `input_errors` (inputs that could not be opened at
+/// all), else its unread files, fail the inputs case.
+pub fn render(report: &Report) -> String {
     document(&[Suite {
         name: "mglint".to_string(),
         report,
-        cases: cases_of(report, input_errors),
+        cases: cases_of(report),
     }])
-}
-
-/// The JUnit document of a report whose inputs could all be read.
-pub fn render(report: &Report) -> String {
-    render_with_input_errors(report, &[])
 }

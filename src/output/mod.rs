@@ -94,13 +94,9 @@ pub fn render_clusters(
     clusters: &[(String, &Report)],
     format: Format,
     opts: &RenderOptions,
-    input_errors: &[String],
 ) -> String {
     if let [(_, report)] = clusters {
-        return match format {
-            Format::Junit => junit::render_with_input_errors(report, input_errors),
-            _ => render(report, format, opts),
-        };
+        return render(report, format, opts);
     }
     match format {
         Format::Human | Format::Markdown => {
@@ -132,7 +128,7 @@ pub fn render_clusters(
             .iter()
             .map(|(_, report)| crate::vocab::text::compact_json(&json::render(report)) + "\n")
             .collect(),
-        Format::Junit => junit::render_clusters(clusters, input_errors),
+        Format::Junit => junit::render_clusters(clusters),
         Format::Sarif => sarif::render_clusters(clusters),
     }
 }

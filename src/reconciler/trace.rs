@@ -45,6 +45,14 @@ fn short_release(r: &Release) -> String {
     }
 }
 
+/// The condition types of a list of scripted Upgradeable conditions, comma-separated.
+fn types(v: &[super::scenario::UpgradeableCondition]) -> String {
+    v.iter()
+        .map(|c| c.type_.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A one-line description of an event.
 pub fn describe_event(ev: &TimedEvent) -> String {
     match &ev.event {
@@ -104,20 +112,8 @@ pub fn describe_event(ev: &TimedEvent) -> String {
         }
         Event::Upgradeable(Some(c)) => format!("upgradeable {} {}", c.status, c.reason),
         Event::Upgradeable(None) => "upgradeable removed".into(),
-        Event::UpgradeableConditions(v) => format!(
-            "upgradeable conditions [{}]",
-            v.iter()
-                .map(|c| c.type_.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Event::UpgradeableChecks(v) => format!(
-            "upgradeable checks failing [{}]",
-            v.iter()
-                .map(|c| c.type_.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Event::UpgradeableConditions(v) => format!("upgradeable conditions [{}]", types(v)),
+        Event::UpgradeableChecks(v) => format!("upgradeable checks failing [{}]", types(v)),
         Event::WorkerStatus(f) => {
             let failure = match &f.failure {
                 Some(e) if e.plain => format!(", failure {:?}", e.message),

@@ -335,3 +335,25 @@ pub fn healthy_cv_of_cluster(id: &str) -> String {
         .to_string();
     cv.replace(&own, id)
 }
+
+/// Runs a Python `script` that needs the PyPI package `module` (which `.ci/run` installs) on
+/// `arg`, returning its stdout; `None` with a note when the package is not installed, which
+/// fails under `CI=true`. A script that fails otherwise fails the test.
+pub fn python_with(module: &str, script: &str, arg: &Path) -> Option<String> {
+    let o = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(arg)
+        .output()
+        .ok()?;
+    let err = String::from_utf8_lossy(&o.stderr);
+    if err.contains(&format!("No module named '{module}'")) {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{module} missing under CI (.ci/run installs it)"
+        );
+        eprintln!("note: the Python package {module} is not installed; skipping");
+        return None;
+    }
+    assert!(o.status.success(), "{module}: {err}");
+    Some(String::from_utf8(o.stdout).unwrap())
+}

@@ -538,24 +538,7 @@ fn duckdb_types(path: &Path) -> Option<String> {
     let script = "import duckdb, sys\n\
         rows = duckdb.sql(f\"DESCRIBE SELECT * FROM read_json('{sys.argv[1]}', format='newline_delimited')\").fetchall()\n\
         print('\\n'.join(f'{r[0]} {r[1]}' for r in rows))\n";
-    let o = Command::new("python3")
-        .args(["-c", script])
-        .arg(path)
-        .output()
-        .ok()?;
-    if !o.status.success() {
-        let err = String::from_utf8_lossy(&o.stderr);
-        if err.contains("No module named 'duckdb'") {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "duckdb missing under CI (.ci/run installs it)"
-            );
-            eprintln!("note: python3 -m duckdb not installed; skipping the warehouse test");
-            return None;
-        }
-        panic!("duckdb: {err}");
-    }
-    Some(String::from_utf8(o.stdout).unwrap())
+    crate::common::python_with("duckdb", script, path)
 }
 
 #[test]

@@ -6,7 +6,8 @@ use crate::common;
 use serde_json::Value;
 use std::process::Command;
 
-const INPUTS: [&str; 6] = [
+/// Every fixture input kind: three must-gathers, two CI jobs, a single file.
+pub(crate) const INPUTS: [&str; 6] = [
     "fixtures/must-gather/seed1-blocked",
     "fixtures/must-gather/seed1-returned",
     "fixtures/must-gather/fixed-cvo-rejected-4.14",

@@ -214,22 +214,7 @@ for s in xml:
     failed = sum(1 for c in cases if any(r._tag == 'failure' for r in c.result))
     print(s.name, len(cases), s.tests, failed, s.failures, skipped, s.skipped)
 "#;
-    let o = std::process::Command::new("python3")
-        .args(["-c", script])
-        .arg(file)
-        .output()
-        .ok()?;
-    let err = String::from_utf8_lossy(&o.stderr);
-    if err.contains("No module named 'junitparser'") {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "junitparser missing under CI (.ci/run installs it)"
-        );
-        eprintln!("note: junitparser not installed; skipping");
-        return None;
-    }
-    assert!(o.status.success(), "junitparser: {err}");
-    Some(String::from_utf8(o.stdout).unwrap())
+    common::python_with("junitparser", script, file)
 }
 
 #[test]
