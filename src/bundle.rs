@@ -262,6 +262,9 @@ impl Bundle {
 /// cannot be told.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Unread {
+    /// The input the file belongs to (as the user named it).
+    pub input: String,
+    /// The path inside the input (empty when the input is the file).
     pub path: String,
     pub reason: String,
     pub kind: Option<String>,
@@ -295,12 +298,17 @@ impl Unread {
         )
     }
 
+    /// `input/path`, for a person.
+    pub fn display_path(&self) -> String {
+        crate::vocab::files::join_path(&self.input, &self.path)
+    }
+
     /// "`path` (Kind): reason; this leaves … unknown", for a person.
     pub fn describe(&self) -> String {
         let kind = self.kind.as_deref().unwrap_or("objects of an unknown kind");
         format!(
             "`{}` ({kind}): {}; this leaves {} unknown",
-            self.path,
+            self.display_path(),
             self.reason,
             self.leaves_unknown()
         )
@@ -384,14 +392,15 @@ pub fn unread_files(b: &Bundle) -> Vec<Unread> {
         if d.level != crate::model::DiagLevel::Error {
             continue;
         }
-        let path = d.prov.display_path();
-        if out.iter().any(|u| u.path == path) {
+        let (input, path) = (d.prov.file.input(), d.prov.file.path());
+        if out.iter().any(|u| u.input == input && u.path == path) {
             continue;
         }
         let text = b.files.text(&d.prov.file).map(|t| &**t);
-        let kind = guess_kind(&d.reason, text, &path);
+        let kind = guess_kind(&d.reason, text, &d.prov.display_path());
         out.push(Unread {
-            path,
+            input: input.to_string(),
+            path: path.to_string(),
             reason: d.reason.clone(),
             kind,
         });

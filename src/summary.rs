@@ -22,6 +22,8 @@ pub struct HistoryRow {
 /// One CVO log file's coverage.
 #[derive(Debug, Serialize)]
 pub struct LogCoverage {
+    /// The input the log belongs to, and its path inside it.
+    pub input: String,
     pub path: String,
     pub pod: String,
     pub previous: bool,
@@ -53,6 +55,8 @@ pub struct OperatorProblem {
 #[derive(Debug, Serialize)]
 pub struct Unread {
     pub level: DiagLevel,
+    /// The input the file belongs to, and its path inside it.
+    pub input: String,
     pub path: String,
     pub line: Option<u32>,
     pub column: Option<u32>,
@@ -152,7 +156,8 @@ pub fn summarize(b: &Bundle) -> Summary {
         .map(|l| {
             let span = l.span();
             LogCoverage {
-                path: l.prov.display_path(),
+                input: l.prov.file.input().to_string(),
+                path: l.prov.file.path().to_string(),
                 pod: l.pod.clone(),
                 previous: l.previous,
                 first: span.map(|s| s.0),
@@ -268,7 +273,8 @@ pub fn summarize(b: &Bundle) -> Summary {
             .iter()
             .map(|d| Unread {
                 level: d.level,
-                path: d.prov.display_path(),
+                input: d.prov.file.input().to_string(),
+                path: d.prov.file.path().to_string(),
                 line: d.prov.line,
                 column: d.column,
                 reason: d.reason.clone(),
@@ -487,12 +493,13 @@ fn render_text_unescaped(s: &Summary) -> String {
         } else {
             "warning"
         };
-        let _ = writeln!(o, "  {lvl}: {}{loc}: {}", u.path, u.reason);
+        let path = crate::vocab::files::join_path(&u.input, &u.path);
+        let _ = writeln!(o, "  {lvl}: {path}{loc}: {}", u.reason);
     }
     o
 }
 
-/// The summary as versioned JSON (`mglint/summary/v1`).
+/// The summary as versioned JSON (`mglint/summary/v2`).
 pub fn render_json(s: &Summary) -> String {
     serde_json::to_string_pretty(s).unwrap_or_default() + "\n"
 }

@@ -203,7 +203,7 @@ pub enum AnalyzeFormat {
     /// Readable diagnostics with the evidence lines (also `text`, as the other commands say)
     #[value(alias = "text")]
     Human,
-    /// The versioned `mglint/report/v1` report
+    /// The versioned `mglint/report/v2` report
     Json,
     /// JUnit XML for Prow, TestGrid and Sippy
     Junit,
@@ -577,7 +577,7 @@ impl From<DetailsArg> for mglint::status::Details {
 pub enum StatusFormat {
     /// Exactly what `oc adm upgrade status` prints
     Text,
-    /// The versioned `mglint/status/v1` document
+    /// The versioned `mglint/status/v2` document
     Json,
     /// Tables for a support case
     Markdown,

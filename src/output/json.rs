@@ -1,4 +1,4 @@
-//! The JSON report: the [`Report`] model as-is (`"schema": "mglint/report/v1"`), pretty-printed.
+//! The JSON report: the [`Report`] model as-is (`"schema": "mglint/report/v2"`), pretty-printed.
 
 use crate::rules::Report;
 

@@ -45,7 +45,7 @@ fn finding_text(f: &Finding, bases: &Bases<'_>) -> String {
         let _ = writeln!(t, "at: {}", crate::rules::fmt_short(&at));
     }
     for e in &f.evidence {
-        let path = bases.short(&e.path);
+        let path = bases.short(e);
         match e.line {
             Some(l) => {
                 let _ = writeln!(t, "evidence: {path}:{l}: {}", e.text);

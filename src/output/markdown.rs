@@ -209,7 +209,7 @@ fn finding_section(out: &mut String, f: &Finding, bases: &Bases<'_>) {
             .map(|e| {
                 // One line per item: a newline in a path (an archive member may have one)
                 // is shown escaped.
-                let path = one_line(&bases.short(&e.path));
+                let path = one_line(&bases.short(e));
                 let loc = match e.line {
                     Some(l) => format!("{path}:{l}"),
                     None => path,

@@ -1,6 +1,6 @@
 //! Report emitters, one file per format, all built from the same [`Report`]: human (an
 //! overview, then each finding with the evidence lines it points into, then the counts), JSON
-//! (`mglint/report/v1`), JUnit XML for Prow, Markdown for support cases, and SARIF 2.1.0.
+//! (`mglint/report/v2`), JUnit XML for Prow, Markdown for support cases, and SARIF 2.1.0.
 //! Output is deterministic: the same report gives byte-identical text. [`term`] decides colour
 //! and width for a terminal; [`paths`] shows evidence paths relative to each input's root.
 
@@ -24,7 +24,7 @@ use crate::rules::Report;
 pub enum Format {
     /// Readable diagnostics with the evidence lines
     Human,
-    /// The versioned `mglint/report/v1` report
+    /// The versioned `mglint/report/v2` report
     Json,
     /// JUnit XML (one test case per rule)
     Junit,
@@ -87,7 +87,7 @@ pub fn render_sarif_cluster(label: &str, report: &Report) -> String {
 }
 
 /// Renders the reports of several clusters in one output, each apart: a section per cluster
-/// (human, Markdown), one `mglint/report/v1` document per line (JSON Lines),
+/// (human, Markdown), one `mglint/report/v2` document per line (JSON Lines),
 /// one `<testsuite>` per cluster (JUnit), one run per cluster (SARIF). `label` names the
 /// cluster (its ID, else its inputs). One report renders exactly as [`render`].
 pub fn render_clusters(

@@ -4,7 +4,7 @@
 //! base and names the base once per input, instead of repeating a 230-character prefix on
 //! every line.
 
-use crate::rules::{Report, ReportInput};
+use crate::rules::{EvidenceItem, Report, ReportInput};
 
 /// An evidence path split at its input's base.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,51 +43,49 @@ impl<'a> Bases<'a> {
             .map_or("", |(_, b)| b.as_str())
     }
 
-    /// Splits an evidence path (`input/path-inside-input`).
-    pub fn locate(&self, path: &str) -> Located<'a> {
-        for (input, base) in &self.inputs {
-            let name = input.name.trim_end_matches('/');
-            let inside = if path == name {
-                Some("")
-            } else {
-                path.strip_prefix(name).and_then(|r| r.strip_prefix('/'))
-            };
-            let Some(inside) = inside else { continue };
-            let rel = if base.is_empty() {
-                inside
-            } else {
-                inside
-                    .strip_prefix(base.as_str())
-                    .and_then(|r| r.strip_prefix('/'))
-                    .unwrap_or(inside)
-            };
-            let used = if rel.len() < inside.len() {
-                base.clone()
-            } else {
-                String::new()
-            };
+    /// Places a file named by its input and its path inside that input.
+    pub fn locate(&self, input: &str, inside: &str) -> Located<'a> {
+        let found = self
+            .inputs
+            .iter()
+            .find(|(i, _)| i.name.trim_end_matches('/') == input.trim_end_matches('/'));
+        let Some((input, base)) = found else {
+            let whole = crate::vocab::files::join_path(input, inside);
             return Located {
-                input: Some(input),
-                base: used,
-                rel: rel.to_string(),
-                inside: inside.to_string(),
+                input: None,
+                base: String::new(),
+                rel: whole.clone(),
+                inside: whole,
             };
-        }
+        };
+        let rel = if base.is_empty() {
+            inside
+        } else {
+            inside
+                .strip_prefix(base.as_str())
+                .and_then(|r| r.strip_prefix('/'))
+                .unwrap_or(inside)
+        };
+        let used = if rel.len() < inside.len() {
+            base.clone()
+        } else {
+            String::new()
+        };
         Located {
-            input: None,
-            base: String::new(),
-            rel: path.to_string(),
-            inside: path.to_string(),
+            input: Some(input),
+            base: used,
+            rel: rel.to_string(),
+            inside: inside.to_string(),
         }
     }
 
-    /// The path shown for evidence: relative to its input's base, or as given when it
-    /// belongs to no input.
-    pub fn short(&self, path: &str) -> String {
-        let l = self.locate(path);
+    /// The path shown for a piece of evidence: relative to its input's base, the input's
+    /// file name when the input is the file, or the whole path when it belongs to no input.
+    pub fn short(&self, e: &EvidenceItem) -> String {
+        let l = self.locate(&e.input, &e.path);
         if l.rel.is_empty() {
             // The input is the file itself: its name is the path.
-            return path.rsplit('/').next().unwrap_or(path).to_string();
+            return e.input.rsplit('/').next().unwrap_or(&e.input).to_string();
         }
         l.rel
     }
@@ -136,13 +134,22 @@ mod tests {
             ..crate::rules::Report::empty()
         };
         let b = Bases::of(&report);
-        let l = b.locate("mg/must-gather.local.1/quay-io-x/cluster-scoped-resources/cv.yaml");
+        let l = b.locate(
+            "mg",
+            "must-gather.local.1/quay-io-x/cluster-scoped-resources/cv.yaml",
+        );
         assert_eq!(l.rel, "cluster-scoped-resources/cv.yaml");
         assert_eq!(l.base, "must-gather.local.1/quay-io-x");
-        assert_eq!(b.short("mg2/a/b/namespaces/x.yaml"), "b/namespaces/x.yaml");
-        assert_eq!(b.short("cv.yaml"), "cv.yaml");
-        assert_eq!(b.short("elsewhere/x"), "elsewhere/x");
+        let e = |input: &str, path: &str| EvidenceItem::new(input, path, None, "");
+        assert_eq!(
+            b.short(&e("mg2/", "a/b/namespaces/x.yaml")),
+            "b/namespaces/x.yaml"
+        );
+        assert_eq!(b.short(&e("cv.yaml", "")), "cv.yaml");
+        assert_eq!(b.short(&e("", "elsewhere/x")), "elsewhere/x");
         // A path outside the root stays relative to the input.
-        assert_eq!(b.short("mg/timestamp"), "timestamp");
+        assert_eq!(b.short(&e("mg", "timestamp")), "timestamp");
+        // An input named like the start of another input's name is not confused with it.
+        assert!(b.locate("mg2x", "a").input.is_none());
     }
 }

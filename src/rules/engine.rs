@@ -366,12 +366,11 @@ pub fn field_evidence<T>(
     path: &str,
     fallback: &str,
 ) -> EvidenceItem {
-    let display = obj.prov.display_path();
     let found = locate::field(files, &obj.prov, name, path)
         .or_else(|| locate::text(files, &obj.prov, name, fallback));
     match (found, files.text(&obj.prov.file)) {
         (Some(f), Some(text)) => {
-            let mut e = EvidenceItem::new(display, f.prov.line, f.text.as_str());
+            let mut e = EvidenceItem::at(&f.prov, f.text.as_str());
             if let Some((s, en)) = f.prov.span {
                 e.snippet = Some(Snippet {
                     text: text.clone(),
@@ -381,13 +380,13 @@ pub fn field_evidence<T>(
             }
             e
         }
-        _ => EvidenceItem::new(display, obj.prov.line, format!("{path}: {fallback}")),
+        _ => EvidenceItem::at(&obj.prov, format!("{path}: {fallback}")),
     }
 }
 
 /// Evidence for a provenance with a line; points into the file text when the table keeps it.
 pub fn prov_evidence(files: &FileTable, prov: &Provenance, text: &str) -> EvidenceItem {
-    let mut e = EvidenceItem::new(prov.display_path(), prov.line, text);
+    let mut e = EvidenceItem::at(prov, text);
     let span = prov
         .span
         .and_then(|(s, en)| Some((usize::try_from(s).ok()?, usize::try_from(en).ok()?)));
@@ -473,10 +472,9 @@ fn cap_at_oc_level(cx: &Context<'_>, f: &mut Finding) {
 fn dedup_evidence(items: &mut Vec<EvidenceItem>) {
     let mut out: Vec<EvidenceItem> = Vec::with_capacity(items.len());
     for e in items.drain(..) {
-        match out
-            .iter_mut()
-            .find(|o| o.path == e.path && o.line == e.line && o.text == e.text)
-        {
+        match out.iter_mut().find(|o| {
+            o.input == e.input && o.path == e.path && o.line == e.line && o.text == e.text
+        }) {
             Some(o) => {
                 if o.label.is_none() {
                     o.label = e.label;

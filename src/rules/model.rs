@@ -1,10 +1,11 @@
 //! The finding and report model every emitter reads: severities, rule families, findings with
 //! their object, time and evidence, per-rule outcomes and the report itself. These types are
-//! the `mglint/report/v1` JSON model (they serialize as-is), so field names are deliberate.
+//! the `mglint/report/v2` JSON model (they serialize as-is), so field names are deliberate.
 
 use crate::model::Time;
 use serde::Serialize;
 
+pub use crate::vocab::object::ObjectRef;
 pub use crate::vocab::schema::REPORT as SCHEMA;
 pub use crate::vocab::text::one_line;
 pub use crate::vocab::time::fmt_short;
@@ -118,34 +119,6 @@ impl Family {
     }
 }
 
-/// What a finding is about.
-#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub struct ObjectRef {
-    pub kind: String,
-    /// Empty for cluster-scoped objects.
-    pub namespace: String,
-    pub name: String,
-}
-
-impl ObjectRef {
-    pub fn new(kind: &str, namespace: &str, name: &str) -> Self {
-        ObjectRef {
-            kind: kind.to_string(),
-            namespace: namespace.to_string(),
-            name: name.to_string(),
-        }
-    }
-    /// `clusterversion/version`, `pod/openshift-cluster-version/cvo-x`.
-    pub fn display(&self) -> String {
-        let kind = self.kind.to_ascii_lowercase();
-        if self.namespace.is_empty() {
-            format!("{kind}/{}", self.name)
-        } else {
-            format!("{kind}/{}/{}", self.namespace, self.name)
-        }
-    }
-}
-
 /// The source text an evidence item points into, for the human view (not serialized): the
 /// whole resource file (shared), or just the evidence line when the file text is not kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -157,13 +130,21 @@ pub struct Snippet {
     pub span: (usize, usize),
 }
 
-/// One place that supports a finding.
+/// One place that supports a finding: a file named by the input it belongs to and its path
+/// inside that input (the same shape as the timeline's evidence), a line, a byte span, the text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct EvidenceItem {
-    /// The file, as `input/path-inside-input`.
+    /// The input the file belongs to, as the report's `inputs[].name` names it (empty for a
+    /// file outside every input: a rule file).
+    pub input: String,
+    /// The path inside the input ('/'-separated; empty when the input is the file itself).
     pub path: String,
     /// 1-based line, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// Byte span `[start, end)` inside the file, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<(u64, u64)>,
     /// The line or field as read (one line).
     pub text: String,
     /// What this piece of evidence shows, in a few words.
@@ -174,15 +155,37 @@ pub struct EvidenceItem {
 }
 
 impl EvidenceItem {
-    pub fn new(path: impl Into<String>, line: Option<u32>, text: impl Into<String>) -> Self {
+    /// Evidence in `path` inside `input` (see the fields).
+    pub fn new(
+        input: impl Into<String>,
+        path: impl Into<String>,
+        line: Option<u32>,
+        text: impl Into<String>,
+    ) -> Self {
         EvidenceItem {
+            input: input.into(),
             path: path.into(),
             line,
+            span: None,
             text: one_line(&text.into(), 300),
             label: None,
             snippet: None,
         }
     }
+
+    /// Evidence at a provenance (its file, line and span), without the file's text.
+    pub fn at(prov: &crate::model::Provenance, text: impl Into<String>) -> Self {
+        EvidenceItem {
+            span: prov.span,
+            ..EvidenceItem::new(prov.file.input(), prov.file.path(), prov.line, text)
+        }
+    }
+
+    /// `input/path` (the input alone when it is the file, the path alone outside inputs).
+    pub fn display_path(&self) -> String {
+        crate::vocab::files::join_path(&self.input, &self.path)
+    }
+
     pub fn with_label(mut self, label: impl Into<String>) -> Self {
         self.label = Some(label.into());
         self
@@ -287,9 +290,15 @@ impl std::fmt::Display for Detail {
 pub struct Details(BTreeMap<&'static str, Detail>);
 
 impl Details {
-    /// Sets a detail (text, a count, seconds, a list or a time).
+    /// Sets a detail (text, a count, seconds, a list or a time). A duration's name ends in
+    /// `_seconds`, as every document names its durations.
     pub fn insert(&mut self, key: &'static str, value: impl Into<Detail>) {
-        self.0.insert(key, value.into());
+        let value = value.into();
+        debug_assert!(
+            !matches!(value, Detail::Seconds(_)) || key.ends_with("_seconds"),
+            "the duration detail `{key}` is named `*_seconds`"
+        );
+        self.0.insert(key, value);
     }
     pub fn get(&self, key: &str) -> Option<&Detail> {
         self.0.get(key)
@@ -373,7 +382,7 @@ impl Finding {
             &self.object,
             self.at,
             &self.message,
-            self.evidence.first().map(|e| (&e.path, e.line)),
+            self.evidence.first().map(|e| (&e.input, &e.path, e.line)),
         )
     }
 }
@@ -422,7 +431,7 @@ pub struct ReportInput {
     pub must_gather_roots: Vec<String>,
 }
 
-/// Everything one `analyze` run found; the `mglint/report/v1` report.
+/// Everything one `analyze` run found; the `mglint/report/v2` report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     pub schema: &'static str,

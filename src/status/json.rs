@@ -1,4 +1,4 @@
-//! The versioned JSON document (`"schema": "mglint/status/v1"`, described by
+//! The versioned JSON document (`"schema": "mglint/status/v2"`, described by
 //! `docs/schemas/status.schema.json`): the assessment with typed fields, durations in
 //! seconds and times in RFC 3339 UTC with milliseconds. Built from view structs, never by
 //! dumping internal types, so the document changes only with its schema.
@@ -11,7 +11,7 @@ use crate::model::{Time, fmt_ms};
 use serde::Serialize;
 
 /// The schema id of the document.
-pub const SCHEMA: &str = "mglint/status/v1";
+pub const SCHEMA: &str = "mglint/status/v2";
 
 #[derive(Serialize)]
 struct Doc<'a> {

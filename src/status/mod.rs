@@ -1,7 +1,7 @@
 //! `oc adm upgrade status`, offline: the update assessment oc computes from a cluster's
 //! ClusterVersion, ClusterOperators, MachineConfigPools, MachineConfigs, Nodes and alerts,
 //! computed here from typed objects at a chosen "now", and rendered as oc's own text (byte
-//! for byte), a versioned JSON document (`mglint/status/v1`) or Markdown for a support case.
+//! for byte), a versioned JSON document (`mglint/status/v2`) or Markdown for a support case.
 //!
 //! This module owns the inputs ([`StatusInputs`], built from typed objects or a
 //! [`Bundle`]), the choice of "now" ([`choose_now`]), the typed [`Assessment`] and its

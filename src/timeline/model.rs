@@ -1,9 +1,10 @@
 //! The timeline's data types: events and their evidence, and the time formatting they share
 //! (passes and history are in `pass`, episodes in `episode`, re-exported here). Everything is
-//! `Serialize` with stable, deliberate field names: the timeline JSON (`mglint/timeline/v1`) is built
+//! `Serialize` with stable, deliberate field names: the timeline JSON (`mglint/timeline/v2`) is built
 //! from these types.
 
 use crate::model::{Provenance, Time};
+use crate::vocab::object::ObjectRef;
 pub use crate::vocab::text::one_line;
 use serde::Serialize;
 
@@ -13,8 +14,10 @@ pub use super::episode::*;
 pub use super::pass::*;
 
 /// Where a piece of evidence was read: a file (and line) plus the text that was there.
+/// Written flat, `{input, path, line, span, text}`: the shape of the report's evidence.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Evidence {
+    #[serde(flatten)]
     pub prov: Provenance,
     /// The line or field as read (shortened to one line).
     pub text: String,
@@ -225,7 +228,12 @@ pub enum EventKind {
     JunitResult {
         test: String,
         status: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
+        /// The case's duration in whole seconds (JUnit's `time`, rounded).
+        #[serde(
+            rename = "duration_seconds",
+            skip_serializing_if = "Option::is_none",
+            serialize_with = "whole_seconds"
+        )]
         duration_secs: Option<f64>,
     },
     /// The Prow job started.
@@ -327,15 +335,15 @@ impl EventKind {
     }
 }
 
-/// One thing that happened, at one instant, with the files that say so.
-#[derive(Debug, Clone, Serialize)]
+/// One thing that happened, at one instant, with the files that say so. Written with its
+/// subject as an `object` (`{kind, namespace, name}`, as findings name theirs).
+#[derive(Debug, Clone)]
 pub struct TimelineEvent {
     pub time: Time,
     pub source: EventSource,
     /// What it is about: `clusterversion/version`, `clusteroperator/<name>`, `node/<name>`,
     /// `machineconfigpool/<name>`, `cvo-pod/<name>`, `e2e`, `prow`.
     pub subject: String,
-    #[serde(flatten)]
     pub kind: EventKind,
     /// One line saying what happened.
     pub message: String,
@@ -344,6 +352,20 @@ pub struct TimelineEvent {
 }
 
 impl TimelineEvent {
+    /// What the event is about, as an object reference (see [`ObjectRef::of_subject`]).
+    pub fn object(&self) -> ObjectRef {
+        let (test, job) = match &self.kind {
+            EventKind::TestStart { test }
+            | EventKind::TestEnd { test, .. }
+            | EventKind::JunitResult { test, .. } => (Some(test.as_str()), None),
+            EventKind::ProwStart { job } | EventKind::ProwEnd { job, .. } => {
+                (None, Some(job.as_str()))
+            }
+            _ => (None, None),
+        };
+        ObjectRef::of_subject(&self.subject, test, job)
+    }
+
     pub fn new(
         time: Time,
         source: EventSource,
@@ -360,5 +382,38 @@ impl TimelineEvent {
             message: message.into(),
             evidence: vec![evidence],
         }
+    }
+}
+
+impl Serialize for TimelineEvent {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Written<'a> {
+            time: &'a Time,
+            source: EventSource,
+            object: ObjectRef,
+            #[serde(flatten)]
+            kind: &'a EventKind,
+            message: &'a str,
+            evidence: &'a [Evidence],
+        }
+        Written {
+            time: &self.time,
+            source: self.source,
+            object: self.object(),
+            kind: &self.kind,
+            message: &self.message,
+            evidence: &self.evidence,
+        }
+        .serialize(s)
+    }
+}
+
+/// A duration in seconds written as whole seconds (`*_seconds` is an integer in every document).
+fn whole_seconds<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        // Rounded to the nearest second; JUnit durations are non-negative and far below i64.
+        Some(x) => s.serialize_i64(x.round() as i64),
+        None => s.serialize_none(),
     }
 }

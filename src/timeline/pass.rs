@@ -25,7 +25,14 @@ pub struct PreconditionFailure {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     pub message: String,
+    /// The log line (written as a one-item list: evidence is a list in every document).
+    #[serde(serialize_with = "one_item_list")]
     pub evidence: Evidence,
+}
+
+/// One piece of evidence written as a list of one.
+fn one_item_list<S: serde::Serializer>(e: &Evidence, s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(std::slice::from_ref(e), s)
 }
 
 /// One CVO sync pass, from its start line to `Result of work` (or the failure, or the next

@@ -1,6 +1,6 @@
 //! Printing the timeline: a plain table (time, source, subject, what, with times relative to
 //! the update being worked on) followed by the episodes, and the versioned JSON document
-//! (`{"schema": "mglint/timeline/v1", "kind": "timeline", …}`). Both honour a [`Filter`].
+//! (`{"schema": "mglint/timeline/v2", "kind": "timeline", …}`). Both honour a [`Filter`].
 
 use super::Timeline;
 use super::episodes::human_duration;

@@ -30,6 +30,18 @@ pub struct FileMeta {
     pub path: Arc<str>,
 }
 
+/// `input/path`: the input alone when the path is empty (the input is the file), the path
+/// alone when the input is (a file outside every input).
+pub fn join_path(input: &str, path: &str) -> String {
+    if path.is_empty() {
+        input.to_string()
+    } else if input.is_empty() {
+        path.to_string()
+    } else {
+        format!("{}/{}", input.trim_end_matches('/'), path)
+    }
+}
+
 /// A cheap, shared handle to a file's identity.
 #[derive(Debug, Clone)]
 pub struct FileRef(Arc<FileMeta>);
@@ -58,14 +70,7 @@ impl FileRef {
 
     /// `input/path` (or just the input when the input is the file itself).
     pub fn display_path(&self) -> String {
-        let (input, path) = (self.input(), self.path());
-        if path.is_empty() {
-            input.to_string()
-        } else if input.is_empty() {
-            path.to_string()
-        } else {
-            format!("{}/{}", input.trim_end_matches('/'), path)
-        }
+        join_path(self.input(), self.path())
     }
 
     fn key(&self) -> (&str, &str) {

@@ -2,12 +2,17 @@
 //! can tell a report from a timeline without guessing from its shape. A document's shape
 //! only grows within one identifier; a breaking change gets a new `vN`.
 
-/// `mglint analyze --format json`: the findings report.
-pub const REPORT: &str = "mglint/report/v1";
-/// `mglint summary --format json`.
-pub const SUMMARY: &str = "mglint/summary/v1";
-/// `mglint timeline --format json`.
-pub const TIMELINE: &str = "mglint/timeline/v1";
+/// `mglint analyze --format json`: the findings report (v2: evidence names its input and
+/// the path inside it apart, with its byte span, as the timeline's evidence does; durations
+/// in details are integer `*_seconds`).
+pub const REPORT: &str = "mglint/report/v2";
+/// `mglint summary --format json` (v2: CVO logs and unread files name their input and the
+/// path inside it apart).
+pub const SUMMARY: &str = "mglint/summary/v2";
+/// `mglint timeline --format json` (v2: evidence is flat, `{input, path, line, span, text}`,
+/// as the report's is; an event names what it is about as `object: {kind, namespace, name}`,
+/// as findings do; JUnit durations are integer `duration_seconds`).
+pub const TIMELINE: &str = "mglint/timeline/v2";
 /// `mglint replay --format json`.
 pub const REPLAY: &str = "mglint/replay/v1";
 /// `mglint rules --format json`: the rule catalogue.
@@ -16,6 +21,8 @@ pub const RULES: &str = "mglint/rules/v1";
 /// `{kind, count}`, `summary` counts named as the report's, integer `duration_seconds`).
 pub const BATCH_ROW: &str = "mglint/batch/v2";
 /// `mglint status --format json`: the `oc adm upgrade status` assessment.
-pub const STATUS: &str = "mglint/status/v1";
+///
+/// v2: unread files name their input and the path inside it apart, as every document does.
+pub const STATUS: &str = "mglint/status/v2";
 /// `mglint recommend --format json`: the `oc adm upgrade recommend` facts.
 pub const RECOMMEND: &str = "mglint/recommend/v1";

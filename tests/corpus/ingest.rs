@@ -409,7 +409,7 @@ pub fn two_clusters_are_never_mixed(c: &Path) {
     assert_eq!(docs[1]["cluster"]["id"], METAL.cluster_id);
     assert!(
         docs.iter()
-            .all(|d| d["schema"] == "mglint/report/v1" && d["findings"].is_array())
+            .all(|d| d["schema"] == "mglint/report/v2" && d["findings"].is_array())
     );
     let junit = out(&["analyze", "--format", "junit"]);
     assert_eq!(junit.matches("<testsuite ").count(), 2, "{junit}");

@@ -95,7 +95,7 @@ pub fn degraded_4_14_1_update_gives_the_operator_findings_oc_shows(c: &Path) {
     for f in r.findings_of("UH002") {
         assert!(
             f.evidence[0]
-                .path
+                .display_path()
                 .ends_with("co-list_4.14.1-upgrade_etcd-kas-degraded.yaml")
         );
         assert!(f.evidence[0].line.is_some(), "{:?}", f.evidence[0]);

@@ -297,7 +297,7 @@ pub fn time_shift_keeps_fraction_digits(_: &Path) {
     );
 }
 
-/// The JSON schema of `mglint/status/v1`.
+/// The JSON schema of `mglint/status/v2`.
 fn validator() -> jsonschema::Validator {
     let text = std::fs::read_to_string(common::root().join("docs/schemas/status.schema.json"))
         .expect("schema file");
@@ -332,7 +332,7 @@ pub fn examples_json_validates_against_the_schema(c: &Path) {
         let json = render_json(&a);
         assert_valid(&v, &json, set);
         let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
-        assert_eq!(doc["schema"], "mglint/status/v1");
+        assert_eq!(doc["schema"], "mglint/status/v2");
         assert_eq!(doc["now_source"], "latest-condition");
         let not_updating = golden(&dir, set, Details::None) == "The cluster is not updating.\n";
         assert_eq!(doc["updating"], !not_updating, "{set}");

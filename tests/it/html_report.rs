@@ -258,7 +258,7 @@ fn cli_writes_html_with_format_and_with_output_prefix() {
     assert!(
         std::fs::read_to_string(&j)
             .unwrap()
-            .contains("\"schema\": \"mglint/report/v1\"")
+            .contains("\"schema\": \"mglint/report/v2\"")
     );
     // An unknown format is a usage error.
     let out = run(&["analyze", BLOCKED, "--format", "pdf"]);

@@ -24,6 +24,7 @@ mod html_report;
 mod ingest_bad;
 mod ingest_packaging;
 mod ingest_shapes;
+mod json_consumers;
 mod json_schemas;
 mod known_rules;
 mod layers;

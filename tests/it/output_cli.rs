@@ -41,7 +41,7 @@ fn p(dir: &Path, name: &str) -> String {
 fn the_format_comes_from_the_extension_unless_format_is_given() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
-        ("r.json", "\"schema\": \"mglint/report/v1\""),
+        ("r.json", "\"schema\": \"mglint/report/v2\""),
         ("r.xml", "<testsuites name=\"mglint\""),
         ("r.sarif", "\"version\": \"2.1.0\""),
         ("r.sarif.json", "\"version\": \"2.1.0\""),
@@ -121,14 +121,14 @@ fn the_format_comes_from_the_extension_unless_format_is_given() {
     assert!(
         std::fs::read_to_string(dir.path().join("s.json"))
             .unwrap()
-            .contains("mglint/summary/v1")
+            .contains("mglint/summary/v2")
     );
     let o = run(&["timeline", BLOCKED, "-o", &p(dir.path(), "t.json")], &[]);
     assert_eq!(o.status.code(), Some(0));
     assert!(
         std::fs::read_to_string(dir.path().join("t.json"))
             .unwrap()
-            .contains("mglint/timeline/v1")
+            .contains("mglint/timeline/v2")
     );
     assert_eq!(
         run(&["timeline", BLOCKED, "-o", &p(dir.path(), "t.csv")], &[])

@@ -31,6 +31,7 @@ fn hostile_report() -> Report {
         at: None,
         // An archive member's name may hold a newline and a fence; evidence text may hold fences.
         evidence: vec![EvidenceItem::new(
+            "",
             "ns/a\n```\n<img src=w onerror=alert(5)>.yaml",
             Some(3),
             "```` <img src=z onerror=alert(4)>\n```\nnext",

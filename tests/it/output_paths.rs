@@ -126,7 +126,7 @@ fn dash_is_standard_output_and_a_failed_output_does_not_cost_the_others() {
     let cv = cv.to_str().unwrap();
     let (rc, out, err) = run(&["summary", cv, "--format", "json", "-o", "-"]);
     assert_eq!(rc, 0, "{err}");
-    assert!(out.contains("\"schema\": \"mglint/summary/v1\""), "{out}");
+    assert!(out.contains("\"schema\": \"mglint/summary/v2\""), "{out}");
     assert!(!Path::new("-").exists());
     let tmp = tempfile::tempdir().unwrap();
     let good = tmp.path().join("r.json");
@@ -137,7 +137,7 @@ fn dash_is_standard_output_and_a_failed_output_does_not_cost_the_others() {
     assert_eq!(rc, 2, "{err}");
     assert!(err.contains("missing/r.sarif"), "{err}");
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&good).unwrap()).unwrap();
-    assert_eq!(v["schema"], "mglint/report/v1");
+    assert_eq!(v["schema"], "mglint/report/v2");
     // Replacing a report leaves no temporary file beside it.
     let (rc, _, _) = run(&["analyze", cv, "-o", good_s]);
     assert_eq!(rc, 0);

@@ -1,7 +1,7 @@
 //! The machine formats parse back and have the structure their schemas require: JUnit XML as
 //! Jenkins/Spyglass read it (testsuites > testsuite > testcase, counts that match, failure and
 //! skipped with a message), SARIF 2.1.0 (version, runs, tool.driver with rules, results with
-//! ruleId/ruleIndex/level/message/locations), and the mglint/report/v1 JSON report.
+//! ruleId/ruleIndex/level/message/locations), and the mglint/report/v2 JSON report.
 
 use crate::common;
 use mglint::output::{Format, RenderOptions, render};
@@ -243,7 +243,7 @@ fn json_report_is_versioned_and_self_describing() {
     let r = report(INPUTS[0]);
     let doc: Value =
         serde_json::from_str(&render(&r, Format::Json, &RenderOptions::default())).unwrap();
-    assert_eq!(s(&doc, "/schema"), "mglint/report/v1");
+    assert_eq!(s(&doc, "/schema"), "mglint/report/v2");
     assert_eq!(s(&doc, "/tool/name"), "mglint");
     assert_eq!(s(&doc, "/fail_on"), "error");
     let findings = doc["findings"].as_array().unwrap();

@@ -41,7 +41,7 @@ fn redacted_outputs_share_placeholders_and_stay_valid() {
     // Formats stay parseable.
     let j: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
-    assert_eq!(j["schema"], "mglint/report/v1");
+    assert_eq!(j["schema"], "mglint/report/v2");
     serde_json::from_str::<serde_json::Value>(
         &std::fs::read_to_string(dir.path().join("r.sarif")).unwrap(),
     )

@@ -30,7 +30,7 @@ fn malformed_fixtures_build_and_render() {
         );
         let doc: serde_json::Value =
             serde_json::from_str(&render_json(&tl, &Filter::default())).unwrap();
-        assert_eq!(doc["schema"], "mglint/timeline/v1");
+        assert_eq!(doc["schema"], "mglint/timeline/v2");
         built += 1;
     }
     assert!(built > 0, "no malformed fixture ingested at all");

@@ -148,7 +148,7 @@ fn renders_table_and_versioned_json() {
     assert!(table.contains("\nEPISODES\n"));
     let doc: serde_json::Value =
         serde_json::from_str(&render_json(&tl, &Filter::default())).unwrap();
-    assert_eq!(doc["schema"], "mglint/timeline/v1");
+    assert_eq!(doc["schema"], "mglint/timeline/v2");
     assert_eq!(doc["kind"], "timeline");
     assert!(doc["events"].as_array().is_some_and(|e| !e.is_empty()));
     assert_eq!(

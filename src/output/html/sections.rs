@@ -14,8 +14,8 @@ fn evidence(f: &Finding) -> Markup {
         ul class="ev" {
             @for e in &f.evidence {
                 @let loc = match e.line {
-                    Some(l) => format!("{}:{l}", e.path),
-                    None => e.path.clone(),
+                    Some(l) => format!("{}:{l}", e.display_path()),
+                    None => e.display_path(),
                 };
                 li {
                     code class="path" { (Text(&loc)) }

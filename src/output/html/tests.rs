@@ -67,7 +67,7 @@ fn finding(code: &'static str, msg: &str, at: &str, object: &str) -> Finding {
         message: msg.into(),
         object: ObjectRef::new("ClusterOperator", "", object),
         at: Some(t(at)),
-        evidence: vec![EvidenceItem::new("in/co.yaml", Some(3), msg)],
+        evidence: vec![EvidenceItem::new("in", "co.yaml", Some(3), msg)],
         help: "look".into(),
         references: vec!["https://example.com/x"],
         confidence: None,

@@ -193,7 +193,7 @@ struct FileEvidence<'a> {
 fn by_file<'a>(f: &'a Finding, bases: &Bases<'_>) -> Vec<FileEvidence<'a>> {
     let mut out: Vec<FileEvidence<'a>> = Vec::new();
     for e in &f.evidence {
-        let path = bases.short(&e.path);
+        let path = bases.short(e);
         match out.iter_mut().find(|g| g.path == path) {
             Some(g) => g.items.push(e),
             None => out.push(FileEvidence {
@@ -427,6 +427,7 @@ fn terminal_safe(report: &Report) -> Report {
         t(&mut f.object.namespace);
         t(&mut f.object.name);
         for e in &mut f.evidence {
+            t(&mut e.input);
             t(&mut e.path);
             t(&mut e.text);
             if let Some(l) = &mut e.label {

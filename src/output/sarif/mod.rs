@@ -205,10 +205,10 @@ fn base_location(input: &ReportInput, bases: &Bases<'_>) -> ArtifactLocation {
 
 /// An evidence path as (base id, URI relative to it).
 fn artifact(e: &EvidenceItem, report: &Report, bases: &Bases<'_>) -> ArtifactLocation {
-    let l = bases.locate(&e.path);
+    let l = bases.locate(&e.input, &e.path);
     let Some(input) = l.input else {
         return ArtifactLocation {
-            uri: Some(uri(&e.path)),
+            uri: Some(uri(&e.display_path())),
             ..ArtifactLocation::default()
         };
     };
@@ -289,7 +289,7 @@ fn fingerprint(f: &Finding, bases: &Bases<'_>) -> String {
     h.update(f.object.display().as_bytes());
     h.update([0]);
     if let Some(e) = f.evidence.first() {
-        h.update(bases.short(&e.path).as_bytes());
+        h.update(bases.short(e).as_bytes());
     }
     let digest = h.finalize();
     digest.iter().take(16).map(|b| format!("{b:02x}")).collect()

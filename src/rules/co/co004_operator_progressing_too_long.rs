@@ -64,7 +64,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
             .push(cond_evidence(cx, co, &co.metadata.name, i, c, "message"));
         f.at = Some(since);
         f.details
-            .insert("progressing_for", Detail::seconds(since, now));
+            .insert("progressing_for_seconds", Detail::seconds(since, now));
         out.push(f);
     }
 }

@@ -178,7 +178,7 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
             }
         }
         // Log lines only: the conditions are already pointed at.
-        let known: Vec<String> = f.evidence.iter().map(|x| x.path.clone()).collect();
+        let known: Vec<String> = f.evidence.iter().map(EvidenceItem::display_path).collect();
         for e in s
             .evidence
             .iter()
@@ -253,7 +253,7 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
             ));
             f.details.insert("unmanaged_until", end);
             f.details
-                .insert("unmanaged_for", Detail::seconds(since, end));
+                .insert("unmanaged_for_seconds", Detail::seconds(since, end));
         }
         f.details.insert("stalled_since", since);
     }
@@ -266,7 +266,8 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
     let mut basis = Vec::new();
     if f.evidence
         .iter()
-        .any(|e| e.path.ends_with(".yaml") || e.path.ends_with(".json"))
+        .map(EvidenceItem::display_path)
+        .any(|p| p.ends_with(".yaml") || p.ends_with(".json"))
     {
         basis.push("conditions".to_string());
     }

@@ -19,7 +19,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
     for p in cx.rule_file_problems {
         let mut f = cx.finding(&META, ObjectRef::new("File", "", &p.path), p.one_line());
         let text = p.source_line.clone().unwrap_or_else(|| p.message.clone());
-        let mut e = EvidenceItem::new(p.path.clone(), p.line, text);
+        let mut e = EvidenceItem::new("", p.path.clone(), p.line, text);
         if let Some(code) = &p.code {
             e = e.with_label(format!("rule {code}"));
             f.details.insert("rule", code.as_str());

@@ -54,7 +54,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         }
         f.at = Some(s.start);
         f.details
-            .insert("unmanaged_for", Detail::seconds(s.start, end));
+            .insert("unmanaged_for_seconds", Detail::seconds(s.start, end));
         out.push(f);
     }
 }

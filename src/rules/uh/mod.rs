@@ -81,7 +81,7 @@ pub fn report(
         if !shown && let Some(u) = &undecided {
             unknown = format!(
                 "whether the cluster is updating is unknown: `{}` could not be read",
-                u.path
+                u.display_path()
             );
             qualifier = Some(unknown.as_str());
         } else if !shown {

@@ -62,7 +62,7 @@ fn json_is_versioned_and_parses() {
     let tl = build(&seed2());
     let doc: serde_json::Value =
         serde_json::from_str(&render_json(&tl, &Filter::default())).unwrap();
-    assert_eq!(doc["schema"], "mglint/timeline/v1");
+    assert_eq!(doc["schema"], "mglint/timeline/v2");
     assert_eq!(doc["kind"], "timeline");
     let install = doc["episodes"]
         .as_array()
@@ -80,5 +80,16 @@ fn json_is_versioned_and_parses() {
     );
     let first = &doc["events"][0];
     assert!(first["time"].is_string() && first["source"].is_string() && first["kind"].is_string());
-    assert!(first["evidence"][0]["prov"]["path"].is_string());
+    // Evidence is flat, as the report's is, and the event names its object as findings do.
+    let ev = &first["evidence"][0];
+    assert!(ev["input"].is_string() && ev["path"].is_string() && ev["prov"].is_null());
+    let cv = doc["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["source"] == "cluster-version")
+        .unwrap();
+    assert_eq!(cv["object"]["kind"], "ClusterVersion");
+    assert_eq!(cv["object"]["namespace"], "");
+    assert!(cv["subject"].is_null());
 }
