@@ -144,6 +144,9 @@ pub struct Bundle {
     /// Kubernetes and OpenShift objects, by kind (one per key, the freshest copy).
     pub objects: Objects,
     pub cvo_logs: Vec<CvoLog>,
+    /// The ClusterVersion's and ClusterOperators' snapshots from a resourcewatch repository's
+    /// history, oldest first (empty for any other input).
+    pub snapshots: Vec<crate::model::Snapshot>,
     /// Other container logs, only those a known-issue rule asks for.
     pub pod_logs: Vec<PodLog>,
     pub intervals: Vec<Interval>,

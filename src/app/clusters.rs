@@ -2,9 +2,16 @@
 //! ClusterVersion's `spec.clusterID`). Inputs without a cluster ID (a lone CVO log, a CI
 //! directory without gather-extra) join the cluster when there is only one; when there are
 //! several, each such input is analysed on its own rather than guessed into one.
+//!
+//! A must-gather root inside another (a HyperShift management cluster's dump holding
+//! `hostedcluster-<name>/`, each hosted cluster's own `oc adm inspect`) is a cluster of its
+//! own: the outer cluster's walk leaves it out, and a hosted cluster also takes its control
+//! plane namespace (`namespaces/<ns>/`, where the HostedControlPlane `<name>` and the hosted
+//! CVO's pod and logs are), which the management cluster's walk leaves out too.
 
 use crate::bundle::Bundle;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// The inputs of one cluster, as `(local path, name to show)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,6 +19,8 @@ pub struct Group {
     /// The cluster ID, `None` for an input that says none.
     pub cluster_id: Option<String>,
     pub inputs: Vec<(String, String)>,
+    /// Directories (local paths) inside those inputs that belong to other groups.
+    pub exclude: Vec<String>,
 }
 
 /// Where a ClusterVersion came from: its input's name and the must-gather root inside it
@@ -78,17 +87,21 @@ pub fn groups(bundle: &Bundle, named: &[(String, String)]) -> Option<Vec<Group>>
         return None;
     }
     let mut groups: Vec<Group> = Vec::new();
-    let mut add = |id: Option<String>, path: String, name: String| {
+    let mut add = |id: Option<String>, inputs: Vec<(String, String)>, exclude: Vec<String>| {
         let existing = id.as_ref().and_then(|id| {
             groups
                 .iter_mut()
                 .find(|g| g.cluster_id.as_ref() == Some(id))
         });
         match existing {
-            Some(g) => g.inputs.push((path, name)),
+            Some(g) => {
+                g.inputs.extend(inputs);
+                g.exclude.extend(exclude);
+            }
             None => groups.push(Group {
                 cluster_id: id,
-                inputs: vec![(path, name)],
+                inputs,
+                exclude,
             }),
         }
     };
@@ -108,22 +121,79 @@ pub fn groups(bundle: &Bundle, named: &[(String, String)]) -> Option<Vec<Group>>
             let tops: std::collections::BTreeSet<String> =
                 here.iter().map(|(r, _)| top(r)).collect();
             let distinct_tops = tops.len() == here.len();
-            for (root, id) in here {
-                let part = if distinct_tops {
-                    top(root)
-                } else {
-                    root.clone()
-                };
-                let join = |base: &str| format!("{}/{part}", base.trim_end_matches('/'));
-                add(Some(id.clone()), join(path), join(name));
+            let parts: Vec<(String, &String)> = here
+                .iter()
+                .map(|(root, id)| {
+                    let part = if distinct_tops {
+                        top(root)
+                    } else {
+                        (*root).clone()
+                    };
+                    (part, *id)
+                })
+                .collect();
+            let join = |base: &str, part: &str| format!("{}/{part}", base.trim_end_matches('/'));
+            // Each hosted cluster's control plane namespace, by the part it joins.
+            let planes: BTreeMap<&str, String> = parts
+                .iter()
+                .filter_map(|(part, _)| {
+                    let (outer, inner) = part.rsplit_once('/')?;
+                    let hc = inner.strip_prefix("hostedcluster-")?;
+                    let ns = control_plane_namespace(Path::new(&join(path, outer)), hc)?;
+                    Some((part.as_str(), join(outer, &format!("namespaces/{ns}"))))
+                })
+                .collect();
+            for (part, id) in &parts {
+                let mut inputs = vec![(join(path, part), join(name, part))];
+                if let Some(ns) = planes.get(part.as_str()) {
+                    inputs.push((join(path, ns), join(name, ns)));
+                }
+                // What lies inside this part but belongs to another: nested roots and their
+                // control plane namespaces.
+                let inside = |p: &str| p.starts_with(&format!("{part}/"));
+                let exclude = parts
+                    .iter()
+                    .filter(|(other, _)| inside(other))
+                    .map(|(other, _)| join(path, other))
+                    .chain(
+                        planes
+                            .values()
+                            .filter(|ns| inside(ns))
+                            .map(|ns| join(path, ns)),
+                    )
+                    .collect();
+                add(Some((*id).clone()), inputs, exclude);
             }
             continue;
         }
         let id = here.first().map(|(_, id)| (*id).clone());
-        add(id, path.clone(), name.clone());
+        add(id, vec![(path.clone(), name.clone())], Vec::new());
     }
     // One input of several clusters that could not be split is still one group.
     (groups.len() > 1).then_some(groups)
+}
+
+/// The namespace of hosted cluster `hc`'s control plane in the must-gather root `root`: the
+/// one holding `hypershift.openshift.io/hostedcontrolplanes/<hc>.yaml` (the HostedControlPlane
+/// has the HostedCluster's name; its namespace is `<hc namespace>-<name>`, with dots made
+/// dashes, so it is found, not rebuilt). `None` when none or several do.
+fn control_plane_namespace(root: &Path, hc: &str) -> Option<String> {
+    let file = format!("{hc}.yaml");
+    let found: Vec<String> = std::fs::read_dir(root.join("namespaces"))
+        .ok()?
+        .flatten()
+        .filter(|e| {
+            e.path()
+                .join("hypershift.openshift.io/hostedcontrolplanes")
+                .join(&file)
+                .is_file()
+        })
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .collect();
+    match found.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
 }
 
 /// Inputs that hold ClusterVersions of several clusters and could not be split (an archive,

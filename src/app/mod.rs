@@ -228,7 +228,9 @@ pub fn load_named(
             warnings.push(clusters::warning(&groups));
             let mut bundles = Vec::with_capacity(groups.len());
             for (i, g) in groups.iter().enumerate() {
-                let mut b = ingest_named(&g.inputs, &opts)?;
+                let mut group_opts = opts.clone();
+                group_opts.source.exclude = g.exclude.iter().map(Into::into).collect();
+                let mut b = ingest_named(&g.inputs, &group_opts)?;
                 // Input errors belong to the run, reported once (with the first cluster).
                 b.input_errors = if i == 0 {
                     bundle.input_errors.clone()

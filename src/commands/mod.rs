@@ -311,10 +311,18 @@ pub(crate) fn error_doc(schema: &str, b: &mglint::bundle::Bundle, error: &str) -
     serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
 }
 
-/// How a cluster is named when a run has several: its ID, else its inputs.
+/// How a cluster is named when a run has several: its ID (with the hosted cluster's name for
+/// a HyperShift hosted cluster's dump, `hostedcluster-<name>/`), else its inputs.
 pub(crate) fn cluster_label(b: &mglint::bundle::Bundle) -> String {
+    let hosted = b.inputs.iter().find_map(|i| {
+        let last = i.name.trim_end_matches('/').rsplit('/').next()?;
+        last.strip_prefix("hostedcluster-")
+    });
     match b.cluster_version().map(|cv| cv.spec.cluster_id.as_str()) {
-        Some(id) if !id.is_empty() => id.to_string(),
+        Some(id) if !id.is_empty() => match hosted {
+            Some(name) => format!("hosted cluster {name} ({id})"),
+            None => id.to_string(),
+        },
         _ => b
             .inputs
             .iter()

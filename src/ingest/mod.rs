@@ -8,6 +8,7 @@ pub mod klog;
 mod pipeline;
 pub mod prow;
 pub mod resources;
+pub mod resourcewatch;
 pub mod sniff;
 pub mod textlog;
 
@@ -155,6 +156,7 @@ pub fn ingest_named(
     }
     let results = results.files;
     merge(&mut bundle, results, &input_index);
+    history(&mut bundle, inputs);
     if bundle.is_empty() {
         let mut reasons = bundle.input_errors.clone();
         for i in &bundle.inputs {
@@ -172,6 +174,26 @@ pub fn ingest_named(
         return Err(IngestError::NothingFound(reasons));
     }
     Ok(bundle)
+}
+
+/// The history of every input that is a resourcewatch repository (see [`resourcewatch`]).
+fn history(bundle: &mut Bundle, inputs: &[(String, String)]) {
+    for (path, name) in inputs {
+        let dir = std::path::Path::new(path);
+        if !dir.is_dir() || !resourcewatch::is_repository(dir) {
+            continue;
+        }
+        let (snapshots, err) = resourcewatch::history(dir, name);
+        bundle.snapshots.extend(snapshots);
+        if let Some(e) = err {
+            bundle.diagnostics.push(Diagnostic {
+                level: DiagLevel::Warning,
+                prov: Provenance::detached(name, ".git"),
+                column: None,
+                reason: e.to_string(),
+            });
+        }
+    }
 }
 
 fn diag(
@@ -198,6 +220,11 @@ fn cvo_log_identity(path: &str) -> (String, bool) {
         && pod.starts_with("cluster-version-operator")
     {
         return (pod.to_string(), file.starts_with("previous"));
+    }
+    if parts.ends_with(&["core", "pods", "logs", file])
+        && let Some((pod, previous)) = crate::vocab::kind::hypershift_cvo_log(file)
+    {
+        return (pod.to_string(), previous);
     }
     // gather-extra: openshift-cluster-version_<pod>_cluster-version-operator[_previous].log
     let f = file.trim_end_matches(".gz").trim_end_matches(".log");

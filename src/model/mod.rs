@@ -10,6 +10,7 @@ mod mco;
 mod objects;
 mod provenance;
 mod records;
+mod snapshots;
 pub mod update_status;
 
 pub use crate::vocab::time::*;
@@ -20,4 +21,5 @@ pub use mco::*;
 pub use objects::*;
 pub use provenance::*;
 pub use records::*;
+pub use snapshots::*;
 pub use update_status::{InsightBody, UpdateInsight, UpdateStatus};

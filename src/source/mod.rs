@@ -38,6 +38,10 @@ pub struct SourceOptions {
     pub sniff: fn(&[u8], SniffMode) -> Option<FileKind>,
     /// What known-issue rules ask to be read beyond mglint's own needs (nothing by default).
     pub wants: Arc<Wants>,
+    /// Directories (local paths, as an input's path joined with the path inside it) a walk
+    /// does not enter: those that belong to another cluster of the run (a hosted cluster's
+    /// dump inside its management cluster's must-gather).
+    pub exclude: Vec<std::path::PathBuf>,
 }
 
 impl SourceOptions {
@@ -60,6 +64,7 @@ impl Default for SourceOptions {
             max_nesting: 3,
             sniff: sniff_nothing,
             wants: Arc::default(),
+            exclude: Vec::new(),
         }
     }
 }

@@ -362,7 +362,9 @@ impl<'o, 's> Walker<'o, 's> {
                     continue;
                 }
                 if ft.is_dir() {
-                    subdirs.push(p);
+                    if !self.opts.exclude.iter().any(|x| x == &p) {
+                        subdirs.push(p);
+                    }
                     continue;
                 }
                 self.out.info.files_seen += 1;

@@ -1,5 +1,5 @@
 //! The upgrade timeline: one sorted stream of UTC events from every ingested source (resource
-//! status, Kubernetes events, CVO logs, CI intervals, test logs, JUnit, Prow), the same fact
+//! status and a resourcewatch repository's history of it, Kubernetes events, CVO logs, CI intervals, test logs, JUnit, Prow), the same fact
 //! from two sources merged into one event with two pieces of evidence, the CVO's sync passes,
 //! and derived episodes (install, update A→B, cancel, rollback, stall, CVO restart,
 //! unmanaged span). Rules and the reconciler's replay read it; `render` prints it.
@@ -20,6 +20,7 @@ mod episode;
 mod episodes;
 mod episodes_cvo;
 mod events;
+mod history;
 mod locate;
 mod merge;
 mod model;
@@ -71,6 +72,7 @@ pub fn build(bundle: &Bundle) -> Timeline {
     let mut raw = Vec::new();
 
     cluster::extract(bundle, &mut raw);
+    history::extract(bundle, &mut raw);
     events::extract(bundle, &mut raw);
     let scan = cvo_log::extract(bundle, &mut raw);
     ci::extract(bundle, &mut raw);

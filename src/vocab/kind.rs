@@ -137,6 +137,13 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
         };
         return (wanted && is_yaml_or_json(&lower)).then_some(FileKind::Resource);
     }
+    // A HyperShift hosted control plane's CVO: `hypershift dump` writes each container's log
+    // flat, `namespaces/<control-plane ns>/core/pods/logs/<pod>-<container>[-previous].log`.
+    if let [.., "core", "pods", "logs", file] = parts.as_slice()
+        && hypershift_cvo_log(file).is_some()
+    {
+        return Some(FileKind::CvoLog);
+    }
     if let Some(i) = parts.iter().rposition(|p| *p == "namespaces") {
         let rest = &parts[i + 1..];
         return match rest {
@@ -313,11 +320,47 @@ pub fn is_archive_name(lower: &str) -> bool {
         || lower.ends_with(".zip")
 }
 
+/// The pod and whether it is the previous container's log, for a HyperShift CVO log file name
+/// (`cluster-version-operator-<rs>-<pod>-cluster-version-operator[-previous].log`); `None`
+/// for another container's log (`-bootstrap`, `-prepare-payload`).
+pub fn hypershift_cvo_log(file: &str) -> Option<(&str, bool)> {
+    let stem = file.strip_suffix(".log")?;
+    let (stem, previous) = match stem.strip_suffix("-previous") {
+        Some(s) => (s, true),
+        None => (stem, false),
+    };
+    let pod = stem.strip_suffix("-cluster-version-operator")?;
+    (pod.starts_with("cluster-version-operator-")).then_some((pod, previous))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const IMG: &str = "quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-eede";
+
+    #[test]
+    fn hypershift_control_plane_cvo_logs() {
+        let dir = "namespaces/clusters-alpha/core/pods/logs";
+        let pod = "cluster-version-operator-7c9d8f6b54-x2k8p";
+        for (file, want) in [
+            (
+                format!("{pod}-cluster-version-operator.log"),
+                Some((pod, false)),
+            ),
+            (
+                format!("{pod}-cluster-version-operator-previous.log"),
+                Some((pod, true)),
+            ),
+            (format!("{pod}-prepare-payload.log"), None),
+            (format!("{pod}-bootstrap.log"), None),
+            ("operator-6d9f8b7c5-abcde-operator.log".to_string(), None),
+        ] {
+            assert_eq!(hypershift_cvo_log(&file), want, "{file}");
+            let kind = classify_path(&format!("{dir}/{file}"));
+            assert_eq!(kind == Some(FileKind::CvoLog), want.is_some(), "{file}");
+        }
+    }
 
     #[test]
     fn must_gather_paths() {

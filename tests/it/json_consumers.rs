@@ -19,6 +19,8 @@ fn documents() -> Vec<(&'static str, Value, String)> {
     // Two clusters in one run; a tree of broken files read in part (its `unread` lists filled).
     inputs.push(vec![INPUTS[0], INPUTS[4]]);
     inputs.push(vec!["fixtures/bad", "--partial"]);
+    // A management cluster and two hosted clusters in one must-gather: three lines.
+    inputs.push(vec!["fixtures/must-gather/hypershift-mgmt-two-hosted"]);
     let verbs: [(&str, &[&str]); 6] = [
         ("report", &["analyze", "--exit-zero"]),
         ("summary", &["summary"]),

@@ -1,0 +1,149 @@
+//! A HyperShift management cluster's must-gather holding two hosted clusters (the layout
+//! `hypershift dump cluster --dump-guest-cluster` writes, fixture written from
+//! openshift/hypershift's dump code): the management cluster and each hosted cluster are
+//! analysed apart; a hosted cluster gets its guest dump (`hostedcluster-<name>/`) and its
+//! control plane namespace (the HostedControlPlane and the hosted CVO's flat pod logs), and the
+//! management cluster neither.
+
+use crate::common;
+use mglint::rules::Report;
+
+const MG: &str = "must-gather/hypershift-mgmt-two-hosted";
+const MGMT: &str = "9e4b2d71-5c3a-4f08-8d6e-1a7f0c2b9d53";
+const ALPHA: &str = "3c1e6f4a-8f7d-4d1b-9d55-2f0a6c7b1a01";
+const BETA: &str = "b7d2a9e0-41c6-4f3e-8a1b-6c5d0e9f2a47";
+
+fn codes(r: &Report) -> Vec<&str> {
+    r.findings.iter().map(|f| f.code).collect()
+}
+
+#[test]
+fn each_hosted_cluster_is_analysed_on_its_own_with_its_cvo_log() {
+    let input = common::fixture(MG).to_string_lossy().into_owned();
+    let run = common::load(std::slice::from_ref(&input), &[]);
+    let by_id = |id: &str| {
+        run.analyses()
+            .iter()
+            .find(|a| a.report().cluster.id.as_deref() == Some(id))
+            .unwrap_or_else(|| panic!("no analysis of {id}: {:?}", run.warnings))
+    };
+    assert_eq!(run.analyses().len(), 3, "{:?}", run.warnings);
+    assert!(
+        run.warnings
+            .iter()
+            .any(|w| w.contains("3 different clusters"))
+    );
+
+    // The management cluster: its own 4.15.3, no hosted object, no hosted CVO log.
+    let mgmt = by_id(MGMT);
+    assert_eq!(mgmt.report().cluster.to.as_deref(), Some("4.15.3"));
+    assert!(
+        mgmt.bundle.cvo_logs.is_empty(),
+        "{:?}",
+        mgmt.bundle.cvo_logs.len()
+    );
+    assert!(
+        mgmt.bundle
+            .objects
+            .cluster_operators
+            .iter()
+            .all(|co| co.operator_version() == Some("4.15.3")),
+        "a hosted cluster's operators leaked into the management cluster"
+    );
+    assert!(
+        !codes(mgmt.report()).contains(&"CO003"),
+        "{:?}",
+        codes(mgmt.report())
+    );
+
+    // alpha: updated 4.14.10 → 4.14.12 and healthy, from its own CVO log.
+    let alpha = by_id(ALPHA);
+    assert_eq!(alpha.report().cluster.from.as_deref(), Some("4.14.10"));
+    assert_eq!(alpha.report().cluster.to.as_deref(), Some("4.14.12"));
+    assert_eq!(alpha.bundle.cvo_logs.len(), 1);
+    assert_eq!(
+        alpha.bundle.cvo_logs[0].pod,
+        "cluster-version-operator-7c9d8f6b54-x2k8p"
+    );
+    assert!(!alpha.bundle.cvo_logs[0].previous);
+    // The flat log's lines have no year: it is taken from the dump's collection time.
+    let span = alpha.bundle.cvo_logs[0].span().expect("times");
+    assert_eq!(mglint::vocab::time::fmt_ms(&span.0)[..10], *"2024-02-20");
+    assert_eq!(
+        alpha.report().summary.errors,
+        0,
+        "{:?}",
+        codes(alpha.report())
+    );
+    assert_eq!(
+        alpha.report().summary.warnings,
+        0,
+        "{:?}",
+        codes(alpha.report())
+    );
+
+    // beta: mid-update, waiting on network, one CVO restart (its -previous log): the restart
+    // is reported, nothing else above info, and the reference model agrees with its status.
+    let beta = by_id(BETA);
+    let mut pods: Vec<(String, bool)> = beta
+        .bundle
+        .cvo_logs
+        .iter()
+        .map(|l| (l.pod.clone(), l.previous))
+        .collect();
+    pods.sort();
+    assert_eq!(
+        pods,
+        [
+            (
+                "cluster-version-operator-5b8c7d9f4d-m9z3c".to_string(),
+                false
+            ),
+            (
+                "cluster-version-operator-5b8c7d9f4d-m9z3c".to_string(),
+                true
+            )
+        ]
+    );
+    let c = codes(beta.report());
+    assert!(c.contains(&"LOG001"), "{c:?}");
+    assert!(!c.contains(&"RC003"), "{c:?}");
+    assert_eq!(beta.report().summary.errors, 0, "{c:?}");
+}
+
+#[test]
+fn status_names_the_hosted_cluster_it_speaks_of() {
+    let input = common::fixture(MG).to_string_lossy().into_owned();
+    let o = common::mglint(&["status", &input]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = String::from_utf8(o.stdout).unwrap();
+    let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("Cluster ")).collect();
+    assert_eq!(
+        heads,
+        [
+            format!("Cluster 1 of 3: {MGMT}").as_str(),
+            format!("Cluster 2 of 3: hosted cluster alpha ({ALPHA})").as_str(),
+            format!("Cluster 3 of 3: hosted cluster beta ({BETA})").as_str(),
+        ]
+    );
+    // beta is updating (oc's words), alpha and the management cluster are not.
+    let beta = out.split("hosted cluster beta").nth(1).unwrap();
+    assert!(
+        beta.contains("Target Version:  4.14.12 (from 4.14.10)"),
+        "{beta}"
+    );
+    assert!(beta.contains("Updating:        network"), "{beta}");
+    let alpha = out
+        .split("hosted cluster alpha")
+        .nth(1)
+        .unwrap()
+        .split("hosted cluster beta")
+        .next()
+        .unwrap();
+    assert!(alpha.contains("The cluster is not updating."), "{alpha}");
+}
