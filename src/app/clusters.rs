@@ -21,6 +21,8 @@ pub struct Group {
     pub inputs: Vec<(String, String)>,
     /// Directories (local paths) inside those inputs that belong to other groups.
     pub exclude: Vec<String>,
+    /// The part of each archive input that is this group's.
+    pub parts: Vec<crate::source::Part>,
 }
 
 /// Where a ClusterVersion came from: its input's name and the must-gather root inside it
@@ -33,13 +35,11 @@ fn is_root(origin_part: &str) -> bool {
     !origin_part.starts_with('\0')
 }
 
-/// Whether input `name` can be split at its must-gathers: it is not an archive, and every
-/// ClusterVersion in it sits in a must-gather root.
+/// Whether input `name` can be split at its must-gathers: every ClusterVersion in it sits in
+/// a must-gather root (a directory is split into its roots' folders, an archive read once per
+/// cluster, each time only that cluster's part).
 fn splittable(bundle: &Bundle, ids: &BTreeMap<Origin, String>, name: &str) -> bool {
-    bundle
-        .inputs
-        .iter()
-        .any(|i| i.name == name && i.kind != crate::bundle::InputKind::Archive)
+    bundle.inputs.iter().any(|i| i.name == name)
         && ids
             .keys()
             .filter(|(input, _)| input == name)
@@ -78,8 +78,8 @@ fn ids_by_origin(bundle: &Bundle) -> BTreeMap<Origin, String> {
 
 /// The groups when the inputs hold more than one cluster, `None` when they hold one (or
 /// none: nothing to keep apart). A directory that holds must-gathers of several clusters is
-/// split into its must-gather roots, each joining its cluster's group; an archive that does
-/// cannot be split here and stays whole (see [`mixed_archives`]).
+/// split into its must-gather roots, each joining its cluster's group; an archive that does is
+/// read once per cluster, each time only that cluster's part ([`crate::source::Part`]).
 pub fn groups(bundle: &Bundle, named: &[(String, String)]) -> Option<Vec<Group>> {
     let ids = ids_by_origin(bundle);
     let distinct: std::collections::BTreeSet<&String> = ids.values().collect();
@@ -87,21 +87,21 @@ pub fn groups(bundle: &Bundle, named: &[(String, String)]) -> Option<Vec<Group>>
         return None;
     }
     let mut groups: Vec<Group> = Vec::new();
-    let mut add = |id: Option<String>, inputs: Vec<(String, String)>, exclude: Vec<String>| {
+    let mut add = |id: Option<String>, mut g: Group| {
         let existing = id.as_ref().and_then(|id| {
             groups
                 .iter_mut()
                 .find(|g| g.cluster_id.as_ref() == Some(id))
         });
         match existing {
-            Some(g) => {
-                g.inputs.extend(inputs);
-                g.exclude.extend(exclude);
+            Some(e) => {
+                e.inputs.append(&mut g.inputs);
+                e.exclude.append(&mut g.exclude);
+                e.parts.append(&mut g.parts);
             }
             None => groups.push(Group {
                 cluster_id: id,
-                inputs,
-                exclude,
+                ..g
             }),
         }
     };
@@ -133,41 +133,71 @@ pub fn groups(bundle: &Bundle, named: &[(String, String)]) -> Option<Vec<Group>>
                 })
                 .collect();
             let join = |base: &str, part: &str| format!("{}/{part}", base.trim_end_matches('/'));
+            let archive = bundle
+                .inputs
+                .iter()
+                .any(|i| i.name == *name && i.kind == crate::bundle::InputKind::Archive);
             // Each hosted cluster's control plane namespace, by the part it joins.
             let planes: BTreeMap<&str, String> = parts
                 .iter()
                 .filter_map(|(part, _)| {
                     let (outer, inner) = part.rsplit_once('/')?;
                     let hc = inner.strip_prefix("hostedcluster-")?;
-                    let ns = control_plane_namespace(Path::new(&join(path, outer)), hc)?;
+                    let ns = if archive {
+                        logged_control_plane(bundle, name, outer, hc)?
+                    } else {
+                        control_plane_namespace(Path::new(&join(path, outer)), hc)?
+                    };
                     Some((part.as_str(), join(outer, &format!("namespaces/{ns}"))))
                 })
                 .collect();
             for (part, id) in &parts {
-                let mut inputs = vec![(join(path, part), join(name, part))];
-                if let Some(ns) = planes.get(part.as_str()) {
-                    inputs.push((join(path, ns), join(name, ns)));
-                }
+                let mine: Vec<&str> = std::iter::once(part.as_str())
+                    .chain(planes.get(part.as_str()).map(String::as_str))
+                    .collect();
                 // What lies inside this part but belongs to another: nested roots and their
                 // control plane namespaces.
                 let inside = |p: &str| p.starts_with(&format!("{part}/"));
-                let exclude = parts
+                let others: Vec<&str> = parts
                     .iter()
-                    .filter(|(other, _)| inside(other))
-                    .map(|(other, _)| join(path, other))
-                    .chain(
-                        planes
-                            .values()
-                            .filter(|ns| inside(ns))
-                            .map(|ns| join(path, ns)),
-                    )
+                    .map(|(other, _)| other.as_str())
+                    .chain(planes.values().map(String::as_str))
+                    .filter(|o| inside(o))
                     .collect();
-                add(Some((*id).clone()), inputs, exclude);
+                let g = if archive {
+                    Group {
+                        cluster_id: None,
+                        inputs: vec![(path.clone(), name.clone())],
+                        exclude: Vec::new(),
+                        parts: vec![crate::source::Part {
+                            input: name.clone(),
+                            keep: mine.iter().map(|p| p.to_string()).collect(),
+                            drop: others.iter().map(|p| p.to_string()).collect(),
+                        }],
+                    }
+                } else {
+                    Group {
+                        cluster_id: None,
+                        inputs: mine
+                            .iter()
+                            .map(|p| (join(path, p), join(name, p)))
+                            .collect(),
+                        exclude: others.iter().map(|o| join(path, o)).collect(),
+                        parts: Vec::new(),
+                    }
+                };
+                add(Some((*id).clone()), g);
             }
             continue;
         }
         let id = here.first().map(|(_, id)| (*id).clone());
-        add(id, vec![(path.clone(), name.clone())], Vec::new());
+        let g = Group {
+            cluster_id: None,
+            inputs: vec![(path.clone(), name.clone())],
+            exclude: Vec::new(),
+            parts: Vec::new(),
+        };
+        add(id, g);
     }
     // One input of several clusters that could not be split is still one group.
     (groups.len() > 1).then_some(groups)
@@ -196,9 +226,30 @@ fn control_plane_namespace(root: &Path, hc: &str) -> Option<String> {
     }
 }
 
-/// Inputs that hold ClusterVersions of several clusters and could not be split (an archive,
-/// or a directory with a ClusterVersion outside any must-gather root): analysed as one, which
-/// the run warns about.
+/// In an archive (whose tree cannot be listed here), hosted cluster `hc`'s control plane
+/// namespace under must-gather root `outer`: the one whose name ends in `-<hc>` (dots made
+/// dashes, as HyperShift names it) and holds a CVO log.
+fn logged_control_plane(bundle: &Bundle, input: &str, outer: &str, hc: &str) -> Option<String> {
+    let suffix = format!("-{}", hc.replace('.', "-"));
+    let prefix = format!("{outer}/namespaces/");
+    let found: std::collections::BTreeSet<&str> = bundle
+        .cvo_logs
+        .iter()
+        .filter(|l| l.prov.file.input() == input)
+        .filter_map(|l| {
+            let rest = l.prov.file.path().strip_prefix(&prefix)?;
+            let (ns, after) = rest.split_once('/')?;
+            (after.starts_with("core/pods/logs/") && ns.ends_with(&suffix)).then_some(ns)
+        })
+        .collect();
+    match found.len() {
+        1 => found.into_iter().next().map(str::to_string),
+        _ => None,
+    }
+}
+
+/// Inputs that hold ClusterVersions of several clusters and could not be split (a
+/// ClusterVersion outside any must-gather root): analysed as one, which the run warns about.
 pub fn mixed_inputs(bundle: &Bundle) -> Vec<String> {
     let ids = ids_by_origin(bundle);
     let mut by_input: BTreeMap<&str, std::collections::BTreeSet<&String>> = BTreeMap::new();

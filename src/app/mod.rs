@@ -230,6 +230,7 @@ pub fn load_named(
             for (i, g) in groups.iter().enumerate() {
                 let mut group_opts = opts.clone();
                 group_opts.source.exclude = g.exclude.iter().map(Into::into).collect();
+                group_opts.source.parts = g.parts.clone();
                 let mut b = ingest_named(&g.inputs, &group_opts)?;
                 // Input errors belong to the run, reported once (with the first cluster).
                 b.input_errors = if i == 0 {

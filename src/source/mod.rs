@@ -42,6 +42,31 @@ pub struct SourceOptions {
     /// does not enter: those that belong to another cluster of the run (a hosted cluster's
     /// dump inside its management cluster's must-gather).
     pub exclude: Vec<std::path::PathBuf>,
+    /// Which parts of an archive input are read, when it holds several clusters: entries
+    /// under one of a part's `keep` paths and under none of its `drop` paths.
+    pub parts: Vec<Part>,
+}
+
+/// The part of one archive input a walk reads (see [`SourceOptions::parts`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Part {
+    /// The input, as the user named it.
+    pub input: String,
+    /// Paths inside the input whose entries are read (every entry when empty).
+    pub keep: Vec<String>,
+    /// Paths inside the input whose entries are not.
+    pub drop: Vec<String>,
+}
+
+impl Part {
+    /// Whether the entry at `path` (inside the input) is in this part.
+    pub fn holds(&self, path: &str) -> bool {
+        let under = |dir: &String| {
+            path.strip_prefix(dir.trim_end_matches('/'))
+                .is_some_and(|r| r.starts_with('/'))
+        };
+        (self.keep.is_empty() || self.keep.iter().any(under)) && !self.drop.iter().any(under)
+    }
 }
 
 impl SourceOptions {
@@ -65,6 +90,7 @@ impl Default for SourceOptions {
             sniff: sniff_nothing,
             wants: Arc::default(),
             exclude: Vec::new(),
+            parts: Vec::new(),
         }
     }
 }

@@ -665,6 +665,12 @@ impl<'o, 's> Walker<'o, 's> {
     ) -> Result<(), EntryFailed> {
         let path = normalise(raw_path);
         let full = format!("{prefix}{path}");
+        // Another cluster's part of this archive: not this walk's to see.
+        if let Some(part) = self.opts.parts.iter().find(|p| *p.input == *self.input)
+            && !part.holds(&full)
+        {
+            return Ok(());
+        }
         match ty {
             EntryType::Dir => return Ok(()),
             EntryType::Other => {

@@ -260,9 +260,10 @@ fn insights_path(parts: &[&str]) -> Option<FileKind> {
             "clusteroperator" | "node" | "machineconfigpools" | "machineconfigs",
             f,
         ] => json(f),
-        ["events", f] => f
-            .strip_suffix(".json")
-            .is_some_and(|ns| EVENT_NAMESPACES.contains(&ns)),
+        // The operator keeps the events of the namespaces of unhealthy operators only
+        // (`events/<namespace>.json`, compacted): every one is read, not only the namespaces
+        // a must-gather's events are read from.
+        ["events", f] => json(f),
         _ => false,
     };
     // Only inside an Insights layout: `config/…` also names other things.

@@ -342,6 +342,18 @@ pub fn insights_archive_from_the_corpus_layout(c: &Path) {
     assert_eq!(b.objects.cluster_operators.len(), 3);
     assert_eq!(b.objects.nodes.len(), 1);
     assert_eq!(b.objects.pools.len(), 1);
+    // `events/openshift-machine-api.json` is read whole in the archive, as when given alone.
+    let alone = ingest(
+        &[
+            c.join("events_openshift-machine-api_insights-archive_compact.json")
+                .to_string_lossy()
+                .to_string(),
+        ],
+        &IngestOptions::default(),
+    )
+    .unwrap();
+    assert!(!alone.objects.events.is_empty());
+    assert_eq!(b.objects.events.len(), alone.objects.events.len());
     let run = common::load(&inputs, &[]);
     let report = run.analysis().report();
     assert!(report.rules.len() > 20, "{} rules ran", report.rules.len());

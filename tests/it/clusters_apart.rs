@@ -1,5 +1,6 @@
-//! Clusters kept apart inside one input: a directory holding must-gathers of two clusters is
-//! split by must-gather and analysed as two (with a warning saying so), and two clusters whose
+//! Clusters kept apart inside one input: a directory or an archive holding must-gathers of two
+//! clusters is split by must-gather and analysed as two (with a warning saying so), and two
+//! clusters whose
 //! ClusterVersion status is identical are never merged into one snapshot.
 
 use crate::common;
@@ -46,6 +47,66 @@ fn a_directory_of_two_clusters_must_gathers_is_analysed_apart_with_a_warning() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("2 different clusters"), "{err}");
     assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 2);
+}
+
+/// Every file under `dir`, as (path relative to `base`, bytes), in name order.
+fn files_under(base: &std::path::Path, dir: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let p = e.path();
+        if p.is_dir() {
+            files_under(base, &p, out);
+        } else {
+            let rel = p.strip_prefix(base).unwrap().to_string_lossy().into_owned();
+            out.push((rel, std::fs::read(&p).unwrap()));
+        }
+    }
+}
+
+#[test]
+fn an_archive_of_two_clusters_must_gathers_is_analysed_apart() {
+    // One tar.gz holding two must-gathers of two clusters: each cluster is read from its own
+    // part of the archive, and each analysis is the one its must-gather gives alone.
+    let mut files = Vec::new();
+    for f in ["seed1-blocked", "fixed-cvo-rejected-4.14"] {
+        let dir = common::fixture(&format!("must-gather/{f}"));
+        files_under(&dir, &dir, &mut files);
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = tmp.path().join("two.tar.gz");
+    std::fs::write(&archive, common::gzip(&common::tar_files(&files))).unwrap();
+    let input = archive.to_str().unwrap().to_string();
+    let run = common::load(std::slice::from_ref(&input), &[]);
+    assert_eq!(run.analyses().len(), 2, "{:?}", run.warnings);
+    assert!(
+        run.warnings
+            .iter()
+            .all(|w| !w.contains("cannot be told apart")),
+        "{:?}",
+        run.warnings
+    );
+    for f in ["seed1-blocked", "fixed-cvo-rejected-4.14"] {
+        let alone = common::report(
+            &[common::fixture(&format!("must-gather/{f}"))
+                .to_string_lossy()
+                .into_owned()],
+            &[],
+        );
+        let a = run
+            .analyses()
+            .iter()
+            .find(|a| a.report().cluster.id == alone.cluster.id)
+            .unwrap_or_else(|| panic!("{f}: no analysis of its cluster"));
+        let codes =
+            |r: &mglint::rules::Report| r.findings.iter().map(|f| f.code).collect::<Vec<_>>();
+        assert_eq!(codes(a.report()), codes(&alone), "{f}");
+        // Each part read alone: the same number of files as the must-gather on its own.
+        assert_eq!(
+            a.bundle.inputs[0].files_read, alone.inputs[0].files_read,
+            "{f}"
+        );
+    }
 }
 
 #[test]

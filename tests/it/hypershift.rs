@@ -147,3 +147,46 @@ fn status_names_the_hosted_cluster_it_speaks_of() {
         .unwrap();
     assert!(alpha.contains("The cluster is not updating."), "{alpha}");
 }
+
+#[test]
+fn an_archive_of_the_dump_keeps_the_hosted_clusters_apart_too() {
+    // The same dump as a tar.gz: it cannot be listed as a directory, so each hosted cluster's
+    // control plane namespace is found by its CVO log; the management cluster gets none.
+    let dir = common::fixture(MG);
+    let mut files = Vec::new();
+    let mut stack = vec![dir.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(&dir).unwrap().to_string_lossy().into_owned();
+                files.push((rel, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = tmp.path().join("hypershift-dump.tar.gz");
+    std::fs::write(&archive, common::gzip(&common::tar_files(&files))).unwrap();
+    let input = archive.to_str().unwrap().to_string();
+    let run = common::load(std::slice::from_ref(&input), &[]);
+    assert_eq!(run.analyses().len(), 3, "{:?}", run.warnings);
+    for a in run.analyses() {
+        let id = a.report().cluster.id.clone().unwrap_or_default();
+        let pods: Vec<&str> = a.bundle.cvo_logs.iter().map(|l| l.pod.as_str()).collect();
+        match id.as_str() {
+            MGMT => assert!(pods.is_empty(), "{pods:?}"),
+            ALPHA => assert_eq!(pods, ["cluster-version-operator-7c9d8f6b54-x2k8p"]),
+            BETA => assert_eq!(pods.len(), 2, "{pods:?}"),
+            other => panic!("unexpected cluster {other}"),
+        }
+        assert_eq!(
+            a.report().summary.errors,
+            0,
+            "{id}: {:?}",
+            codes(a.report())
+        );
+    }
+}
