@@ -29,7 +29,7 @@ fn git(dir: &Path, args: &[&str], date: Option<&str>) {
 }
 
 /// The repository the fixture describes, in `dir`.
-fn build(dir: &Path) {
+pub(crate) fn build(dir: &Path) {
     git(dir, &["init", "-q", "-b", "master"], None);
     let commits = std::fs::read_to_string(common::fixture(
         "resourcewatch/rw-4.14-update/commits.jsonl",
