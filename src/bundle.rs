@@ -167,6 +167,20 @@ impl Bundle {
         self.objects.cluster_versions.last()
     }
 
+    /// The namespace the CVO's pod runs in: `openshift-cluster-version`, or for a HyperShift
+    /// hosted cluster its control plane namespace (where its CVO log was found).
+    pub fn cvo_namespace(&self) -> String {
+        self.cvo_logs
+            .iter()
+            .find_map(|l| {
+                let whole = l.prov.display_path();
+                let (before, _) = whole.rsplit_once("/core/pods/logs/")?;
+                let (_, ns) = before.rsplit_once("namespaces/")?;
+                (!ns.contains('/')).then(|| ns.to_string())
+            })
+            .unwrap_or_else(|| "openshift-cluster-version".to_string())
+    }
+
     /// The cluster this bundle speaks of (see [`ClusterIdentity`]).
     pub fn identity(&self) -> ClusterIdentity {
         self.cluster_version()

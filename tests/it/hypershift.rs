@@ -107,6 +107,17 @@ fn each_hosted_cluster_is_analysed_on_its_own_with_its_cvo_log() {
     );
     let c = codes(beta.report());
     assert!(c.contains(&"LOG001"), "{c:?}");
+    // The restarted CVO's pod runs in the hosted control plane namespace.
+    let restart = beta
+        .report()
+        .findings
+        .iter()
+        .find(|f| f.code == "LOG001")
+        .unwrap();
+    assert_eq!(
+        restart.object.display(),
+        "pod/clusters-beta/cluster-version-operator-5b8c7d9f4d-m9z3c"
+    );
     assert!(!c.contains(&"RC003"), "{c:?}");
     assert_eq!(beta.report().summary.errors, 0, "{c:?}");
 }

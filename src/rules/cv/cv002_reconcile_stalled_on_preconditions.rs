@@ -94,7 +94,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
             .find(|p| p.start >= stall.start)
             .map(|p| p.pod.clone())
             .unwrap_or_default();
-        let object = ObjectRef::new("Pod", "openshift-cluster-version", &pod);
+        let object = ObjectRef::new("Pod", &cx.bundle.cvo_namespace(), &pod);
         let mut f = cx.finding(&META, object, String::new());
         let target = stall.target_release.clone().unwrap_or_default();
         let cause = cause_words(Some(stall), "");

@@ -671,7 +671,7 @@ fn sync(cx: &Context<'_>, s: &CSync) -> Vec<Hit> {
         evidence.extend(b.evidence.iter().take(1).map(|e| cx.from_timeline(e)));
     }
     vec![Hit {
-        object: ObjectRef::new("Pod", "openshift-cluster-version", &a.pod),
+        object: ObjectRef::new("Pod", &cx.bundle.cvo_namespace(), &a.pod),
         at: Some(a.start),
         evidence,
         caps,

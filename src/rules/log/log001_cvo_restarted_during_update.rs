@@ -49,7 +49,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         }
         let mut f = cx.finding(
             &META,
-            ObjectRef::new("Pod", "openshift-cluster-version", pod),
+            ObjectRef::new("Pod", &cx.bundle.cvo_namespace(), pod),
             msg,
         );
         for e in &r.evidence {

@@ -56,7 +56,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
             let (a, b) = (&run[0], &run[run.len() - 1]);
             let mut f = cx.finding(
                 &META,
-                ObjectRef::new("Pod", "openshift-cluster-version", &a.pod),
+                ObjectRef::new("Pod", &cx.bundle.cvo_namespace(), &a.pod),
                 format!(
                     "{} consecutive sync passes of `{}` ({}) failed from {} to {}: {}",
                     run.len(),

@@ -41,7 +41,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
             .unwrap_or_default();
         let mut f = cx.finding(
             &META,
-            ObjectRef::new("Pod", "openshift-cluster-version", &pod),
+            ObjectRef::new("Pod", &cx.bundle.cvo_namespace(), &pod),
             format!(
                 "the CVO reconciled no manifest{running} for {} ({} to {}) while it retried `{target}`",
                 duration(s.start, end),
