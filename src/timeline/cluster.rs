@@ -249,24 +249,12 @@ fn conditions<T>(
         };
         let anchor = (!anchor.is_empty()).then_some(anchor);
         let prov = locate(files, &obj.prov, anchor, &ts(&t), &c.type_);
-        let mut msg = format!("`{}` → {}", c.type_, c.status);
-        if !c.reason.is_empty() {
-            msg.push_str(&format!(" ({})", c.reason));
-        }
-        if !c.message.is_empty() {
-            msg.push_str(": ");
-            msg.push_str(&c.message);
-        }
         out.push(TimelineEvent::new(
             t,
             source,
             subject,
-            EventKind::ConditionTransition {
-                condition: c.type_.clone(),
-                status: c.status.clone(),
-                reason: c.reason.clone(),
-            },
-            msg,
+            transition_kind(c),
+            transition_message(c),
             Evidence::new(
                 prov,
                 &format!("{} {} {} {}", c.type_, c.status, c.reason, c.message),
@@ -454,4 +442,26 @@ pub fn merged_history(bundle: &Bundle) -> Vec<HistoryRecord> {
     with.sort_by_key(|r| r.started);
     with.extend(without);
     with
+}
+
+/// The event kind of a condition's transition.
+pub(super) fn transition_kind(c: &Condition) -> EventKind {
+    EventKind::ConditionTransition {
+        condition: c.type_.clone(),
+        status: c.status.clone(),
+        reason: c.reason.clone(),
+    }
+}
+
+/// "`Type` → Status (Reason): message", the line a condition transition is told by.
+pub(super) fn transition_message(c: &Condition) -> String {
+    let mut msg = format!("`{}` → {}", c.type_, c.status);
+    if !c.reason.is_empty() {
+        msg.push_str(&format!(" ({})", c.reason));
+    }
+    if !c.message.is_empty() {
+        msg.push_str(": ");
+        msg.push_str(&c.message);
+    }
+    msg
 }

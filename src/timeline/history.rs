@@ -5,6 +5,7 @@
 //! went True and back between two gathers, which the last snapshot cannot show, is in the
 //! history. The same transition read from the working tree merges with it.
 
+use super::cluster::{transition_kind, transition_message};
 use super::model::*;
 use crate::bundle::Bundle;
 use crate::model::{Condition, Provenance, Snapshot, SnapshotKind};
@@ -46,14 +47,6 @@ fn transition(s: &Snapshot, c: &Condition, since: Option<crate::model::Time>) ->
         .last_transition_time
         .filter(|t| since.is_none_or(|p| *t >= p) && *t <= s.time)
         .unwrap_or(s.time);
-    let mut msg = format!("`{}` → {}", c.type_, c.status);
-    if !c.reason.is_empty() {
-        msg.push_str(&format!(" ({})", c.reason));
-    }
-    if !c.message.is_empty() {
-        msg.push_str(": ");
-        msg.push_str(&c.message);
-    }
     let prov = Provenance::detached(&s.input, &format!("{}@{}", s.path, s.commit));
     let text = format!(
         "{} {} {} (commit {}, {} at {})",
@@ -68,12 +61,8 @@ fn transition(s: &Snapshot, c: &Condition, since: Option<crate::model::Time>) ->
         time,
         source,
         subject,
-        EventKind::ConditionTransition {
-            condition: c.type_.clone(),
-            status: c.status.clone(),
-            reason: c.reason.clone(),
-        },
-        msg,
+        transition_kind(c),
+        transition_message(c),
         Evidence::new(prov, &text),
     )
 }

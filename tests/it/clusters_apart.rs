@@ -49,29 +49,16 @@ fn a_directory_of_two_clusters_must_gathers_is_analysed_apart_with_a_warning() {
     assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 2);
 }
 
-/// Every file under `dir`, as (path relative to `base`, bytes), in name order.
-fn files_under(base: &std::path::Path, dir: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let p = e.path();
-        if p.is_dir() {
-            files_under(base, &p, out);
-        } else {
-            let rel = p.strip_prefix(base).unwrap().to_string_lossy().into_owned();
-            out.push((rel, std::fs::read(&p).unwrap()));
-        }
-    }
-}
-
 #[test]
 fn an_archive_of_two_clusters_must_gathers_is_analysed_apart() {
     // One tar.gz holding two must-gathers of two clusters: each cluster is read from its own
     // part of the archive, and each analysis is the one its must-gather gives alone.
     let mut files = Vec::new();
     for f in ["seed1-blocked", "fixed-cvo-rejected-4.14"] {
-        let dir = common::fixture(&format!("must-gather/{f}"));
-        files_under(&dir, &dir, &mut files);
+        files.extend(common::dir_files(
+            &common::fixture(&format!("must-gather/{f}")),
+            "",
+        ));
     }
     let tmp = tempfile::tempdir().unwrap();
     let archive = tmp.path().join("two.tar.gz");

@@ -163,21 +163,7 @@ fn status_names_the_hosted_cluster_it_speaks_of() {
 fn an_archive_of_the_dump_keeps_the_hosted_clusters_apart_too() {
     // The same dump as a tar.gz: it cannot be listed as a directory, so each hosted cluster's
     // control plane namespace is found by its CVO log; the management cluster gets none.
-    let dir = common::fixture(MG);
-    let mut files = Vec::new();
-    let mut stack = vec![dir.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(&dir).unwrap().to_string_lossy().into_owned();
-                files.push((rel, std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    files.sort();
+    let files = common::dir_files(&common::fixture(MG), "");
     let tmp = tempfile::tempdir().unwrap();
     let archive = tmp.path().join("hypershift-dump.tar.gz");
     std::fs::write(&archive, common::gzip(&common::tar_files(&files))).unwrap();

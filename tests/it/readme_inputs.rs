@@ -64,24 +64,6 @@ fn summary(args: &[&str], stdin: Option<&[u8]>) -> Vec<Value> {
     }
 }
 
-fn tar_gz_of(dir: &Path, prefix: &str, out: &Path) {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().to_string_lossy();
-                files.push((format!("{prefix}{rel}"), std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    files.sort();
-    std::fs::write(out, common::gzip(&common::tar_files(&files))).unwrap();
-}
-
 /// Checks one row's promise on an input of its kind.
 fn check(row: &str, tmp: &Path) {
     let mg = "fixtures/must-gather/seed1-blocked";
@@ -118,7 +100,11 @@ fn check(row: &str, tmp: &Path) {
         assert!(!cluster(s).is_empty(), "{row}: {s}");
     } else if row.starts_with("archives") {
         let a = tmp.join("mg.tar.gz");
-        tar_gz_of(&common::fixture("must-gather/seed1-blocked"), "", &a);
+        let tar = common::tar_dir(
+            &common::fixture("must-gather/seed1-blocked"),
+            "seed1-blocked",
+        );
+        std::fs::write(&a, common::gzip(&tar)).unwrap();
         let s = &summary(&[a.to_str().unwrap()], None)[0];
         assert_eq!(cluster(s), "c42dd7e1-8f3b-4c9e-b2a6-5d71e0f4a913", "{row}");
         assert_eq!(s["cvo_logs"].as_array().unwrap().len(), 2, "{row}");
