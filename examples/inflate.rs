@@ -20,7 +20,7 @@ fn main() {
     let n = r.read(&mut head).unwrap_or(0);
     let magic = mglint::source::sniff::sniff(&head[..n]);
     let whole = std::io::Cursor::new(head[..n].to_vec()).chain(r);
-    let mut d = match mglint::source::sniff::decoder(magic, whole) {
+    let mut d = match mglint::source::sniff::decoder(magic, whole, 2 << 30) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("{path}: {e}");

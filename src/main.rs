@@ -14,7 +14,10 @@ fn main() -> ExitCode {
     match commands::run(cli.command, &ui) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!(
+                "error: {}",
+                mglint::vocab::text::show_controls(&e.to_string())
+            );
             ExitCode::from(2)
         }
     }

@@ -22,6 +22,14 @@ static IPV6: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(?:[0-9a-fA-F]{1,4}:){1,7}:(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,6})?|\b(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}\b")
         .expect("static regex")
 });
+/// A host named after its IPv4 address, as AWS names instances (`ip-10-0-22-225`): the
+/// address is the secret, whether or not the host is a node of the dump (a bootstrap host
+/// that took a leader lease is not). Matched inside identifiers (`ip-10-0-22-225_8a0a…`, a
+/// leader-election holder identity), not inside a longer word or number.
+static IP_HOST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|[^A-Za-z0-9-])(ip-(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:-(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})(?:[^A-Za-z0-9-]|$)")
+        .expect("static regex")
+});
 /// An image pull spec's registry host (`host[:port]/`), when the host has a dot or a port.
 static REGISTRY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b([a-zA-Z0-9][a-zA-Z0-9-]*(?:\.[a-zA-Z0-9][a-zA-Z0-9-]*)+(?::\d+)?)/[a-z0-9][a-z0-9._/-]*(?:@sha256:[0-9a-f]{64}|:[A-Za-z0-9._-]+)")
@@ -214,6 +222,7 @@ impl Redactor {
                 t = self.replace_word(&t, n, kind);
             }
         }
+        t = self.replace(&t, &IP_HOST, "node", 1, |_, _| false);
         t = self.replace(&t, &REGISTRY, "registry", 1, |h, _| h.ends_with(".example"));
         t = self.replace(&t, &UUID, "cluster-id", 0, |_, _| false);
         t = self.replace(&t, &IPV4, "ip", 0, |_, _| false);
@@ -304,6 +313,19 @@ mod tests {
         assert!(
             s.starts_with("node-") && s.contains("_8a0a became leader"),
             "{s}"
+        );
+        // A host named after its address is redacted though no node has that name (the
+        // bootstrap host of the real AWS must-gather held the CVO's lease); the same host
+        // gets the same placeholder, a longer word or number keeps it.
+        let mut r = Redactor::new(Vec::new());
+        let s = r.apply(
+            "ip-10-0-22-225_8a0a97a1 became leader; ip-10-0-22-225_4e76 became leader; \
+             zip-10-0-22-225 ip-10-0-22-2255 ip-10-0-22",
+        );
+        assert_eq!(
+            s,
+            "node-1_8a0a97a1 became leader; node-1_4e76 became leader; \
+             zip-10-0-22-225 ip-10-0-22-2255 ip-10-0-22"
         );
         // Not inside a longer name.
         let mut r = Redactor::new(vec![("node", "master-2".into())]);

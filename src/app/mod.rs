@@ -142,6 +142,26 @@ impl Run {
         &self.analyses[0].bundle.input_errors
     }
 
+    /// Records a file of `input` that could not be read before ingestion saw it (an object
+    /// of a remote job that could not be downloaded): an error diagnostic on that file in the
+    /// analysis of the cluster the input belongs to, so it is named, counted as unread and
+    /// makes the answer incomplete like any unreadable file.
+    pub fn add_unread(&mut self, input: &str, path: &str, reason: &str) {
+        let at = self
+            .analyses
+            .iter()
+            .position(|a| a.bundle.inputs.iter().any(|i| i.name == input))
+            .unwrap_or(0);
+        if let Some(a) = self.analyses.get_mut(at) {
+            a.bundle.diagnostics.push(crate::model::Diagnostic {
+                level: crate::model::DiagLevel::Error,
+                prov: crate::vocab::files::Provenance::detached(input, path),
+                column: None,
+                reason: reason.to_string(),
+            });
+        }
+    }
+
     /// `code`, or 2 when some input could not be read at all.
     pub fn exit_code(&self, code: u8) -> u8 {
         if self.input_errors().is_empty() {
@@ -168,6 +188,7 @@ pub fn load(inputs: &[String], settings: &Settings) -> Result<Run, RunError> {
     let mut named = Vec::new();
     let mut fetch_errors = Vec::new();
     let mut notes = Vec::new();
+    let mut lost: Vec<(String, remote::FailedObject)> = Vec::new();
     for i in inputs {
         let job = remote::GcsLocation::parse(i);
         if remote::is_remote(i) && job.is_err() && remote::is_http_url(i) {
@@ -184,6 +205,7 @@ pub fn load(inputs: &[String], settings: &Settings) -> Result<Run, RunError> {
                             .iter()
                             .map(|s| format!("{i}: not downloaded: {s}")),
                     );
+                    lost.extend(r.failed.into_iter().map(|f| (i.clone(), f)));
                     named.push((r.local_dir.to_string_lossy().to_string(), i.clone()));
                 }
                 Err(e) => fetch_errors.push(e.to_string()),
@@ -196,6 +218,13 @@ pub fn load(inputs: &[String], settings: &Settings) -> Result<Run, RunError> {
         return Err(RunError::Inputs(fetch_errors));
     }
     let mut run = load_named(&named, settings, fetch_errors)?;
+    for (input, f) in &lost {
+        run.add_unread(
+            input,
+            &f.path,
+            &format!("could not be downloaded: {}", f.reason),
+        );
+    }
     notes.append(&mut run.notes);
     run.notes = notes;
     Ok(run)

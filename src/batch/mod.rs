@@ -120,8 +120,9 @@ impl Ctx<'_> {
         m.entry(key.to_string()).or_default().clone()
     }
 
-    /// The local directory of a URL input, fetched into the cache when needed.
-    fn fetch(&self, url: &str) -> Result<String, String> {
+    /// The local directory of a URL input, fetched into the cache when needed, with the
+    /// objects of a job that could not be downloaded.
+    fn fetch(&self, url: &str) -> Result<(String, Vec<crate::remote::FailedObject>), String> {
         if GcsLocation::parse(url).is_err() && crate::remote::is_http_url(url) {
             // A link to one archive or file; the download is renamed into place whole, so
             // two rows naming it at once cannot see half a file.
@@ -129,27 +130,27 @@ impl Ctx<'_> {
             let _held = lock.lock().unwrap_or_else(PoisonError::into_inner);
             let opts = self.fetcher()?.options().clone();
             return crate::remote::fetch_url(url, &opts)
-                .map(|p| p.to_string_lossy().to_string())
+                .map(|p| (p.to_string_lossy().to_string(), Vec::new()))
                 .map_err(|e| e.to_string());
         }
         let key = GcsLocation::parse(url).map_err(|e| e.to_string())?.gs_url();
         let lock = self.lock_for(&key);
         let _held = lock.lock().unwrap_or_else(PoisonError::into_inner);
         let r = self.fetcher()?.fetch(url).map_err(|e| e.to_string())?;
-        Ok(r.local_dir.to_string_lossy().to_string())
+        Ok((r.local_dir.to_string_lossy().to_string(), r.failed))
     }
 
     fn analyse(&self, index: usize, input: &str) -> Row {
-        let local = if is_remote(input) {
+        let (local, lost) = if is_remote(input) {
             match self.fetch(input) {
-                Ok(dir) => dir,
+                Ok(fetched) => fetched,
                 Err(e) => return Row::error(index, input, vec![e]),
             }
         } else {
-            input.to_string()
+            (input.to_string(), Vec::new())
         };
         let named = [(local, input.to_string())];
-        let run = match crate::app::load_named(&named, &self.opts.settings, Vec::new()) {
+        let mut run = match crate::app::load_named(&named, &self.opts.settings, Vec::new()) {
             Ok(r) => r,
             Err(RunError::Ingest(IngestError::NothingFound(reasons))) if !reasons.is_empty() => {
                 let mut errors = vec!["nothing recognisable found".to_string()];
@@ -158,6 +159,13 @@ impl Ctx<'_> {
             }
             Err(e) => return Row::error(index, input, vec![e.to_string()]),
         };
+        for f in &lost {
+            run.add_unread(
+                input,
+                &f.path,
+                &format!("could not be downloaded: {}", f.reason),
+            );
+        }
         let a = run.analysis();
         if let Some(r) = &self.redactor {
             r.lock()

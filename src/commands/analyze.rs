@@ -39,7 +39,7 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
     let mut failed = 0;
     let mut write = |text: &str, path: Option<&std::path::Path>| {
         if let Err(e) = emit(&run, text, path, ui) {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             failed += 1;
         }
     };
@@ -91,7 +91,7 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
                 ));
                 continue;
             }
-            eprintln!(
+            say!(
                 "warning: {} clusters in one SARIF document: GitHub code scanning refuses more than {MAX_SARIF_RUNS} runs per file (give -o sarif=PATH for one file per cluster)",
                 clusters.len()
             );

@@ -9,10 +9,15 @@ pub fn run(a: FetchArgs, ui: &Ui) -> Result<u8, CliError> {
     for s in &r.skipped {
         ui.note(&format!("not downloaded: {s}"));
     }
-    if ui.quiet {
-        return Ok(0);
+    for f in &r.failed {
+        say!("error: `{}` could not be downloaded: {}", f.path, f.reason);
     }
-    eprintln!(
+    // The directory holds the rest of the job; the exit code says it is not all of it.
+    let code = if r.failed.is_empty() { 0 } else { 2 };
+    if ui.quiet {
+        return Ok(code);
+    }
+    say!(
         "{}: {} ({} downloaded, {} from cache, {})",
         a.output.display(),
         mglint::vocab::text::plural(r.downloaded + r.from_cache, "file", "files"),
@@ -20,5 +25,5 @@ pub fn run(a: FetchArgs, ui: &Ui) -> Result<u8, CliError> {
         r.from_cache,
         crate::cli::ByteSize(r.bytes)
     );
-    Ok(0)
+    Ok(code)
 }

@@ -30,7 +30,7 @@ pub fn man(a: ManArgs, ui: &Ui) -> Result<u8, CliError> {
                         .count()
                 })
                 .unwrap_or(0);
-            eprintln!("wrote {n} man pages to {}", dir.display());
+            say!("wrote {n} man pages to {}", dir.display());
         }
         return Ok(0);
     }

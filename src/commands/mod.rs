@@ -3,6 +3,15 @@
 //! ([`mglint::app::load`]), every text written through the run's output hygiene. [`Ui`]
 //! carries the global `--color` and `--quiet`; [`pick_format`] infers a format from `-o`.
 
+/// `eprintln!` for everything mglint says on standard error: control characters that came
+/// from the input (a cluster ID, an object or file name) are shown escaped
+/// ([`mglint::vocab::text::show_controls`]), so a hostile dump cannot restyle the terminal.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        eprintln!("{}", mglint::vocab::text::show_controls(&format!($($arg)*)))
+    };
+}
+
 mod analyze;
 mod batch;
 mod fetch;
@@ -43,7 +52,7 @@ impl Ui {
     /// A remark on standard error, unless `--quiet`.
     pub fn note(&self, msg: &str) {
         if !self.quiet {
-            eprintln!("note: {msg}");
+            say!("note: {msg}");
         }
     }
 
@@ -201,7 +210,7 @@ fn partial_exit(code: u8, unread: usize, partial: bool) -> u8 {
     if unread == 0 || partial {
         return code;
     }
-    eprintln!(
+    say!(
         "error: {} could not be read (named above), so the answer is incomplete: pass --partial to accept it",
         mglint::vocab::text::plural(unread, "input file", "input files")
     );
@@ -230,7 +239,7 @@ fn rule_settings(
 /// `IN003` reports them in the results too).
 fn warn_rule_files(s: &Settings) {
     for p in &s.known.problems {
-        eprintln!("warning: {}", p.one_line());
+        say!("warning: {}", p.one_line());
     }
 }
 
@@ -242,7 +251,7 @@ fn load(input: &InputArgs, settings: &Settings, ui: &Ui) -> Result<Run, CliError
         ui.note(n);
     }
     for w in &run.warnings {
-        eprintln!("warning: {w}");
+        say!("warning: {w}");
     }
     Ok(run)
 }
@@ -267,7 +276,7 @@ fn write_plain(text: &str, path: Option<&Path>, ui: &Ui) -> Result<(), CliError>
 /// Reports inputs that could not be opened; they make the exit code 2.
 fn finish(run: &Run, code: u8) -> u8 {
     for e in run.input_errors() {
-        eprintln!("error: {e}");
+        say!("error: {e}");
     }
     run.exit_code(code)
 }
@@ -312,8 +321,13 @@ pub(crate) fn error_doc(schema: &str, b: &mglint::bundle::Bundle, error: &str) -
 }
 
 /// How a cluster is named when a run has several: its ID (with the hosted cluster's name for
-/// a HyperShift hosted cluster's dump, `hostedcluster-<name>/`), else its inputs.
+/// a HyperShift hosted cluster's dump, `hostedcluster-<name>/`), else its inputs; control
+/// characters shown escaped (the ID is the dump's text). Markdown and HTML escape it further.
 pub(crate) fn cluster_label(b: &mglint::bundle::Bundle) -> String {
+    mglint::vocab::text::show_controls(&raw_cluster_label(b)).into_owned()
+}
+
+fn raw_cluster_label(b: &mglint::bundle::Bundle) -> String {
     let hosted = b.inputs.iter().find_map(|i| {
         let last = i.name.trim_end_matches('/').rsplit('/').next()?;
         last.strip_prefix("hostedcluster-")

@@ -19,7 +19,7 @@ pub fn run(a: RecommendArgs, ui: &Ui) -> Result<u8, CliError> {
     };
     // oc checks its flags before it reads anything.
     if let Err(e) = mglint::recommend::check_options(&opts) {
-        eprintln!("error: {e}");
+        say!("error: {e}");
         return Ok(1);
     }
     super::guard_outputs(&a.input.inputs, &[a.output.as_deref()])?;
@@ -36,7 +36,7 @@ pub fn run(a: RecommendArgs, ui: &Ui) -> Result<u8, CliError> {
                 return if json {
                     super::error_doc(mglint::vocab::schema::RECOMMEND, &an.bundle, &e.to_string())
                 } else {
-                    eprintln!("error: {e}");
+                    say!("error: {e}");
                     String::new()
                 };
             }
@@ -52,7 +52,7 @@ pub fn run(a: RecommendArgs, ui: &Ui) -> Result<u8, CliError> {
                 eprint!("{}", answer.err);
                 if let Some(e) = &answer.error {
                     // oc's warnings may end without a newline; its error follows on that line.
-                    eprintln!("error: {e}");
+                    say!("error: {e}");
                 }
                 answer.out
             }

@@ -42,7 +42,7 @@ pub fn run(a: ReconcileArgs, ui: &Ui) -> Result<u8, CliError> {
     if out.expect_mismatches.is_empty() {
         Ok(0)
     } else {
-        eprintln!(
+        say!(
             "the result differs from `expect`:\n{}",
             reconciler::render_mismatches(&out.expect_mismatches)
         );

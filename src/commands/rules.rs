@@ -80,7 +80,7 @@ fn load(a: &RuleFilesArgs) -> Result<(Vec<PathBuf>, KnownSet), CliError> {
 /// Prints each problem (the YAML around it) on standard error.
 fn report_problems(set: &KnownSet) {
     for p in &set.problems {
-        eprintln!("{}", p.render());
+        say!("{}", p.render());
     }
 }
 

@@ -45,6 +45,15 @@ pub fn parse_resources_keeping(
         errors.push(err(None, None, "empty file".to_string()));
         return (objs, errors);
     }
+    if trimmed.starts_with('{')
+        && let Some(a) = Alerts::from_json_text(trimmed)
+    {
+        objs.alerts.push(Sourced {
+            value: a,
+            prov: prov.clone(),
+        });
+        return (objs, errors);
+    }
     let docs: Vec<Value> = if trimmed.starts_with('{') || trimmed.starts_with('[') {
         match serde_json::from_str::<Value>(trimmed) {
             Ok(v) => vec![v],

@@ -368,9 +368,17 @@ pub enum ScenarioError {
 /// Parses a scenario from YAML. Errors name the event index and time, or the YAML location.
 pub fn load_scenario(text: &str) -> Result<Scenario, ScenarioError> {
     // The same bounds as resource files, checked on the text before the YAML library builds
-    // anything: nesting deeper than 128 levels is refused in one pass (a 100,000-deep flow
+    // the scenario: nesting deeper than 128 levels is refused in one pass (a 100,000-deep flow
     // mapping used to take 56 s).
     if let Err(e) = crate::yaml::check_text(text) {
+        let at = e.line.map_or_else(String::new, |l| format!(" at line {l}"));
+        return Err(ScenarioError::Format(format!("{}{at}", e.message)));
+    }
+    // And what aliases expand to, with the same bound as resource files: 100,000 aliases of
+    // one large event used to take 2 GB and abort. Valid YAML is loaded once more below.
+    if let Err(e) = crate::yaml::values_multi(text)
+        && e.bound
+    {
         let at = e.line.map_or_else(String::new, |l| format!(" at line {l}"));
         return Err(ScenarioError::Format(format!("{}{at}", e.message)));
     }

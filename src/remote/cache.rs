@@ -54,6 +54,9 @@ pub struct Manifest {
     /// Must-gather archives listed but not downloaded (fetched later if asked for).
     pub deferred: Vec<String>,
     pub skipped: Vec<String>,
+    /// Objects that could not be downloaded: an online run fetches them again.
+    #[serde(default)]
+    pub failed: Vec<super::FailedObject>,
 }
 
 impl Manifest {
@@ -66,6 +69,7 @@ impl Manifest {
             objects: Vec::new(),
             deferred: Vec::new(),
             skipped: Vec::new(),
+            failed: Vec::new(),
         }
     }
 

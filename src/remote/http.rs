@@ -35,6 +35,10 @@ pub(crate) struct HttpSettings {
     pub timeout: Duration,
     pub retries: u32,
     pub backoff: Duration,
+    /// Decode a body sent with `Content-Encoding: gzip` or `deflate` (plain URLs). GCS
+    /// objects are stored as received instead (ingestion sniffs gzip data), so that a cached
+    /// object keeps its listed size.
+    pub decode_content_encoding: bool,
 }
 
 /// A GCS client for one endpoint.
@@ -45,6 +49,7 @@ pub(crate) struct Http {
     timeout: Duration,
     retries: u32,
     backoff: Duration,
+    decode_content_encoding: bool,
 }
 
 impl Http {
@@ -86,6 +91,7 @@ impl Http {
             timeout: s.timeout,
             retries: s.retries,
             backoff: s.backoff,
+            decode_content_encoding: s.decode_content_encoding,
         })
     }
 
@@ -260,7 +266,7 @@ impl Http {
     fn copy_body(
         &self,
         url: &Url,
-        mut resp: Response,
+        resp: Response,
         cap: u64,
         started: Instant,
         sink: &mut dyn Write,
@@ -272,6 +278,31 @@ impl Http {
                 cap,
             }));
         }
+        // A body sent with `Content-Encoding: gzip` (a server compressing on the fly, or one
+        // labelling a `.tar.gz` so) is the file gzip-compressed once more: decoded here, the
+        // cap counting the decoded bytes, so what is stored is the file itself.
+        let encoding = resp
+            .headers()
+            .get(reqwest::header::CONTENT_ENCODING)
+            .filter(|_| self.decode_content_encoding)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| v.trim().to_ascii_lowercase())
+            .unwrap_or_default();
+        let mut resp: Box<dyn Read> = match encoding.as_str() {
+            "" | "identity" => Box::new(resp),
+            "gzip" | "x-gzip" => Box::new(flate2::read::MultiGzDecoder::new(resp)),
+            "deflate" => Box::new(flate2::read::ZlibDecoder::new(resp)),
+            other => {
+                return Err(Failure::Fatal(RemoteError::Network {
+                    url: url.to_string(),
+                    reason: format!(
+                        "the server sent the body with `Content-Encoding: {other}`, which mglint \
+                         does not decode (gzip and deflate are)"
+                    ),
+                    attempts: 1,
+                }));
+            }
+        };
         let mut buf = vec![0u8; 64 << 10];
         let mut total = 0u64;
         loop {

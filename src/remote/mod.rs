@@ -84,6 +84,20 @@ pub struct FetchResult {
     pub bytes: u64,
     /// Needed objects that were not downloaded, one line each with the reason.
     pub skipped: Vec<String>,
+    /// Objects that were wanted but could not be downloaded (404 after the listing, over the
+    /// size cap while listed small, a body that never ended, retries spent): each one alone,
+    /// the job is read without it. The manifest records them, so the next run that may use
+    /// the network tries them again.
+    pub failed: Vec<FailedObject>,
+}
+
+/// One object of a job that could not be downloaded.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FailedObject {
+    /// Its path inside the job directory.
+    pub path: String,
+    /// Why, as the error said it.
+    pub reason: String,
 }
 
 /// Fetches a job into the cache; see [`Fetcher::fetch`].
@@ -129,6 +143,7 @@ impl Fetcher {
                 timeout: opts.timeout,
                 retries: opts.retries,
                 backoff: opts.backoff,
+                decode_content_encoding: false,
             })?)
         };
         Ok(Fetcher { opts, http })
@@ -146,8 +161,34 @@ impl Fetcher {
     }
 
     /// Fetches the job `url` names into `dest_dir` (same layout below it, same manifest).
+    /// `dest_dir` must be new, empty, or a directory a fetch wrote (it has the manifest): the
+    /// user's own files are never overwritten by a job's objects of the same name.
     pub fn fetch_to(&self, url: &str, dest_dir: &Path) -> Result<FetchResult, RemoteError> {
         let loc = GcsLocation::parse(url)?;
+        let refuse = |reason: &str| RemoteError::Io {
+            path: dest_dir.to_path_buf(),
+            reason: reason.to_string(),
+        };
+        match std::fs::symlink_metadata(dest_dir) {
+            Ok(m) if !m.is_dir() => {
+                return Err(refuse(
+                    "it exists and is not a directory; give a new or empty directory",
+                ));
+            }
+            Ok(_) => {
+                let empty = std::fs::read_dir(dest_dir)
+                    .map_err(|e| refuse(&format!("cannot read the directory: {e}")))?
+                    .next()
+                    .is_none();
+                if !empty && !dest_dir.join(MANIFEST).is_file() {
+                    return Err(refuse(
+                        "it holds files that no fetch wrote (no manifest); give a new or empty \
+                         directory, so none of them is overwritten",
+                    ));
+                }
+            }
+            Err(_) => {}
+        }
         self.fetch_location(&loc, dest_dir)
     }
 
@@ -158,10 +199,11 @@ impl Fetcher {
         dir: &Path,
     ) -> Result<FetchResult, RemoteError> {
         if let Some(m) = Manifest::read_complete(dir, loc) {
-            let wants_more = self.opts.with_must_gather && !m.deferred.is_empty();
+            let wants_more =
+                (self.opts.with_must_gather && !m.deferred.is_empty()) || !m.failed.is_empty();
             if !wants_more || self.opts.offline {
                 let mut skipped = m.skipped;
-                if wants_more {
+                if self.opts.with_must_gather && !m.deferred.is_empty() {
                     // Asked for, but only a fetch without `offline` can bring it.
                     for d in &m.deferred {
                         let head = format!("`{d}`:");
@@ -178,6 +220,7 @@ impl Fetcher {
                     from_cache: m.objects.len(),
                     bytes: 0,
                     skipped,
+                    failed: m.failed,
                 });
             }
         }
@@ -198,7 +241,7 @@ impl Fetcher {
             self.opts.with_must_gather,
             self.opts.max_object_bytes,
         );
-        let placed = self.download_all(http, loc, dir, &plan.fetch)?;
+        let (placed, failed) = self.download_all(http, loc, dir, &plan.fetch)?;
         let mut manifest = Manifest::new(loc, &self.opts.endpoint, self.opts.with_must_gather);
         manifest.objects = placed
             .iter()
@@ -209,6 +252,7 @@ impl Fetcher {
             .collect();
         manifest.deferred = plan.deferred.iter().map(|w| w.rel.clone()).collect();
         manifest.skipped = plan.skipped.clone();
+        manifest.failed = failed.clone();
         manifest.write(dir)?;
         let fresh = || placed.iter().filter(|p| p.downloaded);
         Ok(FetchResult {
@@ -217,6 +261,7 @@ impl Fetcher {
             from_cache: placed.len() - fresh().count(),
             bytes: fresh().map(|p| p.bytes).sum(),
             skipped: plan.skipped,
+            failed,
         })
     }
 
@@ -249,14 +294,17 @@ impl Fetcher {
         })
     }
 
-    /// Places every wanted object with a few worker threads; the first error (in path order) wins.
+    /// Places every wanted object with a few worker threads. An object that cannot be
+    /// downloaded is failed alone (the rest of the job is fetched); a local write error
+    /// (a full disk) stops the fetch, as does every object failing (the first error, in path
+    /// order, is the answer then).
     fn download_all(
         &self,
         http: &Http,
         loc: &GcsLocation,
         dir: &Path,
         wanted: &[Wanted],
-    ) -> Result<Vec<Placed>, RemoteError> {
+    ) -> Result<(Vec<Placed>, Vec<FailedObject>), RemoteError> {
         let next = AtomicUsize::new(0);
         let failed = AtomicBool::new(false);
         let workers = self.opts.concurrency.clamp(1, 32).min(wanted.len().max(1));
@@ -271,7 +319,7 @@ impl Fetcher {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(w) = wanted.get(i) else { break };
                             let r = self.place(http, loc, dir, w);
-                            if r.is_err() {
+                            if matches!(r, Err(RemoteError::Io { .. })) {
                                 failed.store(true, Ordering::Relaxed);
                             }
                             mine.push((i, r));
@@ -294,17 +342,37 @@ impl Fetcher {
             }
         });
         let mut placed = Vec::with_capacity(wanted.len());
-        for slot in slots.into_iter().flatten() {
-            placed.push(slot?);
+        let mut lost = Vec::new();
+        let mut first_error = None;
+        let mut seen = 0;
+        for (slot, w) in slots.into_iter().zip(wanted) {
+            let Some(r) = slot else { continue };
+            seen += 1;
+            match r {
+                Ok(p) => placed.push(p),
+                Err(e @ RemoteError::Io { .. }) => return Err(e),
+                Err(e) => {
+                    lost.push(FailedObject {
+                        path: w.rel.clone(),
+                        reason: e.to_string(),
+                    });
+                    first_error.get_or_insert(e);
+                }
+            }
         }
-        if worker_died || placed.len() != wanted.len() {
+        if let Some(e) = first_error
+            && placed.is_empty()
+        {
+            return Err(e);
+        }
+        if worker_died || seen != wanted.len() {
             return Err(RemoteError::Network {
                 url: loc.gs_url(),
                 reason: "a download worker stopped unexpectedly".to_string(),
                 attempts: 1,
             });
         }
-        Ok(placed)
+        Ok((placed, lost))
     }
 }
 

@@ -73,9 +73,41 @@ pub fn fetch_url(url: &str, opts: &FetchOptions) -> Result<PathBuf, RemoteError>
         timeout: opts.timeout,
         retries: opts.retries,
         backoff: opts.backoff,
+        decode_content_encoding: true,
     })?;
     http.download(&parsed, &dest, opts.max_object_bytes)?;
+    if looks_like_html(&dest) {
+        // A login or error page sent with 200: never kept as the download, so the next run
+        // asks again instead of failing on the cached page for ever.
+        let _ = std::fs::remove_file(&dest);
+        let _ = std::fs::remove_dir(&dir);
+        return Err(RemoteError::Network {
+            url: url.to_string(),
+            reason: "the server sent an HTML page, not an archive or file mglint reads (a login \
+                     or error page?); nothing was kept"
+                .to_string(),
+            attempts: 1,
+        });
+    }
     Ok(dest)
+}
+
+/// Whether the file starts like an HTML document (`<!DOCTYPE html`, `<html`, `<head`,
+/// `<body`, after white space and a byte order mark): no input mglint reads is HTML.
+fn looks_like_html(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 512];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .unwrap_or(0);
+    let text = String::from_utf8_lossy(&head[..n]);
+    let t = text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .to_ascii_lowercase();
+    ["<!doctype html", "<html", "<head", "<body"]
+        .iter()
+        .any(|p| t.starts_with(p))
 }
 
 #[cfg(test)]

@@ -230,7 +230,7 @@ pub fn decompressed<'a>(
     let magic = sniff::sniff(head);
     match magic {
         Magic::Gzip | Magic::Xz | Magic::Zstd => {
-            let d = sniff::decoder(magic, raw)?;
+            let d = sniff::decoder(magic, raw, sniff::zstd_window_cap(opts.max_file_bytes))?;
             let capped = sniff::Capped {
                 inner: d,
                 left: opts.max_file_bytes,

@@ -112,12 +112,28 @@ fn is_v7_tar(head: &[u8]) -> bool {
     sum == want
 }
 
-/// Wraps a reader in the decoder its magic asks for (`Plain` and `Tar` pass through).
-pub fn decoder<'a, R: Read + 'a>(magic: Magic, r: R) -> Result<Box<dyn Read + 'a>, ReadError> {
+/// The largest zstd window accepted, for a file bound of `max_file_bytes`: at least 128 MiB
+/// (what every zstd level without `--long` uses, whatever the bound), at most 2 GiB (zstd's
+/// `--long=31`, the reference decoder's limit on 64-bit machines), else the file bound: a
+/// window is history the decoder keeps, and no history longer than one file is needed.
+pub fn zstd_window_cap(max_file_bytes: u64) -> u64 {
+    max_file_bytes.clamp(128 << 20, 2 << 30)
+}
+
+/// Wraps a reader in the decoder its magic asks for (`Plain` and `Tar` pass through); zstd
+/// frames may ask for a window of up to `zstd_window` bytes ([`zstd_window_cap`]).
+pub fn decoder<'a, R: Read + 'a>(
+    magic: Magic,
+    r: R,
+    zstd_window: u64,
+) -> Result<Box<dyn Read + 'a>, ReadError> {
     match magic {
         Magic::Gzip => Ok(Box::new(flate2::read::MultiGzDecoder::new(r))),
         Magic::Xz => Ok(Box::new(liblzma::read::XzDecoder::new_multi_decoder(r))),
-        Magic::Zstd => Ok(Box::new(ZstdFrames::new(std::io::BufReader::new(r)))),
+        Magic::Zstd => Ok(Box::new(ZstdFrames::new(
+            std::io::BufReader::new(r),
+            zstd_window,
+        ))),
         // Zip needs its central directory (at the end): see `source::zip`.
         Magic::Zip => Err(ReadError::Unsupported("zip")),
         Magic::Tar | Magic::Plain => Ok(Box::new(r)),
@@ -126,7 +142,8 @@ pub fn decoder<'a, R: Read + 'a>(magic: Magic, r: R) -> Result<Box<dyn Read + 'a
 
 /// A zstd stream of one or more frames (`zstd -T`, `pzstd` and concatenated files have
 /// several), decoded frame by frame; skippable frames are passed over. Each frame's window is
-/// bounded by ruzstd's default (128 MiB), so a hostile header cannot ask for more memory.
+/// bounded ([`zstd_window_cap`]), so a hostile header cannot ask for more memory; a frame
+/// over it is refused with the window it asked for and the bound.
 struct ZstdFrames<R: BufRead> {
     source: R,
     decoder: ruzstd::decoding::FrameDecoder,
@@ -137,10 +154,12 @@ struct ZstdFrames<R: BufRead> {
 }
 
 impl<R: BufRead> ZstdFrames<R> {
-    fn new(source: R) -> Self {
+    fn new(source: R, max_window: u64) -> Self {
+        let mut decoder = ruzstd::decoding::FrameDecoder::new();
+        decoder.set_max_window_size(max_window);
         ZstdFrames {
             source,
-            decoder: ruzstd::decoding::FrameDecoder::new(),
+            decoder,
             in_frame: false,
             frames: 0,
         }
@@ -187,7 +206,15 @@ fn truncated_zstd() -> std::io::Error {
 }
 
 fn zstd_error(e: ruzstd::decoding::errors::FrameDecoderError) -> std::io::Error {
-    std::io::Error::new(std::io::ErrorKind::InvalidData, format!("zstd: {e}"))
+    use ruzstd::decoding::errors::FrameDecoderError;
+    let text = match e {
+        FrameDecoderError::WindowSizeTooBig { requested, max } => format!(
+            "zstd frame asks for a {requested}-byte window (made with `zstd --long`), over the \
+             {max}-byte bound (raise --max-file-bytes; at most 2 GiB)"
+        ),
+        other => format!("zstd: {other}"),
+    };
+    std::io::Error::new(std::io::ErrorKind::InvalidData, text)
 }
 
 impl<R: BufRead> Read for ZstdFrames<R> {
@@ -285,7 +312,7 @@ pub fn read_capped_sized(mut r: impl Read, cap: u64, size_hint: u64) -> Result<V
 pub fn decompress_if_needed(data: Vec<u8>, cap: u64) -> Result<(Vec<u8>, bool), ReadError> {
     match sniff(&data) {
         m @ (Magic::Gzip | Magic::Xz | Magic::Zstd) => {
-            let d = decoder(m, std::io::Cursor::new(data))?;
+            let d = decoder(m, std::io::Cursor::new(data), zstd_window_cap(cap))?;
             Ok((read_capped(d, cap)?, true))
         }
         _ => Ok((data, false)),

@@ -137,7 +137,11 @@ fn collect_top(
     sink: &mut dyn Sink,
 ) -> Result<Collected, ReadError> {
     let (head, r) = peek(r, SNIFF_HEAD)?;
-    let magic = sniff::sniff(&head);
+    let mut magic = sniff::sniff(&head);
+    if magic == Magic::Plain && disk.is_some_and(super::zip::is_zip_by_end) {
+        // A self-extracting zip: a program first, the archive after it.
+        magic = Magic::Zip;
+    }
     if !magic.is_archive()
         && let Some(what) = sniff::unsupported(&head)
     {
@@ -420,7 +424,7 @@ impl<'o, 's> Walker<'o, 's> {
         match peek(r, 512) {
             Ok((head, r)) => {
                 let magic = sniff::sniff(&head);
-                if magic == Magic::Zip {
+                if magic == Magic::Zip || (magic == Magic::Plain && super::zip::is_zip_by_end(p)) {
                     match std::fs::File::open(p) {
                         Ok(f) => self.read_zip(BufReader::new(f), &format!("{relp}::"), 1),
                         Err(e) => self.diag(relp, DiagLevel::Error, sniff::describe_io(&e)),
@@ -497,7 +501,8 @@ impl<'o, 's> Walker<'o, 's> {
         if self.too_deep(&here, depth) {
             return;
         }
-        let decoded = match sniff::decoder(magic, r) {
+        let window = sniff::zstd_window_cap(self.opts.max_file_bytes);
+        let decoded = match sniff::decoder(magic, r, window) {
             Ok(d) => d,
             Err(e) => return self.diag(&here, DiagLevel::Error, e),
         };

@@ -2,12 +2,81 @@
 //! directory, so they need a seekable reader; a zip inside another archive or on a pipe is
 //! buffered first (bounded by `--max-file-bytes`). Entries go through the same per-entry rules
 //! as tar entries: safe paths, the per-file and per-archive caps, nesting, sniffing.
+//!
+//! The end record is found as a careful reader finds it: from the end, the last one whose
+//! comment ends exactly at the end of the file, so a self-extracting zip (a program before
+//! the archive) is a zip, and a fake end record hidden in the comment is not taken for the
+//! real one (the comment is masked before the zip crate looks). Entries whose data overlap
+//! another's (the shape of overlapping-entry zip bombs, where thousands of names share one
+//! compressed body) are skipped by name.
 
 use super::sniff::{self, Capped};
 use super::walk::{EntryType, Walker};
 use crate::model::DiagLevel;
 use std::collections::HashSet;
-use std::io::{Read, Seek};
+use std::io::{Read, Seek, SeekFrom};
+
+/// The fixed part of an end-of-central-directory record.
+const EOCD_LEN: u64 = 22;
+/// The fixed part of a local file header.
+const LOCAL_HEADER_LEN: u64 = 30;
+
+/// Where the end record of the zip in `r` is: `(offset, comment length)` of the last
+/// `PK\x05\x06` in the file's tail whose comment length takes it exactly to the end of the
+/// file. `None` when there is none (not a zip, or one with junk after it).
+pub(super) fn end_record<R: Read + Seek>(r: &mut R) -> std::io::Result<Option<(u64, u64)>> {
+    let len = r.seek(SeekFrom::End(0))?;
+    let tail_len = len.min(EOCD_LEN + u64::from(u16::MAX));
+    r.seek(SeekFrom::Start(len - tail_len))?;
+    let mut tail = Vec::with_capacity(tail_len as usize);
+    r.by_ref().take(tail_len).read_to_end(&mut tail)?;
+    r.seek(SeekFrom::Start(0))?;
+    let base = len - tail.len() as u64;
+    let found = memchr::memmem::rfind_iter(&tail, b"PK\x05\x06").find_map(|i| {
+        let rec = tail.get(i..i + EOCD_LEN as usize)?;
+        let comment = u64::from(u16::from_le_bytes([rec[20], rec[21]]));
+        let at = base + i as u64;
+        (at + EOCD_LEN + comment == len).then_some((at, comment))
+    });
+    Ok(found)
+}
+
+/// Whether the file at `path` is a zip by its end record (a self-extracting zip starts with
+/// a program, not `PK\x03\x04`).
+pub(super) fn is_zip_by_end(path: &std::path::Path) -> bool {
+    std::fs::File::open(path)
+        .and_then(|mut f| end_record(&mut f))
+        .is_ok_and(|e| e.is_some())
+}
+
+/// A reader that reads `[from, to)` as zeros: the zip comment, masked so that a fake end
+/// record in it cannot be found.
+struct Masked<R> {
+    inner: R,
+    from: u64,
+    to: u64,
+    pos: u64,
+}
+
+impl<R: Read> Read for Masked<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let (start, end) = (self.pos, self.pos + n as u64);
+        let (lo, hi) = (start.max(self.from), end.min(self.to));
+        if lo < hi {
+            buf[(lo - start) as usize..(hi - start) as usize].fill(0);
+        }
+        self.pos = end;
+        Ok(n)
+    }
+}
+
+impl<R: Seek> Seek for Masked<R> {
+    fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
+        self.pos = self.inner.seek(to)?;
+        Ok(self.pos)
+    }
+}
 
 impl Walker<'_, '_> {
     /// Reads every entry of a zip archive. A bad entry (encrypted, an unsupported method, a
@@ -17,6 +86,17 @@ impl Walker<'_, '_> {
         if self.too_deep(&here, depth) {
             return;
         }
+        let mut r = r;
+        let (from, to) = match end_record(&mut r) {
+            Ok(Some((at, comment))) if comment > 0 => (at + EOCD_LEN, at + EOCD_LEN + comment),
+            _ => (0, 0),
+        };
+        let r = Masked {
+            inner: r,
+            from,
+            to,
+            pos: 0,
+        };
         let mut zip = match ::zip::ZipArchive::new(r) {
             Ok(z) => z,
             Err(e) => {
@@ -28,6 +108,7 @@ impl Walker<'_, '_> {
             }
         };
         let mut names = HashSet::new();
+        let overlapping = overlapping_entries(&mut zip);
         // The whole archive's decompressed bytes are bounded like a tar stream's.
         let mut left = self.opts.max_archive_bytes;
         for i in 0..zip.len() {
@@ -35,6 +116,18 @@ impl Walker<'_, '_> {
                 Some(Ok(n)) => n.to_string(),
                 _ => String::new(),
             };
+            if let Some(other) = overlapping.get(&i) {
+                let full = format!("{prefix}{}", super::normalise(&name));
+                self.diag(
+                    &full,
+                    DiagLevel::Warning,
+                    format!(
+                        "zip entry's data overlaps entry `{}` (the shape of a zip bomb); skipped",
+                        super::normalise(other)
+                    ),
+                );
+                continue;
+            }
             let mut file = match zip.by_index(i) {
                 Ok(f) => f,
                 Err(e) => {
@@ -73,6 +166,43 @@ impl Walker<'_, '_> {
             }
         }
     }
+}
+
+/// The entries whose data begin inside an earlier entry's data (by local header offset and
+/// compressed size), each with the name of the entry it overlaps. The first entry of each
+/// overlapping group is kept.
+fn overlapping_entries<R: Read + Seek>(
+    zip: &mut ::zip::ZipArchive<R>,
+) -> std::collections::HashMap<usize, String> {
+    let mut spans: Vec<(u64, u64, usize)> = (0..zip.len())
+        .filter_map(|i| {
+            let f = zip.by_index_raw(i).ok()?;
+            let start = f.header_start();
+            let end = start
+                .saturating_add(LOCAL_HEADER_LEN)
+                .saturating_add(f.compressed_size());
+            Some((start, end, i))
+        })
+        .collect();
+    spans.sort_unstable();
+    let mut out = std::collections::HashMap::new();
+    let mut reach: Option<(u64, usize)> = None;
+    for (start, end, i) in spans {
+        match reach {
+            Some((until, owner)) if start < until => {
+                let name = match zip.name_for_index(owner) {
+                    Some(Ok(n)) => n.to_string(),
+                    _ => String::new(),
+                };
+                out.insert(i, name);
+                if end > until {
+                    reach = Some((end, owner));
+                }
+            }
+            _ => reach = Some((end, i)),
+        }
+    }
+    out
 }
 
 /// A zip error for a person.

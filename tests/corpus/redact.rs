@@ -1,6 +1,7 @@
 //! `--redact` on both real must-gathers: every verb, every format, and no value the dump
 //! itself says is identifying (cluster ID, infrastructure name, base domain, API hosts, node
-//! names and their short forms, node addresses) in any output.
+//! names and their short forms, node addresses, hosts named after their address) in any
+//! output.
 
 use crate::CorpusTest;
 use crate::common;
@@ -70,6 +71,13 @@ fn identifying(root: &Path) -> BTreeSet<String> {
         if path.contains("config.openshift.io/clusterversions") {
             out.extend(values(&text, "clusterID:").iter().map(|s| s.to_string()));
         }
+        // Hosts named after their address (AWS: `ip-10-0-22-225`) wherever the dump names
+        // them: the bootstrap host that took the CVO's lease is no node, but its name is the
+        // address (leader-election events, `ip-10-0-22-225_8a0a… became leader`).
+        static IP_HOST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+            regex::Regex::new(r"\b(ip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3})(?:[^0-9]|$)").unwrap()
+        });
+        out.extend(IP_HOST.captures_iter(&text).map(|c| c[1].to_string()));
         if path.contains("cluster-scoped-resources/core/nodes/") {
             let name = p.file_stem().unwrap().to_string_lossy().to_string();
             if let Some((short, _)) = name.split_once('.') {

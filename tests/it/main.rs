@@ -55,6 +55,7 @@ mod replay_fixtures;
 mod replay_roundtrip;
 mod resourcewatch;
 mod robust_bounds;
+mod robust_hostile;
 mod rules_catalogue;
 mod rules_fixtures;
 mod rules_seeds;

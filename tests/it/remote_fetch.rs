@@ -610,3 +610,173 @@ fn an_object_that_is_also_a_folder_is_skipped_alone_and_the_job_is_fetched() {
         "the other JUnit file is read"
     );
 }
+
+/// One object that is 404 after the listing, one over `--max-object-bytes` though listed
+/// small, and one whose body never ends each cost only themselves: the job is fetched and
+/// analysed with the rest, each is named with its reason, the manifest keeps them so the next
+/// run that may use the network asks again, and the analysis counts them as unread (the
+/// answer is incomplete, as for any file that cannot be read).
+#[test]
+fn one_bad_object_costs_only_itself() {
+    let tmp = tempfile::tempdir().unwrap();
+    let job = tmp.path().join("job");
+    build_job(&job, true);
+    let server = Server::start(100);
+    server.put_dir(BUCKET, JOB, &job);
+    let ge = format!("{T}/gather-extra/artifacts");
+    let small = br#"{"apiVersion":"v1","kind":"List","items":[]}"#.to_vec();
+    let bad = [
+        (format!("{ge}/nodes.json"), Behaviour::Missing),
+        (
+            format!("{ge}/machineconfigpools.json"),
+            Behaviour::ServeInstead(std::sync::Arc::new(vec![b' '; 3 << 20])),
+        ),
+        (format!("{ge}/machineconfigs.json"), Behaviour::Endless),
+    ];
+    for (name, b) in &bad {
+        server.put(BUCKET, &format!("{JOB}/{name}"), small.clone(), b.clone());
+    }
+    let opts = FetchOptions {
+        max_object_bytes: 1 << 20,
+        retries: 0,
+        ..options(&server, tmp.path())
+    };
+    let r = remote::fetch(&job_url(), &opts).unwrap();
+    let failed: Vec<&str> = r.failed.iter().map(|f| f.path.as_str()).collect();
+    let mut want: Vec<&str> = bad.iter().map(|(n, _)| n.as_str()).collect();
+    want.sort();
+    assert_eq!(failed, want, "{:?}", r.failed);
+    assert!(r.failed[2].reason.contains("HTTP 404"), "{:?}", r.failed);
+    for f in &r.failed[..2] {
+        assert!(f.reason.contains("byte cap"), "{f:?}");
+    }
+    let b = ingest_dir(&r.local_dir);
+    assert_eq!(b.objects.cluster_versions.len(), 1, "the rest is there");
+    assert!(!b.objects.cluster_operators.is_empty());
+    for (name, _) in &bad {
+        assert!(
+            !r.local_dir.join(name).exists(),
+            "{name} left nothing behind"
+        );
+    }
+    // Offline: the job as it was, with the same failures named; online: they are asked again.
+    let before = server.requests_for("/machineconfigs.json");
+    let offline = FetchOptions {
+        offline: true,
+        ..opts.clone()
+    };
+    assert_eq!(
+        remote::fetch(&job_url(), &offline).unwrap().failed,
+        r.failed
+    );
+    assert_eq!(server.requests_for("/machineconfigs.json"), before);
+    let again = remote::fetch(&job_url(), &opts).unwrap();
+    assert_eq!(again.failed, r.failed);
+    assert_eq!(server.requests_for("/machineconfigs.json"), before + 1);
+    assert!(
+        again.from_cache > 0,
+        "the good objects are not downloaded again"
+    );
+    // analyze: the three are unread files of the job, named with the reason.
+    let settings = mglint::Settings {
+        remote: opts,
+        ..Default::default()
+    };
+    let run = mglint::app::load(&[job_url()], &settings).unwrap();
+    let unread = mglint::bundle::unread_files(&run.analysis().bundle);
+    let mut named: Vec<&str> = unread.iter().map(|u| u.path.as_str()).collect();
+    named.sort();
+    assert_eq!(named, want);
+    assert!(
+        unread
+            .iter()
+            .all(|u| u.input == job_url() && u.reason.starts_with("could not be downloaded: "))
+    );
+    assert!(run.analysis().bundle.cluster_version().is_some());
+}
+
+/// A plain URL whose server compresses the archive on the fly (`Content-Encoding: gzip`) is
+/// stored decoded and analysed; a 200 HTML page instead of the archive is an error that
+/// keeps nothing in the cache, so the next run asks again.
+#[test]
+fn plain_url_content_encoding_and_html_pages() {
+    let server = Server::start(100);
+    let seed = crate::common::fixture("must-gather/seed1-blocked");
+    let tgz = crate::common::gzip(&crate::common::tar_dir(&seed, ""));
+    server.put(
+        "cases",
+        "1/must-gather.tar.gz",
+        tgz.clone(),
+        Behaviour::GzipEncoded,
+    );
+    server.put(
+        "cases",
+        "2/must-gather.tar.gz",
+        tgz.clone(),
+        Behaviour::HtmlPage,
+    );
+    let cache = tempfile::tempdir().unwrap();
+    let opts = options(&server, cache.path());
+    let url = format!("{}/cases/1/must-gather.tar.gz", server.endpoint);
+    let local = remote::fetch_url(&url, &opts).unwrap();
+    assert_eq!(
+        std::fs::read(&local).unwrap(),
+        tgz,
+        "stored as the file itself"
+    );
+    let settings = mglint::Settings {
+        remote: opts.clone(),
+        ..Default::default()
+    };
+    let run = mglint::app::load(std::slice::from_ref(&url), &settings).unwrap();
+    assert!(run.analysis().bundle.cluster_version().is_some());
+    let html = format!("{}/cases/2/must-gather.tar.gz", server.endpoint);
+    let e = remote::fetch_url(&html, &opts).unwrap_err().to_string();
+    assert!(e.contains("an HTML page"), "{e}");
+    let e = remote::fetch_url(&html, &opts).unwrap_err().to_string();
+    assert!(e.contains("an HTML page"), "{e}");
+    assert_eq!(
+        server.requests_for("/cases/2/"),
+        2,
+        "asked again, not cached"
+    );
+    assert!(
+        files_under(cache.path())
+            .iter()
+            .all(|f| !f.to_string_lossy().contains(".tar.gz") || f.starts_with(&local)),
+        "no page kept"
+    );
+}
+
+/// `fetch -o DIR` never writes into a directory of the user's: only a new or empty one, or
+/// one an earlier fetch wrote.
+#[test]
+fn fetch_to_refuses_a_directory_of_the_users() {
+    let tmp = tempfile::tempdir().unwrap();
+    let job = tmp.path().join("job");
+    build_job(&job, true);
+    let server = Server::start(100);
+    server.put_dir(BUCKET, JOB, &job);
+    let opts = options(&server, &tmp.path().join("cache"));
+    let mine = tmp.path().join("mine");
+    std::fs::create_dir_all(mine.join("x")).unwrap();
+    std::fs::write(mine.join("prowjob.json"), b"my notes").unwrap();
+    let e = remote::fetch_to(&job_url(), &mine, &opts)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no fetch wrote"), "{e}");
+    assert_eq!(
+        std::fs::read(mine.join("prowjob.json")).unwrap(),
+        b"my notes"
+    );
+    let file = tmp.path().join("file");
+    std::fs::write(&file, b"keep").unwrap();
+    let e = remote::fetch_to(&job_url(), &file, &opts)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not a directory"), "{e}");
+    assert_eq!(std::fs::read(&file).unwrap(), b"keep");
+    let fresh = tmp.path().join("fresh");
+    remote::fetch_to(&job_url(), &fresh, &opts).unwrap();
+    remote::fetch_to(&job_url(), &fresh, &opts).expect("a directory a fetch wrote");
+}

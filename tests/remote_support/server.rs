@@ -31,6 +31,15 @@ pub enum Behaviour {
     Missing,
     /// Headers and the first half of the body, then silence for this long.
     Stall(Duration),
+    /// Listed with its own size, but the GET sends this other (larger) body.
+    ServeInstead(Arc<Vec<u8>>),
+    /// A body without a length that never ends (until the client hangs up, or 256 MiB).
+    Endless,
+    /// The bytes gzip-compressed once more and sent with `Content-Encoding: gzip`, as a web
+    /// server compressing on the fly sends them.
+    GzipEncoded,
+    /// 200 with an HTML page (a login or error page) instead of the object.
+    HtmlPage,
 }
 
 struct Obj {
@@ -366,6 +375,35 @@ fn object<S: Write>(s: &mut S, st: &State, bucket: &str, name: &str) {
             "404 Not Found",
             &[],
             b"<Error><Code>NoSuchKey</Code></Error>",
+        ),
+        Behaviour::ServeInstead(other) => respond(s, "200 OK", &headers, &other),
+        Behaviour::Endless => {
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n";
+            let _ = s.write_all(head.as_bytes());
+            let chunk = vec![b'x'; 64 << 10];
+            for _ in 0..4096 {
+                if s.write_all(&chunk).is_err() {
+                    break;
+                }
+            }
+        }
+        Behaviour::GzipEncoded => {
+            let mut enc =
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            enc.write_all(&data).unwrap();
+            let body = enc.finish().unwrap();
+            respond(
+                s,
+                "200 OK",
+                &[("Content-Encoding", "gzip".to_string())],
+                &body,
+            )
+        }
+        Behaviour::HtmlPage => respond(
+            s,
+            "200 OK",
+            &[("Content-Type", "text/html".to_string())],
+            b"<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>Please sign in</body></html>\n",
         ),
         Behaviour::Stall(d) => {
             let head = format!(

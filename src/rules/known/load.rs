@@ -137,13 +137,21 @@ pub fn dir_files(dir: &Path) -> Result<Vec<PathBuf>, Box<RuleFileError>> {
     Ok(v)
 }
 
-/// The origin a rule file on disk is checked as: the catalogue's when it sits in a
-/// `known-issues` directory (codes `KI…`), else a local rule's (codes `X-…`).
+/// The origin a rule file on disk is checked as: the catalogue's when it is one of the
+/// catalogue's own files (a file of that name, compiled into this binary, in a
+/// `known-issues` directory: codes `KI…`), else a local rule's (codes `X-…`), as `analyze`
+/// loads it. A `KI` file of the user's in a directory named `known-issues` is refused by
+/// `rules check` exactly as `analyze --rules` refuses it.
 pub fn origin_of(path: &Path) -> Origin {
     let in_catalogue = path
         .parent()
         .and_then(|p| p.file_name())
-        .is_some_and(|n| n == "known-issues");
+        .is_some_and(|n| n == "known-issues")
+        && path.file_name().is_some_and(|name| {
+            super::bundled_files()
+                .iter()
+                .any(|(bundled, _)| name == *bundled)
+        });
     if in_catalogue {
         Origin::Bundled
     } else {

@@ -49,6 +49,11 @@ fn is_builtin(code: &str) -> bool {
         .any(|r| r.meta().code.eq_ignore_ascii_case(code))
 }
 
+/// The most local rule files one run loads, across all its directories: far above any real
+/// collection (the catalogue has a few dozen), and low enough that what they hold stays
+/// bounded (100,000 files held 1.8 GB).
+pub const MAX_LOCAL_RULE_FILES: usize = 10_000;
+
 /// The loaded known-issue rules of a run, the problems of the files that could not be
 /// loaded, and what the rules ask ingestion to read.
 #[derive(Debug, Default)]
@@ -75,9 +80,24 @@ impl KnownSet {
                 );
             }
         }
+        let mut room = MAX_LOCAL_RULE_FILES;
         for dir in &sources.dirs {
             match load::dir_files(dir) {
-                Ok(files) => {
+                Ok(mut files) => {
+                    if files.len() > room {
+                        set.problems.push(RuleFileError::at(
+                            &dir.display().to_string(),
+                            "",
+                            None,
+                            format!(
+                                "{} rule files; only the first {room} in name order are loaded \
+                                 (at most {MAX_LOCAL_RULE_FILES} local rule files in a run)",
+                                files.len()
+                            ),
+                        ));
+                        files.truncate(room);
+                    }
+                    room -= files.len();
                     // Parsed in parallel, added in name order (so duplicates and problems
                     // are reported as a sequential load reports them).
                     use rayon::prelude::*;

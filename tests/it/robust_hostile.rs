@@ -1,0 +1,326 @@
+//! Hostile inputs of the third robustness round (issue #33) that the older suites do not
+//! hold: zips as self-extracting programs and comment tricks write them, overlapping zip
+//! entries, zstd frames with the largest windows, scenarios whose aliases expand, cluster IDs
+//! carrying terminal escapes, and a rule file `rules check` passed that `analyze` refused.
+//! Each reproduced a failure (named in its comment) and runs the real binary.
+
+use crate::common;
+use crate::robust_bounds::{LIMIT, limited};
+use std::path::{Path, PathBuf};
+
+/// The good must-gather every case starts from, and its cluster ID.
+const BASE: &str = "bad/_base";
+const BASE_ID: &str = "0b9a9d6c-8b0f-4c3e-9b7a-3f1d5a2e7c11";
+
+/// The base must-gather as zip bytes.
+fn base_zip() -> Vec<u8> {
+    common::zip_files(&common::dir_files(&common::fixture(BASE), ""))
+}
+
+fn write(dir: &Path, name: &str, data: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, data).unwrap();
+    p
+}
+
+/// `summary --format json` of `input`: its cluster ID, and everything it said.
+fn summary(input: &Path) -> (String, String) {
+    let out = limited(
+        LIMIT,
+        &[
+            "summary",
+            "-j",
+            "1",
+            "--format",
+            "json",
+            input.to_str().unwrap(),
+        ],
+    );
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: exit {:?}: {text}", out.status.code()));
+    (v["cluster"]["id"].as_str().unwrap_or("").to_string(), text)
+}
+
+#[test]
+fn a_self_extracting_zip_and_a_fake_end_record_in_the_comment_are_read() {
+    // Both were "nothing recognisable": the sniffer wanted `PK\x03\x04` first, and the zip
+    // crate took the last end record it found, the fake one in the comment.
+    let tmp = tempfile::tempdir().unwrap();
+    let zip = base_zip();
+    let mut sfx = b"MZ\x90\x00 a self-extracting program's stub ".repeat(100);
+    sfx.extend_from_slice(&zip);
+    let mut trick = zip.clone();
+    let eocd = trick.len() - 22;
+    assert_eq!(&trick[eocd..eocd + 4], b"PK\x05\x06");
+    // A comment holding a well-formed end record of one entry at offset 0.
+    let mut fake = b"PK\x05\x06\0\0\0\0".to_vec();
+    fake.extend_from_slice(&1u16.to_le_bytes());
+    fake.extend_from_slice(&1u16.to_le_bytes());
+    fake.extend_from_slice(&46u32.to_le_bytes());
+    fake.extend_from_slice(&0u32.to_le_bytes());
+    fake.extend_from_slice(&0u16.to_le_bytes());
+    let comment = [b"xx".as_slice(), &fake, b"yy"].concat();
+    trick[eocd + 20..eocd + 22].copy_from_slice(&(comment.len() as u16).to_le_bytes());
+    trick.extend_from_slice(&comment);
+    for (name, data) in [("case.exe", sfx), ("comment.zip", trick)] {
+        let (id, text) = summary(&write(tmp.path(), name, &data));
+        assert_eq!(id, BASE_ID, "{name}: {text}");
+    }
+}
+
+/// The base must-gather as a zip, with `n` central-directory entries for CVO logs that all
+/// point at one local entry: `size` bytes of one CVO log line again and again, deflated.
+fn overlapping_zip(n: usize, size: usize) -> Vec<u8> {
+    let mut files = common::dir_files(&common::fixture(BASE), "");
+    let root = files[0].0.split('/').take(2).collect::<Vec<_>>().join("/");
+    let log = |i: usize| {
+        format!(
+            "{root}/namespaces/openshift-cluster-version/pods/cluster-version-operator-{i:05}/\
+             cluster-version-operator/cluster-version-operator/logs/current.log"
+        )
+    };
+    let line = "I0625 10:40:12.345678       1 sync_worker.go:700] Running sync for clusteroperator \"dns\" (1 of 800)\n";
+    files.push((log(0), line.repeat(size / line.len()).into_bytes()));
+    let one = common::zip_files(&files);
+    let eocd = one.len() - 22;
+    let cd_at = u32::from_le_bytes(one[eocd + 16..eocd + 20].try_into().unwrap()) as usize;
+    // The central directory's entries; the log's is the last.
+    let mut entries = Vec::new();
+    let mut at = cd_at;
+    while at < eocd {
+        let le = |o: usize| u16::from_le_bytes([one[at + o], one[at + o + 1]]) as usize;
+        let len = 46 + le(28) + le(30) + le(32);
+        entries.push(&one[at..at + len]);
+        at += len;
+    }
+    let last = entries.pop().unwrap();
+    let name_len = u16::from_le_bytes([last[28], last[29]]) as usize;
+    let mut out = one[..cd_at].to_vec();
+    let start = out.len();
+    for e in &entries {
+        out.extend_from_slice(e);
+    }
+    for i in 0..n {
+        out.extend_from_slice(&last[..46]);
+        let name = log(i);
+        let at = out.len() - 46 + 28;
+        out[at..at + 2].copy_from_slice(&(name.len() as u16).to_le_bytes());
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(&last[46 + name_len..]);
+    }
+    let count = (entries.len() + n) as u16;
+    let cd_len = out.len() - start;
+    out.extend_from_slice(b"PK\x05\x06\0\0\0\0");
+    out.extend_from_slice(&count.to_le_bytes());
+    out.extend_from_slice(&count.to_le_bytes());
+    out.extend_from_slice(&(cd_len as u32).to_le_bytes());
+    out.extend_from_slice(&(start as u32).to_le_bytes());
+    out.extend_from_slice(&0u16.to_le_bytes());
+    out
+}
+
+#[test]
+fn overlapping_zip_entries_are_skipped_by_name() {
+    // 2,000 names sharing one 50 MB body decompressed 100 GB (past 120 s); now the first is
+    // read and each other is named as overlapping it. A CPU limit, not a clock: these 400
+    // (8 GB) took over 30 s of CPU before; now 0.1 s.
+    let tmp = tempfile::tempdir().unwrap();
+    let p = write(tmp.path(), "bomb.zip", &overlapping_zip(400, 20 << 20));
+    let out = std::process::Command::new("prlimit")
+        .args(["--cpu=20", &format!("--as={LIMIT}"), "--"])
+        .arg(env!("CARGO_BIN_EXE_mglint"))
+        .args(["summary", "-j", "1"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let text = format!("{}{err}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.status.code().is_some(),
+        "killed: {:?}: {text}",
+        out.status
+    );
+    assert!(
+        text.contains("cluster-version-operator-00001/") && text.contains("overlaps entry"),
+        "{text}"
+    );
+}
+
+/// `data` compressed to one zstd frame that declares a 2 GiB window (as `zstd --long=31`
+/// writes when it reads from a pipe), keeping the frame's blocks and checksum.
+fn zstd_long31(data: &[u8]) -> Vec<u8> {
+    let frame = common::zstd(data);
+    assert_eq!(&frame[..4], &[0x28, 0xb5, 0x2f, 0xfd]);
+    let fhd = frame[4];
+    let single = fhd & 0x20 != 0;
+    let dict = [0, 1, 2, 4][usize::from(fhd & 3)];
+    let fcs = match fhd >> 6 {
+        0 => usize::from(single),
+        1 => 2,
+        2 => 4,
+        _ => 8,
+    };
+    let header = 5 + usize::from(!single) + dict + fcs;
+    // No content size, not single-segment, the checksum flag kept; window log 31.
+    let mut out = vec![0x28, 0xb5, 0x2f, 0xfd, fhd & 0x04, 21 << 3];
+    out.extend_from_slice(&frame[header..]);
+    out
+}
+
+#[test]
+fn a_zstd_frame_with_a_2_gib_window_is_read_and_one_over_the_bound_is_named() {
+    // It was "nothing recognisable": ruzstd's default refuses windows over 128 MiB.
+    let tmp = tempfile::tempdir().unwrap();
+    let tar = common::tar_dir(&common::fixture(BASE), "");
+    let p = write(tmp.path(), "mg.tar.zst", &zstd_long31(&tar));
+    let out = common::mglint(&["summary", "--format", "json", p.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(v["cluster"]["id"], BASE_ID);
+    // A file bound under the window: the window, the bound and the flag are named.
+    let out = common::mglint(&["summary", "--max-file-bytes", "100M", p.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("asks for a 2147483648-byte window")
+            && err.contains("134217728-byte bound")
+            && err.contains("--max-file-bytes"),
+        "{err}"
+    );
+}
+
+/// The seed scenario's settings, then `events`.
+fn scenario_with_events(events: &str) -> String {
+    let seed = std::fs::read_to_string(common::fixture(
+        "scenarios/seed-1822752-blocked-4.3.11-then-return.yaml",
+    ))
+    .unwrap();
+    let head = seed.split("\nevents:").next().unwrap();
+    format!("{head}\nevents:\n{events}")
+}
+
+#[test]
+fn scenario_aliases_are_bounded_by_what_they_expand_to() {
+    // 100,000 aliases of one event listing 2,000 updates took 2 GB and aborted; a million
+    // aliases of one small event, 1.5 GB. Both are refused at once, as resource files are.
+    let tmp = tempfile::tempdir().unwrap();
+    let updates: Vec<String> = (0..2000)
+        .map(|i| format!("{{version: 4.3.{i}, image: \"quay.io/x@sha256:{i:064x}\"}}"))
+        .collect();
+    let mut big = format!(
+        "  - &e {{at: \"2020-04-09T18:03:41Z\", available_updates: {{updates: [{}]}}}}\n",
+        updates.join(",")
+    );
+    big.push_str(&"  - *e\n".repeat(100_000));
+    let mut flat = "  - &e {at: \"2020-04-09T18:03:41Z\", pass_result: {ok: true}}\n".to_string();
+    flat.push_str(&"  - *e\n".repeat(1_000_000));
+    for (name, events) in [("big", big), ("flat", flat)] {
+        let p = write(
+            tmp.path(),
+            &format!("{name}.yaml"),
+            scenario_with_events(&events).as_bytes(),
+        );
+        let out = limited(LIMIT, &["reconcile", p.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains("aliases expand past"), "{name}: {err}");
+    }
+    // A few aliases, as people write them, still load.
+    let few = "  - &e {at: \"2020-04-09T18:03:41Z\", pass_result: {ok: true}}\n  - *e\n  - *e\n";
+    let p = write(tmp.path(), "few.yaml", scenario_with_events(few).as_bytes());
+    let out = limited(LIMIT, &["reconcile", p.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_cluster_id_with_terminal_escapes_never_reaches_the_terminal() {
+    // The mixed-clusters warning on stderr and the text report's heading printed the ID's
+    // ESC and NUL as they were.
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    for d in [&a, &b] {
+        common::copy_tree(&common::fixture(BASE), d);
+    }
+    let cv = common::dir_files(&b, "")
+        .into_iter()
+        .find(|(p, _)| p.ends_with("clusterversions/version.yaml"))
+        .unwrap();
+    let text = String::from_utf8(cv.1).unwrap().replace(
+        &format!("clusterID: {BASE_ID}"),
+        "clusterID: \"ab\\e[31mcd\\0ef\"",
+    );
+    std::fs::write(b.join(&cv.0), text).unwrap();
+    for format in ["text", "markdown", "junit"] {
+        let out = common::mglint(&[
+            "analyze",
+            "--format",
+            format,
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+        ]);
+        for (what, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+            assert!(
+                !bytes.iter().any(|&c| c == 0x1b || c == 0),
+                "{format} {what}: {}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(r"cluster ab\x1b[31mcd\x00ef"), "{err}");
+        if format == "text" {
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                text.contains(r"Cluster 2 of 2: ab\x1b[31mcd\x00ef"),
+                "{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn rules_check_refuses_a_user_rule_with_a_catalogue_code_as_analyze_does() {
+    // In a directory named `known-issues`, `rules check` took the file for the catalogue's
+    // and passed a `KI` code that `analyze --rules` then refused.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("known-issues");
+    std::fs::create_dir_all(&dir).unwrap();
+    let rule = "code: KI900\nname: mine\nseverity: warning\nsummary: s\nhelp: h\nmessage: m\nmatch:\n  objects:\n    kind: ClusterVersion\n";
+    let p = write(&dir, "KI900-mine.yaml", rule.as_bytes());
+    let check = common::mglint(&["rules", "check", p.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&check.stderr);
+    assert_eq!(check.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("`KI900` starts with `KI`, a built-in prefix"),
+        "{err}"
+    );
+    let base = common::fixture(BASE);
+    let analyze = common::mglint(&[
+        "analyze",
+        "--rules",
+        dir.to_str().unwrap(),
+        "--exit-zero",
+        base.to_str().unwrap(),
+    ]);
+    assert!(
+        String::from_utf8_lossy(&analyze.stderr).contains("`KI900` starts with `KI`"),
+        "analyze refuses it the same way"
+    );
+    // The catalogue's own files still check as the catalogue's.
+    let own = common::root().join("rules/known-issues/KI004-default-scc-mutated.yaml");
+    let ok = common::mglint(&["rules", "check", own.to_str().unwrap()]);
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+}
