@@ -5,13 +5,13 @@
 set -u
 cd "$(dirname "$0")"
 secs=${1:-600}
-targets=${TARGETS:-"archive tar resources scenario junit intervals klog textlog"}
+targets=${TARGETS:-"archive tar resources scenario rulefile junit intervals klog textlog"}
 cargo +nightly fuzz build -O >/dev/null 2>&1 || { echo "fuzz build failed"; exit 1; }
 echo "built at $(git -C .. rev-parse --short HEAD)$(git -C .. diff --quiet -- src || echo ' (with uncommitted changes)')"
 for t in $targets; do
   dict=""
   case $t in
-    resources|scenario) dict="-dict=dicts/yaml.dict" ;;
+    resources|scenario|rulefile) dict="-dict=dicts/yaml.dict" ;;
     archive|tar) dict="-dict=dicts/tar.dict" ;;
   esac
   mkdir -p "corpus/$t" "artifacts/$t" logs

@@ -7,6 +7,7 @@ pub mod sniff;
 pub mod tar;
 mod walk;
 mod zip;
+mod zipstream;
 
 pub use error::{ReadError, SourceError};
 

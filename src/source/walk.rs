@@ -156,10 +156,7 @@ fn collect_top(
                     let f = std::fs::File::open(p).map_err(|e| ReadError::io(&e))?;
                     w.read_zip(BufReader::new(f), "", 0);
                 }
-                None => {
-                    let bytes = sniff::read_capped(r, opts.max_file_bytes)?;
-                    w.read_zip(std::io::Cursor::new(bytes), "", 0);
-                }
+                None => w.read_zip_in_stream(r, "", 0, opts.max_file_bytes)?,
             }
         } else {
             w.read_stream(r, magic, "", &file_name, 0);
@@ -256,7 +253,7 @@ pub(super) struct Walker<'o, 's> {
     /// Bytes of the zip archives held in memory along the current nesting chain (a zip inside
     /// another archive must be seekable): the chain together stays within
     /// `--max-file-bytes`, not each level (nested stored zips multiplied it).
-    zips_held: u64,
+    pub(super) zips_held: u64,
 }
 
 impl<'o, 's> Walker<'o, 's> {
@@ -525,11 +522,12 @@ impl<'o, 's> Walker<'o, 's> {
             return self.diag(&here, DiagLevel::Error, ReadError::UnsupportedFormat(what));
         }
         if inner_magic == Magic::Zip && magic != Magic::Plain {
-            // A compressed zip (`x.zip.gz`): zip needs its directory, so buffer it.
-            return match sniff::read_capped(br, self.opts.max_file_bytes) {
-                Ok(bytes) => self.read_zip(std::io::Cursor::new(bytes), prefix, depth),
-                Err(e) => self.diag(&here, DiagLevel::Error, e),
-            };
+            // A compressed zip (`x.zip.gz`): held when small, streamed when large.
+            let room = self.opts.max_file_bytes.saturating_sub(self.zips_held);
+            if let Err(e) = self.read_zip_in_stream(br, prefix, depth, room) {
+                self.diag(&here, DiagLevel::Error, e);
+            }
+            return;
         }
         if inner_magic != Magic::Tar {
             return self.single_compressed(br, &head, &here, file_name);
@@ -769,31 +767,15 @@ impl<'o, 's> Walker<'o, 's> {
             self.out.info.archives_opened += 1;
             let magic = sniff::sniff(&head);
             if magic == Magic::Zip {
+                // Held when small (what the chain of zips around it holds counts), streamed
+                // from its local headers when large: memory stays bounded either way.
                 let room = self.opts.max_file_bytes.saturating_sub(self.zips_held);
-                match sniff::read_capped(inner, room) {
-                    Ok(bytes) => {
-                        let held = bytes.len() as u64;
-                        self.zips_held += held;
-                        self.read_zip(std::io::Cursor::new(bytes), &format!("{full}::"), depth + 1);
-                        self.zips_held -= held;
-                    }
-                    Err(ReadError::TooLarge { .. }) if self.zips_held > 0 => {
-                        self.out.info.archives_opened -= 1;
-                        self.out.info.not_read.over_size_cap.add(&full);
-                        self.diag(
-                            &full,
-                            DiagLevel::Error,
-                            format!(
-                                "a zip inside a zip: the archives of this chain held in memory would exceed --max-file-bytes ({} bytes) together; skipped",
-                                self.opts.max_file_bytes
-                            ),
-                        );
-                    }
-                    Err(e) => {
-                        self.out.info.archives_opened -= 1;
-                        self.out.info.not_read.unreadable.add(&full);
-                        self.diag(&full, DiagLevel::Error, e);
-                    }
+                if let Err(e) =
+                    self.read_zip_in_stream(inner, &format!("{full}::"), depth + 1, room)
+                {
+                    self.out.info.archives_opened -= 1;
+                    self.out.info.not_read.unreadable.add(&full);
+                    self.diag(&full, DiagLevel::Error, e);
                 }
                 return Ok(());
             }

@@ -324,3 +324,85 @@ fn rules_check_refuses_a_user_rule_with_a_catalogue_code_as_analyze_does() {
         String::from_utf8_lossy(&ok.stderr)
     );
 }
+
+/// `n` bytes no compressor can shrink (xorshift from `seed`).
+fn noise(n: usize, mut seed: u64) -> Vec<u8> {
+    (0..n)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u8
+        })
+        .collect()
+}
+
+#[test]
+fn a_large_zip_inside_a_tar_gz_is_streamed_in_bounded_memory() {
+    // A 700 MB zip inside a tar.gz was held whole (726 MB). Past 64 MiB it is now read from
+    // its local headers as it streams: here a zip written by a streaming writer (sizes in
+    // data descriptors after each entry, as Java and `zip -` write them) holding the base
+    // must-gather after 150 MB of padding, inside a tar.gz, read within 256 MiB of address
+    // space; and an entry of a streamed zip that fails its CRC is named.
+    use std::io::Write;
+    let files = common::dir_files(&common::fixture(BASE), "");
+    let deflated = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .compression_level(Some(1))
+        .large_file(true);
+    let mut w = zip::ZipWriter::new_stream(Vec::new());
+    w.start_file("pad.bin", deflated).unwrap();
+    w.write_all(&noise(150 << 20, 0x9e37_79b9_7f4a_7c15))
+        .unwrap();
+    for (p, data) in &files {
+        w.start_file(p.as_str(), deflated).unwrap();
+        w.write_all(data).unwrap();
+    }
+    let zip = w.finish().unwrap().into_inner();
+    let tgz = common::gzip(&common::tar_files(&[("upload/mg.zip".to_string(), zip)]));
+    let tmp = tempfile::tempdir().unwrap();
+    let p = write(tmp.path(), "case.tar.gz", &tgz);
+    drop(tgz);
+    let out = limited(
+        256 << 20,
+        &[
+            "summary",
+            "-j",
+            "1",
+            "--format",
+            "json",
+            p.to_str().unwrap(),
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["cluster"]["id"], BASE_ID, "{err}");
+
+    // Sizes in the local headers (a seekable writer), one stored entry corrupted.
+    let stored = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored)
+        .large_file(true);
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    w.start_file("pad.bin", stored).unwrap();
+    w.write_all(&noise(70 << 20, 7)).unwrap();
+    for (p, data) in &files {
+        w.start_file(p.as_str(), stored).unwrap();
+        w.write_all(data).unwrap();
+    }
+    let mut zip = w.finish().unwrap().into_inner();
+    let at = memchr::memmem::find(&zip, b"clusterID: ").unwrap();
+    zip[at] = b'C';
+    let tgz = common::gzip(&common::tar_files(&[("upload/mg.zip".to_string(), zip)]));
+    let p = write(tmp.path(), "crc.tar.gz", &tgz);
+    let out = limited(256 << 20, &["summary", "-j", "1", p.to_str().unwrap()]);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("clusterversions/version.yaml: zip entry fails its CRC-32 check"),
+        "{text}"
+    );
+}
