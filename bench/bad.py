@@ -4,6 +4,10 @@
 Every case of fixtures/bad/ and the large generated cases of the robustness issue (alias
 expansion, deep nesting, long histories, same-second log lines, aggregate lists, duplicate
 keys) is laid over the good must-gather of fixtures/bad/_base and run with `analyze -j 1`.
+The third round's cases are whole inputs run with the verb that reads them (`whole()`):
+hostile zips (overlapping entries, a self-extracting stub, a large zip inside a tar.gz),
+zstd frames (a 2 GiB window, a flood of skippable frames), scenarios whose aliases expand,
+100,000 firing alerts for `status` and 20,000 local rule files for `rules`.
 Each is compared with `summary -j 1` on a valid input of the same kind and size (the same base
 plus a realistic CVO log, or a healthy ClusterOperator list, as big as the case's files),
 measured in the same run. The bound the
@@ -131,6 +135,153 @@ def generated():
     }
 
 
+def tar_of_base(extra=None):
+    """The base must-gather (and `extra`: {relative path: bytes}) as tar bytes."""
+    return tar_of(extra, base=True)
+
+
+def tar_of(files, base=False):
+    """`files` ({relative path: bytes}), after the base must-gather when `base`, as tar bytes."""
+    import io
+    import tarfile
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as t:
+        if base:
+            t.add(BASE, arcname=".")
+        for rel, data in (files or {}).items():
+            info = tarfile.TarInfo(rel)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def zip_of(files, compression):
+    import io
+    import zipfile
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression, compresslevel=1 if compression else None) as z:
+        for rel, data in files:
+            z.writestr(rel, data)
+    return buf.getvalue()
+
+
+def base_files():
+    out = []
+    for d, _, fs in os.walk(BASE):
+        for f in sorted(fs):
+            p = os.path.join(d, f)
+            out.append((os.path.relpath(p, BASE), open(p, "rb").read()))
+    return out
+
+
+def overlapping_zip(n, body):
+    """The base must-gather as a zip, plus `n` central-directory names for CVO logs that
+    all point at one local entry holding `body`."""
+    import struct
+    import zipfile
+    name = lambda i: LOG.replace("qx7zt", f"o{i:05}")
+    one = zip_of(base_files() + [(name(0), body)], zipfile.ZIP_DEFLATED)
+    eocd = one.rindex(b"PK\x05\x06")
+    cd_at = struct.unpack("<I", one[eocd + 16:eocd + 20])[0]
+    entries, at = [], cd_at
+    while at < eocd:
+        ln = 46 + sum(struct.unpack("<HHH", one[at + 28:at + 34]))
+        entries.append(one[at:at + ln])
+        at += ln
+    last = entries.pop()
+    nl = struct.unpack("<H", last[28:30])[0]
+    cd = b"".join(entries)
+    for i in range(n):
+        nm = name(i).encode()
+        cd += last[:28] + struct.pack("<H", len(nm)) + last[30:46] + nm + last[46 + nl:]
+    count = len(entries) + n
+    return one[:cd_at] + cd + b"PK\x05\x06" + struct.pack("<HHHHIIH", 0, 0, count, count, len(cd), cd_at, 0)
+
+
+def scenario(events):
+    seed = open(os.path.join(ROOT, "fixtures", "scenarios", "seed-1822752-blocked-4.3.11-then-return.yaml")).read()
+    return seed.split("\nevents:")[0] + "\nevents:\n" + events
+
+
+def valid_scenario(size):
+    """The seed scenario's settings and distinct steady passes, about `size` bytes."""
+    out, n, t = [], 0, 0
+    while n < size:
+        h, rest = divmod(t, 3600)
+        line = f'  - {{at: "2020-04-{10 + h // 24:02}T{h % 24:02}:{rest // 60:02}:{rest % 60:02}Z", pass_result: {{ok: true}}}}\n'
+        out.append(line)
+        n += len(line)
+        t += 7
+    return scenario("".join(out))
+
+
+def whole(tmp):
+    """The third round's cases: name -> (verb and options, path of the input), built in `tmp`."""
+    import json
+    import struct
+    import subprocess as sp
+    import zipfile
+    cases = {}
+
+    def put(name, data):
+        p = os.path.join(tmp, name)
+        with open(p, "wb") as f:
+            f.write(data)
+        return p
+
+    log = cvo_log(256 << 10).encode()
+    cases["zip-overlapping-2000-names-256KB-body"] = (["analyze"], put("bomb.zip", overlapping_zip(2000, log)))
+    cases["zip-self-extracting"] = (
+        ["analyze"],
+        put("sfx.exe", b"MZ" + os.urandom(64 << 10) + zip_of(base_files() + [(LOG, log)], zipfile.ZIP_DEFLATED)),
+    )
+    big = zip_of([("pad.bin", os.urandom(150 << 20))] + base_files(), zipfile.ZIP_DEFLATED)
+    cases["zip-150MB-inside-tar.gz"] = (["analyze"], put("zip.tar.gz", gzip_fast(tar_of({"upload/mg.zip": big}))))
+    del big
+    tar = tar_of_base({LOG: log})
+    if shutil.which("zstd"):
+        z = sp.run(["zstd", "-q", "--long=31", "-c"], input=tar, stdout=sp.PIPE, check=True).stdout
+        cases["zstd-window-2GiB"] = (["analyze"], put("long.tar.zst", z))
+        z = sp.run(["zstd", "-q", "-c"], input=tar, stdout=sp.PIPE, check=True).stdout
+        cases["zstd-300k-skippable-frames"] = (
+            ["analyze"],
+            put("skip.tar.zst", struct.pack("<II", 0x184D2A50, 0) * 300_000 + z),
+        )
+    ups = ",".join(f'{{version: 4.3.{i}, image: "quay.io/x@sha256:{i:064x}"}}' for i in range(2000))
+    cases["scenario-100k-aliases-of-2000-updates"] = (
+        ["reconcile"],
+        put("alias-big.yaml", scenario(f'  - &e {{at: "2020-04-09T18:03:41Z", available_updates: {{updates: [{ups}]}}}}\n' + "  - *e\n" * 100_000).encode()),
+    )
+    cases["scenario-1M-aliases-flat"] = (
+        ["reconcile"],
+        put("alias-flat.yaml", scenario('  - &e {at: "2020-04-09T18:03:41Z", pass_result: {ok: true}}\n' + "  - *e\n" * 1_000_000).encode()),
+    )
+    src = os.path.join(ROOT, "fixtures", "oc", "status", "alerts-active-at-update-start")
+    alerts = os.path.join(tmp, "alerts")
+    shutil.copytree(src, alerts)
+    doc = json.load(open(os.path.join(src, "alerts-active-at-update-start-alerts.json")))
+    one = doc["data"]["alerts"][0]
+    doc["data"]["alerts"] = [
+        dict(one, labels=dict(one["labels"], alertname=f"Alert{i}", pod=f"pod-{i}"), state="firing")
+        for i in range(100_000)
+    ]
+    with open(os.path.join(alerts, "alerts-active-at-update-start-alerts.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+    cases["status-100k-firing-alerts"] = (["status"], alerts)
+    rules = os.path.join(tmp, "rules")
+    os.makedirs(rules)
+    for i in range(20_000):
+        with open(os.path.join(rules, f"r{i:06}.yaml"), "w") as f:
+            f.write(f"code: X-T-{i:06}\nname: rule-{i}\nseverity: warning\nsummary: s\nhelp: h\nmessage: m\nmatch:\n  objects:\n    kind: ClusterVersion\n")
+    cases["rules-20000-local-files"] = (["rules", "--no-bundled-rules", "--rules"], rules)
+    return cases
+
+
+def gzip_fast(data):
+    import gzip
+    return gzip.compress(data, compresslevel=1)
+
+
 def lay(dest, files_dir=None, files=None):
     shutil.copytree(BASE, dest, dirs_exist_ok=True)
     if files_dir:
@@ -151,26 +302,42 @@ def size_of(path):
 
 
 def run(binary, verb, path, runs):
-    """Median wall time and the largest peak RSS (MB) of `runs` runs."""
+    """Median wall time and the largest peak RSS (MB) of `runs` runs; `verb` is the verb and
+    its options (a string or a list)."""
+    verb = [verb] if isinstance(verb, str) else verb
+    # `reconcile` and `rules` run on one thread and take no -j.
+    threads = [] if verb[0] in ("reconcile", "rules") else ["-j", "1"]
+    if verb[0] == "analyze":
+        # Hostile inputs hold files that cannot be read on purpose: the rest is analysed.
+        threads.append("--partial")
     times, rss = [], 0
     for _ in range(runs):
-        t0 = time.monotonic()
-        p = subprocess.Popen(
-            [binary, verb, "-j", "1", path],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        _, status, ru = os.wait4(p.pid, 0)
-        times.append(time.monotonic() - t0)
-        rss = max(rss, ru.ru_maxrss / 1024)
-        code = os.waitstatus_to_exitcode(status)
-        if code not in (0, 1):
+        # The peak RSS through GNU time: a child forked from this process starts with this
+        # process's peak (Linux carries it over the exec), which is not mglint's.
+        with tempfile.NamedTemporaryFile("r") as peak:
+            t0 = time.monotonic()
+            p = subprocess.run(
+                ["/usr/bin/time", "-f", "%M", "-o", peak.name, binary, verb[0], *threads, *verb[1:], path],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            times.append(time.monotonic() - t0)
+            lines = peak.read().split()
+        rss = max(rss, int(lines[-1]) / 1024 if lines and lines[-1].isdigit() else 0)
+        code = p.returncode
+        if code not in (0, 1) and not (code == 2 and verb[0] in ("reconcile", "rules")):
+            # A hostile scenario refused, or rule files over the bound named, with exit 2 is
+            # the bound working.
             return None, rss, code
     times.sort()
     return times[len(times) // 2], rss, 0
 
 
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--build-whole":
+        import json
+        print(json.dumps(whole(sys.argv[2])))
+        return 0
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "mglint"))
     ap.add_argument("--runs", type=int, default=3)
@@ -209,7 +376,51 @@ def main():
                 )
             shutil.rmtree(bad)
             shutil.rmtree(good)
+        built = os.path.join(tmp, "whole")
+        os.makedirs(built)
+        # Built by a child process: a child's peak RSS starts at its parent's at fork, so this
+        # process must not hold the large inputs while it measures.
+        listed = subprocess.run(
+            [sys.executable, os.path.abspath(__file__), "--build-whole", built],
+            stdout=subprocess.PIPE,
+            check=True,
+        ).stdout
+        import json
+        for name, (verb, path) in json.loads(listed).items():
+            if a.only and a.only not in name:
+                continue
+            size = size_of(path) if os.path.isdir(path) else os.path.getsize(path)
+            good = os.path.join(tmp, "good")
+            if verb[0] == "reconcile":
+                # A scenario is measured against a valid scenario of its size (distinct
+                # events: what loading and running that much text costs).
+                good += ".yaml"
+                with open(good, "w") as f:
+                    f.write(valid_scenario(size))
+                t_good, _, _ = run(a.binary, "reconcile", good, a.runs)
+                os.remove(good)
+            else:
+                lay(good)
+                os.makedirs(os.path.dirname(os.path.join(good, LOG)), exist_ok=True)
+                with open(os.path.join(good, LOG), "w") as f:
+                    # Written in pieces: this process stays small (see `run`).
+                    for _ in range(max(size // (4 << 20), 1)):
+                        f.write(cvo_log(min(size, 4 << 20)))
+                t_good, _, _ = run(a.binary, "summary", good, a.runs)
+                shutil.rmtree(good)
+            t_bad, rss, code = run(a.binary, verb, path, a.runs)
+            label = f"{name} ({verb[0]})"
+            if t_bad is None:
+                over.append(name)
+                print(f"{label:44} {size:>9} exit {code}")
+                continue
+            ratio = t_bad / max(t_good, 1e-3)
+            flag = " <-" if ratio > 10 or rss > 512 else ""
+            if flag:
+                over.append(name)
+            print(f"{label:44} {size:>9} {t_bad:>7.3f}s {t_good:>7.3f}s {ratio:>5.1f}x {rss:>7.0f}{flag}")
     print("summary*: `summary` on the base plus a valid CVO log or ClusterOperator list as big as the case's files")
+    print("  (for `reconcile` cases: `reconcile` on a valid scenario of steady passes as big as the case)")
     print(f"over 10x or 512 MB: {', '.join(over) if over else 'none'}")
     return 1 if over else 0
 

@@ -127,6 +127,31 @@ pub fn values_multi(text: &str) -> Result<(Vec<serde_json::Value>, value::Dups),
     Ok((out, dups.into_inner()))
 }
 
+/// Whether what `text`'s aliases expand to stays within [`expansion_bound`], measured
+/// without building the documents (`Err` only for that bound; other errors are left to the
+/// loader that follows, which reports them with their place).
+pub fn check_expansion(text: &str) -> Result<(), YamlError> {
+    let budget = value::Budget::new(expansion_bound(text.len()));
+    for doc in yaml_serde::Deserializer::from_str(text) {
+        let seed = value::CountSeed { budget: &budget };
+        if let Err(e) = serde::de::DeserializeSeed::deserialize(seed, doc) {
+            if budget.tripped() {
+                let e = convert(e);
+                return Err(YamlError {
+                    message: format!(
+                        "aliases expand past {} values and string bytes (the alias expansion bound, twice the file size)",
+                        budget.limit
+                    ),
+                    bound: true,
+                    ..e
+                });
+            }
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
 /// Parses one YAML document into `T`.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
     check_text(text)?;

@@ -215,3 +215,84 @@ impl Visitor<'_> for KeyVisitor {
         Ok("null".to_string())
     }
 }
+
+/// Walks a document charging the [`Budget`] as [`DupSeed`] does, building nothing: what a
+/// text expands to is measured in constant memory (a million aliases of one event, checked
+/// by building their values first, held 600 MB before the bound tripped).
+pub struct CountSeed<'a> {
+    pub budget: &'a Budget,
+}
+
+impl<'de> DeserializeSeed<'de> for CountSeed<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(CountVisitor {
+            budget: self.budget,
+        })
+    }
+}
+
+struct CountVisitor<'a> {
+    budget: &'a Budget,
+}
+
+impl<'de> Visitor<'de> for CountVisitor<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+        self.budget.charge(1)
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+        self.budget.charge(1)
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+        self.budget.charge(1)
+    }
+    fn visit_i128<E: serde::de::Error>(self, _: i128) -> Result<(), E> {
+        self.budget.charge(1)
+    }
+    fn visit_u128<E: serde::de::Error>(self, _: u128) -> Result<(), E> {
+        self.budget.charge(1)
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+        self.budget.charge(1)
+    }
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<(), E> {
+        self.budget.charge(1 + v.len())
+    }
+    fn visit_none<E: serde::de::Error>(self) -> Result<(), E> {
+        self.budget.charge(1)
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        self.budget.charge(1)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        CountSeed {
+            budget: self.budget,
+        }
+        .deserialize(d)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.budget.charge(1)?;
+        while seq
+            .next_element_seed(CountSeed {
+                budget: self.budget,
+            })?
+            .is_some()
+        {}
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.budget.charge(1)?;
+        while let Some(k) = map.next_key_seed(KeySeed)? {
+            self.budget.charge(k.len())?;
+            map.next_value_seed(CountSeed {
+                budget: self.budget,
+            })?;
+        }
+        Ok(())
+    }
+}
