@@ -780,3 +780,25 @@ fn fetch_to_refuses_a_directory_of_the_users() {
     remote::fetch_to(&job_url(), &fresh, &opts).unwrap();
     remote::fetch_to(&job_url(), &fresh, &opts).expect("a directory a fetch wrote");
 }
+
+/// An object name carrying a terminal escape (GCS allows any character) is shown escaped in
+/// what `mglint fetch` says about it.
+#[test]
+fn an_object_name_with_an_escape_is_shown_escaped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let job = tmp.path().join("job");
+    build_job(&job, true);
+    let server = Server::start(100);
+    server.put_dir(BUCKET, JOB, &job);
+    let evil = format!("{JOB}/artifacts/e2e-\u{1b}]0;owned\u{7}/gather-extra/artifacts/nodes.json");
+    server.put(BUCKET, &evil, vec![b' '; 4096], Behaviour::Normal);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mglint"))
+        .args(["fetch", &job_url(), "--gcs-endpoint", &server.endpoint])
+        .args(["--max-object-bytes", "1000", "--timeout", "20", "-o"])
+        .arg(tmp.path().join("out"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(r"e2e-\x1b]0;owned\x07/gather-extra"), "{err}");
+    assert!(!out.stderr.iter().any(|&b| b == 0x1b || b == 7), "{err}");
+}

@@ -244,7 +244,7 @@ fn scenario_aliases_are_bounded_by_what_they_expand_to() {
 #[test]
 fn a_cluster_id_with_terminal_escapes_never_reaches_the_terminal() {
     // The mixed-clusters warning on stderr and the text report's heading printed the ID's
-    // ESC and NUL as they were.
+    // ESC and NUL as they were; in Markdown, the ID is text, never a link.
     let tmp = tempfile::tempdir().unwrap();
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
     for d in [&a, &b] {
@@ -256,7 +256,7 @@ fn a_cluster_id_with_terminal_escapes_never_reaches_the_terminal() {
         .unwrap();
     let text = String::from_utf8(cv.1).unwrap().replace(
         &format!("clusterID: {BASE_ID}"),
-        "clusterID: \"ab\\e[31mcd\\0ef\"",
+        "clusterID: \"[click](http://evil.example)ab\\e[31mcd\\0ef\"",
     );
     std::fs::write(b.join(&cv.0), text).unwrap();
     for format in ["text", "markdown", "junit"] {
@@ -275,13 +275,16 @@ fn a_cluster_id_with_terminal_escapes_never_reaches_the_terminal() {
             );
         }
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(r"cluster ab\x1b[31mcd\x00ef"), "{err}");
-        if format == "text" {
-            let text = String::from_utf8_lossy(&out.stdout);
-            assert!(
-                text.contains(r"Cluster 2 of 2: ab\x1b[31mcd\x00ef"),
+        assert!(err.contains(r"ab\x1b[31mcd\x00ef"), "{err}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        match format {
+            "text" => assert!(
+                text.contains(r"Cluster 2 of 2: [click](http://evil.example)ab\x1b[31mcd\x00ef"),
                 "{text}"
-            );
+            ),
+            // No live link is built from the ID.
+            "markdown" => assert!(!text.contains("[click](http"), "{text}"),
+            _ => {}
         }
     }
 }
@@ -405,4 +408,174 @@ fn a_large_zip_inside_a_tar_gz_is_streamed_in_bounded_memory() {
         text.contains("clusterversions/version.yaml: zip entry fails its CRC-32 check"),
         "{text}"
     );
+}
+
+/// A local rule file of `code` with `message`, in `dir`.
+fn rule_file(dir: &Path, file: &str, code: &str, body: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    let text = format!(
+        "code: {code}\nname: r-{}\nseverity: warning\nsummary: s\nhelp: h\nmessage: m\n{body}",
+        file.trim_end_matches(".yaml")
+    );
+    std::fs::write(dir.join(file), text).unwrap();
+}
+
+#[test]
+fn odd_rule_files_cost_only_themselves() {
+    // A huge code, an odd one and invalid UTF-8 are each one problem naming its file (the
+    // huge code not echoed whole); matchers nested 60 deep are within the documented bound
+    // and load; the good rule beside them runs.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("rules");
+    let objects = "match:\n  objects:\n    kind: ClusterVersion\n";
+    rule_file(
+        &dir,
+        "a-huge.yaml",
+        &format!("X-{}", "9".repeat(100_000)),
+        objects,
+    );
+    rule_file(&dir, "b-odd.yaml", "X-ÄÖ-1", objects);
+    std::fs::write(
+        dir.join("c-latin1.yaml"),
+        b"code: X-L-1\nname: l\nsummary: caf\xe9\n",
+    )
+    .unwrap();
+    // 60 nested `all`s (120 levels of YAML): inside the documented 128-level bound.
+    let mut deep = String::from("match:\n");
+    let mut indent = String::from("  ");
+    for _ in 0..60 {
+        deep.push_str(&format!("{indent}all:\n{indent}  -\n"));
+        indent.push_str("    ");
+    }
+    deep.push_str(&format!(
+        "{indent}objects:\n{indent}  kind: ClusterVersion\n"
+    ));
+    rule_file(&dir, "d-deep.yaml", "X-DEEP-1", &deep);
+    rule_file(&dir, "e-good.yaml", "X-GOOD-1", objects);
+    let base = common::fixture(BASE);
+    let out = common::mglint(&[
+        "analyze",
+        "--rules",
+        dir.to_str().unwrap(),
+        "--no-bundled-rules",
+        "--format",
+        "json",
+        "--exit-zero",
+        base.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["code"].as_str())
+        .collect();
+    assert!(
+        codes.contains(&"X-GOOD-1") && codes.contains(&"X-DEEP-1"),
+        "{codes:?}: {err}"
+    );
+    assert!(
+        err.contains("a-huge.yaml") && err.contains("b-odd.yaml"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "c-latin1.yaml: cannot read the rule file: it is not UTF-8 text (invalid byte at offset"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.len() < 20_000,
+        "the huge code is not echoed whole: {} bytes",
+        err.len()
+    );
+}
+
+#[test]
+fn a_write_that_fails_midway_leaves_the_old_report_and_no_other_file() {
+    // On a full disk each format left a truncated report (8-128 KB, cut mid-token). A file
+    // size limit makes the write fail the same way (SIGXFSZ ignored, so the write returns
+    // EFBIG as it would ENOSPC): exit 2, the old report whole, nothing else beside it.
+    let tmp = tempfile::tempdir().unwrap();
+    let base = common::fixture(BASE);
+    for (name, format) in [("r.json", "json"), ("r.html", "html"), ("r.sarif", "sarif")] {
+        let dest = tmp.path().join(name);
+        std::fs::write(&dest, b"the old report\n").unwrap();
+        let script = format!(
+            "trap '' XFSZ; exec prlimit --fsize=4096 -- {} analyze --exit-zero --format {format} -o {} {}",
+            env!("CARGO_BIN_EXE_mglint"),
+            dest.display(),
+            base.display()
+        );
+        let out = std::process::Command::new("sh")
+            .args(["-c", &script])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{format}: {err}");
+        assert!(err.contains(name), "{format}: the file is named: {err}");
+        assert_eq!(
+            std::fs::read(&dest).unwrap(),
+            b"the old report\n",
+            "{format}"
+        );
+    }
+    let names: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(names.len(), 3, "no temporary file left: {names:?}");
+}
+
+#[test]
+fn twenty_thousand_updates_in_a_scenario_run_in_seconds() {
+    // 20,000 updates, with and without weighted pruning, ran past 120 s. A CPU limit of 20 s
+    // (a debug build takes about 1 s), not a clock.
+    let tmp = tempfile::tempdir().unwrap();
+    let mut events = String::from(
+        "  - {at: \"2020-04-09T17:35:48Z\", pod_start: {version: 4.3.10, image: \"registry.svc.ci.openshift.org/ocp/release@sha256:edb4364367cff4f751ffdc032bc830a469548f998127b523047a8dd518c472cd\"}}\n",
+    );
+    for i in 0..20_000u32 {
+        let (h, rest) = (i / 3600, i % 3600);
+        events.push_str(&format!(
+            "  - {{at: \"2020-04-{:02}T{:02}:{:02}:{:02}Z\", spec_change: {{desired_update: {{version: 4.3.{}, image: \"quay.io/x@sha256:{i:064x}\", force: true}}}}}}\n",
+            10 + h / 24,
+            h % 24,
+            rest / 60,
+            rest % 60,
+            i + 11
+        ));
+    }
+    let text = scenario_with_events(&events);
+    for (name, prune) in [
+        ("plain", "keep_recent_completed_50"),
+        ("weighted", "weighted_100"),
+    ] {
+        let p = write(
+            tmp.path(),
+            &format!("{name}.yaml"),
+            text.replace(
+                "prune: keep_recent_completed_50",
+                &format!("prune: {prune}"),
+            )
+            .as_bytes(),
+        );
+        let out = std::process::Command::new("prlimit")
+            .args(["--cpu=20", "--"])
+            .arg(env!("CARGO_BIN_EXE_mglint"))
+            .args(["reconcile", "--format", "json"])
+            .arg(&p)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}: {:?} {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }

@@ -141,6 +141,9 @@ impl Help for Failure {
 }
 
 /// Built-in code prefixes (a local code may not start with one).
+/// The longest rule code: a code is in every finding, heading and JUnit case name.
+pub const MAX_CODE_LEN: usize = 64;
+
 const BUILTIN_PREFIXES: &[&str] = &["CV", "CO", "MC", "UH", "LOG", "CI", "RC", "IN", "KI"];
 
 /// The context errors are made in: the file, its text, and the rule's part of it.
@@ -522,6 +525,16 @@ fn check_code(
                     "e.g. `X-ACME-001`: local rules live in the `X-` namespace so they never collide with built-in or catalogue codes",
                 );
             };
+            if code.len() > MAX_CODE_LEN {
+                let head: String = code.chars().take(24).collect();
+                return bad(
+                    format!(
+                        "`{head}…` is {} characters long; codes have at most {MAX_CODE_LEN}",
+                        code.chars().count()
+                    ),
+                    "e.g. `X-ACME-001`: the code is in every finding, heading and JUnit case",
+                );
+            }
             if rest.is_empty()
                 || !rest
                     .bytes()
