@@ -399,6 +399,17 @@ def main():
                     f.write(valid_scenario(size))
                 t_good, _, _ = run(a.binary, "reconcile", good, a.runs)
                 os.remove(good)
+            elif verb[0] == "rules":
+                # Many files against many files: the base plus as many healthy
+                # ClusterOperator files, as big together as the rule files.
+                n = len(os.listdir(path))
+                lay(good)
+                item = healthy_co_list(max(size // n, 1))
+                for i in range(n):
+                    with open(os.path.join(good, CO, f"op{i:06}.yaml"), "w") as f:
+                        f.write(item)
+                t_good, _, _ = run(a.binary, "summary", good, a.runs)
+                shutil.rmtree(good)
             else:
                 lay(good)
                 os.makedirs(os.path.dirname(os.path.join(good, LOG)), exist_ok=True)
@@ -420,7 +431,8 @@ def main():
                 over.append(name)
             print(f"{label:44} {size:>9} {t_bad:>7.3f}s {t_good:>7.3f}s {ratio:>5.1f}x {rss:>7.0f}{flag}")
     print("summary*: `summary` on the base plus a valid CVO log or ClusterOperator list as big as the case's files")
-    print("  (for `reconcile` cases: `reconcile` on a valid scenario of steady passes as big as the case)")
+    print("  (for `reconcile` cases: `reconcile` on a valid scenario of steady passes as big as the case;")
+    print("  for `rules` cases: the base plus as many ClusterOperator files, as big together)")
     print(f"over 10x or 512 MB: {', '.join(over) if over else 'none'}")
     return 1 if over else 0
 
