@@ -66,6 +66,7 @@ impl Http {
                 ),
             });
         }
+        check_cert_file()?;
         // A test server or local mirror is never reached through a proxy.
         let loopback = endpoint.host_str().is_some_and(|h| {
             h.eq_ignore_ascii_case("localhost")
@@ -369,6 +370,33 @@ impl Http {
                 .map_err(|e| Failure::Fatal(io(dest, "cannot rename into place", e)))?;
             Ok(n)
         })
+    }
+}
+
+/// The largest `SSL_CERT_FILE` read: a bundle of every public CA is about 250 KB.
+const MAX_CERT_FILE_BYTES: u64 = 16 << 20;
+
+/// `SSL_CERT_FILE`, which the TLS library reads whole when the client starts, must be a
+/// regular file of at most [`MAX_CERT_FILE_BYTES`]: a FIFO blocked the run for ever and
+/// `/dev/zero` grew it until an allocation of 2 GiB aborted it.
+fn check_cert_file() -> Result<(), RemoteError> {
+    let Some(path) = std::env::var_os("SSL_CERT_FILE").filter(|v| !v.is_empty()) else {
+        return Ok(());
+    };
+    let shown = Path::new(&path).display().to_string();
+    let refuse = |why: String| RemoteError::Config {
+        reason: format!("SSL_CERT_FILE `{shown}`: {why}"),
+    };
+    match std::fs::metadata(&path) {
+        Ok(m) if !m.is_file() => Err(refuse(
+            "it is not a regular file (a FIFO, a device or a directory); name a PEM file"
+                .to_string(),
+        )),
+        Ok(m) if m.len() > MAX_CERT_FILE_BYTES => Err(refuse(format!(
+            "it is over the {MAX_CERT_FILE_BYTES}-byte bound for a certificate bundle"
+        ))),
+        // A missing file is the TLS library's to report, as it always has.
+        _ => Ok(()),
     }
 }
 

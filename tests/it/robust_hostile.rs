@@ -579,3 +579,55 @@ fn twenty_thousand_updates_in_a_scenario_run_in_seconds() {
         );
     }
 }
+
+#[test]
+fn ssl_cert_file_that_is_not_a_regular_file_is_refused_by_name() {
+    // A FIFO blocked the run for ever; /dev/zero grew it until an allocation of 2 GiB
+    // aborted it (the TLS library reads the file whole when the HTTP client starts).
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("certs.pem");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for cert in [fifo.to_str().unwrap(), "/dev/zero"] {
+        let out = std::process::Command::new("timeout")
+            .args(["60", env!("CARGO_BIN_EXE_mglint"), "analyze"])
+            .arg("https://127.0.0.1:9/case/must-gather.tar.gz")
+            .arg("--cache-dir")
+            .arg(tmp.path().join("cache"))
+            .env("SSL_CERT_FILE", cert)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{cert}: {:?} {err}", out.status);
+        assert!(
+            err.contains(&format!("SSL_CERT_FILE `{cert}`: it is not a regular file")),
+            "{cert}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_regex_of_megabytes_is_refused_before_it_is_parsed() {
+    // A 4 MB literal took 400 MB (a 10 MB one, 982 MB) before the compiled size limit said
+    // no; the source is bounded first. Under the address-space limit.
+    let tmp = tempfile::tempdir().unwrap();
+    let body = format!(
+        "match:\n  logs:\n    namespace: openshift-cluster-version\n    pod: cluster-version-operator-*\n    container: cluster-version-operator\n    regex: '{}'\n",
+        "a".repeat(4_000_000)
+    );
+    rule_file(tmp.path(), "big.yaml", "X-BIG-1", &body);
+    let p = tmp.path().join("big.yaml");
+    let out = limited(256 << 20, &["rules", "check", p.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("`regex` is 4000000 bytes long; a regex has at most 65536"),
+        "{err}"
+    );
+}

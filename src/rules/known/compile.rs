@@ -141,6 +141,10 @@ impl Help for Failure {
 }
 
 /// Built-in code prefixes (a local code may not start with one).
+/// The longest regex source a rule may give (the compiled program is bounded as well, to
+/// 1 MiB, by the regex crate's size limit).
+pub const MAX_REGEX_LEN: usize = 64 << 10;
+
 /// The longest rule code: a code is in every finding, heading and JUnit case name.
 pub const MAX_CODE_LEN: usize = 64;
 
@@ -189,6 +193,18 @@ impl Ctx<'_> {
     }
 
     fn regex(&self, key: &str, s: &str, names: &mut Vec<String>) -> Result<Regex, Failure> {
+        // Before the regex crate parses it: a 4 MB literal took 400 MB to reach the compiled
+        // size limit. No log signature is anywhere near this long.
+        if s.len() > MAX_REGEX_LEN {
+            return Err(self.err(
+                key,
+                &s[..crate::vocab::text::floor_char_boundary(s, 64)],
+                format!(
+                    "`{key}` is {} bytes long; a regex has at most {MAX_REGEX_LEN}",
+                    s.len()
+                ),
+            ));
+        }
         let re = regex::RegexBuilder::new(s)
             .size_limit(1 << 20)
             .build()
