@@ -357,3 +357,15 @@ pub fn python_with(module: &str, script: &str, arg: &Path) -> Option<String> {
     assert!(o.status.success(), "{module}: {err}");
     Some(String::from_utf8(o.stdout).unwrap())
 }
+
+/// `n` bytes no compressor can shrink (xorshift 13/7/17 from `seed`).
+pub fn noise(n: usize, mut seed: u64) -> Vec<u8> {
+    (0..n)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u8
+        })
+        .collect()
+}

@@ -614,18 +614,6 @@ fn huge_extension_headers_are_streamed_and_the_rest_is_analyzed() {
     );
 }
 
-/// `n` bytes no compressor can shrink (xorshift 13/7/17 from `seed`).
-fn noise(n: usize, mut seed: u64) -> Vec<u8> {
-    (0..n)
-        .map(|_| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed as u8
-        })
-        .collect()
-}
-
 /// Zips inside zips are held in memory to be read by their central directory when the chain
 /// together fits in `--max-file-bytes`; when it does not, the inner one is read as it streams
 /// (from its local headers), so nothing is lost and memory stays bounded.
@@ -633,7 +621,7 @@ fn noise(n: usize, mut seed: u64) -> Vec<u8> {
 fn nested_zips_share_one_memory_bound() {
     let cv = std::fs::read(common::fixture("rules/CV005/pass/clusterversion.yaml")).unwrap();
     // Incompressible padding, so each level is as large as what it holds.
-    let pad = noise(300_000, 0x2545_f491_4f6c_dd1d);
+    let pad = common::noise(300_000, 0x2545_f491_4f6c_dd1d);
     let inner = common::zip_files(&[
         ("clusterversion.yaml".to_string(), cv),
         ("pad.bin".to_string(), pad),
@@ -676,7 +664,7 @@ fn a_chain_of_large_stored_zips_stays_under_the_bound_under_prlimit() {
         w.write_all(data).unwrap();
         w.finish().unwrap().into_inner()
     };
-    let pad = noise(150_000_000, 0x9e37_79b9_7f4a_7c15);
+    let pad = common::noise(150_000_000, 0x9e37_79b9_7f4a_7c15);
     let inner = {
         let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
         let opts = zip::write::SimpleFileOptions::default()

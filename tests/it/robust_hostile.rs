@@ -328,18 +328,6 @@ fn rules_check_refuses_a_user_rule_with_a_catalogue_code_as_analyze_does() {
     );
 }
 
-/// `n` bytes no compressor can shrink (xorshift from `seed`).
-fn noise(n: usize, mut seed: u64) -> Vec<u8> {
-    (0..n)
-        .map(|_| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed as u8
-        })
-        .collect()
-}
-
 #[test]
 fn a_large_zip_inside_a_tar_gz_is_streamed_in_bounded_memory() {
     // A 700 MB zip inside a tar.gz was held whole (726 MB). Past 64 MiB it is now read from
@@ -355,7 +343,7 @@ fn a_large_zip_inside_a_tar_gz_is_streamed_in_bounded_memory() {
         .large_file(true);
     let mut w = zip::ZipWriter::new_stream(Vec::new());
     w.start_file("pad.bin", deflated).unwrap();
-    w.write_all(&noise(150 << 20, 0x9e37_79b9_7f4a_7c15))
+    w.write_all(&common::noise(150 << 20, 0x9e37_79b9_7f4a_7c15))
         .unwrap();
     for (p, data) in &files {
         w.start_file(p.as_str(), deflated).unwrap();
@@ -388,7 +376,7 @@ fn a_large_zip_inside_a_tar_gz_is_streamed_in_bounded_memory() {
         .large_file(true);
     let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     w.start_file("pad.bin", stored).unwrap();
-    w.write_all(&noise(70 << 20, 7)).unwrap();
+    w.write_all(&common::noise(70 << 20, 7)).unwrap();
     for (p, data) in &files {
         w.start_file(p.as_str(), stored).unwrap();
         w.write_all(data).unwrap();
