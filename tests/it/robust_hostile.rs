@@ -619,3 +619,59 @@ fn a_regex_of_megabytes_is_refused_before_it_is_parsed() {
         "{err}"
     );
 }
+
+#[test]
+fn a_zip_entry_that_cannot_be_read_is_named() {
+    // A CRC error or an unsupported method was reported on the archive, not the entry.
+    let mut files = common::dir_files(&common::fixture(BASE), "");
+    let root = files[0].0.split('/').take(2).collect::<Vec<_>>().join("/");
+    let log = format!(
+        "{root}/namespaces/openshift-cluster-version/pods/cluster-version-operator-1/\
+         cluster-version-operator/cluster-version-operator/logs/current.log"
+    );
+    let line = "I0625 10:40:12.345678       1 sync_worker.go:700] Running sync for clusteroperator \"dns\" (1 of 800)\n";
+    files.push((log.clone(), line.repeat(100).into_bytes()));
+    let stored = {
+        use std::io::Write;
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored);
+        let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        for (p, d) in &files {
+            w.start_file(p.as_str(), opts).unwrap();
+            w.write_all(d).unwrap();
+        }
+        w.finish().unwrap().into_inner()
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    // A flipped byte in the log's data: its CRC-32 no longer matches.
+    let mut crc = stored.clone();
+    let at = memchr::memmem::find(&crc, b"Running sync").unwrap();
+    crc[at] = b'r';
+    // The log's method set to 12 (bzip2) in its local and central headers.
+    let mut method = stored.clone();
+    for sig in [&b"PK\x03\x04"[..], &b"PK\x01\x02"[..]] {
+        let offset = if sig[2] == 3 { 8 } else { 10 };
+        let name_at = if sig[2] == 3 { 30 } else { 46 };
+        for i in memchr::memmem::find_iter(&stored, sig).collect::<Vec<_>>() {
+            if stored[i + name_at..].starts_with(log.as_bytes()) {
+                method[i + offset..i + offset + 2].copy_from_slice(&12u16.to_le_bytes());
+            }
+        }
+    }
+    for (name, data, want) in [
+        ("crc.zip", crc, "checksum"),
+        ("method.zip", method, "compression method"),
+    ] {
+        let p = write(tmp.path(), name, &data);
+        let out = common::mglint(&["summary", p.to_str().unwrap()]);
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let named = text
+            .lines()
+            .any(|l| l.contains(&format!("{name}/{log}")) && l.contains(want));
+        assert!(named, "{name}: {text}");
+    }
+}
