@@ -5,7 +5,7 @@
 //! carries its zoom-1 position in `data-x` (and `data-w`), so the page script only multiplies.
 
 use super::Scope;
-use super::lanes::{Bar, Chart, Data, Glyph, Group, Lane, Mark};
+use super::lane_model::{Bar, Chart, Data, Glyph, Group, Lane, Mark};
 use super::scale::{Scale, TICK_ZOOMS, ZOOMS, gap_label};
 use super::text::Text;
 use crate::model::Time;

@@ -4,7 +4,7 @@
 //! pool or node lane; node update phases on the node; alerts, disruption and the rest on CI
 //! lanes. Pod and container intervals are left out (thousands in a real job).
 
-use super::lanes::{Bar, Glyph, Group, Lane, Mark, se, span_text};
+use super::lane_model::{Bar, Glyph, Group, Lane, Mark, se, span_text};
 use crate::model::{Interval, Time};
 use std::collections::BTreeMap;
 
@@ -238,7 +238,7 @@ pub fn add(intervals: &[CiInterval], end: Time, lanes: &mut Vec<Lane>) {
         });
     }
     for (_, mut l) in extra {
-        l.tracks = super::lanes::pack(&mut l.bars, 4);
+        l.tracks = super::lane_model::pack(&mut l.bars, 4);
         lanes.push(l);
     }
 }

@@ -3,7 +3,7 @@
 //! (install, update, cancel, rollback, with their milestones), and the Available,
 //! Progressing, Failing, ReleaseAccepted and Upgradeable conditions.
 
-use super::lanes::{
+use super::lane_model::{
     Bar, CondIndex, Data, Glyph, Group, Lane, Mark, cond_bar, cond_spans, hms, pack, se, span_text,
     where_,
 };

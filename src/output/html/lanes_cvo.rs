@@ -3,7 +3,7 @@
 //! (runs of failures of one precondition drawn as one bar), and one lane per CVO container
 //! instance (log span, leader lease, shutdown).
 
-use super::lanes::{Bar, Glyph, Group, Lane, Mark, hms, pack, se, span_text, where_};
+use super::lane_model::{Bar, Glyph, Group, Lane, Mark, hms, pack, se, span_text, where_};
 use crate::model::Time;
 use crate::timeline::{EpisodeKind, EventKind, Timeline, TimelineEvent, fmt_short, one_line};
 use chrono::Duration;

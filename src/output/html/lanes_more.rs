@@ -3,7 +3,7 @@
 //! ready), CI (Prow job, the upgrade as CI saw it, e2e test intervals, JUnit failures) and the
 //! findings' markers.
 
-use super::lanes::{
+use super::lane_model::{
     Bar, CondIndex, Glyph, Group, Lane, Mark, cond_bar, cond_spans, pack, se, span_text, where_,
 };
 use crate::model::Time;

@@ -19,6 +19,7 @@
 mod assets;
 mod chart;
 mod intervals;
+mod lane_model;
 mod lanes;
 mod lanes_cv;
 mod lanes_cvo;

@@ -240,7 +240,7 @@ fn empty_timeline_says_so() {
 
 #[test]
 fn tail_path_keeps_whole_last_segments() {
-    use super::lanes::tail_path;
+    use super::lane_model::tail_path;
     assert_eq!(tail_path("a/b.log:3", 90), "a/b.log:3");
     let long = "fixtures/must-gather/seed1-returned/must-gather.local.8127465039218475610/quay-io-x/namespaces/openshift-cluster-version/pods/cvo-7bbc/cluster-version-operator/cluster-version-operator/logs/current.log:8399";
     let t = tail_path(long, 90);
