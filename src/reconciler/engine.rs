@@ -10,11 +10,11 @@ use super::fake::fake_worker_status;
 use super::scenario::{Event, LoadOutcome, Scenario, TimedEvent};
 use super::semantics::{Flavour, Semantics};
 use super::status::{
-    SyncInput, WorkerStatus, set_condition, sync_failing_status, sync_status, validate,
-    version_string,
+    SyncInput, WorkerStatus, set_condition, sync_failing_status, sync_status, version_string,
 };
 use super::trace::{TraceStep, describe_event, diff};
 use super::update::UpdateInput;
+use super::validation::{clears_desired_update, validate};
 use super::worker::{Ctx, Worker};
 use crate::model::Condition;
 use crate::model::{ClusterVersion, ObjectMeta, Release, Time};
@@ -133,12 +133,13 @@ impl Engine {
 
     /// Operator.sync: validate, choose the desired release, call Update, sync the status.
     fn operator_sync(&mut self, now: Time, notes: &mut Vec<String>) {
-        let errs = validate(&self.cv);
+        let invalid = validate(&self.cv, &self.sem);
         let generation = self.generation();
-        let target = match errs.is_empty() {
-            true => self.spec_target(),
-            false => None,
+        let target = match clears_desired_update(&invalid) {
+            false => self.spec_target(),
+            true => None,
         };
+        let errs: Vec<String> = invalid.into_iter().map(|e| e.message).collect();
         let desired = self.desired(target, notes);
         if desired.image.is_empty() {
             let text = "No configured operator version, unable to update cluster";
@@ -217,15 +218,28 @@ impl Engine {
         if let Some(up) = &c.upstream {
             spec.upstream = up.clone();
         }
+        if let Some(id) = &c.cluster_id {
+            spec.cluster_id = id.clone();
+        }
         let next = c.generation.unwrap_or(self.generation().saturating_add(1));
         self.cv.metadata.generation = Some(next);
-        let errs = validate(&self.cv);
-        if !errs.is_empty() {
+        let errs = validate(&self.cv, &self.sem);
+        let texts: Vec<&str> = errs.iter().map(|e| e.message.as_str()).collect();
+        if clears_desired_update(&errs) {
             notes.push(format!(
                 "spec is invalid, `spec.desiredUpdate` is ignored: {}",
-                errs.join("; ")
+                texts.join("; ")
             ));
-        } else if self.cv.spec.desired_update.is_some() && self.spec_target().is_none() {
+        } else if !errs.is_empty() {
+            notes.push(format!(
+                "spec is invalid (Invalid=True), the sync goes on: {}",
+                texts.join("; ")
+            ));
+        }
+        if !clears_desired_update(&errs)
+            && self.cv.spec.desired_update.is_some()
+            && self.spec_target().is_none()
+        {
             notes.push(
                 "desired version not found in availableUpdates; the CVO stays on its own release"
                     .into(),

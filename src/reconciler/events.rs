@@ -76,6 +76,9 @@ pub struct SpecChange {
     pub channel: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub upstream: Option<String>,
+    /// The new `spec.clusterID`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cluster_id: Option<String>,
     /// The new metadata.generation (defaults to the old one + 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generation: Option<i64>,

@@ -9,7 +9,7 @@ use super::semantics::Semantics;
 use crate::model::{ClusterVersionStatus, Condition, Release, Time};
 
 pub use super::progress::{ProgressConversion, convert_error_to_progressing};
-pub use super::validation::validate;
+pub use super::validation::{FieldError, validate};
 use std::collections::BTreeMap;
 
 /// The payload-load pipeline's report (`loadPayloadStatus`, cvo-reference §3.5).
