@@ -41,6 +41,10 @@ pub struct Engine {
     pub always_caps: Vec<String>,
     /// The status a unit test's fake worker reports, once a `worker_status` event gave one.
     pub fake: Option<WorkerStatus>,
+    /// The worker's reports queue an Operator.sync (the scenario's `status_notifier`).
+    pub notifies: bool,
+    /// The worker counts as initialised from the start (the scenario's `worker_initialized`).
+    pub forced_initialized: bool,
 }
 
 impl Engine {
@@ -70,6 +74,8 @@ impl Engine {
             caps_status: caps.status(),
             always_caps: caps.always_enabled.clone(),
             fake: None,
+            notifies: s.notifies(),
+            forced_initialized: s.worker_initialized,
         }
     }
 
@@ -116,6 +122,7 @@ impl Engine {
         let waits = self.sem.flavour == Flavour::Fixed
             && self.sem.initializes_on_own_release()
             && !self.worker.initialized()
+            && !self.forced_initialized
             && self.fake.is_none();
         match target {
             Some(t) if waits => {
@@ -178,6 +185,23 @@ impl Engine {
             always_caps: &self.always_caps,
         };
         self.worker.update(&mut cx, &inp, &desired);
+        let ws = self.worker.status.clone();
+        self.set_caps_status(&ws);
+        self.sync(&ws, &errs, now, notes);
+    }
+
+    /// The status sync that the apply loop's first report on new work queues through the
+    /// status notifier, at the same instant: the report reaches the status (Update, given the
+    /// same desired release, changes nothing).
+    fn report_sync(&mut self, now: Time, notes: &mut Vec<String>) {
+        self.worker.deliver_pending();
+        notes.push(
+            "the apply loop's first report on the new work queues another Operator.sync".into(),
+        );
+        let errs: Vec<String> = validate(&self.cv, &self.sem)
+            .into_iter()
+            .map(|e| e.message)
+            .collect();
         let ws = self.worker.status.clone();
         self.set_caps_status(&ws);
         self.sync(&ws, &errs, now, notes);
@@ -285,6 +309,8 @@ impl Engine {
         let mut applied = None;
         let mut pass_attempt = None;
         let mut sync = true;
+        // The apply loop's report on work the last sync accepted has arrived since.
+        self.worker.deliver_pending();
         match &ev.event {
             Event::PodStart(p) => {
                 self.operator = p.release();
@@ -367,6 +393,9 @@ impl Engine {
         }
         if sync {
             self.operator_sync(now, &mut notes);
+            if self.notifies && self.worker.pending.is_some() {
+                self.report_sync(now, &mut notes);
+            }
         }
         (notes, applied, pass_attempt)
     }

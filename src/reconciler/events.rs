@@ -151,6 +151,28 @@ pub struct LoadOutcome {
     /// (`GetImplicitlyEnabledCapabilities`; 4.11+).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub implicitly_enabled: Vec<String>,
+    /// Which text a forced `ImageVerificationFailed` leaves in acceptedRisks (4.12+).
+    #[serde(default, skip_serializing_if = "VerificationRisk::is_wrapped")]
+    pub verification_risk: VerificationRisk,
+}
+
+/// The acceptedRisks text of a forced update whose signature could not be verified.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VerificationRisk {
+    /// Production's retriever (4.11+): `Target release version=… image=… cannot be verified,
+    /// but continuing anyway because the update was forced: {verifier error}`.
+    #[default]
+    Wrapped,
+    /// The error handed back as it is, `message` (`The update cannot be verified: …`), as the
+    /// fake retriever of the CVO's cvo_scenarios_test.go does.
+    Raw,
+}
+
+impl VerificationRisk {
+    fn is_wrapped(&self) -> bool {
+        *self == VerificationRisk::Wrapped
+    }
 }
 
 impl LoadOutcome {
@@ -170,6 +192,7 @@ impl LoadOutcome {
             channels: Vec::new(),
             preconditions: Vec::new(),
             implicitly_enabled: Vec::new(),
+            verification_risk: VerificationRisk::Wrapped,
         }
     }
 }
