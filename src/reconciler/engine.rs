@@ -6,6 +6,7 @@ use super::apply::Pass;
 use super::capabilities::{CapabilitiesStatus, CapabilitySpec};
 use super::errors::{Failure, UpdateError};
 use super::events::UpgradeableCondition;
+use super::expect::WorkerView;
 use super::fake::fake_worker_status;
 use super::scenario::{Event, LoadOutcome, Scenario, TimedEvent};
 use super::semantics::{Flavour, Semantics};
@@ -418,6 +419,23 @@ impl Engine {
             always_caps: &self.always_caps,
         };
         f(&mut self.worker, &mut cx)
+    }
+
+    /// The sync worker as a unit test inspects it: its work's state and its own status (with
+    /// a report Operator.sync has not written yet); a fake worker has no state.
+    pub fn worker_view(&self) -> WorkerView {
+        let status = match &self.fake {
+            Some(f) => f,
+            None => self.worker.pending.as_ref().unwrap_or(&self.worker.status),
+        };
+        WorkerView {
+            state: match self.fake {
+                Some(_) => None,
+                None => self.worker.work.as_ref().map(|w| w.state),
+            },
+            reconciling: status.reconciling,
+            completed: status.completed,
+        }
     }
 
     fn loading(&self) -> Option<String> {

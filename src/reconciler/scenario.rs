@@ -328,11 +328,12 @@ fn check_event(i: usize, at: &Time, e: &Event) -> Result<(), String> {
         Event::PassResult(r)
             if r.errors.iter().any(|e| {
                 e.reason.is_empty()
-                    && (e.message.is_empty() || !e.name.is_empty() || e.effect.is_some())
+                    && e.effect.is_none()
+                    && (e.message.is_empty() || !e.name.is_empty())
             }) =>
         {
             bad(
-                "a pass error without a `reason` is a plain error: it needs a `message` and has no `name` or `effect`",
+                "a pass error without a `reason` or `effect` is a plain error: it needs a `message` and has no `name`",
             )
         }
         Event::LoadOutcome(o)
