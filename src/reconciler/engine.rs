@@ -46,6 +46,9 @@ pub struct Engine {
     pub notifies: bool,
     /// The worker counts as initialised from the start (the scenario's `worker_initialized`).
     pub forced_initialized: bool,
+    /// The update service's node for the running release, once an `available_updates` event
+    /// named it.
+    pub update_service_current: Option<Release>,
 }
 
 impl Engine {
@@ -77,6 +80,7 @@ impl Engine {
             fake: None,
             notifies: s.notifies(),
             forced_initialized: s.worker_initialized,
+            update_service_current: None,
         }
     }
 
@@ -221,6 +225,7 @@ impl Engine {
             operator_release: &self.operator,
             worker: ws,
             validation_errors: errs,
+            update_service_current: self.update_service_current.as_ref(),
             co_update_started: &self.co_started,
             now,
         };
@@ -365,6 +370,7 @@ impl Engine {
             }
             Event::AvailableUpdates(u) => {
                 self.cv.status.available_updates = u.updates.clone();
+                self.update_service_current = u.current.clone();
                 set_condition(
                     &mut self.cv.status.conditions,
                     "RetrievedUpdates",

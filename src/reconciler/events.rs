@@ -250,6 +250,10 @@ pub struct SyncFailed {
 #[serde(default, deny_unknown_fields)]
 pub struct AvailableUpdates {
     pub updates: Vec<Release>,
+    /// The update service's node for the running release (`availableUpdates.Current`): its
+    /// version, url and channels fill what the reported release lacks (4.6+).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current: Option<Release>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
