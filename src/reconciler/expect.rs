@@ -51,11 +51,33 @@ pub struct Expect {
 pub struct ExpectWorker {
     /// `Initializing`, `Updating`, `Reconciling`, or `none` (no work yet, or a fake worker).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub state: Option<String>,
+    pub state: Option<ExpectWorkerState>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reconciling: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub completed: Option<u32>,
+}
+
+/// An expected state of the worker's work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ExpectWorkerState {
+    Initializing,
+    Updating,
+    Reconciling,
+    /// No work yet, or a fake worker.
+    #[serde(rename = "none")]
+    NoWork,
+}
+
+impl ExpectWorkerState {
+    fn as_str(&self) -> &'static str {
+        match self {
+            ExpectWorkerState::Initializing => "Initializing",
+            ExpectWorkerState::Updating => "Updating",
+            ExpectWorkerState::Reconciling => "Reconciling",
+            ExpectWorkerState::NoWork => "none",
+        }
+    }
 }
 
 /// What the run's sync worker looks like at the end, for [`ExpectWorker`].
@@ -228,9 +250,9 @@ pub fn compare(
 ) -> Vec<Mismatch> {
     let mut d = Diff(Vec::new());
     if let Some(w) = &expect.worker {
-        if let Some(v) = &w.state {
+        if let Some(v) = w.state {
             let actual = worker.state.map_or("none", |s| s.as_str());
-            d.check("worker.state".into(), v, actual);
+            d.check("worker.state".into(), v.as_str(), actual);
         }
         if let Some(v) = w.reconciling {
             d.check(
