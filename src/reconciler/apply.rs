@@ -17,7 +17,8 @@ pub enum Pass<'a> {
 
 /// The update errors of a pass as the modelled CVO raises them: messages default to the CVO's
 /// template, effects to the reason's; before 4.12 a degraded operator is tolerated while
-/// installing (no error at all); an error without a reason is a plain error.
+/// installing (no error at all); an error without a reason is a plain error, unless it has an
+/// effect (an UpdateError with an empty reason).
 fn pass_errors(
     r: &PassResult,
     sem: &Semantics,
@@ -26,8 +27,19 @@ fn pass_errors(
 ) -> Vec<UpdateError> {
     let mut errs = Vec::new();
     for e in &r.errors {
-        if e.reason.is_empty() {
+        if e.reason.is_empty() && e.effect.is_none() {
             errs.push(UpdateError::plain(&e.message));
+            continue;
+        }
+        if e.reason.is_empty() {
+            // An UpdateError without a reason: its effect still drives Failing and
+            // Progressing, and its summary is the unknown-error text.
+            errs.push(UpdateError {
+                message: e.message.clone(),
+                effect: e.effect.unwrap_or_default(),
+                name: e.name.clone(),
+                ..Default::default()
+            });
             continue;
         }
         if initializing

@@ -6,15 +6,16 @@ use super::apply::Pass;
 use super::capabilities::{CapabilitiesStatus, CapabilitySpec};
 use super::errors::{Failure, UpdateError};
 use super::events::UpgradeableCondition;
+use super::expect::WorkerView;
 use super::fake::fake_worker_status;
 use super::scenario::{Event, LoadOutcome, Scenario, TimedEvent};
 use super::semantics::{Flavour, Semantics};
 use super::status::{
-    SyncInput, WorkerStatus, set_condition, sync_failing_status, sync_status, validate,
-    version_string,
+    SyncInput, WorkerStatus, set_condition, sync_failing_status, sync_status, version_string,
 };
 use super::trace::{TraceStep, describe_event, diff};
 use super::update::UpdateInput;
+use super::validation::{clears_desired_update, validate};
 use super::worker::{Ctx, Worker};
 use crate::model::Condition;
 use crate::model::{ClusterVersion, ObjectMeta, Release, Time};
@@ -41,6 +42,13 @@ pub struct Engine {
     pub always_caps: Vec<String>,
     /// The status a unit test's fake worker reports, once a `worker_status` event gave one.
     pub fake: Option<WorkerStatus>,
+    /// The worker's reports queue an Operator.sync (the scenario's `status_notifier`).
+    pub notifies: bool,
+    /// The worker counts as initialised from the start (the scenario's `worker_initialized`).
+    pub forced_initialized: bool,
+    /// The update service's node for the running release, once an `available_updates` event
+    /// named it.
+    pub update_service_current: Option<Release>,
 }
 
 impl Engine {
@@ -70,6 +78,9 @@ impl Engine {
             caps_status: caps.status(),
             always_caps: caps.always_enabled.clone(),
             fake: None,
+            notifies: s.notifies(),
+            forced_initialized: s.worker_initialized,
+            update_service_current: None,
         }
     }
 
@@ -116,6 +127,7 @@ impl Engine {
         let waits = self.sem.flavour == Flavour::Fixed
             && self.sem.initializes_on_own_release()
             && !self.worker.initialized()
+            && !self.forced_initialized
             && self.fake.is_none();
         match target {
             Some(t) if waits => {
@@ -133,12 +145,13 @@ impl Engine {
 
     /// Operator.sync: validate, choose the desired release, call Update, sync the status.
     fn operator_sync(&mut self, now: Time, notes: &mut Vec<String>) {
-        let errs = validate(&self.cv);
+        let invalid = validate(&self.cv, &self.sem);
         let generation = self.generation();
-        let target = match errs.is_empty() {
-            true => self.spec_target(),
-            false => None,
+        let target = match clears_desired_update(&invalid) {
+            false => self.spec_target(),
+            true => None,
         };
+        let errs: Vec<String> = invalid.into_iter().map(|e| e.message).collect();
         let desired = self.desired(target, notes);
         if desired.image.is_empty() {
             let text = "No configured operator version, unable to update cluster";
@@ -182,6 +195,23 @@ impl Engine {
         self.sync(&ws, &errs, now, notes);
     }
 
+    /// The status sync that the apply loop's first report on new work queues through the
+    /// status notifier, at the same instant: the report reaches the status (Update, given the
+    /// same desired release, changes nothing).
+    fn report_sync(&mut self, now: Time, notes: &mut Vec<String>) {
+        self.worker.deliver_pending();
+        notes.push(
+            "the apply loop's first report on the new work queues another Operator.sync".into(),
+        );
+        let errs: Vec<String> = validate(&self.cv, &self.sem)
+            .into_iter()
+            .map(|e| e.message)
+            .collect();
+        let ws = self.worker.status.clone();
+        self.set_caps_status(&ws);
+        self.sync(&ws, &errs, now, notes);
+    }
+
     /// `status.capabilities` ← the worker's (4.11+).
     fn set_caps_status(&mut self, ws: &WorkerStatus) {
         if self.sem.capabilities() {
@@ -195,6 +225,7 @@ impl Engine {
             operator_release: &self.operator,
             worker: ws,
             validation_errors: errs,
+            update_service_current: self.update_service_current.as_ref(),
             co_update_started: &self.co_started,
             now,
         };
@@ -217,15 +248,28 @@ impl Engine {
         if let Some(up) = &c.upstream {
             spec.upstream = up.clone();
         }
+        if let Some(id) = &c.cluster_id {
+            spec.cluster_id = id.clone();
+        }
         let next = c.generation.unwrap_or(self.generation().saturating_add(1));
         self.cv.metadata.generation = Some(next);
-        let errs = validate(&self.cv);
-        if !errs.is_empty() {
+        let errs = validate(&self.cv, &self.sem);
+        let texts: Vec<&str> = errs.iter().map(|e| e.message.as_str()).collect();
+        if clears_desired_update(&errs) {
             notes.push(format!(
                 "spec is invalid, `spec.desiredUpdate` is ignored: {}",
-                errs.join("; ")
+                texts.join("; ")
             ));
-        } else if self.cv.spec.desired_update.is_some() && self.spec_target().is_none() {
+        } else if !errs.is_empty() {
+            notes.push(format!(
+                "spec is invalid (Invalid=True), the sync goes on: {}",
+                texts.join("; ")
+            ));
+        }
+        if !clears_desired_update(&errs)
+            && self.cv.spec.desired_update.is_some()
+            && self.spec_target().is_none()
+        {
             notes.push(
                 "desired version not found in availableUpdates; the CVO stays on its own release"
                     .into(),
@@ -271,6 +315,8 @@ impl Engine {
         let mut applied = None;
         let mut pass_attempt = None;
         let mut sync = true;
+        // The apply loop's report on work the last sync accepted has arrived since.
+        self.worker.deliver_pending();
         match &ev.event {
             Event::PodStart(p) => {
                 self.operator = p.release();
@@ -324,6 +370,7 @@ impl Engine {
             }
             Event::AvailableUpdates(u) => {
                 self.cv.status.available_updates = u.updates.clone();
+                self.update_service_current = u.current.clone();
                 set_condition(
                     &mut self.cv.status.conditions,
                     "RetrievedUpdates",
@@ -353,6 +400,9 @@ impl Engine {
         }
         if sync {
             self.operator_sync(now, &mut notes);
+            if self.notifies && self.worker.pending.is_some() {
+                self.report_sync(now, &mut notes);
+            }
         }
         (notes, applied, pass_attempt)
     }
@@ -375,6 +425,23 @@ impl Engine {
             always_caps: &self.always_caps,
         };
         f(&mut self.worker, &mut cx)
+    }
+
+    /// The sync worker as a unit test inspects it: its work's state and its own status (with
+    /// a report Operator.sync has not written yet); a fake worker has no state.
+    pub fn worker_view(&self) -> WorkerView {
+        let status = match &self.fake {
+            Some(f) => f,
+            None => self.worker.pending.as_ref().unwrap_or(&self.worker.status),
+        };
+        WorkerView {
+            state: match self.fake {
+                Some(_) => None,
+                None => self.worker.work.as_ref().map(|w| w.state),
+            },
+            reconciling: status.reconciling,
+            completed: status.completed,
+        }
     }
 
     fn loading(&self) -> Option<String> {

@@ -76,6 +76,9 @@ pub struct SpecChange {
     pub channel: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub upstream: Option<String>,
+    /// The new `spec.clusterID`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cluster_id: Option<String>,
     /// The new metadata.generation (defaults to the old one + 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generation: Option<i64>,
@@ -148,6 +151,28 @@ pub struct LoadOutcome {
     /// (`GetImplicitlyEnabledCapabilities`; 4.11+).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub implicitly_enabled: Vec<String>,
+    /// Which text a forced `ImageVerificationFailed` leaves in acceptedRisks (4.12+).
+    #[serde(default, skip_serializing_if = "VerificationRisk::is_wrapped")]
+    pub verification_risk: VerificationRisk,
+}
+
+/// The acceptedRisks text of a forced update whose signature could not be verified.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VerificationRisk {
+    /// Production's retriever (4.11+): `Target release version=… image=… cannot be verified,
+    /// but continuing anyway because the update was forced: {verifier error}`.
+    #[default]
+    Wrapped,
+    /// The error handed back as it is, `message` (`The update cannot be verified: …`), as the
+    /// fake retriever of the CVO's cvo_scenarios_test.go does.
+    Raw,
+}
+
+impl VerificationRisk {
+    fn is_wrapped(&self) -> bool {
+        *self == VerificationRisk::Wrapped
+    }
 }
 
 impl LoadOutcome {
@@ -167,6 +192,7 @@ impl LoadOutcome {
             channels: Vec::new(),
             preconditions: Vec::new(),
             implicitly_enabled: Vec::new(),
+            verification_risk: VerificationRisk::Wrapped,
         }
     }
 }
@@ -224,6 +250,10 @@ pub struct SyncFailed {
 #[serde(default, deny_unknown_fields)]
 pub struct AvailableUpdates {
     pub updates: Vec<Release>,
+    /// The update service's node for the running release (`availableUpdates.Current`): its
+    /// version, url and channels fill what the reported release lacks (4.6+).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current: Option<Release>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

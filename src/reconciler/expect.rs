@@ -2,6 +2,7 @@
 //! type, desired, generations) and the readable list of mismatches.
 
 use super::capabilities::CapabilitiesStatus;
+use super::worker::WorkerState;
 use crate::model::{ClusterVersion, HistoryEntry, Time, fmt_k8s, parse_rfc3339};
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -37,6 +38,70 @@ pub struct Expect {
     /// `status.capabilities` (4.11+; the model keeps it beside the ClusterVersion object).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capabilities: Option<ExpectCapabilities>,
+    /// The sync worker as the CVO's unit tests inspect it (`worker.work.State`,
+    /// `worker.Status()`), not part of the ClusterVersion.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worker: Option<ExpectWorker>,
+}
+
+/// Expected sync worker: the state of its work and its own status (which may hold a report
+/// Operator.sync has not written yet).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ExpectWorker {
+    /// `Initializing`, `Updating`, `Reconciling`, or `none` (no work yet, or a fake worker).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<ExpectWorkerState>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconciling: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub completed: Option<u32>,
+}
+
+/// An expected state of the worker's work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ExpectWorkerState {
+    Initializing,
+    Updating,
+    Reconciling,
+    /// No work yet, or a fake worker.
+    #[serde(rename = "none")]
+    NoWork,
+}
+
+impl ExpectWorkerState {
+    fn as_str(&self) -> &'static str {
+        match self {
+            ExpectWorkerState::Initializing => "Initializing",
+            ExpectWorkerState::Updating => "Updating",
+            ExpectWorkerState::Reconciling => "Reconciling",
+            ExpectWorkerState::NoWork => "none",
+        }
+    }
+}
+
+/// What the run's sync worker looks like at the end, for [`ExpectWorker`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WorkerView {
+    pub state: Option<WorkerState>,
+    pub reconciling: bool,
+    pub completed: u32,
+}
+
+/// An expected `status.desired.force`: a value, or `absent` (4.6+, where desired is a
+/// `Release`, which has no such field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ExpectForce {
+    Value(bool),
+    Word(Absent),
+}
+
+/// The word `absent`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Absent {
+    Absent,
 }
 
 /// Expected `status.capabilities`; each list is compared in order when given.
@@ -63,7 +128,7 @@ pub struct ExpectRelease {
     /// `status.desired.force` (present in 4.1-4.5, where desired is an `Update`; `absent`
     /// from 4.6).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub force: Option<bool>,
+    pub force: Option<ExpectForce>,
 }
 
 /// One history entry; times are RFC3339 strings, `completionTime: null` asserts null.
@@ -177,8 +242,33 @@ fn show(e: &HistoryEntry) -> String {
 
 /// Compares a ClusterVersion (and the capabilities status kept beside it) with the
 /// expectation; empty when everything matches.
-pub fn compare(expect: &Expect, cv: &ClusterVersion, caps: &CapabilitiesStatus) -> Vec<Mismatch> {
+pub fn compare(
+    expect: &Expect,
+    cv: &ClusterVersion,
+    caps: &CapabilitiesStatus,
+    worker: &WorkerView,
+) -> Vec<Mismatch> {
     let mut d = Diff(Vec::new());
+    if let Some(w) = &expect.worker {
+        if let Some(v) = w.state {
+            let actual = worker.state.map_or("none", |s| s.as_str());
+            d.check("worker.state".into(), v.as_str(), actual);
+        }
+        if let Some(v) = w.reconciling {
+            d.check(
+                "worker.status.reconciling".into(),
+                &v.to_string(),
+                &worker.reconciling.to_string(),
+            );
+        }
+        if let Some(v) = w.completed {
+            d.check(
+                "worker.status.completed".into(),
+                &v.to_string(),
+                &worker.completed.to_string(),
+            );
+        }
+    }
     if let Some(c) = &expect.capabilities {
         if let Some(v) = &c.enabled {
             d.check(
@@ -232,8 +322,16 @@ pub fn compare(expect: &Expect, cv: &ClusterVersion, caps: &CapabilitiesStatus) 
             );
         }
         if let Some(v) = r.force {
-            let actual = a.force.map_or("absent".to_string(), |f| f.to_string());
-            d.check("status.desired.force".into(), &v.to_string(), &actual);
+            let show = |f: Option<bool>| f.map_or("absent".to_string(), |f| f.to_string());
+            let expected = match v {
+                ExpectForce::Value(b) => Some(b),
+                ExpectForce::Word(Absent::Absent) => None,
+            };
+            d.check(
+                "status.desired.force".into(),
+                &show(expected),
+                &show(a.force),
+            );
         }
     }
     if let Some(h) = &expect.history {

@@ -4,7 +4,7 @@
 //! §5.6, §6).
 
 use super::errors::{UpdateError, go_quote, summarize_preconditions};
-use super::scenario::{LoadOutcome, LoadStep};
+use super::scenario::{LoadOutcome, LoadStep, VerificationRisk};
 use super::semantics::Semantics;
 use super::worker::Payload;
 use crate::model::Release;
@@ -89,15 +89,22 @@ pub fn evaluate(o: &LoadOutcome, target: &Release, sem: &Semantics, op: &Release
         LoadStep::RetrievePayload => {
             let reason = reason("UpdatePayloadRetrievalFailed");
             if reason == "ImageVerificationFailed" && force {
-                // The retriever reports `The update cannot be verified: {err}`; forced, it
-                // wraps the verifier's own error instead.
-                let detail = o
-                    .message
-                    .strip_prefix("The update cannot be verified: ")
-                    .unwrap_or(&o.message);
-                let risk = format!(
-                    "Target release version={qv} image={qi} cannot be verified, but continuing anyway because the update was forced: {detail}"
-                );
+                // The retriever reports `The update cannot be verified: {err}`; forced, the
+                // production retriever wraps the verifier's own error instead (the nested
+                // error adds nothing: its text is contained). A test's fake retriever hands
+                // its error back as it is.
+                let risk = match o.verification_risk {
+                    VerificationRisk::Raw => o.message.clone(),
+                    VerificationRisk::Wrapped => {
+                        let detail = o
+                            .message
+                            .strip_prefix("The update cannot be verified: ")
+                            .unwrap_or(&o.message);
+                        format!(
+                            "Target release version={qv} image={qi} cannot be verified, but continuing anyway because the update was forced: {detail}"
+                        )
+                    }
+                };
                 return accepted(false, risk);
             }
             Evaluated::Rejected(Rejection {

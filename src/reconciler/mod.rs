@@ -126,7 +126,7 @@ pub fn run(s: &Scenario, opts: &RunOptions) -> Outcome {
     let expect_mismatches = s
         .expect
         .as_ref()
-        .map(|e| expect::compare(e, &engine.cv, &engine.caps_status))
+        .map(|e| expect::compare(e, &engine.cv, &engine.caps_status, &engine.worker_view()))
         .unwrap_or_default();
     Outcome {
         cluster_version: engine.cv,

@@ -49,6 +49,15 @@ pub struct Scenario {
     /// Where the scenario comes from (a conformance vector ported from a CVO unit test).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<Source>,
+    /// `false`: the worker's reports queue no Operator.sync, as in the CVO's unit tests that
+    /// call Operator.sync by hand (defaults to `true`, a running CVO; see [`Scenario::notifies`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status_notifier: Option<bool>,
+    /// `true`: the worker counts as initialised from the start, as the 4.14+ CVO unit tests
+    /// force with `worker.initializedFunc` (the first sync hands the spec target to the fresh
+    /// worker, as before 4.14).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub worker_initialized: bool,
 }
 
 /// The upstream origin of a conformance vector.
@@ -123,6 +132,8 @@ impl Default for Scenario {
             capabilities: None,
             feature_gates: Vec::new(),
             source: None,
+            status_notifier: None,
+            worker_initialized: false,
         }
     }
 }
@@ -221,6 +232,10 @@ struct RawScenario {
     feature_gates: Vec<String>,
     #[serde(default)]
     source: Option<Source>,
+    #[serde(default)]
+    status_notifier: Option<bool>,
+    #[serde(default)]
+    worker_initialized: bool,
 }
 
 const KINDS: &str = "pod_start, spec_change, load_outcome, pass_progress, pass_result, tick, \
@@ -313,11 +328,12 @@ fn check_event(i: usize, at: &Time, e: &Event) -> Result<(), String> {
         Event::PassResult(r)
             if r.errors.iter().any(|e| {
                 e.reason.is_empty()
-                    && (e.message.is_empty() || !e.name.is_empty() || e.effect.is_some())
+                    && e.effect.is_none()
+                    && (e.message.is_empty() || !e.name.is_empty())
             }) =>
         {
             bad(
-                "a pass error without a `reason` is a plain error: it needs a `message` and has no `name` or `effect`",
+                "a pass error without a `reason` or `effect` is a plain error: it needs a `message` and has no `name`",
             )
         }
         Event::LoadOutcome(o)
@@ -430,10 +446,19 @@ pub fn load_scenario(text: &str) -> Result<Scenario, ScenarioError> {
         capabilities: raw.capabilities,
         feature_gates: raw.feature_gates,
         source: raw.source,
+        status_notifier: raw.status_notifier,
+        worker_initialized: raw.worker_initialized,
     })
 }
 
 impl Scenario {
+    /// Whether the worker's status reports queue an Operator.sync (`StatusCh`), so the apply
+    /// loop's first report on new work reaches the status at the instant the work was accepted
+    /// (`status_notifier`, default `true`).
+    pub fn notifies(&self) -> bool {
+        self.status_notifier.unwrap_or(true)
+    }
+
     /// Writes the scenario in the YAML format [`load_scenario`] reads.
     pub fn to_yaml(&self) -> Result<String, ScenarioError> {
         yaml_serde::to_string(self).map_err(|e| ScenarioError::Write(e.to_string()))

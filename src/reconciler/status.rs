@@ -9,7 +9,7 @@ use super::semantics::Semantics;
 use crate::model::{ClusterVersionStatus, Condition, Release, Time};
 
 pub use super::progress::{ProgressConversion, convert_error_to_progressing};
-pub use super::validation::validate;
+pub use super::validation::{FieldError, validate};
 use std::collections::BTreeMap;
 
 /// The payload-load pipeline's report (`loadPayloadStatus`, cvo-reference §3.5).
@@ -59,6 +59,8 @@ pub struct SyncInput<'a> {
     pub worker: &'a WorkerStatus,
     /// Field errors from spec validation (`Invalid`).
     pub validation_errors: &'a [String],
+    /// The update service's node for the running release (`availableUpdates.Current`).
+    pub update_service_current: Option<&'a Release>,
     /// When this CVO process first saw each ClusterOperator updating.
     pub co_update_started: &'a BTreeMap<String, Time>,
     pub now: Time,
@@ -113,9 +115,31 @@ fn digest(image: &str) -> Option<&str> {
     image.split_once('@').map(|(_, d)| d)
 }
 
-/// Fills a missing version, url and channels from the available updates (by digest, then by
-/// version).
-fn merge_release_metadata(mut r: Release, updates: &[Release]) -> Release {
+/// Fills a missing version, url and channels from the update service's node for the running
+/// release when it is this image (by pull-spec in 4.6, by digest from 4.7: `equalDigest`),
+/// else from the available updates (by digest, then by version).
+fn merge_release_metadata(
+    mut r: Release,
+    current: Option<&Release>,
+    updates: &[Release],
+    sem: &Semantics,
+) -> Release {
+    let same = |a: &str, b: &str| match sem.minor {
+        0..=6 => a == b,
+        _ => super::worker::equal_digest(a, b),
+    };
+    if let Some(c) = current.filter(|c| same(&r.image, &c.image)) {
+        if r.version.is_empty() {
+            r.version = c.version.clone();
+        }
+        if r.url.is_empty() {
+            r.url = c.url.clone();
+        }
+        if r.channels.is_empty() {
+            r.channels = c.channels.clone();
+        }
+        return r;
+    }
     let by_digest =
         digest(&r.image).and_then(|d| updates.iter().find(|u| digest(&u.image) == Some(d)));
     let by_image = updates
@@ -207,7 +231,12 @@ pub fn sync_status(status: &mut ClusterVersionStatus, input: &SyncInput<'_>) -> 
                 actual.channels = op.channels.clone();
             }
         }
-        actual = merge_release_metadata(actual, &status.available_updates);
+        actual = merge_release_metadata(
+            actual,
+            input.update_service_current,
+            &status.available_updates,
+            sem,
+        );
     }
     let desired = shape_desired(actual, sem);
     let risks = match sem.accepted_risks() {

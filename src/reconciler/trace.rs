@@ -76,6 +76,9 @@ pub fn describe_event(ev: &TimedEvent) -> String {
             if let Some(u) = &c.upstream {
                 parts.push(format!("upstream={u}"));
             }
+            if let Some(id) = &c.cluster_id {
+                parts.push(format!("clusterID={id}"));
+            }
             format!("spec_change {}", parts.join(" "))
         }
         Event::LoadOutcome(o) => {

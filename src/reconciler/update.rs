@@ -270,7 +270,7 @@ impl Worker {
             version_string(&target),
             state.as_str()
         ));
-        self.start_pass_report(cx);
+        self.start_pass_after_update(cx);
     }
 
     fn update_fixed(&mut self, cx: &mut Ctx<'_>, desired: &Release, caps: Capabilities) {
@@ -280,7 +280,7 @@ impl Worker {
             self.maybe_reset_load_status(cx, desired);
             self.set_caps_status(cx, &caps);
             self.change_work(cx, desired, caps);
-            self.start_pass_report(cx);
+            self.start_pass_after_update(cx);
             return;
         }
         let had_payload = self.payload.is_some();
@@ -290,7 +290,7 @@ impl Worker {
                 self.payload = Some(p);
                 self.set_caps_status(cx, &after);
                 self.change_work(cx, desired, after);
-                self.start_pass_report(cx);
+                self.start_pass_after_update(cx);
             }
             Loaded::Pending | Loaded::Rejected => {
                 // Override and capability changes of the same spec are saved all the same.

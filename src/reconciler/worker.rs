@@ -93,6 +93,10 @@ pub struct Worker {
     /// The status when the running pass started: the statusWrapper compares every report of
     /// the pass with it.
     pub pass_base: Option<WorkerStatus>,
+    /// The first report of the apply loop on new work, which Operator.sync sees only at the
+    /// next sync (fixed flavour): `SyncWorker.Update` returns the status from before it, and
+    /// the target's url and verification arrive with `SyncWorker.apply`'s report.
+    pub pending: Option<WorkerStatus>,
 }
 
 /// Whether the status-report filter forwarded a report and bumped LastProgress.
@@ -225,6 +229,24 @@ impl Worker {
     /// Ends the running pass.
     pub(super) fn end_pass(&mut self) {
         self.pass_base = None;
+    }
+
+    /// New work accepted by `SyncWorker.Update` (fixed flavour): the apply loop's first report
+    /// on it is made now but reaches the status a sync later; Update returns the status as it
+    /// was, with the load and capability status it set (for a fresh worker, the target by
+    /// version and image only).
+    pub(super) fn start_pass_after_update(&mut self, cx: &mut Ctx<'_>) {
+        let returned = self.status.clone();
+        self.start_pass_report(cx);
+        let report = std::mem::replace(&mut self.status, returned);
+        self.pending = Some(report);
+    }
+
+    /// Delivers the apply loop's report that Operator.sync has not seen yet, if any.
+    pub fn deliver_pending(&mut self) {
+        if let Some(p) = self.pending.take() {
+            self.status = p;
+        }
     }
 
     /// A new pass starts on new work: its first report, at 0 of 0.

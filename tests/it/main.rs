@@ -45,6 +45,7 @@ mod recommend_cli;
 mod recommend_oracle;
 mod reconciler_conformance;
 mod reconciler_conformance_status;
+mod reconciler_scenario_schema;
 mod reconciler_scenarios;
 mod reconciler_seeds;
 mod reconciler_upstream;

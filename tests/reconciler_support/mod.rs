@@ -95,6 +95,7 @@ pub fn sync_with(
         operator_release: op,
         worker: w,
         validation_errors: errs,
+        update_service_current: None,
         co_update_started: co,
         now,
     };

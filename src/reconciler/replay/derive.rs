@@ -372,7 +372,10 @@ fn inputs(cx: &mut Cx<'_>) {
         cx.push(
             at,
             INPUT,
-            Event::AvailableUpdates(AvailableUpdates { updates }),
+            Event::AvailableUpdates(AvailableUpdates {
+                updates,
+                current: None,
+            }),
         );
         cx.note(format!(
             "seen: `RetrievedUpdates=True` since {}; `status.availableUpdates` as of the dump",
