@@ -5,7 +5,7 @@
 //! outside Reconciling, CI monitor lines (`Progressing` → False `Cluster version is X`,
 //! `UpgradeComplete`), and, as an upper bound only, the timeline's install bound.
 
-use super::derive::{Cx, Inference, sec};
+use super::cx::{Cx, Inference, sec};
 use super::timing::{self, CompletionWrite};
 use crate::model::{Time, fmt_k8s};
 use crate::timeline::{EventKind, EventSource, Evidence};

@@ -6,21 +6,20 @@
 //! inferred is written down in the notes.
 
 use super::completion::Resolved;
-use super::logscan::{self, LogFacts};
+use super::cx::*;
+use super::logscan;
 use super::requests::{self, Req};
 use super::timing::CompletionTiming;
 use crate::bundle::Bundle;
-use crate::model::{
-    ClusterVersion, Condition, HistoryEntry, Release, Time, find_condition, fmt_k8s,
-};
+use crate::model::{HistoryEntry, Release, Time, fmt_k8s};
 use crate::reconciler::scenario::UpgradeableCondition;
 use crate::reconciler::scenario::{
     AvailableUpdates, Event, PassResult, PodStart, Scenario, SpecChange, TimedEvent,
     UpgradeableChange,
 };
 use crate::reconciler::semantics::Flavour;
-use crate::timeline::{EventKind, EventSource, Evidence, Timeline};
-use chrono::{Duration, DurationRound};
+use crate::timeline::Timeline;
+use chrono::Duration;
 
 /// A scenario derived from a dump, with what it rests on.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,123 +41,6 @@ pub struct Derived {
     pub log_until: Option<Time>,
     /// The moment the dump describes (collection time, else the latest time seen).
     pub reference: Option<Time>,
-}
-
-/// A time concluded from other evidence than the ClusterVersion field that claims it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Inference {
-    /// The field it stands for (`history[1].completionTime`).
-    pub field: super::field::StatusField,
-    pub value: Time,
-    /// What the field says.
-    pub claimed: Option<Time>,
-    /// What the value rests on, in a few words.
-    pub basis: String,
-    pub evidence: Vec<Evidence>,
-}
-
-/// A Completed history entry as the replay completes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Completion {
-    /// The entry's index in the dump's history.
-    pub index: usize,
-    /// When it completed (whole seconds): as written, or as other evidence dates it.
-    pub at: Time,
-    /// Its `pass_result` in [`Cx::events`].
-    pub event: usize,
-}
-
-/// A requested target whose payload checks failed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RejectedTarget {
-    pub version: String,
-    pub image: String,
-    /// The first failure seen.
-    pub at: Time,
-    /// What failed, e.g. `precondition ClusterVersionUpgradeable (AdminAckRequired)`.
-    pub what: String,
-    /// The target's index in the dump's history (newest first), if it has an entry.
-    pub history_index: Option<usize>,
-    /// Whether it was accepted later.
-    pub accepted_later: bool,
-    pub evidence: Vec<Evidence>,
-}
-
-impl RejectedTarget {
-    pub fn label(&self) -> &str {
-        if self.version.is_empty() {
-            &self.image
-        } else {
-            &self.version
-        }
-    }
-}
-
-/// Event order within one second: pod starts, inputs, passes, spec changes, load results,
-/// progress, then the final tick.
-pub(super) const POD: u8 = 0;
-pub(super) const INPUT: u8 = 1;
-pub(super) const PASS: u8 = 2;
-pub(super) const SPEC: u8 = 3;
-pub(super) const LOAD: u8 = 4;
-pub(super) const PROGRESS: u8 = 5;
-pub(super) const TICK: u8 = 6;
-
-/// Truncates to whole seconds, as the API server stores times.
-pub(super) fn sec(t: Time) -> Time {
-    Time::from(t.duration_trunc(Duration::seconds(1)).unwrap_or(*t))
-}
-
-/// The derivation's working state.
-pub(super) struct Cx<'a> {
-    pub bundle: &'a Bundle,
-    pub timeline: &'a Timeline,
-    pub cv: Option<&'a ClusterVersion>,
-    /// `status.history`, newest first (as in the dump).
-    pub hist: &'a [HistoryEntry],
-    pub facts: LogFacts,
-    pub events: Vec<(Time, u8, usize, Event)>,
-    pub notes: Vec<String>,
-    pub inferences: Vec<Inference>,
-    pub rejections: Vec<RejectedTarget>,
-    /// Each Completed history entry replayed: its dump index, resolved completion time and
-    /// the index of its `pass_result` in `events` (a CVO log pass may re-date it).
-    pub completions: Vec<Completion>,
-    /// How each completion the CVO log shows relates to the status sync that wrote it.
-    pub timings: Vec<CompletionTiming>,
-    /// Where the ClusterVersion was read.
-    pub cv_evidence: Option<crate::model::Provenance>,
-    /// The oldest history entry when it is not the install (older entries were pruned): the
-    /// replay starts from it as written.
-    pub kept: Option<HistoryEntry>,
-}
-
-impl<'a> Cx<'a> {
-    pub fn push(&mut self, at: Time, prio: u8, event: Event) {
-        let n = self.events.len();
-        self.events.push((sec(at), prio, n, event));
-    }
-
-    pub fn note(&mut self, s: String) {
-        self.notes.push(s);
-    }
-
-    pub fn cond(&self, type_: &str) -> Option<&'a Condition> {
-        self.cv
-            .and_then(|c| find_condition(&c.status.conditions, type_))
-    }
-
-    /// Evidence pointing at the ClusterVersion file with a short text.
-    pub fn cv_ev(&self, text: &str) -> Vec<Evidence> {
-        self.cv_evidence
-            .iter()
-            .map(|p| Evidence::new(p.clone(), text))
-            .collect()
-    }
-
-    pub fn last_event_time(&self) -> Option<Time> {
-        self.events.iter().map(|e| e.0).max()
-    }
 }
 
 /// Derives a scenario from the newest ClusterVersion of the bundle and everything the
@@ -553,20 +435,4 @@ fn finish(
         log_until: cx.timeline.instances.iter().map(|i| i.end).max(),
         reference,
     }
-}
-
-/// `DesiredUpdate` sightings in the CVO log (`Desired version from spec is …`), by time.
-pub(super) fn log_sightings(tl: &Timeline) -> Vec<(Time, String, String, bool)> {
-    tl.events
-        .iter()
-        .filter(|e| e.source == EventSource::CvoLog)
-        .filter_map(|e| match &e.kind {
-            EventKind::DesiredUpdateSeen {
-                version,
-                image,
-                force,
-            } => Some((e.time, version.clone(), image.clone(), *force)),
-            _ => None,
-        })
-        .collect()
 }

@@ -3,8 +3,8 @@
 //! its sync passes (successes, task errors, and legacy passes that stopped at the payload
 //! checks, replayed as "the apply loop woke up").
 
-use super::derive::Completion;
-use super::derive::{Cx, LOAD, PASS, POD, sec};
+use super::cx::Completion;
+use super::cx::{Cx, LOAD, PASS, POD, sec};
 use super::field::{HistoryField, StatusField};
 use super::requests::{Req, active_at, loaded};
 use super::timing::{self, CompletionTiming};

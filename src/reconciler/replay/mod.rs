@@ -16,6 +16,7 @@
 mod basis;
 mod compare;
 mod completion;
+mod cx;
 mod derive;
 mod field;
 mod generation;
@@ -33,7 +34,8 @@ pub use compare::{
     COMPARED_CONDITIONS, Comparison, Deviation, FieldComparison, GenerationRun, Variant,
     VariantRun, Verdict, check, compare, compare_fields,
 };
-pub use derive::{Derived, Inference, RejectedTarget, derive_scenario};
+pub use cx::{Inference, RejectedTarget};
+pub use derive::{Derived, derive_scenario};
 pub use field::{ConditionField, HistoryField, ReleaseField, StatusField};
 pub use generation::{GENERATIONS, Generation};
 pub use render::{render_json, render_text, scenario_yaml};

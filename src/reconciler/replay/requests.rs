@@ -4,7 +4,7 @@
 //! passes that stopped at the payload checks (legacy), `Precondition error` lines (fixed), and
 //! for the last request the dump's ReleaseAccepted=False or legacy Failing condition.
 
-use super::derive::{Cx, LOAD, RejectedTarget, SPEC, log_sightings, sec};
+use super::cx::{Cx, LOAD, RejectedTarget, SPEC, log_sightings, sec};
 use super::parse;
 use crate::model::{Release, Time, fmt_k8s};
 use crate::reconciler::scenario::{DesiredUpdate, Event, LoadOutcome, LoadStep, SpecChange};

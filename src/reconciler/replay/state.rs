@@ -3,7 +3,7 @@
 //! was exceeded), and the progress of a running update from `Progressing=True` (`N of M done`,
 //! `waiting on …`, `waiting up to 40 minutes on …`).
 
-use super::derive::{Cx, PASS, PROGRESS, sec};
+use super::cx::{Cx, PASS, PROGRESS, sec};
 use super::parse::{progress, task_errors};
 use super::requests::Req;
 use crate::model::{Time, fmt_k8s};

@@ -4,7 +4,7 @@
 //! and after an accepted update is the target's; while a target is rejected (its checks fail,
 //! nothing of it is applied) the CVO of the release before it still runs.
 
-use super::derive::Cx;
+use super::cx::Cx;
 use super::requests::Req;
 use crate::reconciler::semantics::parse_cvo_minor;
 
