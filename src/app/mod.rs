@@ -142,23 +142,25 @@ impl Run {
         &self.analyses[0].bundle.input_errors
     }
 
-    /// Records a file of `input` that could not be read before ingestion saw it (an object
-    /// of a remote job that could not be downloaded): an error diagnostic on that file in the
-    /// analysis of the cluster the input belongs to, so it is named, counted as unread and
-    /// makes the answer incomplete like any unreadable file.
-    pub fn add_unread(&mut self, input: &str, path: &str, reason: &str) {
+    /// Records the objects of the remote job `input` that could not be downloaded: each an
+    /// error diagnostic on its file in the analysis of the cluster the input belongs to, so
+    /// it is named, counted as unread and makes the answer incomplete like any unreadable
+    /// file.
+    pub fn add_failed_downloads(&mut self, input: &str, failed: &[remote::FailedObject]) {
         let at = self
             .analyses
             .iter()
             .position(|a| a.bundle.inputs.iter().any(|i| i.name == input))
             .unwrap_or(0);
         if let Some(a) = self.analyses.get_mut(at) {
-            a.bundle.diagnostics.push(crate::model::Diagnostic {
-                level: crate::model::DiagLevel::Error,
-                prov: crate::vocab::files::Provenance::detached(input, path),
-                column: None,
-                reason: reason.to_string(),
-            });
+            a.bundle
+                .diagnostics
+                .extend(failed.iter().map(|f| crate::model::Diagnostic {
+                    level: crate::model::DiagLevel::Error,
+                    prov: crate::vocab::files::Provenance::detached(input, &f.path),
+                    column: None,
+                    reason: format!("could not be downloaded: {}", f.reason),
+                }));
         }
     }
 
@@ -188,7 +190,7 @@ pub fn load(inputs: &[String], settings: &Settings) -> Result<Run, RunError> {
     let mut named = Vec::new();
     let mut fetch_errors = Vec::new();
     let mut notes = Vec::new();
-    let mut lost: Vec<(String, remote::FailedObject)> = Vec::new();
+    let mut lost: Vec<(String, Vec<remote::FailedObject>)> = Vec::new();
     for i in inputs {
         let job = remote::GcsLocation::parse(i);
         if remote::is_remote(i) && job.is_err() && remote::is_http_url(i) {
@@ -205,7 +207,7 @@ pub fn load(inputs: &[String], settings: &Settings) -> Result<Run, RunError> {
                             .iter()
                             .map(|s| format!("{i}: not downloaded: {s}")),
                     );
-                    lost.extend(r.failed.into_iter().map(|f| (i.clone(), f)));
+                    lost.push((i.clone(), r.failed));
                     named.push((r.local_dir.to_string_lossy().to_string(), i.clone()));
                 }
                 Err(e) => fetch_errors.push(e.to_string()),
@@ -218,12 +220,8 @@ pub fn load(inputs: &[String], settings: &Settings) -> Result<Run, RunError> {
         return Err(RunError::Inputs(fetch_errors));
     }
     let mut run = load_named(&named, settings, fetch_errors)?;
-    for (input, f) in &lost {
-        run.add_unread(
-            input,
-            &f.path,
-            &format!("could not be downloaded: {}", f.reason),
-        );
+    for (input, failed) in &lost {
+        run.add_failed_downloads(input, failed);
     }
     notes.append(&mut run.notes);
     run.notes = notes;

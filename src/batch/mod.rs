@@ -159,13 +159,7 @@ impl Ctx<'_> {
             }
             Err(e) => return Row::error(index, input, vec![e.to_string()]),
         };
-        for f in &lost {
-            run.add_unread(
-                input,
-                &f.path,
-                &format!("could not be downloaded: {}", f.reason),
-            );
-        }
+        run.add_failed_downloads(input, &lost);
         let a = run.analysis();
         if let Some(r) = &self.redactor {
             r.lock()

@@ -1,7 +1,8 @@
 //! Zip archives (what Windows users and the customer portal send): read through their central
 //! directory, so they need a seekable reader; a zip inside another archive or on a pipe is
-//! buffered first (bounded by `--max-file-bytes`). Entries go through the same per-entry rules
-//! as tar entries: safe paths, the per-file and per-archive caps, nesting, sniffing.
+//! held in memory first when small and streamed from its local headers when large
+//! (`source::zipstream`). Entries go through the same per-entry rules as tar entries: safe
+//! paths, the per-file and per-archive caps, nesting, sniffing.
 //!
 //! The end record is found as a careful reader finds it: from the end, the last one whose
 //! comment ends exactly at the end of the file, so a self-extracting zip (a program before

@@ -23,6 +23,15 @@ fn write(dir: &Path, name: &str, data: &[u8]) -> PathBuf {
     p
 }
 
+/// What a run printed, standard output then standard error.
+fn said(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
 /// `summary --format json` of `input`: its cluster ID, and everything it said.
 fn summary(input: &Path) -> (String, String) {
     let out = limited(
@@ -36,11 +45,7 @@ fn summary(input: &Path) -> (String, String) {
             input.to_str().unwrap(),
         ],
     );
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = said(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: exit {:?}: {text}", out.status.code()));
     (v["cluster"]["id"].as_str().unwrap_or("").to_string(), text)
@@ -387,11 +392,7 @@ fn a_large_zip_inside_a_tar_gz_is_streamed_in_bounded_memory() {
     let tgz = common::gzip(&common::tar_files(&[("upload/mg.zip".to_string(), zip)]));
     let p = write(tmp.path(), "crc.tar.gz", &tgz);
     let out = limited(256 << 20, &["summary", "-j", "1", p.to_str().unwrap()]);
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = said(&out);
     assert!(
         text.contains("clusterversions/version.yaml: zip entry fails its CRC-32 check"),
         "{text}"
@@ -664,11 +665,7 @@ fn a_zip_entry_that_cannot_be_read_is_named() {
     ] {
         let p = write(tmp.path(), name, &data);
         let out = common::mglint(&["summary", p.to_str().unwrap()]);
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let text = said(&out);
         let named = text
             .lines()
             .any(|l| l.contains(&format!("{name}/{log}")) && l.contains(want));

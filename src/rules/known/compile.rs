@@ -541,12 +541,12 @@ fn check_code(
                     "e.g. `X-ACME-001`: local rules live in the `X-` namespace so they never collide with built-in or catalogue codes",
                 );
             };
-            if code.len() > MAX_CODE_LEN {
+            let chars = code.chars().count();
+            if chars > MAX_CODE_LEN {
                 let head: String = code.chars().take(24).collect();
                 return bad(
                     format!(
-                        "`{head}…` is {} characters long; codes have at most {MAX_CODE_LEN}",
-                        code.chars().count()
+                        "`{head}…` is {chars} characters long; codes have at most {MAX_CODE_LEN}"
                     ),
                     "e.g. `X-ACME-001`: the code is in every finding, heading and JUnit case",
                 );
