@@ -4,10 +4,12 @@
 
 use super::apply::Pass;
 use super::capabilities::{CapabilitiesStatus, CapabilitySpec};
+use super::cluster::ClusterState;
 use super::errors::{Failure, UpdateError};
 use super::events::UpgradeableCondition;
 use super::expect::WorkerView;
 use super::fake::fake_worker_status;
+use super::preconditions::{CheckResult, PreconditionInput};
 use super::scenario::{Event, LoadOutcome, Scenario, TimedEvent};
 use super::semantics::{Flavour, Semantics};
 use super::status::{
@@ -15,9 +17,9 @@ use super::status::{
 };
 use super::trace::{TraceStep, describe_event, diff};
 use super::update::UpdateInput;
+use super::upgradeable::{Computed, apply_upgradeable, upgradeable_from_checks};
 use super::validation::{clears_desired_update, validate};
 use super::worker::{Ctx, Worker};
-use crate::model::Condition;
 use crate::model::{ClusterVersion, ObjectMeta, Release, Time};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -49,6 +51,15 @@ pub struct Engine {
     /// The update service's node for the running release, once an `available_updates` event
     /// named it.
     pub update_service_current: Option<Release>,
+    /// What the CVO reads beside its ClusterVersion, when the scenario has a `cluster:` block
+    /// (Upgradeable and the preconditions are then computed).
+    pub cluster: Option<ClusterState>,
+    /// The computed Upgradeable set and when it was built.
+    pub upgradeable: Computed,
+    /// An admin config map changed since the last sync (recomputes Upgradeable, 4.8+).
+    pub admin_changed: bool,
+    /// The last computed precondition run.
+    pub checks_run: Option<Vec<CheckResult>>,
 }
 
 impl Engine {
@@ -81,6 +92,10 @@ impl Engine {
             notifies: s.notifies(),
             forced_initialized: s.worker_initialized,
             update_service_current: None,
+            cluster: s.cluster.clone(),
+            upgradeable: Computed::default(),
+            admin_changed: false,
+            checks_run: None,
         }
     }
 
@@ -188,6 +203,11 @@ impl Engine {
             co_started: &mut self.co_started,
             scripts: &self.scripts,
             always_caps: &self.always_caps,
+            pre: self.cluster.as_ref().map(|cluster| PreconditionInput {
+                cv: &self.cv,
+                cluster,
+            }),
+            checks_run: &mut self.checks_run,
         };
         self.worker.update(&mut cx, &inp, &desired);
         let ws = self.worker.status.clone();
@@ -229,8 +249,26 @@ impl Engine {
             co_update_started: &self.co_started,
             now,
         };
+        // The upgradeable loop reads the ClusterVersion before this sync writes it; the set
+        // reaches the status at the end of the status sync (`NeedsUpdate`).
+        let computing = self.cluster.as_ref().filter(|c| c.compute_upgradeable);
+        if let Some(cluster) = computing {
+            let force = std::mem::take(&mut self.admin_changed);
+            if self
+                .upgradeable
+                .refresh(&self.cv, cluster, &self.sem, now, force)
+            {
+                notes.push(format!(
+                    "Upgradeable computed: {}",
+                    self.upgradeable.describe()
+                ));
+            }
+        }
         if let Some(p) = sync_status(&mut self.cv.status, &input) {
             notes.push(p.describe());
+        }
+        if computing.is_some() && self.sem.minor >= 3 {
+            apply_upgradeable(&mut self.cv.status.conditions, &self.upgradeable.set, now);
         }
     }
 
@@ -250,6 +288,9 @@ impl Engine {
         }
         if let Some(id) = &c.cluster_id {
             spec.cluster_id = id.clone();
+        }
+        if let Some(o) = &c.overrides {
+            spec.overrides = o.clone();
         }
         let next = c.generation.unwrap_or(self.generation().saturating_add(1));
         self.cv.metadata.generation = Some(next);
@@ -370,6 +411,9 @@ impl Engine {
             }
             Event::AvailableUpdates(u) => {
                 self.cv.status.available_updates = u.updates.clone();
+                if let Some(c) = &u.conditional_updates {
+                    self.cv.status.conditional_updates = c.clone();
+                }
                 self.update_service_current = u.current.clone();
                 set_condition(
                     &mut self.cv.status.conditions,
@@ -393,6 +437,10 @@ impl Engine {
             Event::UpgradeableConditions(set) => {
                 apply_upgradeable(&mut self.cv.status.conditions, set, now)
             }
+            Event::ClusterChange(c) => match self.cluster.as_mut() {
+                Some(cluster) => self.admin_changed |= cluster.apply(c),
+                None => notes.push("ignored: the scenario has no `cluster:` block".into()),
+            },
             Event::UpgradeableChecks(checks) => {
                 let set = upgradeable_from_checks(checks, self.sem.minor);
                 apply_upgradeable(&mut self.cv.status.conditions, &set, now);
@@ -423,6 +471,11 @@ impl Engine {
             co_started: &mut self.co_started,
             scripts: &self.scripts,
             always_caps: &self.always_caps,
+            pre: self.cluster.as_ref().map(|cluster| PreconditionInput {
+                cv: &self.cv,
+                cluster,
+            }),
+            checks_run: &mut self.checks_run,
         };
         f(&mut self.worker, &mut cx)
     }
@@ -459,76 +512,4 @@ impl Engine {
         };
         Some(format!("{label} ({state})"))
     }
-}
-
-/// `upgradeable.NeedsUpdate`: every condition of the computed set is set (in its order), and
-/// every `Upgradeable*` condition the set does not hold any more is removed.
-fn apply_upgradeable(conds: &mut Vec<Condition>, set: &[UpgradeableCondition], now: Time) {
-    for c in set {
-        let status = if c.status.is_empty() {
-            "False"
-        } else {
-            &c.status
-        };
-        set_condition(conds, &c.type_, status, &c.reason, &c.message, now);
-    }
-    conds.retain(|c| !c.type_.starts_with("Upgradeable") || set.iter().any(|s| s.type_ == c.type_));
-}
-
-/// `setUpgradeableConditions`: the set the CVO computes from its failing checks. None: no
-/// condition (so `Upgradeable` is removed); one: `Upgradeable=False` with its reason and
-/// message; several: each check's condition and `Upgradeable=False` `MultipleReasons`, whose
-/// message changed in 4.5 and 4.8; sorted by type.
-pub fn upgradeable_from_checks(
-    checks: &[UpgradeableCondition],
-    minor: u32,
-) -> Vec<UpgradeableCondition> {
-    let failed = |c: &UpgradeableCondition| UpgradeableCondition {
-        status: if c.status.is_empty() {
-            "False".into()
-        } else {
-            c.status.clone()
-        },
-        ..c.clone()
-    };
-    let mut set: Vec<UpgradeableCondition> = match checks {
-        [] => Vec::new(),
-        [one] => vec![UpgradeableCondition {
-            type_: "Upgradeable".into(),
-            status: "False".into(),
-            reason: one.reason.clone(),
-            message: one.message.clone(),
-        }],
-        many => {
-            let reasons: Vec<&str> = many.iter().map(|c| c.reason.as_str()).collect();
-            let message = match minor {
-                0..=4 => format!(
-                    "Cluster cannot be upgraded for multiple reasons: {}",
-                    reasons.join(",")
-                ),
-                5..=7 => format!(
-                    "Cluster cannot be upgraded between minor versions for multiple reasons: {}",
-                    reasons.join(",")
-                ),
-                _ => {
-                    let msgs: Vec<&str> = many.iter().map(|c| c.message.as_str()).collect();
-                    format!(
-                        "Cluster should not be upgraded between minor versions for multiple reasons: {}\n* {}",
-                        reasons.join(","),
-                        msgs.join("\n* ")
-                    )
-                }
-            };
-            let mut v: Vec<UpgradeableCondition> = many.iter().map(failed).collect();
-            v.push(UpgradeableCondition {
-                type_: "Upgradeable".into(),
-                status: "False".into(),
-                reason: "MultipleReasons".into(),
-                message,
-            });
-            v
-        }
-    };
-    set.sort_by(|a, b| a.type_.cmp(&b.type_));
-    set
 }

@@ -85,6 +85,9 @@ pub struct SpecChange {
     /// The new `spec.capabilities` (4.11+).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capabilities: Option<CapabilitySpec>,
+    /// The new `spec.overrides` (`{kind, group, namespace, name, unmanaged}` each).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overrides: Option<Vec<serde_json::Value>>,
 }
 
 /// The load pipeline's steps (cvo-reference §5.4).
@@ -254,6 +257,9 @@ pub struct AvailableUpdates {
     /// version, url and channels fill what the reported release lacks (4.6+).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current: Option<Release>,
+    /// `status.conditionalUpdates` (4.10+), replaced when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conditional_updates: Option<Vec<crate::model::ConditionalUpdate>>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

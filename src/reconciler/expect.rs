@@ -2,9 +2,11 @@
 //! type, desired, generations) and the readable list of mismatches.
 
 use super::capabilities::CapabilitiesStatus;
+use super::preconditions::CheckResult;
 use super::worker::WorkerState;
 use crate::model::{ClusterVersion, HistoryEntry, Time, fmt_k8s, parse_rfc3339};
 use serde::{Deserialize, Deserializer, Serialize};
+use std::collections::BTreeMap;
 
 fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
     d: D,
@@ -42,6 +44,38 @@ pub struct Expect {
     /// `worker.Status()`), not part of the ClusterVersion.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub worker: Option<ExpectWorker>,
+    /// The last computed precondition run (a `cluster:` scenario), by check name: `passed`,
+    /// or the failure's `reason`, `message` and `blocking` (absent fields are not checked).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub preconditions: BTreeMap<String, ExpectPrecondition>,
+}
+
+/// One expected precondition result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ExpectPrecondition {
+    /// `passed`.
+    Passed(Passed),
+    Failed(ExpectFailure),
+}
+
+/// The word `passed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Passed {
+    Passed,
+}
+
+/// An expected precondition failure.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ExpectFailure {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocking: Option<bool>,
 }
 
 /// Expected sync worker: the state of its work and its own status (which may hold a report
@@ -247,8 +281,10 @@ pub fn compare(
     cv: &ClusterVersion,
     caps: &CapabilitiesStatus,
     worker: &WorkerView,
+    checks: Option<&[CheckResult]>,
 ) -> Vec<Mismatch> {
     let mut d = Diff(Vec::new());
+    compare_preconditions(&mut d, &expect.preconditions, checks);
     if let Some(w) = &expect.worker {
         if let Some(v) = w.state {
             let actual = worker.state.map_or("none", |s| s.as_str());
@@ -377,6 +413,44 @@ pub fn compare(
         }
     }
     d.0
+}
+
+fn compare_preconditions(
+    d: &mut Diff,
+    expect: &BTreeMap<String, ExpectPrecondition>,
+    checks: Option<&[CheckResult]>,
+) {
+    for (name, e) in expect {
+        let field = |f: &str| format!("preconditions[{name}]{f}");
+        let Some(result) = checks.and_then(|c| c.iter().find(|r| &r.name == name)) else {
+            let why = match checks {
+                None => "no computed precondition run",
+                Some(_) => "not run by this CVO version",
+            };
+            d.check(field(""), "a result", why);
+            continue;
+        };
+        match (e, &result.failure) {
+            (ExpectPrecondition::Passed(_), None) => {}
+            (ExpectPrecondition::Passed(_), Some(f)) => d.check(
+                field(""),
+                "passed",
+                &format!("failed: {}: {}", f.reason, f.message),
+            ),
+            (ExpectPrecondition::Failed(_), None) => d.check(field(""), "failed", "passed"),
+            (ExpectPrecondition::Failed(x), Some(f)) => {
+                if let Some(r) = &x.reason {
+                    d.check(field(".reason"), r, &f.reason);
+                }
+                if let Some(m) = &x.message {
+                    d.check(field(".message"), m, &f.message);
+                }
+                if let Some(b) = x.blocking {
+                    d.check(field(".blocking"), &b.to_string(), &f.blocking.to_string());
+                }
+            }
+        }
+    }
 }
 
 /// Renders mismatches as a readable diff: one block per field with expected and actual.

@@ -3,7 +3,8 @@
 //! precondition failures, and the ReleaseAccepted message texts (cvo-reference §3.5, §5.4,
 //! §5.6, §6).
 
-use super::errors::{UpdateError, go_quote, summarize_preconditions};
+use super::errors::{PreconditionFailure, UpdateError, go_quote, summarize_preconditions};
+use super::preconditions::{CheckResult, PreconditionInput, run_all};
 use super::scenario::{LoadOutcome, LoadStep, VerificationRisk};
 use super::semantics::Semantics;
 use super::worker::Payload;
@@ -47,9 +48,24 @@ pub fn arch_or_default(a: &str, op: &Release) -> String {
     }
 }
 
+/// What the precondition step reads: the scenario's computed checks, if it computes them, and
+/// where the run's results are recorded.
+pub struct Checks<'a, 'b> {
+    pub input: Option<PreconditionInput<'a>>,
+    pub run: &'b mut Option<Vec<CheckResult>>,
+}
+
 /// Applies a scripted outcome to a target (force waives signature and blocking precondition
-/// failures; cvo-reference §5.4, §5.6, §6).
-pub fn evaluate(o: &LoadOutcome, target: &Release, sem: &Semantics, op: &Release) -> Evaluated {
+/// failures; cvo-reference §5.4, §5.6, §6). A payload that loads goes through the precondition
+/// step: the outcome's scripted `preconditions`, else the computed checks when the scenario
+/// computes them.
+pub fn evaluate(
+    o: &LoadOutcome,
+    target: &Release,
+    sem: &Semantics,
+    op: &Release,
+    checks: Checks<'_, '_>,
+) -> Evaluated {
     let version = if o.version.is_empty() {
         target.version.clone()
     } else {
@@ -71,9 +87,56 @@ pub fn evaluate(o: &LoadOutcome, target: &Release, sem: &Semantics, op: &Release
         hash: o.hash.clone(),
         architecture: arch_or_default(&o.architecture, op),
     };
-    let accepted = |verified: bool, risks: String| Evaluated::Accepted {
-        payload: payload(verified),
-        risks,
+    // The payload loaded: the precondition step decides (the risk of a forced unverified
+    // payload first, then precondition warnings, one per line, as SyncWorker.Update joins
+    // them).
+    let mut accepted = |verified: bool, risk: String| {
+        let fails: Vec<PreconditionFailure> = match (&checks.input, o.preconditions.is_empty()) {
+            (_, false) => o.preconditions.clone(),
+            (Some(input), true) => {
+                let run = run_all(*input, &version, sem.minor);
+                let fails = run.iter().filter_map(|r| r.failure.clone()).collect();
+                *checks.run = Some(run);
+                fails
+            }
+            (None, true) => Vec::new(),
+        };
+        // 4.1 and 4.2 have no precondition framework.
+        if fails.is_empty() || !sem.preconditions() {
+            return Evaluated::Accepted {
+                payload: payload(verified),
+                risks: risk,
+            };
+        }
+        let (summary, blocking) = summarize_preconditions(&fails, sem);
+        if blocking && !force {
+            let mut error = UpdateError::new("UpgradePreconditionCheckFailed", &summary);
+            error.name = "PreconditionCheck".into();
+            return Evaluated::Rejected(Rejection {
+                step: "PreconditionChecks",
+                load_message: format!(
+                    "Preconditions failed for payload loaded version={} image={qi}: {summary}",
+                    go_quote(&version)
+                ),
+                error,
+                version: version.clone(),
+                verified,
+            });
+        }
+        let warning = match (blocking, sem.nonblocking_preconditions()) {
+            (false, _) => summary,
+            (true, true) => format!("Forced through blocking failures: {summary}"),
+            (true, false) => String::new(),
+        };
+        let risks = match (risk.is_empty(), warning.is_empty()) {
+            (_, true) => risk,
+            (true, false) => warning,
+            (false, false) => format!("{risk}\n{warning}"),
+        };
+        Evaluated::Accepted {
+            payload: payload(verified),
+            risks,
+        }
     };
     let failure = o.failure.unwrap_or(o.step != LoadStep::PayloadLoaded);
     let reason = |default: &str| {
@@ -149,32 +212,6 @@ pub fn evaluate(o: &LoadOutcome, target: &Release, sem: &Semantics, op: &Release
                 verified,
             })
         }
-        LoadStep::PreconditionChecks => {
-            // 4.1 and 4.2 have no precondition framework.
-            if o.preconditions.is_empty() || !sem.preconditions() {
-                return accepted(verified, String::new());
-            }
-            let (summary, blocking) = summarize_preconditions(&o.preconditions, sem);
-            if blocking && !force {
-                let mut error = UpdateError::new("UpgradePreconditionCheckFailed", &summary);
-                error.name = "PreconditionCheck".into();
-                return Evaluated::Rejected(Rejection {
-                    step: "PreconditionChecks",
-                    load_message: format!(
-                        "Preconditions failed for payload loaded version={} image={qi}: {summary}",
-                        go_quote(&version)
-                    ),
-                    error,
-                    version,
-                    verified,
-                });
-            }
-            let risks = match (blocking, sem.nonblocking_preconditions()) {
-                (false, _) => summary,
-                (true, true) => format!("Forced through blocking failures: {summary}"),
-                (true, false) => String::new(),
-            };
-            accepted(verified, risks)
-        }
+        LoadStep::PreconditionChecks => accepted(verified, String::new()),
     }
 }

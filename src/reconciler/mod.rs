@@ -16,14 +16,17 @@
 
 pub mod apply;
 pub mod capabilities;
+pub mod cluster;
 pub mod engine;
 pub mod errors;
 pub mod events;
 pub mod expect;
 pub mod fake;
+pub mod gosemver;
 pub mod history;
 pub mod issues;
 pub mod load;
+pub mod preconditions;
 pub mod progress;
 pub mod replay;
 pub mod scenario;
@@ -31,6 +34,7 @@ pub mod semantics;
 pub mod status;
 pub mod trace;
 pub mod update;
+pub mod upgradeable;
 pub mod validation;
 pub mod worker;
 
@@ -126,7 +130,15 @@ pub fn run(s: &Scenario, opts: &RunOptions) -> Outcome {
     let expect_mismatches = s
         .expect
         .as_ref()
-        .map(|e| expect::compare(e, &engine.cv, &engine.caps_status, &engine.worker_view()))
+        .map(|e| {
+            expect::compare(
+                e,
+                &engine.cv,
+                &engine.caps_status,
+                &engine.worker_view(),
+                engine.checks_run.as_deref(),
+            )
+        })
         .unwrap_or_default();
     Outcome {
         cluster_version: engine.cv,

@@ -6,6 +6,7 @@
 pub use super::events::*;
 
 use super::capabilities::{CapabilitiesStatus, CapabilitySpec};
+use super::cluster::{ClusterChange, ClusterState};
 use super::expect::Expect;
 use super::semantics::{Flavour, PruneVariant};
 use crate::model::{
@@ -58,6 +59,10 @@ pub struct Scenario {
     /// worker, as before 4.14).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub worker_initialized: bool,
+    /// What the CVO reads beside its ClusterVersion (ClusterOperators, admin config maps);
+    /// given, the model computes Upgradeable and runs the payload preconditions itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<ClusterState>,
 }
 
 /// The upstream origin of a conformance vector.
@@ -134,6 +139,7 @@ impl Default for Scenario {
             source: None,
             status_notifier: None,
             worker_initialized: false,
+            cluster: None,
         }
     }
 }
@@ -177,6 +183,8 @@ pub enum Event {
     UpgradeableChecks(Vec<UpgradeableCondition>),
     /// A unit test's fake worker reports this status from now on.
     WorkerStatus(Box<FakeStatus>),
+    /// ClusterOperators or the admin config maps change (the scenario's `cluster:` block).
+    ClusterChange(ClusterChange),
 }
 
 impl Event {
@@ -195,6 +203,7 @@ impl Event {
             Event::UpgradeableConditions(_) => "upgradeable_conditions",
             Event::UpgradeableChecks(_) => "upgradeable_checks",
             Event::WorkerStatus(_) => "worker_status",
+            Event::ClusterChange(_) => "cluster_change",
         }
     }
 }
@@ -236,11 +245,13 @@ struct RawScenario {
     status_notifier: Option<bool>,
     #[serde(default)]
     worker_initialized: bool,
+    #[serde(default)]
+    cluster: Option<ClusterState>,
 }
 
 const KINDS: &str = "pod_start, spec_change, load_outcome, pass_progress, pass_result, tick, \
 sync_failed_repeatedly, available_updates, upgradeable, upgradeable_conditions, upgradeable_checks, \
-worker_status";
+worker_status, cluster_change";
 
 fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
     let yaml_serde::Value::Mapping(map) = v else {
@@ -302,6 +313,7 @@ fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
         }
         "upgradeable_checks" => Event::UpgradeableChecks(yaml_serde::from_value(v).map_err(ctx)?),
         "worker_status" => Event::WorkerStatus(Box::new(yaml_serde::from_value(v).map_err(ctx)?)),
+        "cluster_change" => Event::ClusterChange(yaml_serde::from_value(v).map_err(ctx)?),
         other => {
             return Err(format!(
                 "event {i} at {}: unknown event kind `{other}`; expected one of {KINDS}",
@@ -358,6 +370,9 @@ fn check_event(i: usize, at: &Time, e: &Event) -> Result<(), String> {
         {
             bad("a failed `VerifyPayloadVersion` needs the payload's `version` or a `message`")
         }
+        Event::LoadOutcome(o) if !o.preconditions.is_empty() && !reaches_preconditions(o) => bad(
+            "`preconditions` are checked once the payload has loaded; this outcome stops before them (use `step: PreconditionChecks` or `PayloadLoaded`)",
+        ),
         Event::SpecChange(SpecChange {
             desired_update: Some(Some(u)),
             ..
@@ -366,6 +381,39 @@ fn check_event(i: usize, at: &Time, e: &Event) -> Result<(), String> {
         }
         _ => Ok(()),
     }
+}
+
+/// Whether a load outcome gets as far as the precondition step: a loaded payload, or a
+/// signature failure that `force` waives.
+fn reaches_preconditions(o: &LoadOutcome) -> bool {
+    let failure = o.failure.unwrap_or(o.step != LoadStep::PayloadLoaded);
+    match o.step {
+        LoadStep::PayloadLoaded | LoadStep::PreconditionChecks => true,
+        LoadStep::RetrievePayload => failure && o.reason == "ImageVerificationFailed",
+        LoadStep::LoadPayload | LoadStep::VerifyPayloadVersion => !failure,
+    }
+}
+
+/// Events that script what a `cluster:` block computes, or that need one.
+fn check_cluster(i: usize, ev: &TimedEvent, cluster: Option<&ClusterState>) -> Result<(), String> {
+    let computing = cluster.is_some_and(|c| c.compute_upgradeable);
+    let scripted = matches!(
+        ev.event,
+        Event::Upgradeable(_) | Event::UpgradeableConditions(_) | Event::UpgradeableChecks(_)
+    );
+    let at = fmt_k8s(&ev.at);
+    if scripted && computing {
+        return Err(format!(
+            "event {i} at {at}: `{}` scripts Upgradeable, which this scenario's `cluster:` block computes; drop the event or set `cluster: {{compute_upgradeable: false}}`",
+            ev.event.kind()
+        ));
+    }
+    if matches!(ev.event, Event::ClusterChange(_)) && cluster.is_none() {
+        return Err(format!(
+            "event {i} at {at}: `cluster_change` needs a top-level `cluster:` block (even `cluster: {{}}`)"
+        ));
+    }
+    Ok(())
 }
 
 /// Why a scenario could not be read or written.
@@ -419,6 +467,7 @@ pub fn load_scenario(text: &str) -> Result<Scenario, ScenarioError> {
     let mut events = Vec::with_capacity(raw.events.len());
     for (i, v) in raw.events.into_iter().enumerate() {
         let ev = parse_event(i, v).map_err(ScenarioError::Event)?;
+        check_cluster(i, &ev, raw.cluster.as_ref()).map_err(ScenarioError::Event)?;
         if let Some(prev) = events.last().map(|e: &TimedEvent| e.at)
             && ev.at < prev
         {
@@ -448,6 +497,7 @@ pub fn load_scenario(text: &str) -> Result<Scenario, ScenarioError> {
         source: raw.source,
         status_notifier: raw.status_notifier,
         worker_initialized: raw.worker_initialized,
+        cluster: raw.cluster,
     })
 }
 
@@ -484,6 +534,7 @@ impl Serialize for TimedEvent {
                 m.serialize_entry(kind, v)?
             }
             Event::WorkerStatus(v) => m.serialize_entry(kind, v)?,
+            Event::ClusterChange(v) => m.serialize_entry(kind, v)?,
         }
         m.end()
     }
@@ -676,5 +727,44 @@ expect:
                 .contains("event 0")
         );
         assert!(load_scenario("flavour: newest\n").is_err());
+    }
+
+    #[test]
+    fn refuses_what_a_cluster_block_computes_or_never_runs() {
+        let err = |t: &str| load_scenario(t).unwrap_err().to_string();
+        let early = "events:\n  - {at: \"2020-01-01T00:00:00Z\", load_outcome: {step: LoadPayload, message: bad, preconditions: [{name: X, reason: R, message: m}]}}\n";
+        assert!(err(early).contains("stops before them"), "{}", err(early));
+        let loaded = "events:\n  - {at: \"2020-01-01T00:00:00Z\", load_outcome: {step: PayloadLoaded, preconditions: [{name: X, reason: R, message: m, blocking: false}]}}\n";
+        assert!(load_scenario(loaded).is_ok());
+        let scripted =
+            "cluster: {}\nevents:\n  - {at: \"2020-01-01T00:00:00Z\", upgradeable: null}\n";
+        assert!(
+            err(scripted).contains("compute_upgradeable: false"),
+            "{}",
+            err(scripted)
+        );
+        let kept = "cluster: {compute_upgradeable: false}\nevents:\n  - {at: \"2020-01-01T00:00:00Z\", upgradeable: null}\n";
+        assert!(load_scenario(kept).is_ok());
+        let orphan =
+            "events:\n  - {at: \"2020-01-01T00:00:00Z\", cluster_change: {admin_acks: null}}\n";
+        assert!(
+            err(orphan).contains("needs a top-level `cluster:`"),
+            "{}",
+            err(orphan)
+        );
+    }
+
+    #[test]
+    fn a_cluster_block_round_trips() {
+        let text = "cluster:\n  compute_upgradeable: false\n  cluster_operators: [{name: etcd, conditions: [{type: RecentBackup, status: \"True\"}]}]\n  admin_gates: null\nevents:\n  - {at: \"2020-01-01T00:00:00Z\", cluster_change: {admin_acks: {ack-4.8-x: \"true\"}, admin_gates: null}}\n";
+        let s = load_scenario(text).unwrap();
+        let again = load_scenario(&s.to_yaml().unwrap()).unwrap();
+        assert_eq!(s, again);
+        let c = s.cluster.unwrap();
+        assert!(
+            !c.compute_upgradeable
+                && c.admin_gates.is_none()
+                && c.admin_acks == Some(Default::default())
+        );
     }
 }

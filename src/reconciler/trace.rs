@@ -79,6 +79,9 @@ pub fn describe_event(ev: &TimedEvent) -> String {
             if let Some(id) = &c.cluster_id {
                 parts.push(format!("clusterID={id}"));
             }
+            if let Some(o) = &c.overrides {
+                parts.push(format!("overrides={}", o.len()));
+            }
             format!("spec_change {}", parts.join(" "))
         }
         Event::LoadOutcome(o) => {
@@ -117,6 +120,25 @@ pub fn describe_event(ev: &TimedEvent) -> String {
         Event::Upgradeable(None) => "upgradeable removed".into(),
         Event::UpgradeableConditions(v) => format!("upgradeable conditions [{}]", types(v)),
         Event::UpgradeableChecks(v) => format!("upgradeable checks failing [{}]", types(v)),
+        Event::ClusterChange(c) => {
+            let mut parts: Vec<String> = c
+                .cluster_operators
+                .iter()
+                .map(|o| format!("clusteroperator/{}", o.name))
+                .collect();
+            parts.extend(
+                c.deleted_operators
+                    .iter()
+                    .map(|n| format!("-clusteroperator/{n}")),
+            );
+            if c.admin_gates.is_some() {
+                parts.push("admin-gates".into());
+            }
+            if c.admin_acks.is_some() {
+                parts.push("admin-acks".into());
+            }
+            format!("cluster_change {}", parts.join(" "))
+        }
         Event::WorkerStatus(f) => {
             let failure = match &f.failure {
                 Some(e) if e.plain => format!(", failure {:?}", e.message),

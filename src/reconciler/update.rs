@@ -6,7 +6,7 @@
 
 use super::capabilities::{Capabilities, CapabilitySpec, set_capabilities};
 use super::errors::{Failure, go_quote};
-use super::load::{Evaluated, evaluate, payload_loaded_message};
+use super::load::{Checks, Evaluated, evaluate, payload_loaded_message};
 use super::scenario::{LoadOutcome, LoadStep};
 use super::semantics::Flavour;
 use super::status::{LoadStatus, WorkerStatus, version_string};
@@ -156,7 +156,18 @@ impl Worker {
             });
         }
         let outcome = self.candidate.as_ref().and_then(|c| c.outcome.clone());
-        match outcome.map(|o| evaluate(&o, desired, cx.sem, cx.operator)) {
+        match outcome.map(|o| {
+            evaluate(
+                &o,
+                desired,
+                cx.sem,
+                cx.operator,
+                Checks {
+                    input: cx.pre,
+                    run: &mut *cx.checks_run,
+                },
+            )
+        }) {
             None | Some(Evaluated::InProgress) => {
                 let message = format!(
                     "Retrieving and verifying payload version={} image={}",
@@ -427,7 +438,16 @@ impl Worker {
                 payload: Worker::local_payload(cx),
                 risks: String::new(),
             },
-            (Some(o), false) => evaluate(o, &c.target, cx.sem, cx.operator),
+            (Some(o), false) => evaluate(
+                o,
+                &c.target,
+                cx.sem,
+                cx.operator,
+                Checks {
+                    input: cx.pre,
+                    run: &mut *cx.checks_run,
+                },
+            ),
             (None, false) => return false,
         };
         match evaluated {

@@ -5,6 +5,7 @@
 
 use super::capabilities::Capabilities;
 use super::load::arch_or_default;
+use super::preconditions::{CheckResult, PreconditionInput};
 use super::scenario::LoadOutcome;
 use super::semantics::Semantics;
 use super::status::{WorkerStatus, version_string};
@@ -75,6 +76,10 @@ pub struct Ctx<'a> {
     pub scripts: &'a BTreeMap<String, LoadOutcome>,
     /// Capabilities the CVO always enables (`--always-enable-capabilities`).
     pub always_caps: &'a [String],
+    /// What the computed precondition checks read, when the scenario computes them.
+    pub pre: Option<PreconditionInput<'a>>,
+    /// The results of the last computed precondition run.
+    pub checks_run: &'a mut Option<Vec<CheckResult>>,
 }
 
 impl Ctx<'_> {

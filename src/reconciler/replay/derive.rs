@@ -257,6 +257,7 @@ fn inputs(cx: &mut Cx<'_>) {
             Event::AvailableUpdates(AvailableUpdates {
                 updates,
                 current: None,
+                conditional_updates: None,
             }),
         );
         cx.note(format!(
