@@ -12,7 +12,7 @@
 pub mod json;
 pub mod markdown;
 pub mod precheck;
-pub mod semver;
+pub use crate::vocab::semver;
 mod text;
 
 use crate::bundle::Bundle;

@@ -22,7 +22,6 @@ pub mod errors;
 pub mod events;
 pub mod expect;
 pub mod fake;
-pub mod gosemver;
 pub mod history;
 pub mod issues;
 pub mod load;

@@ -6,7 +6,7 @@
 
 use super::cluster::ClusterState;
 use super::errors::PreconditionFailure;
-use super::gosemver::{self, Version};
+use crate::vocab::semver::{self as gosemver, Version};
 use super::upgradeable::{
     OVERRIDES_MESSAGE, current_version, effective_minor, has_unmanaged_override,
     minor_version_upgrade,
@@ -87,7 +87,7 @@ fn upgradeable(
             Err(f) => return f,
         };
         let patch_only = target.major == current.major && target.minor == current.minor;
-        if target.compare(&current) != Ordering::Greater || patch_only {
+        if target.precedence(&current) != Ordering::Greater || patch_only {
             if let Some(f) = overrides() {
                 return Some(f);
             }
@@ -246,7 +246,7 @@ fn rollback(inp: PreconditionInput<'_>, desired: &str) -> Option<PreconditionFai
         Ok(v) => v,
         Err(f) => return f,
     };
-    if target.compare(&current) != Ordering::Less {
+    if target.precedence(&current) != Ordering::Less {
         return None;
     }
     let low = |message: String| fail(ROLLBACK, "LowDesiredVersion", message, true);
@@ -266,7 +266,7 @@ fn rollback(inp: PreconditionInput<'_>, desired: &str) -> Option<PreconditionFai
             "{target} is less than the current target {current}, and the cluster has no previous Semantic Version"
         ));
     };
-    if target.compare(&previous) != Ordering::Equal {
+    if target.precedence(&previous) != Ordering::Equal {
         return low(format!(
             "{target} is less than the current target {current}, and the only supported rollback is to the cluster's previous version {previous} ({image})"
         ));

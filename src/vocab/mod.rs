@@ -12,6 +12,7 @@ pub mod kind;
 pub mod locate;
 pub mod object;
 pub mod schema;
+pub mod semver;
 pub mod text;
 pub mod time;
 pub mod wants;

@@ -1,6 +1,7 @@
-//! Strict SemVer 2.0 as oc's recommend parses and orders release versions (the
-//! `blang/semver` v3 rules): no `v` prefix, no short forms, no whitespace; its error texts
-//! word for word, because oc prints them; precedence ignores build metadata.
+//! Strict SemVer 2.0 as oc's recommend and the CVO's preconditions parse and order release
+//! versions (the `blang/semver` v3/v4 rules, the same for these): no `v` prefix, no short
+//! forms, no whitespace; its error texts word for word, because oc prints them and a failed
+//! precondition reports them; precedence ignores build metadata.
 
 use crate::vocab::text::go_quote;
 use std::cmp::Ordering;
