@@ -6,12 +6,12 @@
 
 use super::cluster::ClusterState;
 use super::errors::PreconditionFailure;
-use crate::vocab::semver::{self as gosemver, Version};
 use super::upgradeable::{
     OVERRIDES_MESSAGE, current_version, effective_minor, has_unmanaged_override,
     minor_version_upgrade,
 };
 use crate::model::{ClusterVersion, find_condition};
+use crate::vocab::semver::{self as gosemver, Version};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 

@@ -240,6 +240,98 @@ const GAPS: [(&str, &[&str]); 7] = [
     ),
 ];
 
+/// Reference reconciler round three, items 9 and 10: Upgradeable and the preconditions
+/// computed from what the CVO reads (a `cluster:` block), each test file of the CVO that pins
+/// them.
+const COMPUTED: [(&str, &[&str]); 5] = [
+    (
+        "9: Upgradeable from overrides, ClusterOperators and admin gates (cvo_test.go TestOperator_upgradeableSync)",
+        &[
+            "r413-upgradeable-sync-operators-and-overrides.yaml",
+            "r413-upgradeable-sync-admin-ack-two-of-three.yaml",
+            "r413-upgradeable-sync-admin-ack-and-gate-without-value.yaml",
+            "r413-upgradeable-sync-admin-gates-not-found.yaml",
+            "r43-upgradeable-sync-operators-and-overrides.yaml",
+        ],
+    ),
+    (
+        "10: ClusterVersionUpgradeable passes a z-stream (upgradeable_test.go TestUpgradeableRun)",
+        &[
+            "r413-precondition-upgradeable-move-z-false.yaml",
+            "r413-precondition-upgradeable-move-y-false.yaml",
+            "r413-upgradeable-false-z-stream-accepted.yaml",
+            "r413-upgradeable-false-y-stream-rejected.yaml",
+        ],
+    ),
+    (
+        "10: RecommendedUpdate from conditionalUpdates (recommendedupdate_test.go TestRecommendedUpdate)",
+        &[
+            "r413-precondition-recommended-update-false.yaml",
+            "r413-precondition-recommended-update-unknown.yaml",
+            "r413-precondition-recommended-update-retrieved-true.yaml",
+        ],
+    ),
+    (
+        "10: EtcdRecentBackup (etcdbackup.go, derived)",
+        &[
+            "r413-precondition-etcd-backup-no-etcd-operator.yaml",
+            "r413-precondition-etcd-backup-in-progress.yaml",
+            "r413-precondition-etcd-backup-z-stream.yaml",
+        ],
+    ),
+    (
+        "10: Rollback (rollback.go, derived)",
+        &[
+            "r416-precondition-rollback-not-previous.yaml",
+            "r416-precondition-rollback-across-minor.yaml",
+        ],
+    ),
+];
+
+#[test]
+fn computed_upgradeable_and_preconditions_have_exact_vectors() {
+    let all = vectors();
+    for (item, names) in COMPUTED {
+        for n in names {
+            let Some((_, s)) = all.iter().find(|(name, _)| name == n) else {
+                panic!("{item}: vector {n} is missing");
+            };
+            assert!(s.cluster.is_some(), "{item}: {n} computes nothing");
+            let out = run(s, &RunOptions::default());
+            assert!(
+                out.expect_mismatches.is_empty(),
+                "{item}: {n}\n{}",
+                render_mismatches(&out.expect_mismatches)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_computed_vector_fails_when_its_input_changes() {
+    // The y-stream vector, with the operator upgradeable again: the update is accepted, so
+    // the vector's expectation (rejected at PreconditionChecks) no longer holds.
+    let all = vectors();
+    let (_, s) = all
+        .iter()
+        .find(|(n, _)| n == "r413-upgradeable-false-y-stream-rejected.yaml")
+        .expect("vector");
+    let mut s = s.clone();
+    let cluster = s.cluster.as_mut().expect("cluster block");
+    cluster.cluster_operators[0].conditions[0].status = "True".into();
+    let out = run(&s, &RunOptions::default());
+    let fields: Vec<&str> = out
+        .expect_mismatches
+        .iter()
+        .map(|m| m.field.as_str())
+        .collect();
+    assert!(
+        fields.contains(&"preconditions[ClusterVersionUpgradeable]")
+            && fields.contains(&"status.conditions[Upgradeable]"),
+        "{fields:?}"
+    );
+}
+
 #[test]
 fn every_gap_of_the_issue_has_passing_vectors() {
     let all = vectors();
