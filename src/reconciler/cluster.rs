@@ -3,8 +3,9 @@
 //! config maps, as a scenario's `cluster:` block states them and `cluster_change` events
 //! change them (docs/scenario-format.md).
 
+use super::events::double_option;
 use crate::model::Condition;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// A ClusterOperator as the CVO's listers see it: its name and status conditions.
@@ -38,10 +39,6 @@ fn is_true(b: &bool) -> bool {
     *b
 }
 
-fn nullable<'de, D: Deserializer<'de>>(d: D) -> Result<ConfigMapData, D::Error> {
-    Option::<BTreeMap<String, String>>::deserialize(d)
-}
-
 /// The scenario's `cluster:` block. Its presence makes the model compute Upgradeable from it
 /// (unless `compute_upgradeable: false`) and run the CVO's payload preconditions itself.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -54,10 +51,10 @@ pub struct ClusterState {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cluster_operators: Vec<ClusterOperatorState>,
     /// `openshift-config-managed/admin-gates` `.data` (`null`: the config map is missing).
-    #[serde(deserialize_with = "nullable", skip_serializing_if = "is_empty_map")]
+    #[serde(skip_serializing_if = "is_empty_map")]
     pub admin_gates: ConfigMapData,
     /// `openshift-config/admin-acks` `.data` (`null`: the config map is missing).
-    #[serde(deserialize_with = "nullable", skip_serializing_if = "is_empty_map")]
+    #[serde(skip_serializing_if = "is_empty_map")]
     pub admin_acks: ConfigMapData,
 }
 
@@ -106,10 +103,6 @@ impl ClusterState {
     }
 }
 
-fn double<'de, D: Deserializer<'de>>(d: D) -> Result<Option<ConfigMapData>, D::Error> {
-    Option::<BTreeMap<String, String>>::deserialize(d).map(Some)
-}
-
 /// A `cluster_change` event: operators replaced by name (added when new) or deleted, and
 /// admin config maps replaced (`null` deletes one). Absent fields are unchanged.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -119,8 +112,14 @@ pub struct ClusterChange {
     pub cluster_operators: Vec<ClusterOperatorState>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub deleted_operators: Vec<String>,
-    #[serde(deserialize_with = "double", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "double_option",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub admin_gates: Option<ConfigMapData>,
-    #[serde(deserialize_with = "double", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "double_option",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub admin_acks: Option<ConfigMapData>,
 }

@@ -57,7 +57,8 @@ impl DesiredUpdate {
     }
 }
 
-fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+/// `Option<Option<T>>` that tells an explicit `null` (`Some(None)`) from an absent field.
+pub(super) fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
     d: D,
 ) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(d).map(Some)

@@ -5,14 +5,10 @@ use super::capabilities::CapabilitiesStatus;
 use super::preconditions::CheckResult;
 use super::worker::WorkerState;
 use crate::model::{ClusterVersion, HistoryEntry, Time, fmt_k8s, parse_rfc3339};
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
-    d: D,
-) -> Result<Option<Option<T>>, D::Error> {
-    Option::<T>::deserialize(d).map(Some)
-}
+use super::events::double_option;
 
 /// What to assert. Absent parts are not checked.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
