@@ -17,6 +17,7 @@
 pub mod apply;
 pub mod capabilities;
 pub mod cluster;
+pub mod conditions;
 pub mod engine;
 pub mod errors;
 pub mod events;

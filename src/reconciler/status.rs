@@ -8,6 +8,7 @@ use super::history::{MergeInput, Pruned, merge_operator_history};
 use super::semantics::Semantics;
 use crate::model::{ClusterVersionStatus, Condition, Release, Time};
 
+pub use super::conditions::{remove_condition, set_condition};
 pub use super::progress::{ProgressConversion, convert_error_to_progressing};
 pub use super::validation::{FieldError, validate};
 use std::collections::BTreeMap;
@@ -64,40 +65,6 @@ pub struct SyncInput<'a> {
     /// When this CVO process first saw each ClusterOperator updating.
     pub co_update_started: &'a BTreeMap<String, Time>,
     pub now: Time,
-}
-
-/// `SetOperatorStatusCondition`: append when absent; lastTransitionTime changes only with the
-/// status; reason and message are always overwritten.
-pub fn set_condition(
-    conds: &mut Vec<Condition>,
-    type_: &str,
-    status: &str,
-    reason: &str,
-    message: &str,
-    now: Time,
-) {
-    match conds.iter_mut().find(|c| c.type_ == type_) {
-        Some(c) => {
-            if c.status != status {
-                c.status = status.into();
-                c.last_transition_time = Some(now);
-            }
-            c.reason = reason.into();
-            c.message = message.into();
-        }
-        None => conds.push(Condition {
-            type_: type_.into(),
-            status: status.into(),
-            reason: reason.into(),
-            message: message.into(),
-            last_transition_time: Some(now),
-        }),
-    }
-}
-
-/// Deletes a condition type.
-pub fn remove_condition(conds: &mut Vec<Condition>, type_: &str) {
-    conds.retain(|c| c.type_ != type_);
 }
 
 /// `versionStringFromRelease`: version, else image, else `<unknown>`.

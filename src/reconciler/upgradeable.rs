@@ -5,9 +5,9 @@
 //! (`NeedsUpdate`), for each CVO version that changed them.
 
 use super::cluster::ClusterState;
+use super::conditions::set_condition;
 use super::events::UpgradeableCondition;
 use super::semantics::Semantics;
-use super::status::set_condition;
 use crate::model::{ClusterVersion, Condition, HistoryEntry, Time, find_condition};
 use crate::vocab::text::go_quote;
 use std::collections::BTreeMap;
