@@ -265,18 +265,6 @@ fn cli_writes_html_with_format_and_with_output_prefix() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-            copy_tree(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
-}
-
 /// Each corrupted-input case (a bad file laid over the good `_base` must-gather) still gives
 /// a whole page with only the page's own script.
 #[test]
@@ -289,8 +277,8 @@ fn every_bad_input_still_renders_a_whole_page() {
             continue;
         }
         let dir = tempfile::tempdir().unwrap();
-        copy_tree(&bad.join("_base"), dir.path());
-        copy_tree(&case.join("files"), dir.path());
+        common::copy_tree(&bad.join("_base"), dir.path());
+        common::copy_tree(&case.join("files"), dir.path());
         let input = dir.path().to_string_lossy().to_string();
         let run = common::load(&[input], &[]);
         let a = run.analysis();

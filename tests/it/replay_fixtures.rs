@@ -350,18 +350,6 @@ fn without_a_cluster_version_the_log_is_still_derived_but_nothing_is_compared() 
     let _ = mglint::reconciler::run(&s, &Default::default());
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-            copy_tree(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
-}
-
 /// Every damaged input of fixtures/bad (a bad file laid over a good must-gather) replays
 /// without a panic, and the good ClusterVersion still gets a verdict.
 #[test]
@@ -374,8 +362,8 @@ fn damaged_inputs_never_panic_the_replay() {
             continue;
         }
         let dir = tempfile::tempdir().unwrap();
-        copy_tree(&bad.join("_base"), dir.path());
-        copy_tree(&case.join("files"), dir.path());
+        common::copy_tree(&bad.join("_base"), dir.path());
+        common::copy_tree(&case.join("files"), dir.path());
         let b = mglint::ingest::ingest(&[dir.path().display().to_string()], &Default::default())
             .unwrap();
         let r = replay(&b, &mglint::timeline::build(&b));

@@ -1,5 +1,6 @@
 //! Every rule on its own fixtures: it runs (inputs present) and reports on `fail/`, and runs
-//! and stays silent on `pass/`. The failing findings are snapshotted (one file per rule).
+//! and stays silent on `pass/`. The failing findings are snapshotted (one file per rule), as
+//! the JSON model and as the human text at width 80 without colour.
 
 use crate::common;
 use mglint::ingest::{IngestOptions, ingest};
@@ -58,6 +59,17 @@ fn check_rule(code: &str) {
             }
             let found: Vec<&Finding> = r.findings_of(m.code).collect();
             insta::assert_yaml_snapshot!(format!("{}_fail", m.code), found);
+            // The text people read, as `analyze` prints it at width 80 without colour.
+            let human = mglint::output::render(
+                &r,
+                mglint::output::Format::Human,
+                &mglint::output::RenderOptions {
+                    color: false,
+                    width: 80,
+                    max_bytes: 0,
+                },
+            );
+            insta::assert_snapshot!(format!("{}_fail_human", m.code), human);
         }
     }
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
@@ -165,18 +177,6 @@ fn select_and_ignore_by_prefix() {
     );
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-            copy_tree(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
-}
-
 /// Every damaged input of `fixtures/bad` (one broken file laid over a good must-gather): the
 /// rules and every emitter run without panicking, and each file ingestion could not read, or
 /// read only in part, is one IN001 or IN002 finding.
@@ -192,8 +192,8 @@ fn rules_and_emitters_survive_damaged_inputs() {
     let mut ran = 0;
     for case in cases.iter().filter(|p| p.join("files").is_dir()) {
         let dir = tempfile::tempdir().unwrap();
-        copy_tree(&root.join("_base"), dir.path());
-        copy_tree(&case.join("files"), dir.path());
+        common::copy_tree(&root.join("_base"), dir.path());
+        common::copy_tree(&case.join("files"), dir.path());
         let run = common::load(&[dir.path().to_string_lossy().to_string()], &[]);
         let b = &run.analysis().bundle;
         let r = run.analysis().report();

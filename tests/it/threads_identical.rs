@@ -4,6 +4,7 @@
 //! (`analyze` JSON and `timeline` JSON), so the ingestion pipeline and the block-parallel log
 //! parser put everything back in order.
 
+use crate::common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -81,7 +82,7 @@ fn a_packed_must_gather_and_a_many_block_log_are_the_same_with_one_and_two_threa
     // The blocked seed must-gather with its CVO log grown past several parse blocks (4 MiB):
     // its lines again and again.
     let mg = tmp.path().join("mg");
-    copy_tree(&fixtures().join("must-gather/seed1-blocked"), &mg);
+    common::copy_tree(&fixtures().join("must-gather/seed1-blocked"), &mg);
     let log = find_cvo_log(&mg).expect("the fixture has a CVO log");
     let text = std::fs::read_to_string(&log).expect("read CVO log");
     let mut grown = String::with_capacity(12 << 20);
@@ -101,18 +102,6 @@ fn a_packed_must_gather_and_a_many_block_log_are_the_same_with_one_and_two_threa
         .expect("run tar");
     assert!(status.success());
     assert_same(&archive);
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create dir");
-    for e in std::fs::read_dir(from).expect("read dir").flatten() {
-        let (src, dst) = (e.path(), to.join(e.file_name()));
-        if src.is_dir() {
-            copy_tree(&src, &dst);
-        } else {
-            std::fs::copy(&src, &dst).expect("copy");
-        }
-    }
 }
 
 fn find_cvo_log(dir: &Path) -> Option<PathBuf> {
