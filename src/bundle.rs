@@ -406,7 +406,7 @@ fn guess_kind(reason: &str, text: Option<&str>, path: &str) -> Option<String> {
 pub fn unread_files(b: &Bundle) -> Vec<Unread> {
     let mut out: Vec<Unread> = Vec::new();
     for d in &b.diagnostics {
-        if d.level != crate::model::DiagLevel::Error {
+        if d.level != crate::model::Severity::Error {
             continue;
         }
         let (input, path) = (d.prov.file.input(), d.prov.file.path());

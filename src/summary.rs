@@ -54,7 +54,7 @@ pub struct OperatorProblem {
 /// A file that could not be read, or only in part.
 #[derive(Debug, Serialize)]
 pub struct Unread {
-    pub level: DiagLevel,
+    pub level: Severity,
     /// The input the file belongs to, and its path inside it.
     pub input: String,
     pub path: String,
@@ -488,7 +488,7 @@ fn render_text_unescaped(s: &Summary) -> String {
             (Some(l), None) => format!(":{l}"),
             _ => String::new(),
         };
-        let lvl = if u.level == DiagLevel::Error {
+        let lvl = if u.level == Severity::Error {
             "error"
         } else {
             "warning"

@@ -156,7 +156,7 @@ impl Run {
             a.bundle
                 .diagnostics
                 .extend(failed.iter().map(|f| crate::model::Diagnostic {
-                    level: crate::model::DiagLevel::Error,
+                    level: crate::model::Severity::Error,
                     prov: crate::vocab::files::Provenance::detached(input, &f.path),
                     column: None,
                     reason: format!("could not be downloaded: {}", f.reason),

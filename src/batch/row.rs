@@ -4,7 +4,6 @@
 //! count.
 
 use crate::bundle::{Bundle, InputKind};
-use crate::model::DiagLevel;
 use crate::model::Time;
 use crate::rules::{Report, Severity};
 use crate::timeline::{EpisodeKind, MilestoneKind, Timeline};
@@ -232,7 +231,7 @@ impl Row {
         for d in bundle
             .diagnostics
             .iter()
-            .filter(|d| d.level == DiagLevel::Error)
+            .filter(|d| d.level == Severity::Error)
         {
             row.errors.push(format!("{}: {}", d.prov, d.reason));
         }
@@ -259,7 +258,7 @@ fn damaged_archive(bundle: &Bundle) -> bool {
     let archive = bundle.inputs.iter().any(|i| i.kind == InputKind::Archive);
     archive
         && bundle.diagnostics.iter().any(|d| {
-            d.level == DiagLevel::Error
+            d.level == Severity::Error
                 && (d.reason.starts_with("truncated")
                     || d.reason.starts_with("cannot read tar archive")
                     || d.reason.contains("corrupt"))

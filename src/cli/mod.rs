@@ -196,81 +196,12 @@ pub struct SummaryArgs {
     pub output: Option<PathBuf>,
 }
 
-/// `analyze --format` values: every report format, plus `html` (which also needs the
-/// timeline, so it is rendered apart from `mglint::output::render`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum AnalyzeFormat {
-    /// Readable diagnostics with the evidence lines (also `text`, as the other commands say)
-    #[value(alias = "text")]
-    Human,
-    /// The versioned `mglint/report/v2` report
-    Json,
-    /// JUnit XML for Prow, TestGrid and Sippy
-    Junit,
-    /// Markdown for a support case or bug
-    Markdown,
-    /// SARIF 2.1.0
-    Sarif,
-    /// One self-contained HTML page with the upgrade timeline chart
-    Html,
-}
-
-impl AnalyzeFormat {
-    /// A format by name (any case), as in `--output junit=PATH`.
-    pub fn parse(s: &str) -> Option<Self> {
-        <Self as ValueEnum>::from_str(s, true).ok()
-    }
-}
-
-impl ByExtension for AnalyzeFormat {
+impl ByExtension for Format {
     fn from_path(path: &std::path::Path) -> Option<Self> {
-        let name = path.file_name()?.to_str()?.to_ascii_lowercase();
-        if name.ends_with(".sarif.json") {
-            return Some(AnalyzeFormat::Sarif);
-        }
-        match extension(path)?.as_str() {
-            "txt" | "text" => Some(AnalyzeFormat::Human),
-            "json" => Some(AnalyzeFormat::Json),
-            "xml" => Some(AnalyzeFormat::Junit),
-            "md" | "markdown" => Some(AnalyzeFormat::Markdown),
-            "sarif" => Some(AnalyzeFormat::Sarif),
-            "html" | "htm" => Some(AnalyzeFormat::Html),
-            _ => None,
-        }
+        Format::from_path(path)
     }
     fn extensions() -> &'static str {
-        ".txt, .json, .xml (JUnit), .md, .sarif, .html"
-    }
-}
-
-/// A report format other than HTML.
-impl From<AnalyzeFormat> for Format {
-    fn from(f: AnalyzeFormat) -> Format {
-        match f {
-            AnalyzeFormat::Human | AnalyzeFormat::Html => Format::Human,
-            AnalyzeFormat::Json => Format::Json,
-            AnalyzeFormat::Junit => Format::Junit,
-            AnalyzeFormat::Markdown => Format::Markdown,
-            AnalyzeFormat::Sarif => Format::Sarif,
-        }
-    }
-}
-
-/// `--fail-on` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SeverityArg {
-    Error,
-    Warning,
-    Info,
-}
-
-impl From<SeverityArg> for Severity {
-    fn from(s: SeverityArg) -> Severity {
-        match s {
-            SeverityArg::Error => Severity::Error,
-            SeverityArg::Warning => Severity::Warning,
-            SeverityArg::Info => Severity::Info,
-        }
+        Format::EXTENSIONS
     }
 }
 
@@ -286,7 +217,7 @@ pub struct RuleArgs {
     pub ignore: Vec<String>,
     /// Exit 1 when a finding at or above this severity exists [default: error, or mglint.toml]
     #[arg(long, value_enum, value_name = "SEVERITY")]
-    pub fail_on: Option<SeverityArg>,
+    pub fail_on: Option<Severity>,
     /// Settings file [default: ./mglint.toml when present, announced on stderr; never one
     /// inside an input]
     #[arg(long, value_name = "PATH", conflicts_with = "no_config", value_hint = clap::ValueHint::FilePath)]
@@ -326,7 +257,7 @@ pub struct AnalyzeArgs {
     pub partial: bool,
     /// Output format [default: from -o's extension, else human]
     #[arg(long, value_enum)]
-    pub format: Option<AnalyzeFormat>,
+    pub format: Option<Format>,
     /// Write the report here, in the format its extension names (or --format); repeat as
     /// FORMAT=PATH to write several formats in one run (e.g. --output junit=junit_mglint.xml
     /// --output json=report.json --output html=report.html)

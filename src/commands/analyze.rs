@@ -5,11 +5,10 @@
 //! so, and JUnit fails `[mglint] inputs can be read`.
 
 use super::{CliError, Ui, emit, finish, load, pick_format, settings};
-use crate::cli::{AnalyzeArgs, AnalyzeFormat};
+use crate::cli::AnalyzeArgs;
 use mglint::app::{RunError, write_text};
 use mglint::ingest::IngestError;
-use mglint::output::{RenderOptions, html, render_clusters};
-use mglint::rules::Report;
+use mglint::output::{Format, RenderOptions, html, render_clusters};
 use std::path::PathBuf;
 
 pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
@@ -29,11 +28,36 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
         Err(e) => return Err(e),
     };
     let unread = super::note_unread(&run, ui);
-    // One report per cluster (inputs of different clusters are never mixed).
-    let clusters: Vec<(String, &Report)> = run
+    // One report per cluster (inputs of different clusters are never mixed), each with its
+    // timeline and header for HTML.
+    let labels: Vec<String> = run
         .analyses()
         .iter()
-        .map(|an| (super::cluster_label(&an.bundle), an.report()))
+        .map(|an| super::cluster_label(&an.bundle))
+        .collect();
+    let html_wanted = outs.iter().any(|(f, _)| *f == Format::Html);
+    let metas: Vec<html::HtmlMeta> = run
+        .analyses()
+        .iter()
+        .map(|an| {
+            if html_wanted {
+                html::HtmlMeta::from_bundle(&an.bundle)
+            } else {
+                html::HtmlMeta::default()
+            }
+        })
+        .collect();
+    let pages: Vec<html::ClusterPage<'_>> = run
+        .analyses()
+        .iter()
+        .zip(&labels)
+        .zip(&metas)
+        .map(|((an, label), meta)| html::ClusterPage {
+            label,
+            report: an.report(),
+            timeline: an.timeline(),
+            meta,
+        })
         .collect();
     // Every output that can be written is written; each that cannot is named (exit 2).
     let mut failed = 0;
@@ -44,48 +68,29 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
         }
     };
     for (format, path) in outs {
-        if format == AnalyzeFormat::Html {
-            // One self-contained page, a section per cluster when there are several.
-            let metas: Vec<html::HtmlMeta> = run
-                .analyses()
-                .iter()
-                .map(|an| html::HtmlMeta::from_bundle(&an.bundle))
-                .collect();
-            let pages: Vec<html::ClusterPage<'_>> = run
-                .analyses()
-                .iter()
-                .zip(&clusters)
-                .zip(&metas)
-                .map(|((an, (label, report)), meta)| html::ClusterPage {
-                    label,
-                    report,
-                    timeline: an.timeline(),
-                    meta,
-                })
-                .collect();
-            write(&html::render_html_clusters(&pages), path.as_deref());
-            continue;
-        }
         let mut opts = if path.as_deref().is_none_or(mglint::app::is_stdout) {
             ui.stdout_options()
         } else {
             RenderOptions::default()
         };
         opts.max_bytes = a.max_bytes;
-        if format == AnalyzeFormat::Sarif && clusters.len() > MAX_SARIF_RUNS {
+        if format == Format::Sarif && pages.len() > MAX_SARIF_RUNS {
             if let Some(p) = path.as_deref().filter(|p| !mglint::app::is_stdout(p)) {
                 // GitHub refuses a file of more than 20 runs: one file per cluster, named.
-                let names: Vec<PathBuf> = (0..clusters.len()).map(|i| numbered(p, i)).collect();
+                let names: Vec<PathBuf> = (0..pages.len()).map(|i| numbered(p, i)).collect();
                 super::guard_outputs(
                     &a.input.inputs,
                     &names.iter().map(|n| Some(n.as_path())).collect::<Vec<_>>(),
                 )?;
-                for (c, name) in clusters.iter().zip(&names) {
-                    write(&mglint::output::render_sarif_cluster(&c.0, c.1), Some(name));
+                for (c, name) in pages.iter().zip(&names) {
+                    write(
+                        &mglint::output::render_sarif_cluster(c.label, c.report),
+                        Some(name),
+                    );
                 }
                 ui.note(&format!(
                     "{} clusters: GitHub takes at most {MAX_SARIF_RUNS} runs per SARIF file, so each cluster has its own: {} … {}",
-                    clusters.len(),
+                    pages.len(),
                     names[0].display(),
                     names[names.len() - 1].display()
                 ));
@@ -93,15 +98,15 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
             }
             say!(
                 "warning: {} clusters in one SARIF document: GitHub code scanning refuses more than {MAX_SARIF_RUNS} runs per file (give -o sarif=PATH for one file per cluster)",
-                clusters.len()
+                pages.len()
             );
         }
-        let text = render_clusters(&clusters, format.into(), &opts);
+        let text = render_clusters(&pages, format, &opts);
         write(&text, path.as_deref());
     }
-    let worst = clusters
+    let worst = pages
         .iter()
-        .map(|(_, r)| r.exit_code())
+        .map(|p| p.report.exit_code())
         .max()
         .unwrap_or(0);
     let code = if a.exit_zero { 0 } else { worst };
@@ -132,7 +137,7 @@ fn numbered(p: &std::path::Path, i: usize) -> PathBuf {
 /// SARIF says `executionSuccessful: false`) instead of a missing file. The human view and
 /// HTML are not written: the error on stderr is the human answer.
 fn reports_for_unreadable(
-    outs: &[(AnalyzeFormat, Option<PathBuf>)],
+    outs: &[(Format, Option<PathBuf>)],
     e: &RunError,
     s: &mglint::app::Settings,
     ui: &Ui,
@@ -149,12 +154,10 @@ fn reports_for_unreadable(
     let mut report = mglint::rules::not_run(&s.selection, &s.known, "no input could be read");
     report.input_errors = reasons;
     for (format, path) in outs {
-        if matches!(format, AnalyzeFormat::Human | AnalyzeFormat::Html)
-            || (path.is_none() && ui.quiet)
-        {
+        if matches!(format, Format::Human | Format::Html) || (path.is_none() && ui.quiet) {
             continue;
         }
-        let text = mglint::output::render(&report, (*format).into(), &RenderOptions::default());
+        let text = mglint::output::render(&report, *format, &RenderOptions::default());
         write_text(&mglint::redact::scrub_secrets(&text), path.as_deref())?;
     }
     Ok(())
@@ -162,20 +165,20 @@ fn reports_for_unreadable(
 
 /// `--output` values: `FORMAT=PATH`, or a bare `PATH` in the `--format` format or the one
 /// its extension names.
-fn outputs(a: &AnalyzeArgs) -> Result<Vec<(AnalyzeFormat, Option<PathBuf>)>, CliError> {
+fn outputs(a: &AnalyzeArgs) -> Result<Vec<(Format, Option<PathBuf>)>, CliError> {
     if a.output.is_empty() {
-        return Ok(vec![(a.format.unwrap_or(AnalyzeFormat::Human), None)]);
+        return Ok(vec![(a.format.unwrap_or(Format::Human), None)]);
     }
     a.output
         .iter()
         .map(|o| {
             if let Some((f, p)) = o.split_once('=')
-                && let Some(format) = AnalyzeFormat::parse(f)
+                && let Some(format) = Format::parse(f)
             {
                 return Ok((format, Some(PathBuf::from(p))));
             }
             let path = PathBuf::from(o);
-            let format = pick_format(a.format, Some(&path), AnalyzeFormat::Human)?;
+            let format = pick_format(a.format, Some(&path), Format::Human)?;
             Ok((format, Some(path)))
         })
         .collect()

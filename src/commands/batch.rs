@@ -17,7 +17,7 @@ pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
             config: a.rules.config.clone(),
             select: a.rules.select.clone(),
             ignore: a.rules.ignore.clone(),
-            fail_on: a.rules.fail_on.map(Into::into),
+            fail_on: a.rules.fail_on,
             limits: Some(app::Limits {
                 max_file_bytes: a.max_file_bytes.0,
                 max_archive_bytes: a.max_archive_bytes.0,

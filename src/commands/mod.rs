@@ -175,7 +175,7 @@ fn settings(input: &InputArgs, rules: Option<&RuleArgs>, ui: &Ui) -> Result<Sett
         o.config = r.config.clone();
         o.select = r.select.clone();
         o.ignore = r.ignore.clone();
-        o.fail_on = r.fail_on.map(Into::into);
+        o.fail_on = r.fail_on;
         o.known_rules = true;
         o.rule_dirs = r.known.rules.clone();
         o.no_bundled_rules = r.known.no_bundled_rules;

@@ -104,13 +104,7 @@ impl FileResult {
         mut diags: Vec<Diagnostic>,
         reason: impl ToString,
     ) -> Self {
-        diags.push(diag(
-            &prov,
-            DiagLevel::Error,
-            None,
-            None,
-            reason.to_string(),
-        ));
+        diags.push(diag(&prov, Severity::Error, None, None, reason.to_string()));
         FileResult {
             kind,
             prov,
@@ -187,7 +181,7 @@ fn history(bundle: &mut Bundle, inputs: &[(String, String)]) {
         bundle.snapshots.extend(snapshots);
         if let Some(e) = err {
             bundle.diagnostics.push(Diagnostic {
-                level: DiagLevel::Warning,
+                level: Severity::Warning,
                 prov: Provenance::detached(name, ".git"),
                 column: None,
                 reason: e.to_string(),
@@ -198,7 +192,7 @@ fn history(bundle: &mut Bundle, inputs: &[(String, String)]) {
 
 fn diag(
     prov: &Provenance,
-    level: DiagLevel,
+    level: Severity,
     line: Option<u32>,
     column: Option<u32>,
     reason: String,
@@ -277,7 +271,7 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
                 Err(e) => {
                     diags.push(diag(
                         &prov,
-                        DiagLevel::Warning,
+                        Severity::Warning,
                         None,
                         None,
                         format!(
@@ -305,12 +299,12 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
         FileKind::Junit => match junit::parse_junit(&data, &prov) {
             Ok(j) => {
                 for n in j.notes {
-                    diags.push(diag(&prov, DiagLevel::Warning, None, None, n));
+                    diags.push(diag(&prov, Severity::Warning, None, None, n));
                 }
                 Parsed::Junit(j.cases)
             }
             Err(e) => {
-                diags.push(diag(&prov, DiagLevel::Error, None, None, e.to_string()));
+                diags.push(diag(&prov, Severity::Error, None, None, e.to_string()));
                 Parsed::Nothing
             }
         },
@@ -328,7 +322,7 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
                     }),
                     None => diags.push(diag(
                         &prov,
-                        DiagLevel::Warning,
+                        Severity::Warning,
                         Some(i as u32 + 1),
                         None,
                         format!(
@@ -395,12 +389,12 @@ fn parse_log(
         // Parsed in line-aligned blocks on the pool while the next block is read.
         let (log, note) = klog::parse_cvo_log_stream(&mut r, prov.clone(), pod, previous);
         if let Some(n) = note {
-            diags.push(diag(&prov, DiagLevel::Warning, None, None, n));
+            diags.push(diag(&prov, Severity::Warning, None, None, n));
         }
         if log.records.is_empty() && log.lines > 0 {
             diags.push(diag(
                 &prov,
-                DiagLevel::Warning,
+                Severity::Warning,
                 None,
                 None,
                 "no klog lines found in CVO log".to_string(),
@@ -417,7 +411,7 @@ fn parse_log(
     } else {
         let (lines, bytes, err) = textlog::parse_text_log_stream(&mut r, &prov);
         if let Some(e) = err {
-            diags.push(diag(&prov, DiagLevel::Warning, None, None, e));
+            diags.push(diag(&prov, Severity::Warning, None, None, e));
         }
         FileResult {
             kind,
@@ -468,7 +462,7 @@ fn read_intervals(
     let parsed = match intervals::read_intervals(buffered, &prov) {
         Ok(v) => Parsed::Intervals(v),
         Err(e) => {
-            diags.push(diag(&prov, DiagLevel::Error, None, None, e.to_string()));
+            diags.push(diag(&prov, Severity::Error, None, None, e.to_string()));
             Parsed::Nothing
         }
     };
@@ -506,7 +500,7 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
             info.files_read += 1;
             info.bytes_read += r.bytes;
         }
-        let had_error = r.diags.iter().any(|d| d.level == DiagLevel::Error);
+        let had_error = r.diags.iter().any(|d| d.level == Severity::Error);
         bundle.diagnostics.extend(collapse(r.diags));
         if !(had_error && matches!(r.parsed, Parsed::Nothing)) {
             *bundle
@@ -530,7 +524,7 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
                     Ok(()) => have_prow = true,
                     Err(e) => bundle.diagnostics.push(diag(
                         &r.prov,
-                        DiagLevel::Error,
+                        Severity::Error,
                         None,
                         None,
                         e.to_string(),
@@ -559,7 +553,7 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
         if has_partial && m.is_some() {
             for i in &bundle.inputs {
                 bundle.diagnostics.push(Diagnostic {
-                    level: DiagLevel::Warning,
+                    level: Severity::Warning,
                     prov: Provenance::detached(&i.name, ""),
                     column: None,
                     reason: "log lines have no year and nothing in the input has one; the year is taken from the file's modification time".to_string(),
@@ -598,7 +592,7 @@ fn collapse(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     if diags.len() < 2 {
         return diags;
     }
-    let mut at: HashMap<(FileRef, DiagLevel, String), usize> = HashMap::new();
+    let mut at: HashMap<(FileRef, Severity, String), usize> = HashMap::new();
     let mut out: Vec<(Diagnostic, usize)> = Vec::new();
     for d in diags {
         let key = (d.prov.file.clone(), d.level, d.reason.clone());

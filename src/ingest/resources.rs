@@ -9,7 +9,7 @@ use serde_json::Value;
 /// A problem with one item or the whole file.
 #[derive(Debug, Clone)]
 pub struct ItemError {
-    pub level: DiagLevel,
+    pub level: Severity,
     pub line: Option<u32>,
     pub column: Option<u32>,
     pub reason: String,
@@ -17,7 +17,7 @@ pub struct ItemError {
 
 fn err(line: Option<u32>, column: Option<u32>, reason: String) -> ItemError {
     ItemError {
-        level: DiagLevel::Error,
+        level: Severity::Error,
         line,
         column,
         reason,
@@ -71,7 +71,7 @@ pub fn parse_resources_keeping(
             Ok((v, dups)) => {
                 if dups.count > 0 {
                     errors.push(ItemError {
-                        level: DiagLevel::Warning,
+                        level: Severity::Warning,
                         line: None,
                         column: None,
                         reason: dup_message(&dups),

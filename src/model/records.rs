@@ -151,18 +151,13 @@ pub struct ProwJob {
     pub prov: Vec<Provenance>,
 }
 
-/// Severity of an ingestion diagnostic.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DiagLevel {
-    Warning,
-    Error,
-}
+/// An ingestion diagnostic is at `warning` or `error` (never `info`).
+pub use crate::vocab::severity::Severity;
 
 /// A file that could not be read, or was read only in part, and why.
 #[derive(Debug, Clone, Serialize)]
 pub struct Diagnostic {
-    pub level: DiagLevel,
+    pub level: Severity,
     #[serde(flatten)]
     pub prov: Provenance,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -19,19 +19,23 @@ pub use term::ColorChoice;
 
 use crate::rules::Report;
 
-/// An output format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// An output format of `analyze`: the one list (`--format`, `-o FORMAT=PATH` and the `-o`
+/// extensions all read it). Adding a format is its module and a variant here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Format {
-    /// Readable diagnostics with the evidence lines
+    /// Readable diagnostics with the evidence lines (also `text`, as the other commands say)
+    #[value(alias = "text")]
     Human,
     /// The versioned `mglint/report/v2` report
     Json,
-    /// JUnit XML (one test case per rule)
+    /// JUnit XML for Prow, TestGrid and Sippy
     Junit,
     /// Markdown for a support case or bug
     Markdown,
     /// SARIF 2.1.0
     Sarif,
+    /// One self-contained HTML page with the upgrade timeline chart
+    Html,
 }
 
 impl Format {
@@ -42,8 +46,35 @@ impl Format {
             Format::Json | Format::Sarif => "json",
             Format::Junit => "xml",
             Format::Markdown => "md",
+            Format::Html => "html",
         }
     }
+
+    /// A format by name (any case), as in `--output junit=PATH`.
+    pub fn parse(s: &str) -> Option<Format> {
+        <Format as clap::ValueEnum>::from_str(s, true).ok()
+    }
+
+    /// The format a file name selects (`report.sarif.json` is SARIF), `None` when its
+    /// extension names none.
+    pub fn from_path(path: &std::path::Path) -> Option<Format> {
+        let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+        if name.ends_with(".sarif.json") {
+            return Some(Format::Sarif);
+        }
+        match name.rsplit_once('.')?.1 {
+            "txt" | "text" => Some(Format::Human),
+            "json" => Some(Format::Json),
+            "xml" => Some(Format::Junit),
+            "md" | "markdown" => Some(Format::Markdown),
+            "sarif" => Some(Format::Sarif),
+            "html" | "htm" => Some(Format::Html),
+            _ => None,
+        }
+    }
+
+    /// The extensions [`Format::from_path`] knows, for an error message.
+    pub const EXTENSIONS: &'static str = ".txt, .json, .xml (JUnit), .md, .sarif, .html";
 }
 
 /// How to render.
@@ -70,7 +101,8 @@ impl Default for RenderOptions {
     }
 }
 
-/// Renders a report in one format.
+/// Renders a report in one format. HTML from a report alone has no chart (its timeline is
+/// not in the report): [`render_clusters`] draws it with the timeline.
 pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
     match format {
         Format::Human => human::render(report, opts),
@@ -78,6 +110,16 @@ pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
         Format::Junit => junit::render(report),
         Format::Markdown => markdown::render_capped(report, opts.max_bytes),
         Format::Sarif => sarif::render(report),
+        Format::Html => {
+            let timeline = crate::timeline::build(&crate::bundle::Bundle::default());
+            let meta = html::HtmlMeta::default();
+            html::render_html_clusters(&[html::ClusterPage {
+                label: "",
+                report,
+                timeline: &timeline,
+                meta: &meta,
+            }])
+        }
     }
 }
 
@@ -87,15 +129,23 @@ pub fn render_sarif_cluster(label: &str, report: &Report) -> String {
 }
 
 /// Renders the reports of several clusters in one output, each apart: a section per cluster
-/// (human, Markdown), one `mglint/report/v2` document per line (JSON Lines),
-/// one `<testsuite>` per cluster (JUnit), one run per cluster (SARIF). `label` names the
-/// cluster (its ID, else its inputs). One report renders exactly as [`render`].
+/// (human, Markdown, HTML), one `mglint/report/v2` document per line (JSON Lines),
+/// one `<testsuite>` per cluster (JUnit), one run per cluster (SARIF). Each page's `label`
+/// names its cluster (its ID, else its inputs). One report renders exactly as [`render`],
+/// and HTML draws each page's timeline.
 pub fn render_clusters(
-    clusters: &[(String, &Report)],
+    pages: &[html::ClusterPage<'_>],
     format: Format,
     opts: &RenderOptions,
 ) -> String {
-    if let [(_, report)] = clusters {
+    let clusters: Vec<(String, &Report)> = pages
+        .iter()
+        .map(|p| (p.label.to_string(), p.report))
+        .collect();
+    let clusters = clusters.as_slice();
+    if let [(_, report)] = clusters
+        && format != Format::Html
+    {
         return render(report, format, opts);
     }
     match format {
@@ -130,5 +180,6 @@ pub fn render_clusters(
             .collect(),
         Format::Junit => junit::render_clusters(clusters),
         Format::Sarif => sarif::render_clusters(clusters),
+        Format::Html => html::render_html_clusters(pages),
     }
 }

@@ -7,45 +7,11 @@ use serde::Serialize;
 
 pub use crate::vocab::object::ObjectRef;
 pub use crate::vocab::schema::REPORT as SCHEMA;
+pub use crate::vocab::severity::Severity;
 pub use crate::vocab::text::one_line;
 pub use crate::vocab::time::fmt_short;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// How serious a finding is. Ordered: `Info < Warning < Error`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Info,
-    Warning,
-    Error,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-
-    /// Parses `error`, `warning` (or `warn`) and `info`.
-    pub fn parse(s: &str) -> Option<Severity> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "error" => Some(Severity::Error),
-            "warning" | "warn" => Some(Severity::Warning),
-            "info" => Some(Severity::Info),
-            _ => None,
-        }
-    }
-}
-
-impl std::fmt::Display for Severity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// A rule family: the code prefix and what it is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -591,17 +557,5 @@ impl Report {
     /// The rules that did not run because their inputs were absent.
     pub fn skipped(&self) -> impl Iterator<Item = &RuleOutcome> {
         self.rules.iter().filter(|r| r.status == Status::Skipped)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn severity_orders_and_parses() {
-        assert!(Severity::Error > Severity::Warning && Severity::Warning > Severity::Info);
-        assert_eq!(Severity::parse("WARN"), Some(Severity::Warning));
-        assert_eq!(Severity::parse("fatal"), None);
     }
 }

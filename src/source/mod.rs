@@ -12,7 +12,7 @@ mod zipstream;
 pub use error::{ReadError, SourceError};
 
 use crate::bundle::{InputInfo, InputKind};
-use crate::model::{DiagLevel, Diagnostic, Provenance};
+use crate::model::{Diagnostic, Provenance, Severity};
 use crate::vocab::FileKind;
 use crate::vocab::kind::{SniffMode, classify_path};
 use crate::vocab::wants::Wants;
@@ -278,7 +278,7 @@ impl Collected {
         }
     }
 
-    fn diag(&mut self, input: &Arc<str>, path: &str, level: DiagLevel, reason: impl ToString) {
+    fn diag(&mut self, input: &Arc<str>, path: &str, level: Severity, reason: impl ToString) {
         self.diagnostics.push(Diagnostic {
             level,
             prov: Provenance::detached(input, path),

@@ -11,7 +11,7 @@ use super::{
     normalise,
 };
 use crate::bundle::InputKind;
-use crate::model::DiagLevel;
+use crate::model::Severity;
 use crate::vocab::FileKind;
 use crate::vocab::kind::SniffMode;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -282,7 +282,7 @@ impl<'o, 's> Walker<'o, 's> {
         self.sink.file(f)
     }
 
-    pub(super) fn diag(&mut self, path: &str, level: DiagLevel, reason: impl ToString) {
+    pub(super) fn diag(&mut self, path: &str, level: Severity, reason: impl ToString) {
         let input = self.input.clone();
         self.out.diag(&input, path, level, reason);
     }
@@ -339,7 +339,7 @@ impl<'o, 's> Walker<'o, 's> {
                 Err(e) => {
                     self.diag(
                         &rel_dir,
-                        DiagLevel::Warning,
+                        Severity::Warning,
                         format!("cannot read directory: {}", sniff::describe_io(&e)),
                     );
                     continue;
@@ -356,7 +356,7 @@ impl<'o, 's> Walker<'o, 's> {
                 if ft.is_symlink() {
                     // Never follow links: they can point outside the input or form loops.
                     if self.opts.classify(&relp).is_some() {
-                        self.diag(&relp, DiagLevel::Warning, "symbolic link not followed");
+                        self.diag(&relp, Severity::Warning, "symbolic link not followed");
                     }
                     self.out.info.files_seen += 1;
                     self.out.info.not_read.not_regular.add(&relp);
@@ -375,7 +375,7 @@ impl<'o, 's> Walker<'o, 's> {
                     if kind.is_some() {
                         self.diag(
                             &relp,
-                            DiagLevel::Warning,
+                            Severity::Warning,
                             "not a regular file (FIFO, socket or device); skipped",
                         );
                     }
@@ -413,7 +413,7 @@ impl<'o, 's> Walker<'o, 's> {
             Ok(f) => f,
             Err(e) => {
                 self.out.info.not_read.unreadable.add(relp);
-                return self.diag(relp, DiagLevel::Error, sniff::describe_io(&e));
+                return self.diag(relp, Severity::Error, sniff::describe_io(&e));
             }
         };
         self.out.info.archives_opened += 1;
@@ -424,14 +424,14 @@ impl<'o, 's> Walker<'o, 's> {
                 if magic == Magic::Zip || (magic == Magic::Plain && super::zip::is_zip_by_end(p)) {
                     match std::fs::File::open(p) {
                         Ok(f) => self.read_zip(BufReader::new(f), &format!("{relp}::"), 1),
-                        Err(e) => self.diag(relp, DiagLevel::Error, sniff::describe_io(&e)),
+                        Err(e) => self.diag(relp, Severity::Error, sniff::describe_io(&e)),
                     }
                     return;
                 }
                 let fname = relp.rsplit('/').next().unwrap_or("").to_string();
                 self.read_stream(r, magic, &format!("{relp}::"), &fname, 1);
             }
-            Err(e) => self.diag(relp, DiagLevel::Error, e),
+            Err(e) => self.diag(relp, Severity::Error, e),
         }
     }
 
@@ -446,7 +446,7 @@ impl<'o, 's> Walker<'o, 's> {
             self.out.info.not_read.unreadable.add(relp);
             return self.diag(
                 relp,
-                DiagLevel::Warning,
+                Severity::Warning,
                 format!("cannot read: {}", sniff::describe_io(&e)),
             );
         }
@@ -478,7 +478,7 @@ impl<'o, 's> Walker<'o, 's> {
         let n = self.opts.max_nesting;
         self.diag(
             here,
-            DiagLevel::Warning,
+            Severity::Warning,
             format!("archive nested deeper than {n} levels; skipped"),
         );
         true
@@ -501,7 +501,7 @@ impl<'o, 's> Walker<'o, 's> {
         let window = sniff::zstd_window_cap(self.opts.max_file_bytes);
         let decoded = match sniff::decoder(magic, r, window) {
             Ok(d) => d,
-            Err(e) => return self.diag(&here, DiagLevel::Error, e),
+            Err(e) => return self.diag(&here, Severity::Error, e),
         };
         let capped = Capped {
             inner: decoded,
@@ -513,19 +513,19 @@ impl<'o, 's> Walker<'o, 's> {
         let br: Box<dyn Read + 'a> = Box::new(BufReader::with_capacity(1 << 16, capped));
         let (head, br) = match peek(br, SNIFF_HEAD) {
             Ok(h) => h,
-            Err(e) => return self.diag(&here, DiagLevel::Error, e),
+            Err(e) => return self.diag(&here, Severity::Error, e),
         };
         let inner_magic = sniff::sniff(&head);
         if inner_magic == Magic::Plain
             && let Some(what) = sniff::unsupported(&head)
         {
-            return self.diag(&here, DiagLevel::Error, ReadError::UnsupportedFormat(what));
+            return self.diag(&here, Severity::Error, ReadError::UnsupportedFormat(what));
         }
         if inner_magic == Magic::Zip && magic != Magic::Plain {
             // A compressed zip (`x.zip.gz`): held when small, streamed when large.
             let room = self.opts.max_file_bytes.saturating_sub(self.zips_held);
             if let Err(e) = self.read_zip_in_stream(br, prefix, depth, room) {
-                self.diag(&here, DiagLevel::Error, e);
+                self.diag(&here, Severity::Error, e);
             }
             return;
         }
@@ -541,7 +541,7 @@ impl<'o, 's> Walker<'o, 's> {
                 Err(e) => {
                     return self.diag(
                         &here,
-                        DiagLevel::Error,
+                        Severity::Error,
                         format!(
                             "truncated or corrupt tar archive: {e}; entries after this point were not read"
                         ),
@@ -553,7 +553,7 @@ impl<'o, 's> Walker<'o, 's> {
                 let shown: String = normalise(&raw_path).chars().take(120).collect();
                 self.diag(
                     &format!("{prefix}{shown}…"),
-                    DiagLevel::Warning,
+                    Severity::Warning,
                     format!("archive entry name: {why}"),
                 );
                 continue;
@@ -585,7 +585,7 @@ impl<'o, 's> Walker<'o, 's> {
             if let Err(e) = std::io::copy(&mut rest, &mut std::io::sink()) {
                 self.diag(
                     &here,
-                    DiagLevel::Error,
+                    Severity::Error,
                     format!(
                         "corrupt data after the end of the tar archive: {}",
                         sniff::describe_io(&e)
@@ -615,7 +615,7 @@ impl<'o, 's> Walker<'o, 's> {
             self.out.info.not_read.unknown_format.add(here);
             return self.diag(
                 here,
-                DiagLevel::Warning,
+                Severity::Warning,
                 "compressed data is neither an archive nor a known file",
             );
         };
@@ -632,7 +632,7 @@ impl<'o, 's> Walker<'o, 's> {
                 .stream(self.input.clone(), Arc::from(here), kind, &mut capped);
             self.out.found += 1;
             if let Err(e) = res {
-                self.diag(here, DiagLevel::Error, e);
+                self.diag(here, Severity::Error, e);
             }
             return;
         }
@@ -648,7 +648,7 @@ impl<'o, 's> Walker<'o, 's> {
             }
             Err(e) => {
                 self.out.info.not_read.unreadable.add(here);
-                self.diag(here, DiagLevel::Error, e);
+                self.diag(here, Severity::Error, e);
             }
         }
     }
@@ -680,7 +680,7 @@ impl<'o, 's> Walker<'o, 's> {
                 if self.opts.classify(&path).is_some() {
                     self.diag(
                         &full,
-                        DiagLevel::Warning,
+                        Severity::Warning,
                         "archive entry is a link or special file; skipped",
                     );
                 }
@@ -701,7 +701,7 @@ impl<'o, 's> Walker<'o, 's> {
                     Ok(h) => h,
                     Err(e) => {
                         self.out.info.not_read.unreadable.add(&full);
-                        self.diag(&full, DiagLevel::Error, e);
+                        self.diag(&full, Severity::Error, e);
                         return Err(EntryFailed);
                     }
                 };
@@ -734,7 +734,7 @@ impl<'o, 's> Walker<'o, 's> {
         if !names.insert(path.clone()) {
             self.diag(
                 &full,
-                DiagLevel::Warning,
+                Severity::Warning,
                 "duplicate entry in archive; the later copy is used",
             );
             if let Some(i) = self.slots.remove(&full) {
@@ -746,7 +746,7 @@ impl<'o, 's> Walker<'o, 's> {
         if size > self.opts.max_file_bytes {
             self.diag(
                 &full,
-                DiagLevel::Warning,
+                Severity::Warning,
                 format!(
                     "entry is {size} bytes, more than the {} byte cap; skipped (raise --max-file-bytes)",
                     self.opts.max_file_bytes
@@ -760,7 +760,7 @@ impl<'o, 's> Walker<'o, 's> {
                 Ok(h) => h,
                 Err(e) => {
                     self.out.info.not_read.unreadable.add(&full);
-                    self.diag(&full, DiagLevel::Error, e);
+                    self.diag(&full, Severity::Error, e);
                     return Err(EntryFailed);
                 }
             };
@@ -775,7 +775,7 @@ impl<'o, 's> Walker<'o, 's> {
                 {
                     self.out.info.archives_opened -= 1;
                     self.out.info.not_read.unreadable.add(&full);
-                    self.diag(&full, DiagLevel::Error, e);
+                    self.diag(&full, Severity::Error, e);
                 }
                 return Ok(());
             }
@@ -795,7 +795,7 @@ impl<'o, 's> Walker<'o, 's> {
             }
             self.slots.insert(full.clone(), slot);
             return res.map_err(|e| {
-                self.diag(&full, DiagLevel::Error, e);
+                self.diag(&full, Severity::Error, e);
                 EntryFailed
             });
         }
@@ -815,7 +815,7 @@ impl<'o, 's> Walker<'o, 's> {
             }
             Err(e) => {
                 self.out.info.not_read.unreadable.add(&full);
-                self.diag(&full, DiagLevel::Error, e);
+                self.diag(&full, Severity::Error, e);
                 Err(EntryFailed)
             }
         }

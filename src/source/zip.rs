@@ -13,7 +13,7 @@
 
 use super::sniff::{self, Capped};
 use super::walk::{EntryType, Walker};
-use crate::model::DiagLevel;
+use crate::model::Severity;
 use std::collections::HashSet;
 use std::io::{Read, Seek, SeekFrom};
 
@@ -103,7 +103,7 @@ impl Walker<'_, '_> {
             Err(e) => {
                 return self.diag(
                     &here,
-                    DiagLevel::Error,
+                    Severity::Error,
                     format!("cannot read zip archive: {}", describe(&e)),
                 );
             }
@@ -121,7 +121,7 @@ impl Walker<'_, '_> {
                 let full = format!("{prefix}{}", super::normalise(&name));
                 self.diag(
                     &full,
-                    DiagLevel::Warning,
+                    Severity::Warning,
                     format!(
                         "zip entry's data overlaps entry `{}` (the shape of a zip bomb); skipped",
                         super::normalise(other)
@@ -135,7 +135,7 @@ impl Walker<'_, '_> {
                     let full = format!("{prefix}{}", super::normalise(&name));
                     self.diag(
                         &full,
-                        DiagLevel::Warning,
+                        Severity::Warning,
                         format!("zip entry cannot be read: {}; skipped", describe(&e)),
                     );
                     continue;

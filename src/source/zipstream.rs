@@ -14,7 +14,7 @@
 use super::ReadError;
 use super::sniff::{self, Capped};
 use super::walk::{EntryType, Walker};
-use crate::model::DiagLevel;
+use crate::model::Severity;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Read};
 
@@ -206,7 +206,7 @@ impl Walker<'_, '_> {
                 if unknown_end {
                     self.diag(
                         &full,
-                        DiagLevel::Error,
+                        Severity::Error,
                         format!(
                             "zip entry cannot be read: {why}; the rest of this zip was not read"
                         ),
@@ -215,7 +215,7 @@ impl Walker<'_, '_> {
                 }
                 self.diag(
                     &full,
-                    DiagLevel::Warning,
+                    Severity::Warning,
                     format!("zip entry cannot be read: {why}; skipped"),
                 );
                 if let Err(e) =
@@ -281,7 +281,7 @@ impl Walker<'_, '_> {
             if !failed && ty == EntryType::File && crc != want {
                 self.diag(
                     &full,
-                    DiagLevel::Error,
+                    Severity::Error,
                     format!("zip entry fails its CRC-32 check (read {crc:08x}, stored {want:08x}): corrupt data"),
                 );
             }
@@ -308,7 +308,7 @@ impl Walker<'_, '_> {
     fn stream_stop(&mut self, here: &str, why: &str) {
         self.diag(
             here,
-            DiagLevel::Error,
+            Severity::Error,
             format!("zip read as a stream stopped: {why}; entries after this point were not read"),
         );
     }

@@ -1,7 +1,7 @@
 //! The vocabulary every layer shares, and which depends on nothing of mglint above it: file
 //! kinds and content sniffing ([`kind`]), the file table and provenance ([`files`]), the one
 //! [`Time`] type with its one JSON serialization ([`time`]), locating a field or a value in a
-//! file's text ([`locate`]), the object reference findings and events name ([`object`]), document schema identifiers ([`schema`]), small text helpers
+//! file's text ([`locate`]), the object reference findings and events name ([`object`]), document schema identifiers ([`schema`]), the one severity scale ([`severity`]), small text helpers
 //! ([`text`]), name globs ([`glob`]) and what known-issue rules ask ingestion to read
 //! ([`wants`]).
 
@@ -13,6 +13,7 @@ pub mod locate;
 pub mod object;
 pub mod schema;
 pub mod semver;
+pub mod severity;
 pub mod text;
 pub mod time;
 pub mod wants;

@@ -224,7 +224,7 @@ pub fn corpus_single_files_in_every_shape(c: &Path) {
         assert!(
             b.diagnostics
                 .iter()
-                .all(|d| d.level != mglint::model::DiagLevel::Error),
+                .all(|d| d.level != mglint::model::Severity::Error),
             "{file}: {:?}",
             b.diagnostics
         );
@@ -331,7 +331,7 @@ pub fn insights_archive_from_the_corpus_layout(c: &Path) {
     assert!(
         b.diagnostics
             .iter()
-            .all(|d| d.level != mglint::model::DiagLevel::Error),
+            .all(|d| d.level != mglint::model::Severity::Error),
         "{:?}",
         b.diagnostics
     );

@@ -5,7 +5,7 @@
 use crate::common;
 
 use mglint::ingest::{IngestOptions, ingest};
-use mglint::model::DiagLevel;
+use mglint::model::Severity;
 use mglint::source::SourceOptions;
 use std::path::Path;
 
@@ -227,7 +227,7 @@ fn xz_bomb_archive_hits_the_total_cap() {
     assert!(
         b.diagnostics
             .iter()
-            .any(|d| d.level == DiagLevel::Error && d.reason.contains("cap reached")),
+            .any(|d| d.level == Severity::Error && d.reason.contains("cap reached")),
         "{:?}",
         b.diagnostics
     );
@@ -492,7 +492,7 @@ fn corrupt_compressed_data_after_the_tar_end_is_reported() {
         let errs: Vec<&str> = b
             .diagnostics
             .iter()
-            .filter(|d| d.level == DiagLevel::Error)
+            .filter(|d| d.level == Severity::Error)
             .map(|d| d.reason.as_str())
             .collect();
         assert!(

@@ -4,7 +4,7 @@
 use crate::common;
 
 use mglint::ingest::{IngestOptions, ingest};
-use mglint::model::{DiagLevel, fmt_k8s};
+use mglint::model::{Severity, fmt_k8s};
 use std::path::Path;
 
 const IMG: &str = "quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-0123456789abcdef";
@@ -95,7 +95,7 @@ fn unparsable_yaml_is_a_diagnostic_with_location() {
         .iter()
         .find(|d| d.prov.file.path().ends_with("clusteroperators/etcd.yaml"))
         .expect("diagnostic");
-    assert_eq!(diag.level, DiagLevel::Error);
+    assert_eq!(diag.level, Severity::Error);
     assert!(diag.reason.starts_with("invalid YAML"), "{}", diag.reason);
     assert!(diag.prov.line.is_some());
 }
@@ -120,7 +120,7 @@ fn invalid_utf8_in_a_log_is_replaced_and_reported() {
         "{}",
         diag.reason
     );
-    assert_eq!(diag.level, DiagLevel::Warning);
+    assert_eq!(diag.level, Severity::Warning);
 }
 
 #[test]
@@ -191,7 +191,7 @@ fn truncated_gzip_archive_keeps_entries_before_the_cut() {
     let diag = b
         .diagnostics
         .iter()
-        .find(|d| d.level == DiagLevel::Error)
+        .find(|d| d.level == Severity::Error)
         .expect("truncation diagnostic");
     assert!(diag.reason.contains("truncated"), "{}", diag.reason);
 }
@@ -210,7 +210,7 @@ fn truncated_tar_is_reported() {
     assert!(
         b.diagnostics
             .iter()
-            .any(|d| d.level == DiagLevel::Error && d.reason.contains("truncated")),
+            .any(|d| d.level == Severity::Error && d.reason.contains("truncated")),
         "{:?}",
         b.diagnostics
     );

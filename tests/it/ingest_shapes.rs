@@ -5,7 +5,7 @@
 use crate::common;
 
 use mglint::ingest::{IngestOptions, ingest};
-use mglint::model::DiagLevel;
+use mglint::model::Severity;
 use mglint::source::SourceOptions;
 use std::io::Write;
 use std::path::Path;
@@ -369,7 +369,7 @@ fn hostile_zstd() {
     assert!(
         b.diagnostics
             .iter()
-            .any(|d| d.level == DiagLevel::Error && d.reason.contains("truncated")),
+            .any(|d| d.level == Severity::Error && d.reason.contains("truncated")),
         "{:?}",
         b.diagnostics
     );

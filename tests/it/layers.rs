@@ -110,7 +110,6 @@ const KNOWN_CIRCLES: &[&str] = &[
     "rules/known: compile -> rule -> compile",
     "rules/known: compile -> rule -> eval -> compile",
     "rules/known: compile -> rule -> eval -> format -> compile",
-    "rules/known: compile -> rule -> format -> compile",
     "rules: engine -> selection -> engine",
     "rules: engine -> selection -> registry -> engine",
     "rules: engine -> util -> engine",

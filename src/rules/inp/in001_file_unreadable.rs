@@ -2,7 +2,7 @@
 //! held is missing from every other rule's view.
 
 use super::diagnostic_finding;
-use crate::model::DiagLevel;
+use crate::model::Severity;
 use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
 
@@ -22,7 +22,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         .bundle
         .diagnostics
         .iter()
-        .filter(|d| d.level == DiagLevel::Error)
+        .filter(|d| d.level == Severity::Error)
     {
         out.push(diagnostic_finding(cx, &META, d));
     }

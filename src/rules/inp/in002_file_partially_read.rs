@@ -2,7 +2,7 @@
 //! that are not klog, a link not followed, an entry skipped).
 
 use super::diagnostic_finding;
-use crate::model::DiagLevel;
+use crate::model::Severity;
 use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
 
@@ -22,7 +22,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         .bundle
         .diagnostics
         .iter()
-        .filter(|d| d.level == DiagLevel::Warning)
+        .filter(|d| d.level == Severity::Warning)
     {
         out.push(diagnostic_finding(cx, &META, d));
     }

@@ -7,6 +7,7 @@ use super::format::*;
 use super::template::{BUILTIN, Template};
 use super::version::Range;
 use crate::rules::Input;
+use crate::rules::model::Family;
 use crate::vocab::glob::Glob;
 use crate::vocab::wants::{LogFiles, ResourceWant};
 use regex::Regex;
@@ -140,15 +141,12 @@ impl Help for Failure {
     }
 }
 
-/// Built-in code prefixes (a local code may not start with one).
 /// The longest regex source a rule may give (the compiled program is bounded as well, to
 /// 1 MiB, by the regex crate's size limit).
 pub const MAX_REGEX_LEN: usize = 64 << 10;
 
 /// The longest rule code: a code is in every finding, heading and JUnit case name.
 pub const MAX_CODE_LEN: usize = 64;
-
-const BUILTIN_PREFIXES: &[&str] = &["CV", "CO", "MC", "UH", "LOG", "CI", "RC", "IN", "KI"];
 
 /// The context errors are made in: the file, its text, and the rule's part of it.
 pub struct Ctx<'a> {
@@ -531,7 +529,12 @@ fn check_code(
         }
         Origin::Local => {
             let Some(rest) = code.strip_prefix("X-") else {
-                let taken = BUILTIN_PREFIXES.iter().find(|p| code.starts_with(*p));
+                // A local code may not start with a built-in or catalogue prefix.
+                let taken = Family::ALL
+                    .iter()
+                    .chain([&Family::KnownIssue])
+                    .map(|f| f.prefix())
+                    .find(|p| code.starts_with(p));
                 let why = match taken {
                     Some(p) => format!("`{code}` starts with `{p}`, a built-in prefix"),
                     None => format!("local rule codes start with `X-`, not `{code}`"),

@@ -38,7 +38,7 @@ pub struct RuleDef {
     pub code: String,
     /// Kebab-case slug.
     pub name: String,
-    pub severity: SeverityDef,
+    pub severity: crate::vocab::severity::Severity,
     /// One line for `mglint rules` (no trailing period).
     pub summary: String,
     /// The finding's message, with `{placeholders}`.
@@ -63,14 +63,6 @@ pub struct RuleDef {
     pub matcher: Matcher,
     #[serde(default)]
     pub tests: Vec<TestCase>,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum SeverityDef {
-    Error,
-    Warning,
-    Info,
 }
 
 /// A public reference.

@@ -127,11 +127,7 @@ impl KnownRule {
                 let m: &'static RuleMeta = Box::leak(Box::new(RuleMeta {
                     code: leak(d.code.clone()),
                     name: leak(d.name.clone()),
-                    severity: match d.severity {
-                        super::format::SeverityDef::Error => Severity::Error,
-                        super::format::SeverityDef::Warning => Severity::Warning,
-                        super::format::SeverityDef::Info => Severity::Info,
-                    },
+                    severity: d.severity,
                     family,
                     summary: leak(d.summary.trim().to_string()),
                     needs: Box::leak(groups.into_boxed_slice()),
