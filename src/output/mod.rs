@@ -111,14 +111,8 @@ pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
         Format::Markdown => markdown::render_capped(report, opts.max_bytes),
         Format::Sarif => sarif::render(report),
         Format::Html => {
-            let timeline = crate::timeline::build(&crate::bundle::Bundle::default());
-            let meta = html::HtmlMeta::default();
-            html::render_html_clusters(&[html::ClusterPage {
-                label: "",
-                report,
-                timeline: &timeline,
-                meta: &meta,
-            }])
+            let empty = crate::timeline::build(&crate::bundle::Bundle::default());
+            html::render_html(report, &empty, &html::HtmlMeta::default())
         }
     }
 }
@@ -138,16 +132,16 @@ pub fn render_clusters(
     format: Format,
     opts: &RenderOptions,
 ) -> String {
+    if let [one] = pages
+        && format != Format::Html
+    {
+        return render(one.report, format, opts);
+    }
     let clusters: Vec<(String, &Report)> = pages
         .iter()
         .map(|p| (p.label.to_string(), p.report))
         .collect();
     let clusters = clusters.as_slice();
-    if let [(_, report)] = clusters
-        && format != Format::Html
-    {
-        return render(report, format, opts);
-    }
     match format {
         Format::Human | Format::Markdown => {
             let mut out = String::new();
