@@ -9,7 +9,7 @@
 //! once. No generic JSON tree is built, so memory is the intervals themselves, not a multiple
 //! of the file (a 223 MB `e2e-events` file used to peak at 3.1 GB).
 
-use super::ParseError;
+use super::{ParseError, stanza};
 use crate::model::{Interval, Provenance, Time, parse_rfc3339};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::collections::BTreeMap;
@@ -455,40 +455,6 @@ impl<'de> de::Deserialize<'de> for Item {
     }
 }
 
-/// Splits an old-style string locator `ns/x pod/y` into keys.
-fn keys_from_string(loc: &str) -> BTreeMap<String, String> {
-    loc.split(' ')
-        .filter_map(|t| t.split_once('/'))
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
-
-/// Splits an old-style string message `reason/X roles/worker free text` into annotations
-/// and the human message.
-fn split_string_message(msg: &str) -> (BTreeMap<String, String>, String) {
-    let mut ann = BTreeMap::new();
-    let mut rest = msg;
-    loop {
-        let tok_end = rest.find(' ').unwrap_or(rest.len());
-        let tok = &rest[..tok_end];
-        match tok.split_once('/') {
-            Some((k, v))
-                if !k.is_empty()
-                    && k.chars()
-                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
-            {
-                ann.insert(k.to_string(), v.to_string());
-                rest = rest[tok_end..].trim_start();
-                if rest.is_empty() {
-                    break;
-                }
-            }
-            _ => break,
-        }
-    }
-    (ann, rest.to_string())
-}
-
 fn render_locator(type_: &str, keys: &BTreeMap<String, String>) -> String {
     // Old string form puts the most specific keys in a conventional order.
     const ORDER: &[&str] = &[
@@ -530,7 +496,7 @@ fn normalise(r: Raw, prov: &Provenance) -> Interval {
     let (mut locator_type, mut keys, mut loc_string) =
         (String::new(), BTreeMap::new(), String::new());
     if let Some(s) = loc_str {
-        keys = keys_from_string(&s);
+        keys = stanza::locator_keys(&s);
         loc_string = s;
     }
     if let Some(o) = loc_obj.or(r.temp_locator) {
@@ -549,10 +515,10 @@ fn normalise(r: Raw, prov: &Provenance) -> Interval {
     };
     let (mut reason, mut human, mut annotations) = (String::new(), String::new(), BTreeMap::new());
     if let Some(s) = msg_str {
-        let (ann, rest) = split_string_message(&s);
+        let (ann, rest) = stanza::leading_annotations(&s);
         reason = ann.get("reason").cloned().unwrap_or_default();
         annotations = ann;
-        human = rest;
+        human = rest.to_string();
     }
     if let Some(o) = msg_obj.or(r.temp_message) {
         if !o.reason.is_empty() {

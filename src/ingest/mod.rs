@@ -10,6 +10,7 @@ pub mod prow;
 pub mod resources;
 pub mod resourcewatch;
 pub mod sniff;
+pub mod stanza;
 pub mod textlog;
 
 use crate::bundle::{Bundle, InputInfo};

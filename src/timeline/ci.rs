@@ -4,6 +4,7 @@
 use super::catalogue::{cvo_reason_kinds, monitor};
 use super::model::*;
 use crate::bundle::Bundle;
+use crate::ingest::stanza;
 use crate::model::{Interval, JunitStatus, TextLine, TextLineKind};
 use std::collections::BTreeMap;
 
@@ -39,30 +40,6 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
     prow_and_junit(bundle, out);
 }
 
-/// Splits leading `k/v` stanzas off a v1 message: `reason/NodeUpdate phase/Drain drained node`.
-fn stanzas(msg: &str) -> (BTreeMap<String, String>, String) {
-    let mut map = BTreeMap::new();
-    let mut rest = msg;
-    loop {
-        let tok = rest.split(' ').next().unwrap_or("");
-        match tok.split_once('/') {
-            Some((k, v))
-                if !k.is_empty()
-                    && !tok.contains(':')
-                    && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') =>
-            {
-                map.insert(k.to_string(), v.to_string());
-                rest = rest[tok.len()..].trim_start_matches(' ');
-                if rest.is_empty() {
-                    break;
-                }
-            }
-            _ => break,
-        }
-    }
-    (map, rest.to_string())
-}
-
 /// The subject for a set of locator keys: cluster version, operator, pool or node (a pod or
 /// container on a node is not about the node).
 fn subject_for(keys: &BTreeMap<String, String>) -> Option<String> {
@@ -86,15 +63,9 @@ fn subject_for(keys: &BTreeMap<String, String>) -> Option<String> {
 
 fn interval(iv: &Interval, out: &mut Vec<TimelineEvent>) {
     let Some(from) = iv.from else { return };
-    let mut keys = iv.locator_keys.clone();
-    if keys.is_empty() {
-        let (k, _) = stanzas(&iv.locator);
-        keys = k;
-    }
-    let (mut ann, human) = stanzas(&iv.message);
-    for (k, v) in &iv.annotations {
-        ann.insert(k.clone(), v.clone());
-    }
+    // Ingest already split the v1 string forms (`ingest::stanza`): keys, annotations and the
+    // human text arrive apart.
+    let (keys, ann, human) = (&iv.locator_keys, &iv.annotations, iv.message.as_str());
     let reason = if iv.reason.is_empty() {
         ann.get("reason").cloned().unwrap_or_default()
     } else {
@@ -137,7 +108,7 @@ fn interval(iv: &Interval, out: &mut Vec<TimelineEvent>) {
         }
         return;
     }
-    let Some(subject) = subject_for(&keys) else {
+    let Some(subject) = subject_for(keys) else {
         return;
     };
     if subject.starts_with("clusterversion/") && reason.starts_with("Upgrade") {
@@ -267,16 +238,14 @@ fn monitor(
 ) {
     let mut keys = BTreeMap::new();
     let mut ann = BTreeMap::new();
-    for tok in locator.split(' ') {
-        if let Some((k, v)) = tok.split_once('/') {
-            if LOCATOR_KEYS.contains(&k) {
-                keys.insert(k.to_string(), v.to_string());
-            } else {
-                ann.insert(k.to_string(), v.to_string());
-            }
+    for (k, v) in stanza::locator_pairs(locator) {
+        if LOCATOR_KEYS.contains(&k) {
+            keys.insert(k.to_string(), v.to_string());
+        } else {
+            ann.insert(k.to_string(), v.to_string());
         }
     }
-    let (more, text) = stanzas(message);
+    let (more, text) = stanza::leading_annotations(message);
     ann.extend(more);
     let Some(subject) = subject_for(&keys) else {
         return;
@@ -455,23 +424,5 @@ fn prow_and_junit(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
                 &format!("{} {status} {}", case.name, case.message),
             ),
         ));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stanzas_split_annotations_from_text() {
-        let (m, rest) = stanzas(
-            "constructed/node-lifecycle-constructor reason/NodeUpdate phase/Drain roles/worker drained node",
-        );
-        assert_eq!(m.get("phase").map(String::as_str), Some("Drain"));
-        assert_eq!(m.get("reason").map(String::as_str), Some("NodeUpdate"));
-        assert_eq!(rest, "drained node");
-        let (m, rest) = stanzas("changed Progressing to True: Working towards 4.3.0: 1% complete");
-        assert!(m.is_empty());
-        assert!(rest.starts_with("changed Progressing"));
     }
 }

@@ -6,43 +6,9 @@
 //! (lists at or below their key's indent) and on pretty-printed JSON; single-line JSON falls
 //! back to a plain search. Line numbers come from the file table's line index.
 
+use super::field_path::{self, Seg};
 use super::files::{FileTable, Provenance};
 use super::text::{ceil_char_boundary, floor_char_boundary};
-
-/// One step of a field path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Seg<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
-/// Parses `status.history[1].completionTime` into segments; keys containing dots are
-/// written `metadata.annotations["machineconfiguration.openshift.io/state"]`. Bad input
-/// gives what parsed.
-pub fn parse_path(path: &str) -> Vec<Seg<'_>> {
-    let mut out = Vec::new();
-    let mut rest = path;
-    while !rest.is_empty() {
-        if let Some(r) = rest.strip_prefix("[\"") {
-            let Some(end) = r.find("\"]") else { break };
-            out.push(Seg::Key(&r[..end]));
-            rest = &r[end + 2..];
-        } else if let Some(r) = rest.strip_prefix('[') {
-            let Some(end) = r.find(']') else { break };
-            if let Ok(n) = r[..end].parse() {
-                out.push(Seg::Index(n));
-            }
-            rest = &r[end + 1..];
-        } else if let Some(r) = rest.strip_prefix('.') {
-            rest = r;
-        } else {
-            let end = rest.find(['.', '[']).unwrap_or(rest.len());
-            out.push(Seg::Key(&rest[..end]));
-            rest = &rest[end..];
-        }
-    }
-    out
-}
 
 /// Where a field was found: its 1-based line and the byte range of the line's content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,21 +160,23 @@ fn items<'b, 'a>(block: &'b [Line<'a>]) -> impl Iterator<Item = &'b [Line<'a>]> 
 }
 
 /// Walks `segs` from `block`; returns the line number and content offset of the last segment.
-fn walk(block: &[Line<'_>], segs: &[Seg<'_>]) -> Option<(u32, usize)> {
+fn walk(block: &[Line<'_>], segs: &[Seg]) -> Option<(u32, usize)> {
     let mut cur = block;
     let mut hit: Option<&Line<'_>> = None;
     for seg in segs {
-        match *seg {
+        match seg {
             Seg::Key(k) => {
                 let i = find_key(cur, k)?;
                 hit = Some(&cur[i]);
                 cur = children(cur, i);
             }
             Seg::Index(n) => {
-                let it = item(cur, n)?;
+                let it = item(cur, *n)?;
                 hit = Some(&it[0]);
                 cur = it;
             }
+            // Evidence names concrete elements; a wildcard has no one line.
+            Seg::Any => return None,
         }
     }
     hit.map(|l| (l.no, l.start))
@@ -304,7 +272,7 @@ fn block_end(text: &str, block: &[Line<'_>]) -> usize {
 pub fn locate_path(text: &str, name: Option<&str>, path: &str) -> Option<Located> {
     let docs = documents(text);
     let obj = object_block(&docs, name)?;
-    let segs = parse_path(path);
+    let segs = field_path::parse(path).ok()?;
     let (line, start) = walk(obj, &segs)?;
     let end = text
         .get(start..)?
@@ -611,30 +579,5 @@ mod tests {
         assert_eq!(locate_path(text, Some("version"), "status.history"), None);
         let l = locate_text(text, Some("version"), "history").unwrap();
         assert_eq!(l.line, 1);
-    }
-
-    #[test]
-    fn parses_paths() {
-        assert_eq!(
-            parse_path("status.history[1].completionTime"),
-            vec![
-                Seg::Key("status"),
-                Seg::Key("history"),
-                Seg::Index(1),
-                Seg::Key("completionTime")
-            ]
-        );
-        assert_eq!(
-            parse_path("items[2][3]"),
-            vec![Seg::Key("items"), Seg::Index(2), Seg::Index(3)]
-        );
-        assert_eq!(
-            parse_path("metadata.annotations[\"a.b/c\"]"),
-            vec![
-                Seg::Key("metadata"),
-                Seg::Key("annotations"),
-                Seg::Key("a.b/c")
-            ]
-        );
     }
 }

@@ -25,38 +25,17 @@ pub struct CiInterval {
     pub file: String,
 }
 
-/// Leading `k/v` stanzas of a v1 locator or message, and the rest.
-fn stanzas(msg: &str) -> (BTreeMap<String, String>, String) {
-    let mut map = BTreeMap::new();
-    let mut rest = msg.trim_start();
-    while let Some(tok) = rest.split(' ').next().filter(|t| !t.is_empty()) {
-        match tok.split_once('/') {
-            Some((k, v))
-                if !k.is_empty()
-                    && !tok.contains(':')
-                    && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') =>
-            {
-                map.insert(k.to_string(), v.to_string());
-                rest = rest[tok.len()..].trim_start_matches(' ');
-            }
-            _ => break,
-        }
-    }
-    (map, rest.to_string())
-}
-
 impl CiInterval {
     /// Normalises an ingested interval; `None` without a start time.
     pub fn from_interval(iv: &Interval) -> Option<CiInterval> {
         let from = iv.from?;
-        let mut keys = iv.locator_keys.clone();
-        if keys.is_empty() {
-            keys = stanzas(&iv.locator).0;
-        }
-        let (mut annotations, human) = stanzas(&iv.message);
-        for (k, v) in &iv.annotations {
-            annotations.insert(k.clone(), v.clone());
-        }
+        // Ingest split the v1 string forms (`ingest::stanza`); keys, annotations and the human
+        // text arrive apart.
+        let (keys, annotations, human) = (
+            iv.locator_keys.clone(),
+            iv.annotations.clone(),
+            iv.message.as_str(),
+        );
         let reason = if iv.reason.is_empty() {
             annotations.get("reason").cloned().unwrap_or_default()
         } else {
@@ -240,22 +219,5 @@ pub fn add(intervals: &[CiInterval], end: Time, lanes: &mut Vec<Lane>) {
     for (_, mut l) in extra {
         l.tracks = super::lane_model::pack(&mut l.bars, 4);
         lanes.push(l);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn v1_stanzas_give_condition_and_human_text() {
-        let (m, rest) = stanzas(
-            "condition/Available status/False reason/RouteHealth_FailedGet changed: failed to GET route (https://x/y)",
-        );
-        assert_eq!(m.get("condition").map(String::as_str), Some("Available"));
-        assert_eq!(m.get("status").map(String::as_str), Some("False"));
-        assert_eq!(rest, "changed: failed to GET route (https://x/y)");
-        let (loc, _) = stanzas("ns/openshift-monitoring pod/prometheus-k8s-0 node/ip-1");
-        assert_eq!(loc.len(), 3);
     }
 }

@@ -8,6 +8,7 @@ use super::template::{BUILTIN, Template};
 use super::version::Range;
 use crate::rules::Input;
 use crate::rules::model::Family;
+use crate::vocab::field_path::{self, Seg};
 use crate::vocab::glob::Glob;
 use crate::vocab::wants::{LogFiles, ResourceWant};
 use regex::Regex;
@@ -19,15 +20,6 @@ use semver::Version;
 pub enum Origin {
     Bundled,
     Local,
-}
-
-/// One segment of a field path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Seg {
-    Key(String),
-    Index(usize),
-    /// `[*]`: every element.
-    Any,
 }
 
 #[derive(Debug)]
@@ -248,43 +240,6 @@ impl Ctx<'_> {
     }
 }
 
-/// Parses a field path: `a.b[0]["x.y/z"][*].c`.
-pub fn field_path(p: &str) -> Result<Vec<Seg>, String> {
-    let mut out = Vec::new();
-    let mut rest = p.trim();
-    if rest.is_empty() {
-        return Err("an empty field path".into());
-    }
-    while !rest.is_empty() {
-        if let Some(r) = rest.strip_prefix("[\"") {
-            let end = r.find("\"]").ok_or("a `[\"` without its `\"]`")?;
-            out.push(Seg::Key(r[..end].to_string()));
-            rest = &r[end + 2..];
-        } else if let Some(r) = rest.strip_prefix('[') {
-            let end = r.find(']').ok_or("a `[` without its `]`")?;
-            let inner = r[..end].trim();
-            if inner == "*" {
-                out.push(Seg::Any);
-            } else {
-                out.push(Seg::Index(inner.parse().map_err(|_| {
-                    format!("`[{inner}]`: an index is a number or `*`")
-                })?));
-            }
-            rest = &r[end + 1..];
-        } else if let Some(r) = rest.strip_prefix('.') {
-            if r.is_empty() || r.starts_with('.') {
-                return Err("an empty key (`..` or a trailing `.`)".into());
-            }
-            rest = r;
-        } else {
-            let end = rest.find(['.', '[']).unwrap_or(rest.len());
-            out.push(Seg::Key(rest[..end].to_string()));
-            rest = &rest[end..];
-        }
-    }
-    Ok(out)
-}
-
 /// The resource a kind is kept under: `group/plural` as written, else the kind's naive
 /// lower-case plural in any group.
 fn resource_of(kind: &str, resource: Option<&str>) -> Option<ResourceWant> {
@@ -324,7 +279,7 @@ fn matcher(cx: &Ctx<'_>, m: &Matcher, names: &mut Vec<String>) -> Result<CMatche
             })?;
             let mut fields = Vec::new();
             for f in &o.fields {
-                let path = field_path(&f.path).map_err(|e| {
+                let path = field_path::parse(&f.path).map_err(|e| {
                     cx.err("path", &f.path, format!("bad field path `{}`: {e}", f.path))
                 })?;
                 if f.exists.is_none()
@@ -703,28 +658,6 @@ pub fn needs(m: &CMatcher) -> Vec<Vec<Input>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn field_paths() {
-        assert_eq!(
-            field_path("metadata.annotations[\"a.b/c\"]").unwrap(),
-            vec![
-                Seg::Key("metadata".into()),
-                Seg::Key("annotations".into()),
-                Seg::Key("a.b/c".into())
-            ]
-        );
-        assert_eq!(
-            field_path("status.conditions[*].reason").unwrap()[2],
-            Seg::Any
-        );
-        assert_eq!(field_path("a[2]").unwrap()[1], Seg::Index(2));
-        assert!(
-            field_path("a..b").is_err()
-                && field_path("a[x]").is_err()
-                && field_path("a[1").is_err()
-        );
-    }
 
     #[test]
     fn plurals() {

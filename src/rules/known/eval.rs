@@ -10,6 +10,7 @@ use crate::model::{Provenance, Sourced, Time};
 use crate::rules::engine::{Context, field_evidence, prov_evidence};
 use crate::rules::model::{EvidenceItem, ObjectRef};
 use crate::timeline::{EpisodeTag, EventKind};
+use crate::vocab::field_path::{self, Seg};
 use crate::vocab::wants::LogFile;
 use regex::Regex;
 use serde_json::Value;
@@ -108,31 +109,21 @@ fn resolve<'v>(v: &'v Value, path: &[Seg], at: String, out: &mut Vec<(String, &'
         out.push((at, v));
         return;
     };
-    let key_path = |k: &str| {
-        let plain = !k.is_empty()
-            && k.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-        match (at.is_empty(), plain) {
-            (true, true) => k.to_string(),
-            (false, true) => format!("{at}.{k}"),
-            (_, false) => format!("{at}[\"{k}\"]"),
-        }
-    };
     match first {
         Seg::Key(k) => {
             if let Some(x) = v.get(k.as_str()) {
-                resolve(x, rest, key_path(k), out);
+                resolve(x, rest, field_path::join_key(&at, k), out);
             }
         }
         Seg::Index(i) => {
             if let Some(x) = v.get(*i) {
-                resolve(x, rest, format!("{at}[{i}]"), out);
+                resolve(x, rest, field_path::join_index(&at, *i), out);
             }
         }
         Seg::Any => {
             if let Some(a) = v.as_array() {
                 for (i, x) in a.iter().enumerate() {
-                    resolve(x, rest, format!("{at}[{i}]"), out);
+                    resolve(x, rest, field_path::join_index(&at, i), out);
                 }
             }
         }

@@ -209,78 +209,33 @@ fn cvo_pod_status_gives_container_restarts() {
 
 #[test]
 fn intervals_of_every_kind() {
-    let mut b = Bundle::default();
-    let iv = |locator: &str,
-              keys: &[(&str, &str)],
-              reason: &str,
-              message: &str,
-              from: &str,
-              to: Option<&str>| Interval {
-        level: "Info".into(),
-        source: String::new(),
-        locator: locator.into(),
-        locator_type: String::new(),
-        locator_keys: keys
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        reason: reason.into(),
-        message: message.into(),
-        annotations: Default::default(),
-        from: Some(t(from)),
-        to: to.map(t),
-        prov: prov("e2e-events_20230717-221300.json"),
+    // Through ingest, as a run reads them: v1 string forms (the keys and annotations are split
+    // off by `ingest::stanza`) beside structured v3 items.
+    let file = br#"{"items":[
+      {"level":"Info","source":"KubeEvent","locator":{"type":"ClusterVersion","keys":{"clusterversion":"cluster"}},
+       "message":{"reason":"UpgradeStarted","humanMessage":"version/4.14.1 image/quay.io/x"},
+       "from":"2023-07-17T22:00:00Z","to":null},
+      {"level":"Info","locator":"clusterversion/cluster","message":"reason/UpgradeComplete version/4.14.1 image/quay.io/x",
+       "from":"2023-07-17T23:30:00Z","to":null},
+      {"level":"Warning","locator":"clusteroperator/etcd",
+       "message":"condition/Degraded status/True reason/EtcdMembersDegraded changed: 1 of 3 members are available",
+       "from":"2023-07-17T22:30:00Z","to":"2023-07-17T22:31:00Z"},
+      {"level":"Info","locator":"node/worker-a",
+       "message":"constructed/node-lifecycle-constructor reason/NodeUpdate phase/Drain roles/worker drained node",
+       "from":"2023-07-17T22:58:52Z","to":"2023-07-17T23:00:24Z"},
+      {"level":"Info","locator":{"type":"E2ETest","keys":{"e2e-test":"[sig-x] works"}},"message":{"humanMessage":""},
+       "from":"2023-07-17T22:05:00Z","to":"2023-07-17T22:06:00Z"},
+      {"level":"Info","locator":"ns/x pod/y","message":"reason/Created created",
+       "from":"2023-07-17T22:05:00Z","to":null}
+    ]}"#;
+    let b = Bundle {
+        intervals: crate::ingest::intervals::parse_intervals(
+            file,
+            &prov("e2e-events_20230717-221300.json"),
+        )
+        .unwrap(),
+        ..Default::default()
     };
-    b.intervals = vec![
-        iv(
-            "clusterversion/cluster",
-            &[("clusterversion", "cluster")],
-            "UpgradeStarted",
-            "version/4.14.1 image/quay.io/x",
-            "2023-07-17T22:00:00Z",
-            None,
-        ),
-        iv(
-            "clusterversion/cluster",
-            &[],
-            "",
-            "reason/UpgradeComplete version/4.14.1 image/quay.io/x",
-            "2023-07-17T23:30:00Z",
-            None,
-        ),
-        iv(
-            "clusteroperator/etcd",
-            &[],
-            "",
-            "condition/Degraded status/True reason/EtcdMembersDegraded changed: 1 of 3 members are available",
-            "2023-07-17T22:30:00Z",
-            Some("2023-07-17T22:31:00Z"),
-        ),
-        iv(
-            "node/worker-a",
-            &[],
-            "",
-            "constructed/node-lifecycle-constructor reason/NodeUpdate phase/Drain roles/worker drained node",
-            "2023-07-17T22:58:52Z",
-            Some("2023-07-17T23:00:24Z"),
-        ),
-        iv(
-            "e2e-test/[sig-x] works",
-            &[("e2e-test", "[sig-x] works")],
-            "",
-            "",
-            "2023-07-17T22:05:00Z",
-            Some("2023-07-17T22:06:00Z"),
-        ),
-        iv(
-            "ns/x pod/y",
-            &[("namespace", "x"), ("pod", "y")],
-            "Created",
-            "created",
-            "2023-07-17T22:05:00Z",
-            None,
-        ),
-    ];
     let tl = build(&b);
     let names: Vec<_> = tl
         .events

@@ -1,0 +1,99 @@
+//! The monitor's `key/value` stanza grammar, parsed here and nowhere else: the string
+//! locators of v1 intervals and test-log monitor lines (`ns/x pod/y node/z`) and the
+//! annotations that lead a v1 message (`reason/NodeUpdate phase/Drain drained node`).
+//! Ingest applies it once; the timeline and the HTML report read what it produced.
+
+use std::collections::BTreeMap;
+
+/// Every `key/value` token of a string locator, in order; tokens without `/` are skipped and
+/// a value keeps any further `/` (`ns/x pod/y` gives `("ns", "x")`, `("pod", "y")`).
+pub fn locator_pairs(loc: &str) -> impl Iterator<Item = (&str, &str)> {
+    loc.split(' ').filter_map(|t| t.split_once('/'))
+}
+
+/// A string locator's keys (the last of a repeated key wins).
+pub fn locator_keys(loc: &str) -> BTreeMap<String, String> {
+    locator_pairs(loc)
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// Splits the leading annotations off a v1 message, and returns them with the human text
+/// that follows. An annotation is a space-separated token `key/value` whose key is ASCII
+/// letters, digits, `-` or `_`; the first token that is not one ends them.
+pub fn leading_annotations(msg: &str) -> (BTreeMap<String, String>, &str) {
+    let mut ann = BTreeMap::new();
+    let mut rest = msg;
+    while !rest.is_empty() {
+        let tok_end = rest.find(' ').unwrap_or(rest.len());
+        let Some((k, v)) = rest[..tok_end].split_once('/') else {
+            break;
+        };
+        if k.is_empty()
+            || !k
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            break;
+        }
+        ann.insert(k.to_string(), v.to_string());
+        rest = rest[tok_end..].trim_start();
+    }
+    (ann, rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn annotations_lead_and_text_follows() {
+        let (m, rest) = leading_annotations(
+            "constructed/node-lifecycle-constructor reason/NodeUpdate phase/Drain roles/worker drained node",
+        );
+        assert_eq!(m.get("phase").map(String::as_str), Some("Drain"));
+        assert_eq!(m.get("reason").map(String::as_str), Some("NodeUpdate"));
+        assert_eq!(m.len(), 4);
+        assert_eq!(rest, "drained node");
+    }
+
+    #[test]
+    fn text_without_a_leading_stanza_is_all_text() {
+        let (m, rest) =
+            leading_annotations("changed Progressing to True: Working towards 4.3.0: 1% complete");
+        assert!(m.is_empty());
+        assert!(rest.starts_with("changed Progressing"));
+        // A URL is text: its "key" holds a colon.
+        let (m, rest) = leading_annotations("https://x/y failed");
+        assert!(m.is_empty());
+        assert_eq!(rest, "https://x/y failed");
+    }
+
+    #[test]
+    fn condition_stanzas_then_human_text() {
+        let (m, rest) = leading_annotations(
+            "condition/Available status/False reason/RouteHealth_FailedGet changed: failed to GET route (https://x/y)",
+        );
+        assert_eq!(m.get("condition").map(String::as_str), Some("Available"));
+        assert_eq!(m.get("status").map(String::as_str), Some("False"));
+        assert_eq!(rest, "changed: failed to GET route (https://x/y)");
+    }
+
+    #[test]
+    fn all_annotations_leave_no_text() {
+        let (m, rest) = leading_annotations("reason/Created");
+        assert_eq!(m.len(), 1);
+        assert_eq!(rest, "");
+    }
+
+    #[test]
+    fn locators_keep_every_pair() {
+        let keys = locator_keys("ns/openshift-monitoring pod/prometheus-k8s-0 node/ip-1");
+        assert_eq!(keys.len(), 3);
+        assert_eq!(keys["pod"], "prometheus-k8s-0");
+        let keys = locator_keys("e2e-test/[sig-x] path/a/b plain");
+        assert_eq!(keys["e2e-test"], "[sig-x]");
+        assert_eq!(keys["path"], "a/b");
+        assert_eq!(keys.len(), 2);
+    }
+}
