@@ -1,6 +1,6 @@
 //! The monitor's `key/value` stanza grammar, parsed here and nowhere else: the string
-//! locators of v1 intervals and test-log monitor lines (`ns/x pod/y node/z`) and the
-//! annotations that lead a v1 message (`reason/NodeUpdate phase/Drain drained node`).
+//! locators of v1 intervals and test-log monitor lines (`ns/x pod/y node/z`, and where a
+//! monitor line's locator ends) and the annotations that lead a v1 message (`reason/NodeUpdate phase/Drain drained node`).
 //! Ingest applies it once; the timeline and the HTML report read what it produced.
 
 use std::collections::BTreeMap;
@@ -9,6 +9,22 @@ use std::collections::BTreeMap;
 /// a value keeps any further `/` (`ns/x pod/y` gives `("ns", "x")`, `("pod", "y")`).
 pub fn locator_pairs(loc: &str) -> impl Iterator<Item = (&str, &str)> {
     loc.split(' ').filter_map(|t| t.split_once('/'))
+}
+
+/// The byte length of the locator that leads a test-log monitor line's body (`ns/x pod/y
+/// reason/Created created` gives the length of `ns/x pod/y reason/Created `, its trailing
+/// space included): the leading run of tokens holding a `/` that neither starts with `/` nor
+/// ends with `:`.
+pub fn monitor_locator_len(body: &str) -> usize {
+    let mut end = 0;
+    for tok in body.split(' ') {
+        if tok.contains('/') && !tok.starts_with('/') && !tok.ends_with(':') {
+            end += tok.len() + 1;
+        } else {
+            break;
+        }
+    }
+    end.min(body.len())
 }
 
 /// A string locator's keys (the last of a repeated key wins).
@@ -84,6 +100,18 @@ mod tests {
         let (m, rest) = leading_annotations("reason/Created");
         assert_eq!(m.len(), 1);
         assert_eq!(rest, "");
+    }
+
+    #[test]
+    fn a_monitor_line_s_locator_is_its_leading_run_of_pairs() {
+        let body = "ns/x pod/y reason/Created created /tmp/z";
+        assert_eq!(
+            &body[..monitor_locator_len(body)],
+            "ns/x pod/y reason/Created "
+        );
+        assert_eq!(monitor_locator_len("clusterversion/version"), 22);
+        assert_eq!(monitor_locator_len("changed: a/b"), 0);
+        assert_eq!(monitor_locator_len("node/a: drained"), 0);
     }
 
     #[test]

@@ -86,20 +86,12 @@ pub fn parse_line(line: &str) -> Option<(PartialTime, TextLineKind, String)> {
         return None;
     }
     let body = &rest[2..];
-    // The locator is the leading run of `key/value` tokens.
-    let mut loc_end = 0;
-    for tok in body.split(' ') {
-        if tok.contains('/') && !tok.starts_with('/') && !tok.ends_with(':') {
-            loc_end += tok.len() + 1;
-        } else {
-            break;
-        }
-    }
-    let locator = body[..loc_end.min(body.len())].trim_end().to_string();
+    let loc_end = super::stanza::monitor_locator_len(body);
+    let locator = body[..loc_end].trim_end().to_string();
     if locator.is_empty() {
         return None;
     }
-    let message = body[loc_end.min(body.len())..].to_string();
+    let message = body[loc_end..].to_string();
     Some((
         stamp,
         TextLineKind::Monitor {

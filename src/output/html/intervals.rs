@@ -31,23 +31,19 @@ impl CiInterval {
         let from = iv.from?;
         // Ingest split the v1 string forms (`ingest::stanza`); keys, annotations and the human
         // text arrive apart.
-        let (keys, annotations, human) = (
-            iv.locator_keys.clone(),
-            iv.annotations.clone(),
-            iv.message.as_str(),
-        );
         let reason = if iv.reason.is_empty() {
-            annotations.get("reason").cloned().unwrap_or_default()
+            iv.annotations.get("reason").cloned().unwrap_or_default()
         } else {
             iv.reason.clone()
         };
         Some(CiInterval {
             level: iv.level.clone(),
             locator: iv.locator.clone(),
-            keys,
+            keys: iv.locator_keys.clone(),
             reason,
-            annotations,
-            message: human
+            annotations: iv.annotations.clone(),
+            message: iv
+                .message
                 .trim()
                 .trim_start_matches("changed:")
                 .trim()
