@@ -4,6 +4,7 @@
 
 use crate::bundle::{Bundle, InputInfo};
 use crate::model::*;
+use crate::vocab::text::JsonLayout;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -159,7 +160,7 @@ pub fn summarize(b: &Bundle) -> Summary {
                 input: l.prov.file.input().to_string(),
                 path: l.prov.file.path().to_string(),
                 pod: l.pod.clone(),
-                previous: l.previous,
+                previous: l.is_previous(),
                 first: span.map(|s| s.0),
                 last: span.map(|s| s.1),
                 lines: l.lines,
@@ -500,6 +501,6 @@ fn render_text_unescaped(s: &Summary) -> String {
 }
 
 /// The summary as versioned JSON (`mglint/summary/v2`).
-pub fn render_json(s: &Summary) -> String {
-    serde_json::to_string_pretty(s).unwrap_or_default() + "\n"
+pub fn render_json(s: &Summary, layout: JsonLayout) -> String {
+    layout.document(s)
 }

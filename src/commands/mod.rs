@@ -28,6 +28,7 @@ use crate::cli::{ByExtension, ColorArg, Command, InputArgs, RemoteArgs, RuleArgs
 use mglint::app::{self, Overrides, Run, Settings};
 use mglint::output::{ColorChoice, RenderOptions};
 use mglint::remote::FetchOptions;
+use mglint::vocab::text::JsonLayout;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -287,16 +288,16 @@ fn finish(run: &Run, code: u8) -> u8 {
 pub(crate) fn per_cluster(
     run: &mglint::Run,
     json: bool,
-    render: impl Fn(&mglint::app::Analysis) -> String,
+    render: impl Fn(&mglint::app::Analysis, JsonLayout) -> String,
 ) -> String {
     let all = run.analyses();
     if let [one] = all {
-        return render(one);
+        return render(one, JsonLayout::Pretty);
     }
     if json {
         return all
             .iter()
-            .map(|an| mglint::vocab::text::compact_json(&render(an)) + "\n")
+            .map(|an| render(an, JsonLayout::Line) + "\n")
             .collect();
     }
     let mut out = String::new();
@@ -308,16 +309,24 @@ pub(crate) fn per_cluster(
             cluster_label(&an.bundle)
         );
         let rule = "=".repeat(head.chars().count());
-        out.push_str(&format!("{rule}\n{head}\n{rule}\n\n{}\n", render(an)));
+        out.push_str(&format!(
+            "{rule}\n{head}\n{rule}\n\n{}\n",
+            render(an, JsonLayout::Pretty)
+        ));
     }
     out
 }
 
 /// The JSON document of a cluster that could not be assessed: its schema, its cluster and
 /// the reason (the `error` form each schema allows).
-pub(crate) fn error_doc(schema: &str, b: &mglint::bundle::Bundle, error: &str) -> String {
+pub(crate) fn error_doc(
+    schema: &str,
+    b: &mglint::bundle::Bundle,
+    error: &str,
+    layout: JsonLayout,
+) -> String {
     let doc = serde_json::json!({"schema": schema, "cluster": b.identity(), "error": error});
-    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+    layout.document(&doc)
 }
 
 /// How a cluster is named when a run has several: its ID (with the hosted cluster's name for

@@ -28,13 +28,18 @@ pub fn run(a: RecommendArgs, ui: &Ui) -> Result<u8, CliError> {
     let unread = super::note_unread(&run, ui);
     let code = std::cell::Cell::new(0u8);
     let json = format == StatusFormat::Json;
-    let text = super::per_cluster(&run, json, |an| {
+    let text = super::per_cluster(&run, json, |an, layout| {
         let inputs = match RecommendInputs::from_bundle(&an.bundle) {
             Ok(i) => i,
             Err(e) => {
                 code.set(code.get().max(2));
                 return if json {
-                    super::error_doc(mglint::vocab::schema::RECOMMEND, &an.bundle, &e.to_string())
+                    super::error_doc(
+                        mglint::vocab::schema::RECOMMEND,
+                        &an.bundle,
+                        &e.to_string(),
+                        layout,
+                    )
                 } else {
                     say!("error: {e}");
                     String::new()
@@ -46,7 +51,7 @@ pub fn run(a: RecommendArgs, ui: &Ui) -> Result<u8, CliError> {
         let answer = render_text(&p, &opts);
         code.set(code.get().max(answer.exit_code()));
         match format {
-            StatusFormat::Json => render_json(&p, &opts),
+            StatusFormat::Json => render_json(&p, &opts, layout),
             StatusFormat::Markdown => render_markdown(&p, &opts),
             StatusFormat::Text => {
                 eprint!("{}", answer.err);

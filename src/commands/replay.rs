@@ -27,9 +27,11 @@ pub fn run(a: ReplayArgs, ui: &Ui) -> Result<u8, CliError> {
         emit(&run, &yaml, Some(p), ui)?;
     }
     // The scenario is the first cluster's; the verdict covers every cluster.
-    let text = super::per_cluster(&run, a.format == TextOrJson::Json, |an| match a.format {
-        TextOrJson::Text => render_text(an.replay()),
-        TextOrJson::Json => render_json(an.replay()),
+    let text = super::per_cluster(&run, a.format == TextOrJson::Json, |an, layout| {
+        match a.format {
+            TextOrJson::Text => render_text(an.replay()),
+            TextOrJson::Json => render_json(an.replay(), layout),
+        }
     });
     emit(&run, &text, output.as_deref(), ui)?;
     let code = run

@@ -29,7 +29,7 @@ pub fn list(a: RulesArgs, ui: &Ui) -> Result<u8, CliError> {
 pub fn explain(a: ExplainArgs, ui: &Ui) -> Result<u8, CliError> {
     // Known-issue codes are found among the rules loaded (bundled, configured, --rules).
     let s = rule_settings(a.config.as_deref(), &a.known)?;
-    match mglint::rules::explain(&a.code) {
+    match mglint::rules::explain(&a.code, &s.known) {
         Some(page) => {
             let opts = ui.stdout_options();
             write_plain(

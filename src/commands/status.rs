@@ -7,6 +7,7 @@ use crate::cli::{StatusArgs, StatusFormat};
 use mglint::status::{
     StatusInputs, assess, render_json, render_markdown, render_text, unread_files,
 };
+use mglint::vocab::text::JsonLayout;
 
 pub fn run(a: StatusArgs, ui: &Ui) -> Result<u8, CliError> {
     let format = pick_format(a.format, a.output.as_deref(), StatusFormat::Text)?;
@@ -15,17 +16,22 @@ pub fn run(a: StatusArgs, ui: &Ui) -> Result<u8, CliError> {
     let s = settings(&a.input, None, ui)?;
     let run = load(&a.input, &s, ui)?;
     if let [one] = run.analyses() {
-        let text = render(&one.bundle, now, format, &a, ui)?;
+        let text = render(&one.bundle, now, format, JsonLayout::Pretty, &a, ui)?;
         emit(&run, &text, a.output.as_deref(), ui)?;
         return Ok(finish(&run, 0));
     }
     // Several clusters: each its own status; one that cannot be assessed says why in its
     // section instead of hiding the others.
     let json = format == StatusFormat::Json;
-    let text = super::per_cluster(&run, json, |an| {
-        render(&an.bundle, now, format, &a, ui).unwrap_or_else(|e| {
+    let text = super::per_cluster(&run, json, |an, layout| {
+        render(&an.bundle, now, format, layout, &a, ui).unwrap_or_else(|e| {
             if json {
-                super::error_doc(mglint::vocab::schema::STATUS, &an.bundle, &e.to_string())
+                super::error_doc(
+                    mglint::vocab::schema::STATUS,
+                    &an.bundle,
+                    &e.to_string(),
+                    layout,
+                )
             } else {
                 format!("error: {e}\n")
             }
@@ -40,6 +46,7 @@ fn render(
     bundle: &mglint::bundle::Bundle,
     now: Option<mglint::model::Time>,
     format: StatusFormat,
+    layout: JsonLayout,
     a: &StatusArgs,
     ui: &Ui,
 ) -> Result<String, CliError> {
@@ -98,7 +105,7 @@ fn render(
             t
         }
         StatusFormat::Text => render_text(&assessment, a.details.into()),
-        StatusFormat::Json => render_json(&assessment),
+        StatusFormat::Json => render_json(&assessment, layout),
         StatusFormat::Markdown if !assessment.unread.is_empty() => {
             let mut t = render_markdown(&assessment);
             t.push_str(&unknown_section(&assessment));

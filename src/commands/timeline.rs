@@ -24,10 +24,14 @@ pub fn run(a: TimelineArgs, ui: &Ui) -> Result<u8, CliError> {
     let s = settings(&a.input, None, ui)?;
     let run = load(&a.input, &s, ui)?;
     let unread = super::note_unread(&run, ui);
-    let text = super::per_cluster(&run, format == TextOrJson::Json, |an| match format {
-        TextOrJson::Text => mglint::timeline::render_table(an.timeline(), &filter),
-        TextOrJson::Json => mglint::timeline::render_json(an.timeline(), &filter),
-    });
+    let text = super::per_cluster(
+        &run,
+        format == TextOrJson::Json,
+        |an, layout| match format {
+            TextOrJson::Text => mglint::timeline::render_table(an.timeline(), &filter),
+            TextOrJson::Json => mglint::timeline::render_json(an.timeline(), &filter, layout),
+        },
+    );
     emit(&run, &text, a.output.as_deref(), ui)?;
     let code = finish(&run, 0);
     Ok(super::partial_exit(code, unread, a.partial))

@@ -3,6 +3,7 @@
 //! header, which belong to the record before them. Invalid UTF-8 is replaced, not fatal.
 
 use crate::model::{CvoLog, LogRecord, PartialTime, Provenance, Stamp, parse_rfc3339};
+use crate::vocab::wants::LogFile;
 use std::io::BufRead;
 
 /// A parsed klog header.
@@ -201,15 +202,10 @@ pub fn parse_cvo_log(
     data: &[u8],
     prov: Provenance,
     pod: String,
-    previous: bool,
+    file: LogFile,
 ) -> (CvoLog, Option<String>) {
     let mut cur = std::io::Cursor::new(data);
-    finish(
-        vec![parse_chunk(&mut cur, 0, 0, false)],
-        prov,
-        pod,
-        previous,
-    )
+    finish(vec![parse_chunk(&mut cur, 0, 0, false)], prov, pod, file)
 }
 
 /// Parses a CVO log from a stream. Returns the log and a note about problems (invalid UTF-8
@@ -223,14 +219,14 @@ pub fn parse_cvo_log_stream(
     r: &mut dyn BufRead,
     prov: Provenance,
     pod: String,
-    previous: bool,
+    file: LogFile,
 ) -> (CvoLog, Option<String>) {
     let chunks = if rayon::current_num_threads() > 1 {
         parse_blocks(r, BLOCK_BYTES)
     } else {
         vec![parse_chunk(r, 0, 0, false)]
     };
-    finish(chunks, prov, pod, previous)
+    finish(chunks, prov, pod, file)
 }
 
 /// How much of a log is read and parsed as one unit when parsing in parallel.
@@ -490,7 +486,7 @@ fn finish(
     chunks: Vec<Chunk>,
     prov: Provenance,
     pod: String,
-    previous: bool,
+    file: LogFile,
 ) -> (CvoLog, Option<String>) {
     let total: usize = chunks.iter().map(|c| c.records.len()).sum();
     // The first chunk's vector grows to hold them all (a large reallocation is remapped, not
@@ -561,7 +557,7 @@ fn finish(
         CvoLog {
             prov,
             pod,
-            previous,
+            file,
             records,
             lines,
             bytes,
@@ -615,7 +611,7 @@ I1309 18:26:05.631324       1 sync_worker.go:634] month 13\n\
 2021-08-03T09:31:44.000000000Z E0409 25:61:61.000000       1 task.go:81] 25:61:61\n\
   a continuation\n\
 I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
-        let (l, note) = parse_cvo_log(log.as_bytes(), prov(), "cvo".into(), false);
+        let (l, note) = parse_cvo_log(log.as_bytes(), prov(), "cvo".into(), LogFile::Current);
         assert_eq!(l.records.len(), 2);
         // The continuation belongs to the skipped record, not to the one before it.
         assert_eq!(&*l.records[0].message, "first");
@@ -634,7 +630,7 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
         let log = "2021-08-03T09:31:43.209596123Z I0803 09:31:43.209596       1 sync_worker.go:541] Running sync 4.8.0 (force=false) on generation 1 in state Initializing at attempt 0\r\n\
 2021-08-03T09:31:44.000000000Z E0803 09:31:44.000000       1 task.go:81] Multiple errors are preventing progress:\n\
 2021-08-03T09:31:44.000000001Z * Cluster operator etcd is degraded\n";
-        let (l, note) = parse_cvo_log(log.as_bytes(), prov(), "cvo".into(), false);
+        let (l, note) = parse_cvo_log(log.as_bytes(), prov(), "cvo".into(), LogFile::Current);
         assert!(note.is_none());
         assert_eq!(l.records.len(), 2);
         assert_eq!(
@@ -654,7 +650,7 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
     fn invalid_utf8_is_replaced_and_reported() {
         let mut data = b"I0409 18:26:05.631324       1 a.go:1] ok\n".to_vec();
         data.extend_from_slice(b"I0409 18:26:06.000000       1 a.go:1] bad \xff\xfe bytes\n");
-        let (l, note) = parse_cvo_log(&data, prov(), "cvo".into(), false);
+        let (l, note) = parse_cvo_log(&data, prov(), "cvo".into(), LogFile::Current);
         assert_eq!(l.records.len(), 2);
         assert!(l.records[1].message.contains('\u{fffd}'));
         assert_eq!(
@@ -666,7 +662,7 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
     #[test]
     fn year_boundary_resolution() {
         let data = b"I1231 23:59:59.500000       1 a.go:1] last of year\nI0101 00:00:00.250000       1 a.go:1] first of year\n";
-        let (mut l, _) = parse_cvo_log(data, prov(), "cvo".into(), false);
+        let (mut l, _) = parse_cvo_log(data, prov(), "cvo".into(), LogFile::Current);
         let yi =
             crate::model::YearInference::new(crate::model::parse_rfc3339("2021-01-01T01:00:00Z"));
         resolve_times(&mut l, &yi);
@@ -696,7 +692,7 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
         let mut data = b"I0409 18:26:05.631324       1 a.go:1] ".to_vec();
         data.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES + 10));
         data.extend_from_slice(b"\nI0409 18:26:06.000000       1 a.go:1] next\n");
-        let (l, note) = parse_cvo_log(&data, prov(), "cvo".into(), false);
+        let (l, note) = parse_cvo_log(&data, prov(), "cvo".into(), LogFile::Current);
         assert_eq!(l.records.len(), 2);
         assert!(l.records[0].message.len() < MAX_LINE_BYTES);
         assert_eq!(&*l.records[1].message, "next");
@@ -719,7 +715,7 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
                 );
             }
         }
-        let seq = parse_cvo_log(&data, prov(), "cvo".into(), false).0;
+        let seq = parse_cvo_log(&data, prov(), "cvo".into(), LogFile::Current).0;
         // Blocks far smaller than the log, on two threads: many chunk boundaries, some
         // falling just before a continuation line.
         let pool = rayon::ThreadPoolBuilder::new()
@@ -728,7 +724,7 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
             .unwrap();
         let chunks = pool.install(|| parse_blocks(&mut std::io::Cursor::new(&data), 64 << 10));
         assert!(chunks.len() > 20, "{} chunks", chunks.len());
-        let par = finish(chunks, prov(), "cvo".into(), false).0;
+        let par = finish(chunks, prov(), "cvo".into(), LogFile::Current).0;
         assert_eq!(seq.records.len(), par.records.len());
         assert_eq!(
             (seq.lines, seq.bytes, seq.unparsed_lines),
@@ -744,7 +740,7 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
 
     #[test]
     fn empty_log_has_no_records() {
-        let (l, note) = parse_cvo_log(b"", prov(), "cvo".into(), true);
+        let (l, note) = parse_cvo_log(b"", prov(), "cvo".into(), LogFile::Previous);
         assert!(l.records.is_empty() && note.is_none());
         assert_eq!(l.lines, 0);
     }

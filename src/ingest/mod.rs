@@ -16,6 +16,7 @@ pub mod textlog;
 use crate::bundle::{Bundle, InputInfo};
 use crate::model::*;
 use crate::source::{self, SourceOptions, VFile};
+use crate::vocab::mg_path::{MgPath, cvo_log, cvo_log_by_name, segments};
 use crate::vocab::{FileKind, FileRef};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -206,33 +207,6 @@ fn diag(
     }
 }
 
-/// The CVO pod name and whether this is the previous container's log, from the path.
-fn cvo_log_identity(path: &str) -> (String, bool) {
-    let parts: Vec<&str> = path.split('/').collect();
-    let file = parts.last().copied().unwrap_or("");
-    if let Some(i) = parts.iter().position(|p| *p == "pods")
-        && let Some(pod) = parts.get(i + 1)
-        && pod.starts_with("cluster-version-operator")
-    {
-        return (pod.to_string(), file.starts_with("previous"));
-    }
-    if parts.ends_with(&["core", "pods", "logs", file])
-        && let Some((pod, previous)) = crate::vocab::kind::hypershift_cvo_log(file)
-    {
-        return (pod.to_string(), previous);
-    }
-    // gather-extra: openshift-cluster-version_<pod>_cluster-version-operator[_previous].log
-    let f = file.trim_end_matches(".gz").trim_end_matches(".log");
-    if let Some(rest) = f.strip_prefix("openshift-cluster-version_") {
-        let previous = rest.ends_with("_previous");
-        let rest = rest.trim_end_matches("_previous");
-        if let Some(pod) = rest.strip_suffix("_cluster-version-operator") {
-            return (pod.to_string(), previous);
-        }
-    }
-    (String::new(), file.contains("previous"))
-}
-
 /// The largest resource text kept for evidence when the file gave no object.
 const KEEP_FAILED_TEXT_BYTES: usize = 1 << 20;
 
@@ -353,8 +327,8 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
             data,
         ),
         FileKind::NestedArchive => Parsed::Nothing,
-        FileKind::PodLog => match crate::vocab::wants::pod_log_path(&name_for_id) {
-            Some(p) => Parsed::PodLog(PodLog {
+        FileKind::PodLog => match MgPath::parse(&segments(&name_for_id)) {
+            Some(MgPath::ContainerLog(p)) => Parsed::PodLog(PodLog {
                 prov: prov.clone(),
                 namespace: p.namespace.to_string(),
                 pod: p.pod.to_string(),
@@ -362,7 +336,7 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
                 file: p.file,
                 text: Arc::from(String::from_utf8_lossy(&data).as_ref()),
             }),
-            None => Parsed::Nothing,
+            _ => Parsed::Nothing,
         },
     };
     FileResult {
@@ -386,9 +360,11 @@ fn parse_log(
     let mut diags = Vec::new();
     skip_bom(&mut *r);
     if kind == FileKind::CvoLog {
-        let (pod, previous) = cvo_log_identity(name_for_id);
+        let parts = segments(name_for_id);
+        let id = cvo_log(&parts).unwrap_or_else(|| cvo_log_by_name(parts.last().unwrap_or(&"")));
         // Parsed in line-aligned blocks on the pool while the next block is read.
-        let (log, note) = klog::parse_cvo_log_stream(&mut r, prov.clone(), pod, previous);
+        let (log, note) =
+            klog::parse_cvo_log_stream(&mut r, prov.clone(), id.pod.to_string(), id.file);
         if let Some(n) = note {
             diags.push(diag(&prov, Severity::Warning, None, None, n));
         }
@@ -630,32 +606,5 @@ fn strip_bom(mut data: Vec<u8>) -> Vec<u8> {
 fn skip_bom(r: &mut dyn std::io::BufRead) {
     if r.fill_buf().is_ok_and(|b| b.starts_with(BOM)) {
         r.consume(BOM.len());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cvo_log_identity_from_paths() {
-        assert_eq!(
-            cvo_log_identity(
-                "mg/img/namespaces/openshift-cluster-version/pods/cluster-version-operator-7b-w2/cluster-version-operator/cluster-version-operator/logs/previous.log"
-            ),
-            ("cluster-version-operator-7b-w2".to_string(), true)
-        );
-        assert_eq!(
-            cvo_log_identity(
-                "artifacts/t/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d-x_cluster-version-operator.log"
-            ),
-            ("cluster-version-operator-5d-x".to_string(), false)
-        );
-        assert_eq!(
-            cvo_log_identity(
-                "artifacts/t/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d-x_cluster-version-operator_previous.log"
-            ),
-            ("cluster-version-operator-5d-x".to_string(), true)
-        );
     }
 }

@@ -3,6 +3,7 @@
 
 use super::provenance::Provenance;
 use crate::vocab::time::{PartialTime, Time};
+use crate::vocab::wants::LogFile;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -41,8 +42,9 @@ pub struct CvoLog {
     pub prov: Provenance,
     /// The pod name, from the path.
     pub pod: String,
-    /// `previous.log` (the container instance before the last restart).
-    pub previous: bool,
+    /// Which of the container's log files (`previous.log`: the instance before the last
+    /// restart).
+    pub file: LogFile,
     /// Records in file order.
     pub records: Vec<LogRecord>,
     pub lines: u64,
@@ -52,6 +54,11 @@ pub struct CvoLog {
 }
 
 impl CvoLog {
+    /// Whether this is the previous container instance's log.
+    pub fn is_previous(&self) -> bool {
+        self.file == LogFile::Previous
+    }
+
     /// The earliest and latest record times.
     pub fn span(&self) -> Option<(Time, Time)> {
         let mut it = self.records.iter().filter_map(|r| r.time);
@@ -173,6 +180,6 @@ pub struct PodLog {
     pub namespace: String,
     pub pod: String,
     pub container: String,
-    pub file: crate::vocab::wants::LogFile,
+    pub file: LogFile,
     pub text: std::sync::Arc<str>,
 }

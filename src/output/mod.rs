@@ -106,7 +106,7 @@ impl Default for RenderOptions {
 pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
     match format {
         Format::Human => human::render(report, opts),
-        Format::Json => json::render(report),
+        Format::Json => json::render(report, crate::vocab::text::JsonLayout::Pretty),
         Format::Junit => junit::render(report),
         Format::Markdown => markdown::render_capped(report, opts.max_bytes),
         Format::Sarif => sarif::render(report),
@@ -170,7 +170,7 @@ pub fn render_clusters(
         // pandas and duckdb read one shape whatever the number of clusters.
         Format::Json => clusters
             .iter()
-            .map(|(_, report)| crate::vocab::text::compact_json(&json::render(report)) + "\n")
+            .map(|(_, report)| json::render(report, crate::vocab::text::JsonLayout::Line) + "\n")
             .collect(),
         Format::Junit => junit::render_clusters(clusters),
         Format::Sarif => sarif::render_clusters(clusters),

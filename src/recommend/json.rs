@@ -3,6 +3,7 @@
 //! would say of the requested one.
 
 use super::{Options, Plan, Target, issues, requested_target, target_issues, unaccepted};
+use crate::vocab::text::JsonLayout;
 use serde::Serialize;
 
 pub const SCHEMA: &str = crate::vocab::schema::RECOMMEND;
@@ -106,7 +107,7 @@ fn target_doc(t: &Target) -> TargetDoc {
 }
 
 /// The JSON document for `p` with `o` (pretty-printed, newline-terminated).
-pub fn render_json(p: &Plan, o: &Options) -> String {
+pub fn render_json(p: &Plan, o: &Options, layout: JsonLayout) -> String {
     let base = issues(p);
     let target = requested_target(p, o).map(|t| {
         let mut a = TargetAnswer {
@@ -159,8 +160,5 @@ pub fn render_json(p: &Plan, o: &Options) -> String {
             .collect(),
         target,
     };
-    // Serializing strings and numbers into memory cannot fail.
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
-    s.push('\n');
-    s
+    layout.document(&doc)
 }

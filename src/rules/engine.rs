@@ -13,152 +13,7 @@ use crate::timeline::{Evidence, Timeline};
 use crate::vocab::{FileTable, locate};
 use std::sync::{Arc, OnceLock};
 
-/// An input kind a rule can need.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Input {
-    ClusterVersion,
-    ClusterOperators,
-    Nodes,
-    MachineConfigPools,
-    /// Firing alerts (an alerts API response, `oc adm inspect-alerts`).
-    Alerts,
-    CvoLog,
-    CvoPods,
-    Events,
-    /// CI test logs (monitor and e2e lines) or monitor intervals.
-    CiTestLog,
-    Junit,
-    /// Always present (ingestion itself).
-    Files,
-}
-
-impl Input {
-    pub fn describe(self) -> &'static str {
-        match self {
-            Input::ClusterVersion => "a ClusterVersion",
-            Input::ClusterOperators => "ClusterOperators",
-            Input::Nodes => "Nodes",
-            Input::MachineConfigPools => "MachineConfigPools",
-            Input::Alerts => "alerts",
-            Input::CvoLog => "a CVO log",
-            Input::CvoPods => "CVO pods",
-            Input::Events => "events",
-            Input::CiTestLog => "a CI test log or monitor intervals",
-            Input::Junit => "JUnit results",
-            Input::Files => "files",
-        }
-    }
-
-    /// Whether the bundle holds this input.
-    pub fn present(self, b: &Bundle) -> bool {
-        match self {
-            Input::ClusterVersion => !b.objects.cluster_versions.is_empty(),
-            Input::ClusterOperators => !b.objects.cluster_operators.is_empty(),
-            Input::Nodes => !b.objects.nodes.is_empty(),
-            Input::MachineConfigPools => !b.objects.pools.is_empty(),
-            Input::Alerts => !b.objects.alerts.is_empty(),
-            Input::CvoLog => b.cvo_logs.iter().any(|l| !l.records.is_empty()),
-            Input::CvoPods => !b.objects.cvo_pods.is_empty(),
-            Input::Events => !b.objects.events.is_empty(),
-            Input::CiTestLog => !b.text_lines.is_empty() || !b.intervals.is_empty(),
-            Input::Junit => !b.junit.is_empty(),
-            Input::Files => true,
-        }
-    }
-}
-
-/// The static declaration of a rule.
-#[derive(Debug)]
-pub struct RuleMeta {
-    /// Stable code with the family prefix (`CV001`).
-    pub code: &'static str,
-    /// Stable kebab-case slug (`history-completion-rewritten`).
-    pub name: &'static str,
-    pub severity: Severity,
-    pub family: Family,
-    /// One line for `mglint rules`.
-    pub summary: &'static str,
-    /// The inputs needed: every group must be present; within a group any one input will do.
-    pub needs: &'static [&'static [Input]],
-    /// Default help (an imperative fragment).
-    pub help: &'static str,
-    pub references: &'static [&'static str],
-    /// The rule's page (`rules/<CODE>-<slug>.md`), embedded.
-    pub page: &'static str,
-}
-
-impl RuleMeta {
-    /// The input groups this rule needs that the bundle lacks.
-    pub fn absent_groups(&self, b: &Bundle) -> Vec<&'static [Input]> {
-        self.needs
-            .iter()
-            .filter(|group| !group.iter().any(|i| i.present(b)))
-            .copied()
-            .collect()
-    }
-
-    /// Why the rule cannot run on this bundle, if it cannot.
-    pub fn missing_inputs(&self, b: &Bundle) -> Option<String> {
-        let missing: Vec<String> = self
-            .needs
-            .iter()
-            .filter(|group| !group.iter().any(|i| i.present(b)))
-            .map(|group| {
-                group
-                    .iter()
-                    .map(|i| i.describe())
-                    .collect::<Vec<_>>()
-                    .join(" or ")
-            })
-            .collect();
-        (!missing.is_empty()).then(|| format!("needs {}", missing.join(" and ")))
-    }
-
-    /// Whether this rule's code is named by a selector (a full code or a prefix, any case).
-    pub fn matches(&self, selector: &str) -> bool {
-        let s = selector.trim().to_ascii_uppercase();
-        !s.is_empty() && (s == "ALL" || self.code.starts_with(&s))
-    }
-
-    /// The page file name (`CV001-history-completion-rewritten.md`).
-    pub fn page_file(&self) -> String {
-        format!("{}-{}.md", self.code, self.name)
-    }
-
-    /// The rule's whole page in Markdown: a title and facts line made from the declaration,
-    /// the page's own text (`rules/<CODE>-<slug>.md`, which repeats none of it), and the
-    /// references.
-    pub fn render_page(&self) -> String {
-        let needs: Vec<String> = self
-            .needs
-            .iter()
-            .map(|g| {
-                g.iter()
-                    .map(|i| i.describe())
-                    .collect::<Vec<_>>()
-                    .join(" or ")
-            })
-            .collect();
-        let mut s = format!(
-            "# {} `{}`\n\n{} · {} · needs {}\n\n{}",
-            self.code,
-            self.name,
-            self.severity,
-            self.family.name(),
-            needs.join(" and "),
-            self.page.trim_end()
-        );
-        s.push('\n');
-        // A known-issue rule's page lists its references itself (with their kinds).
-        if !self.references.is_empty() && !self.page.contains("\n## References\n") {
-            s.push_str("\n## References\n\n");
-            for r in self.references {
-                s.push_str(&format!("- <{r}>\n"));
-            }
-        }
-        s
-    }
-}
+pub use super::model::{Input, RuleMeta};
 
 /// A lint rule: a pure function from the inputs to findings.
 pub trait Rule: Send + Sync {
@@ -556,15 +411,7 @@ pub fn run(
                     None => absent.push((group, vec![meta.code])),
                 }
             }
-            outcomes.push(RuleOutcome {
-                code: meta.code,
-                name: meta.name,
-                severity: meta.severity,
-                category: meta.family.name(),
-                status: Status::Skipped,
-                reason: Some(reason),
-                findings: 0,
-            });
+            outcomes.push(RuleOutcome::new(meta, Status::Skipped, Some(reason), 0));
             continue;
         }
         let mut out = Vec::new();
@@ -577,15 +424,7 @@ pub fn run(
         }
         out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         out.dedup_by(|a, b| a.sort_key() == b.sort_key());
-        outcomes.push(RuleOutcome {
-            code: meta.code,
-            name: meta.name,
-            severity: meta.severity,
-            category: meta.family.name(),
-            status: Status::Ran,
-            reason: None,
-            findings: out.len(),
-        });
+        outcomes.push(RuleOutcome::new(meta, Status::Ran, None, out.len()));
         findings.extend(out);
     }
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

@@ -80,15 +80,7 @@ pub fn not_run(settings: &Selection, known: &known::KnownSet, reason: &str) -> R
     let mut outcomes: Vec<RuleOutcome> = rules
         .into_iter()
         .filter(|m| settings.selects(m))
-        .map(|m| RuleOutcome {
-            code: m.code,
-            name: m.name,
-            severity: m.severity,
-            category: m.family.name(),
-            status: Status::Skipped,
-            reason: Some(format!("not run: {reason}")),
-            findings: 0,
-        })
+        .map(|m| RuleOutcome::new(m, Status::Skipped, Some(format!("not run: {reason}")), 0))
         .collect();
     outcomes.sort_by_key(|o| o.code);
     let mut report = Report {
@@ -112,18 +104,25 @@ pub fn catalogue_with(known: &known::KnownSet) -> Vec<&'static RuleMeta> {
     v
 }
 
-/// A rule's declaration by code (any case) or slug: a built-in rule, else a known-issue rule
-/// loaded in this process.
+/// A built-in rule's declaration by code (any case) or slug.
 pub fn find(code: &str) -> Option<&'static RuleMeta> {
-    let c = code.trim();
-    catalogue()
-        .into_iter()
-        .find(|m| m.code.eq_ignore_ascii_case(c) || m.name == c)
-        .or_else(|| known::registered(c))
+    find_in(catalogue(), code)
 }
 
-/// A rule's whole page (see [`RuleMeta::render_page`]), by code (any case) or slug.
-pub fn explain(code: &str) -> Option<String> {
+fn find_in(
+    metas: impl IntoIterator<Item = &'static RuleMeta>,
+    code: &str,
+) -> Option<&'static RuleMeta> {
+    let c = code.trim();
+    metas
+        .into_iter()
+        .find(|m| m.code.eq_ignore_ascii_case(c) || m.name == c)
+}
+
+/// A rule's whole page (see [`RuleMeta::render_page`]), by code (any case) or slug: a
+/// built-in rule or one of the `known` rules (a retired code explains its successor).
+pub fn explain(code: &str, known: &known::KnownSet) -> Option<String> {
+    let find = |c: &str| find_in(catalogue_with(known), c);
     if let Some(page) = find(code).map(RuleMeta::render_page) {
         return Some(page);
     }

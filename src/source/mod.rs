@@ -298,14 +298,8 @@ struct LayoutSeen {
 impl LayoutSeen {
     fn see(&mut self, path: &str) {
         let parts: Vec<&str> = path.split('/').collect();
-        if let Some(i) = parts
-            .iter()
-            .position(|p| *p == "cluster-scoped-resources" || *p == "namespaces")
-        {
-            // Only count a root when the marker is a directory (something follows it).
-            if i + 1 < parts.len() {
-                self.roots.insert(parts[..i].join("/"));
-            }
+        if let Some(root) = crate::vocab::mg_path::root(&parts) {
+            self.roots.insert(root.join("/"));
         }
         let name = parts.last().copied().unwrap_or("");
         if name == "prowjob.json"

@@ -8,6 +8,7 @@ use super::insights::Insight;
 use super::nodes::PoolAssessment;
 use super::{Assessment, ControlPlane};
 use crate::model::{Time, fmt_ms};
+use crate::vocab::text::JsonLayout;
 use serde::Serialize;
 
 /// The schema id of the document.
@@ -270,9 +271,7 @@ pub fn to_json_value(a: &Assessment) -> serde_json::Value {
     serde_json::to_value(doc(a)).unwrap_or(serde_json::Value::Null)
 }
 
-/// The document, pretty-printed in field order (`schema` first), with a final newline.
-pub fn render_json(a: &Assessment) -> String {
-    let mut s = serde_json::to_string_pretty(&doc(a)).unwrap_or_default();
-    s.push('\n');
-    s
+/// The document in field order (`schema` first): pretty with a final newline, or on one line.
+pub fn render_json(a: &Assessment, layout: JsonLayout) -> String {
+    layout.document(&doc(a))
 }

@@ -191,7 +191,7 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
                 };
                 st.inst = Some(Instance {
                     pod: pod.to_string(),
-                    previous_log: log.previous,
+                    previous_log: log.is_previous(),
                     build,
                     start: t,
                     end: t,
@@ -263,7 +263,7 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
                     }
                     st.pass = Some(Pass {
                         pod: pod.to_string(),
-                        previous_log: log.previous,
+                        previous_log: log.is_previous(),
                         start: t,
                         end: None,
                         style: if force.is_some() {

@@ -6,6 +6,7 @@ use super::Timeline;
 use super::episodes::human_duration;
 use super::model::*;
 use crate::model::Time;
+use crate::vocab::text::JsonLayout;
 use serde::Serialize;
 
 /// What to show. Episodes are kept when they overlap `[since, until]`; events also have to
@@ -229,7 +230,7 @@ struct Doc<'a> {
 }
 
 /// The versioned JSON document (pretty-printed, deterministic).
-pub fn render_json(tl: &Timeline, f: &Filter) -> String {
+pub fn render_json(tl: &Timeline, f: &Filter, layout: JsonLayout) -> String {
     let in_window = |start: Time, end: Option<Time>| {
         f.until.is_none_or(|u| start <= u) && f.since.is_none_or(|s| end.unwrap_or(start) >= s)
     };
@@ -249,7 +250,7 @@ pub fn render_json(tl: &Timeline, f: &Filter) -> String {
         history: &tl.history,
         unread: &tl.unread,
     };
-    serde_json::to_string_pretty(&doc).unwrap_or_else(|e| {
+    layout.write(&doc).unwrap_or_else(|e| {
         format!(
             "{{\"schema\":\"{}\",\"error\":\"{e}\"}}",
             crate::vocab::schema::TIMELINE

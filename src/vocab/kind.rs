@@ -2,6 +2,7 @@
 //! parser reads it (must-gather, `oc adm inspect` and Prow layouts). Content sniffing, for
 //! paths that say nothing, is ingestion's (it knows the formats).
 
+use super::mg_path::{MgPath, Resource, cvo_log, segments};
 use serde::Serialize;
 
 /// The parser a file goes to.
@@ -27,7 +28,7 @@ pub enum FileKind {
     /// An archive inside the input (e.g. `gather-must-gather/artifacts/must-gather.tar`).
     NestedArchive,
     /// A container log other than the CVO's, read only when a known-issue rule asks for it
-    /// (see [`super::wants`]).
+    /// (see `vocab::wants`).
     PodLog,
 }
 
@@ -78,8 +79,7 @@ const CI_OBJECT_FILES: &[&str] = &[
 
 /// Classifies a `/`-separated path relative to an input root. `None` means "not needed".
 pub fn classify_path(path: &str) -> Option<FileKind> {
-    let path = path.trim_start_matches("./");
-    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    let parts = segments(path);
     let name = *parts.last()?;
     let lower = name.to_ascii_lowercase();
 
@@ -93,121 +93,27 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
         // A must-gather's alerts (the Prometheus alerts or rules API response).
         return Some(FileKind::Resource);
     }
-    if let Some(i) = parts.iter().rposition(|p| *p == "cluster-scoped-resources") {
-        let rest = &parts[i + 1..];
-        let wanted = match rest {
-            [
-                "config.openshift.io",
-                "clusterversions" | "clusteroperators" | "infrastructures" | "dnses",
-                _,
-            ]
-            | ["core", "nodes", _]
-            | [
-                "machineconfiguration.openshift.io",
-                "machineconfigpools" | "machineconfigs",
-                _,
-            ] => true,
-            ["config.openshift.io", f] => {
-                matches!(
-                    *f,
-                    "clusterversions.yaml"
-                        | "clusteroperators.yaml"
-                        | "infrastructures.yaml"
-                        | "dnses.yaml"
-                )
-            }
-            ["core", f] => *f == "nodes.yaml",
-            [
-                "update.openshift.io",
-                "updatestatuses"
-                | "clusterversionprogressinsights"
-                | "clusteroperatorprogressinsights"
-                | "machineconfigpoolprogressinsights"
-                | "nodeprogressinsights"
-                | "healthinsights",
-                _,
-            ] => true,
-            ["update.openshift.io", f] => {
-                f.ends_with("insights.yaml") || *f == "updatestatuses.yaml"
-            }
-            ["machineconfiguration.openshift.io", f] => {
-                matches!(*f, "machineconfigpools.yaml" | "machineconfigs.yaml")
-            }
-            _ => false,
-        };
-        return (wanted && is_yaml_or_json(&lower)).then_some(FileKind::Resource);
-    }
-    // A HyperShift hosted control plane's CVO: `hypershift dump` writes each container's log
-    // flat, `namespaces/<control-plane ns>/core/pods/logs/<pod>-<container>[-previous].log`.
-    if let [.., "core", "pods", "logs", file] = parts.as_slice()
-        && hypershift_cvo_log(file).is_some()
-    {
+    if cvo_log(&parts).is_some() {
         return Some(FileKind::CvoLog);
     }
-    if let Some(i) = parts.iter().rposition(|p| *p == "namespaces") {
-        let rest = &parts[i + 1..];
-        return match rest {
-            [ns, "core", "events.yaml"] if EVENT_NAMESPACES.contains(ns) => {
-                Some(FileKind::Resource)
-            }
-            // One object per file: `oc adm inspect` and HyperShift dumps (core/v1), and
-            // resourcewatch repositories (events.k8s.io/v1).
-            [ns, "core" | "events.k8s.io", "events", f]
-                if EVENT_NAMESPACES.contains(ns) && is_yaml_or_json(&f.to_ascii_lowercase()) =>
-            {
-                Some(FileKind::Resource)
-            }
-            ["openshift-cluster-version", "core", "pods", f]
-                if is_yaml_or_json(&f.to_ascii_lowercase()) =>
-            {
-                Some(FileKind::Resource)
-            }
-            ["openshift-cluster-version", "core", "pods.yaml"] => Some(FileKind::Resource),
-            [
-                "openshift-machine-config-operator",
-                "apps",
-                "deployments.yaml",
-            ]
-            | [
-                "openshift-machine-config-operator",
-                "apps",
-                "deployments",
-                "machine-config-operator.yaml",
-            ] => Some(FileKind::Resource),
-            ["openshift-cluster-version", "pods", pod, file]
-                if file.strip_suffix(".yaml") == Some(pod) =>
-            {
-                Some(FileKind::Resource)
-            }
-            [
-                "openshift-cluster-version",
-                "pods",
-                pod,
-                "cluster-version-operator",
-                "cluster-version-operator",
-                "logs",
-                log @ ..,
-            ] if pod.starts_with("cluster-version-operator") && is_cvo_log_file(log) => {
-                Some(FileKind::CvoLog)
-            }
-            _ => None,
+    if let Some(p) = MgPath::parse(&parts) {
+        let wanted = match p {
+            MgPath::Cluster(r) => cluster_resource_wanted(r),
+            MgPath::Namespaced {
+                namespace,
+                resource,
+            } => namespaced_resource_wanted(namespace, resource),
+            MgPath::Pod { namespace, .. } => namespace == "openshift-cluster-version",
+            MgPath::ContainerLog(_) | MgPath::FlatLog { .. } | MgPath::Other => false,
         };
+        return (wanted && is_yaml_or_json(&lower)).then_some(FileKind::Resource);
     }
     if let Some(kind) = insights_path(&parts) {
         return Some(kind);
     }
-    if let Some(i) = parts.iter().rposition(|p| *p == "gather-extra") {
-        let rest = &parts[i + 1..];
-        if let ["artifacts", "pods", file] = rest {
-            let f = file.trim_end_matches(".gz");
-            if f.starts_with("openshift-cluster-version_cluster-version-operator")
-                && (f.ends_with("_cluster-version-operator.log")
-                    || f.ends_with("_cluster-version-operator_previous.log"))
-            {
-                return Some(FileKind::CvoLog);
-            }
-            return None;
-        }
+    if let [.., "gather-extra", "artifacts", "pods", _] = parts.as_slice() {
+        // gather-extra's other pod logs.
+        return None;
     }
     let bare = lower.trim_end_matches(".gz");
     if parts.contains(&"artifacts") && CI_OBJECT_FILES.contains(&bare) {
@@ -243,6 +149,55 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
     None
 }
 
+/// The cluster-scoped objects the analysis reads (lists only as `<plural>.yaml`).
+fn cluster_resource_wanted(r: Resource<'_>) -> bool {
+    let yaml_list = r.item.is_some() || r.file.ends_with(".yaml");
+    match (r.group, r.plural, r.item) {
+        (
+            "config.openshift.io",
+            "clusterversions" | "clusteroperators" | "infrastructures" | "dnses",
+            _,
+        )
+        | ("core", "nodes", _)
+        | ("machineconfiguration.openshift.io", "machineconfigpools" | "machineconfigs", _) => {
+            yaml_list
+        }
+        (
+            "update.openshift.io",
+            "updatestatuses"
+            | "clusterversionprogressinsights"
+            | "clusteroperatorprogressinsights"
+            | "machineconfigpoolprogressinsights"
+            | "nodeprogressinsights"
+            | "healthinsights",
+            Some(_),
+        ) => true,
+        ("update.openshift.io", _, None) => {
+            r.file.ends_with("insights.yaml") || r.file == "updatestatuses.yaml"
+        }
+        _ => false,
+    }
+}
+
+/// The namespaced objects the analysis reads.
+fn namespaced_resource_wanted(ns: &str, r: Resource<'_>) -> bool {
+    match (ns, r.group, r.plural, r.item) {
+        (ns, "core", "events", _) | (ns, "events.k8s.io", "events", Some(_)) => {
+            // Lists in `core/events.yaml`; one object per file in `oc adm inspect` and
+            // HyperShift dumps (core/v1) and resourcewatch repositories (events.k8s.io/v1).
+            EVENT_NAMESPACES.contains(&ns) && (r.item.is_some() || r.file == "events.yaml")
+        }
+        ("openshift-cluster-version", "core", "pods", item) => {
+            item.is_some() || r.file == "pods.yaml"
+        }
+        ("openshift-machine-config-operator", "apps", "deployments", item) => {
+            item.is_none_or(|f| f == "machine-config-operator.yaml")
+                && (item.is_some() || r.file == "deployments.yaml")
+        }
+        _ => false,
+    }
+}
+
 /// The Insights operator's archive (`insights-*.tar.gz`, also in must-gathers'
 /// `insights-data/`): `config/version.json`, `config/clusteroperator/<name>.json`,
 /// `config/node/<name>.json`, `config/machineconfigpools/<name>.json`,
@@ -274,39 +229,8 @@ fn insights_path(parts: &[&str]) -> Option<FileKind> {
     (wanted && insights).then_some(FileKind::Resource)
 }
 
-/// What follows a container's `logs/`: `current.log`, `previous.log` (and their `.insecure`
-/// forms), or a kubelet-rotated `rotated/<n>.log.<stamp>[.gz]`.
-fn is_cvo_log_file(log: &[&str]) -> bool {
-    match log {
-        [file] => is_container_log(file),
-        ["rotated", file] => is_rotated_log(file),
-        _ => false,
-    }
-}
-
-/// A kubelet-rotated container log: `<n>.log.<YYYYMMDD-HHMMSS>`, possibly gzip-compressed.
-fn is_rotated_log(file: &str) -> bool {
-    let f = file.strip_suffix(".gz").unwrap_or(file);
-    let Some((n, stamp)) = f.split_once(".log.") else {
-        return false;
-    };
-    let (day, time) = stamp.split_once('-').unwrap_or(("", ""));
-    !n.is_empty()
-        && n.bytes().all(|b| b.is_ascii_digit())
-        && day.len() == 8
-        && time.len() == 6
-        && day.bytes().chain(time.bytes()).all(|b| b.is_ascii_digit())
-}
-
 fn is_yaml_or_json(lower: &str) -> bool {
     lower.ends_with(".yaml") || lower.ends_with(".yml") || lower.ends_with(".json")
-}
-
-fn is_container_log(file: &str) -> bool {
-    matches!(
-        file.strip_suffix(".gz").unwrap_or(file),
-        "current.log" | "previous.log" | "current.insecure.log" | "previous.insecure.log"
-    )
 }
 
 /// Whether a file name looks like an archive we can stream.
@@ -321,19 +245,6 @@ pub fn is_archive_name(lower: &str) -> bool {
         || lower.ends_with(".zip")
 }
 
-/// The pod and whether it is the previous container's log, for a HyperShift CVO log file name
-/// (`cluster-version-operator-<rs>-<pod>-cluster-version-operator[-previous].log`); `None`
-/// for another container's log (`-bootstrap`, `-prepare-payload`).
-pub fn hypershift_cvo_log(file: &str) -> Option<(&str, bool)> {
-    let stem = file.strip_suffix(".log")?;
-    let (stem, previous) = match stem.strip_suffix("-previous") {
-        Some(s) => (s, true),
-        None => (stem, false),
-    };
-    let pod = stem.strip_suffix("-cluster-version-operator")?;
-    (pod.starts_with("cluster-version-operator-")).then_some((pod, previous))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -344,22 +255,15 @@ mod tests {
     fn hypershift_control_plane_cvo_logs() {
         let dir = "namespaces/clusters-alpha/core/pods/logs";
         let pod = "cluster-version-operator-7c9d8f6b54-x2k8p";
-        for (file, want) in [
-            (
-                format!("{pod}-cluster-version-operator.log"),
-                Some((pod, false)),
-            ),
-            (
-                format!("{pod}-cluster-version-operator-previous.log"),
-                Some((pod, true)),
-            ),
-            (format!("{pod}-prepare-payload.log"), None),
-            (format!("{pod}-bootstrap.log"), None),
-            ("operator-6d9f8b7c5-abcde-operator.log".to_string(), None),
+        for (file, cvo) in [
+            (format!("{pod}-cluster-version-operator.log"), true),
+            (format!("{pod}-cluster-version-operator-previous.log"), true),
+            (format!("{pod}-prepare-payload.log"), false),
+            (format!("{pod}-bootstrap.log"), false),
+            ("operator-6d9f8b7c5-abcde-operator.log".to_string(), false),
         ] {
-            assert_eq!(hypershift_cvo_log(&file), want, "{file}");
             let kind = classify_path(&format!("{dir}/{file}"));
-            assert_eq!(kind == Some(FileKind::CvoLog), want.is_some(), "{file}");
+            assert_eq!(kind == Some(FileKind::CvoLog), cvo, "{file}");
         }
     }
 

@@ -123,29 +123,32 @@ fn printable(c: char) -> bool {
         && (u & 0xFFFE) != 0xFFFE
 }
 
-/// A JSON document on one line (for JSON Lines): the whitespace between tokens dropped,
-/// strings and the order of keys kept exactly. `pretty` must be one valid JSON document.
-pub fn compact_json(pretty: &str) -> String {
-    let mut out = String::with_capacity(pretty.len());
-    let (mut in_string, mut escaped) = (false, false);
-    for c in pretty.chars() {
-        if in_string {
-            out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if c == '"' {
-            in_string = true;
-            out.push(c);
-        } else if !c.is_ascii_whitespace() {
-            out.push(c);
+/// How a JSON document is written: pretty, as a document of its own, or whole on one line,
+/// as one of several in JSON Lines (one per cluster).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonLayout {
+    Pretty,
+    Line,
+}
+
+impl JsonLayout {
+    /// `v` serialized in this layout, without a final newline.
+    pub fn write<T: serde::Serialize + ?Sized>(self, v: &T) -> serde_json::Result<String> {
+        match self {
+            JsonLayout::Pretty => serde_json::to_string_pretty(v),
+            JsonLayout::Line => serde_json::to_string(v),
         }
     }
-    out
+
+    /// `v` as a document: pretty with a final newline, or one line without one (the JSON
+    /// Lines writer ends each line). Serializing plain data cannot fail; if it did, `{}`.
+    pub fn document<T: serde::Serialize + ?Sized>(self, v: &T) -> String {
+        let mut s = self.write(v).unwrap_or_else(|_| "{}".to_string());
+        if self == JsonLayout::Pretty {
+            s.push('\n');
+        }
+        s
+    }
 }
 
 #[cfg(test)]
@@ -186,12 +189,24 @@ mod tests {
     }
 
     #[test]
-    fn compact_json_keeps_strings_and_order() {
-        let pretty = "{\n  \"z\": \"a b\\\" \\n c\",\n  \"a\": [\n    1,\n    {}\n  ]\n}\n";
-        let one = super::compact_json(pretty);
-        assert_eq!(one, "{\"z\":\"a b\\\" \\n c\",\"a\":[1,{}]}");
-        let a: serde_json::Value = serde_json::from_str(pretty).unwrap();
-        let b: serde_json::Value = serde_json::from_str(&one).unwrap();
-        assert_eq!(a, b);
+    fn json_layouts_keep_field_order_and_strings() {
+        #[derive(serde::Serialize)]
+        struct Doc {
+            z: &'static str,
+            a: Vec<u8>,
+        }
+        let d = Doc {
+            z: "a b\" \n c",
+            a: vec![1, 2],
+        };
+        assert_eq!(
+            JsonLayout::Line.document(&d),
+            "{\"z\":\"a b\\\" \\n c\",\"a\":[1,2]}"
+        );
+        let pretty = JsonLayout::Pretty.document(&d);
+        assert!(
+            pretty.starts_with("{\n  \"z\": ") && pretty.ends_with("\n}\n"),
+            "{pretty}"
+        );
     }
 }

@@ -7,6 +7,8 @@
 
 use super::glob::Glob;
 use super::kind::FileKind;
+pub use super::mg_path::LogFile;
+use super::mg_path::{ContainerLog, MgPath, Resource, segments};
 use std::collections::BTreeSet;
 
 /// An object kind a rule reads, by where a must-gather keeps it.
@@ -33,6 +35,15 @@ impl LogFiles {
         previous: true,
         rotated: true,
     };
+
+    /// The files listed.
+    pub fn of(files: &[LogFile]) -> LogFiles {
+        LogFiles {
+            current: files.contains(&LogFile::Current),
+            previous: files.contains(&LogFile::Previous),
+            rotated: files.contains(&LogFile::Rotated),
+        }
+    }
 }
 
 /// Container logs a rule reads.
@@ -44,23 +55,7 @@ pub struct LogWant {
     pub files: LogFiles,
 }
 
-/// Which of a container's log files a path is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum LogFile {
-    Current,
-    Previous,
-    Rotated,
-}
-
 impl LogFile {
-    pub fn name(self) -> &'static str {
-        match self {
-            LogFile::Current => "current",
-            LogFile::Previous => "previous",
-            LogFile::Rotated => "rotated",
-        }
-    }
-
     /// Whether `files` includes this one.
     pub fn wanted_by(self, files: LogFiles) -> bool {
         match self {
@@ -68,38 +63,6 @@ impl LogFile {
             LogFile::Previous => files.previous,
             LogFile::Rotated => files.rotated,
         }
-    }
-}
-
-/// Where a container log lives: `namespaces/<ns>/pods/<pod>/<container>/<container>/logs/…`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PodLogPath<'a> {
-    pub namespace: &'a str,
-    pub pod: &'a str,
-    pub container: &'a str,
-    pub file: LogFile,
-}
-
-/// Parses a must-gather container log path (any prefix before `namespaces/`).
-pub fn pod_log_path(path: &str) -> Option<PodLogPath<'_>> {
-    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
-    let i = parts.iter().rposition(|p| *p == "namespaces")?;
-    match &parts[i + 1..] {
-        [ns, "pods", pod, c1, c2, "logs", rest @ ..] if c1 == c2 => {
-            let file = match rest {
-                ["current.log"] => LogFile::Current,
-                ["previous.log"] => LogFile::Previous,
-                ["rotated", f] if f.contains(".log") => LogFile::Rotated,
-                _ => return None,
-            };
-            Some(PodLogPath {
-                namespace: ns,
-                pod,
-                container: c1,
-                file,
-            })
-        }
-        _ => None,
     }
 }
 
@@ -137,48 +100,35 @@ impl Wants {
         let yaml_or_json = [".yaml", ".yml", ".json"]
             .iter()
             .any(|e| lower.ends_with(e));
-        if !self.pod_logs.is_empty()
-            && let Some(p) = pod_log_path(path)
-            && self.wants_log(&p)
-        {
-            return Some(FileKind::PodLog);
-        }
-        if !yaml_or_json {
-            return None;
-        }
-        let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
-        let strip =
-            |f: &str| -> String { f.rsplit_once('.').map_or(f, |(stem, _)| stem).to_string() };
-        let resource = |group: &str, plural: &str| {
+        let parts = segments(path);
+        let resource = |r: Resource<'_>| {
             self.resources
                 .iter()
-                .any(|r| r.plural == plural && r.group.as_deref().is_none_or(|g| g == group))
+                .any(|w| w.plural == r.plural && w.group.as_deref().is_none_or(|g| g == r.group))
         };
-        if let Some(i) = parts.iter().rposition(|p| *p == "cluster-scoped-resources") {
-            let hit = match &parts[i + 1..] {
-                [group, plural, _] => resource(group, plural),
-                [group, file] => resource(group, &strip(file)),
-                _ => false,
-            };
-            return hit.then_some(FileKind::Resource);
-        }
-        if let Some(i) = parts.iter().rposition(|p| *p == "namespaces") {
-            let hit = match &parts[i + 1..] {
-                [ns, "core", "events.yaml"] => {
-                    self.event_namespaces.iter().any(|g| g.matches(ns))
-                        || resource("core", "events")
-                }
-                [_, group, plural, _] if *plural != "pods" => resource(group, plural),
-                [_, group, file] => resource(group, &strip(file)),
-                _ => false,
-            };
-            return hit.then_some(FileKind::Resource);
-        }
-        None
+        let hit = match MgPath::parse(&parts)? {
+            MgPath::ContainerLog(log) => {
+                return self.wants_log(&log).then_some(FileKind::PodLog);
+            }
+            _ if !yaml_or_json => false,
+            MgPath::Cluster(r) => resource(r),
+            MgPath::Namespaced {
+                namespace,
+                resource: r,
+            } if r.group == "core" && r.file == "events.yaml" => {
+                self.event_namespaces.iter().any(|g| g.matches(namespace)) || resource(r)
+            }
+            // `core/pods/<name>.yaml` is never read for a rule.
+            MgPath::Namespaced { resource: r, .. } => {
+                !(r.item.is_some() && r.plural == "pods") && resource(r)
+            }
+            MgPath::Pod { .. } | MgPath::FlatLog { .. } | MgPath::Other => false,
+        };
+        hit.then_some(FileKind::Resource)
     }
 
     /// Whether a rule reads this container log.
-    pub fn wants_log(&self, p: &PodLogPath<'_>) -> bool {
+    pub fn wants_log(&self, p: &ContainerLog<'_>) -> bool {
         self.pod_logs.iter().any(|w| {
             p.file.wanted_by(w.files)
                 && w.namespace.matches(p.namespace)
@@ -260,16 +210,5 @@ mod tests {
         assert_eq!(w.classify(&prev), None, "previous not asked for");
         let other = log.replace("/etcd/etcd/", "/etcdctl/etcdctl/");
         assert_eq!(w.classify(&other), None);
-        let p = pod_log_path(&log).unwrap();
-        assert_eq!(
-            (p.namespace, p.pod, p.container),
-            ("openshift-etcd", "etcd-m0", "etcd")
-        );
-        assert_eq!(
-            pod_log_path("ns/namespaces/a/pods/p/c/c/logs/rotated/0.log.20240101-000000.gz")
-                .unwrap()
-                .file,
-            LogFile::Rotated
-        );
     }
 }

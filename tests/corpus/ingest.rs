@@ -111,12 +111,12 @@ pub fn aws_previous_log_is_the_container_before_the_restart(c: &Path) {
     let prev = b
         .cvo_logs
         .iter()
-        .find(|l| l.previous)
+        .find(|l| l.is_previous())
         .expect("previous.log");
     let cur = b
         .cvo_logs
         .iter()
-        .find(|l| !l.previous)
+        .find(|l| l.file == mglint::vocab::wants::LogFile::Current)
         .expect("current.log");
     let (p0, p1) = prev.span().unwrap();
     let (c0, _) = cur.span().unwrap();
@@ -239,6 +239,7 @@ fn verdicts(inputs: &[String]) -> (serde_json::Value, Vec<(String, String, Strin
     let a = run.analysis();
     let mut summary = serde_json::from_str::<serde_json::Value>(&mglint::summary::render_json(
         &mglint::summary::summarize(&a.bundle),
+        mglint::vocab::text::JsonLayout::Pretty,
     ))
     .unwrap();
     summary.as_object_mut().unwrap().remove("inputs");

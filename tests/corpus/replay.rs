@@ -175,8 +175,10 @@ pub fn real_must_gathers_give_no_rc_warning_and_one_generation(c: &Path) {
             text.contains("  4.6-4.10   consistent: 19 of 19 fields agree"),
             "{text}"
         );
-        let json: serde_json::Value =
-            serde_json::from_str(&mglint::reconciler::replay::render_json(&r)).unwrap();
+        let json: serde_json::Value = serde_json::from_str(
+            &mglint::reconciler::replay::render_json(&r, mglint::vocab::text::JsonLayout::Pretty),
+        )
+        .unwrap();
         assert_eq!(
             json["verdict"]["generations"],
             serde_json::json!(["4.6-4.10"])

@@ -329,7 +329,7 @@ pub fn examples_json_validates_against_the_schema(c: &Path) {
             .collect();
         let bundle = ingest(&inputs, &IngestOptions::default()).unwrap();
         let a = assess(&StatusInputs::from_bundle(&bundle, None).unwrap()).unwrap();
-        let json = render_json(&a);
+        let json = render_json(&a, mglint::vocab::text::JsonLayout::Pretty);
         assert_valid(&v, &json, set);
         let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(doc["schema"], "mglint/status/v2");
@@ -406,7 +406,7 @@ pub fn real_must_gathers_are_not_updating(c: &Path) {
             "The cluster is not updating.\n",
             "{what}"
         );
-        let json = render_json(&a);
+        let json = render_json(&a, mglint::vocab::text::JsonLayout::Pretty);
         assert_valid(&v, &json, &what);
         let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(doc["updating"], false, "{what}");

@@ -65,7 +65,10 @@ fn each_hosted_cluster_is_analysed_on_its_own_with_its_cvo_log() {
         alpha.bundle.cvo_logs[0].pod,
         "cluster-version-operator-7c9d8f6b54-x2k8p"
     );
-    assert!(!alpha.bundle.cvo_logs[0].previous);
+    assert_eq!(
+        alpha.bundle.cvo_logs[0].file,
+        mglint::vocab::wants::LogFile::Current
+    );
     // The flat log's lines have no year: it is taken from the dump's collection time.
     let span = alpha.bundle.cvo_logs[0].span().expect("times");
     assert_eq!(mglint::vocab::time::fmt_ms(&span.0)[..10], *"2024-02-20");
@@ -89,7 +92,7 @@ fn each_hosted_cluster_is_analysed_on_its_own_with_its_cvo_log() {
         .bundle
         .cvo_logs
         .iter()
-        .map(|l| (l.pod.clone(), l.previous))
+        .map(|l| (l.pod.clone(), l.is_previous()))
         .collect();
     pods.sort();
     assert_eq!(

@@ -132,7 +132,7 @@ fn empty_previous_log_is_read_without_complaint() {
     assert_good_parts(&b);
     assert!(b.diagnostics.is_empty(), "{:?}", b.diagnostics);
     assert_eq!(b.cvo_logs.len(), 1);
-    assert!(b.cvo_logs[0].previous && b.cvo_logs[0].records.is_empty());
+    assert!(b.cvo_logs[0].is_previous() && b.cvo_logs[0].records.is_empty());
 }
 
 #[test]

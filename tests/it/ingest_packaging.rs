@@ -185,12 +185,12 @@ fn seed1_blocked_facts() {
             .iter()
             .all(|c| c.operator_version() == Some("4.3.10"))
     );
-    let cur = b.cvo_logs.iter().find(|l| !l.previous).unwrap();
+    let cur = b.cvo_logs.iter().find(|l| !l.is_previous()).unwrap();
     assert_eq!(cur.lines, 8537);
     assert!(
         b.cvo_logs
             .iter()
-            .any(|l| l.previous && l.records.is_empty())
+            .any(|l| l.is_previous() && l.records.is_empty())
     );
     assert_eq!(
         b.objects.cvo_pods[0].metadata.name,

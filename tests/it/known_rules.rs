@@ -64,7 +64,7 @@ fn the_bundled_catalogue_loads_cleanly_and_documents_every_rule() {
             m.code
         );
         assert!(!m.references.is_empty(), "{}: no reference", m.code);
-        let page = mglint::rules::explain(m.code).unwrap();
+        let page = mglint::rules::explain(m.code, &set).unwrap();
         assert!(
             page.starts_with(&format!("# {} `{}`", m.code, m.name)),
             "{page}"
@@ -432,7 +432,7 @@ fn an_invalid_rule_file_is_reported_precisely_and_the_rest_still_runs() {
 /// Parses a local rule file's text; its one problem, as `line:column: message`.
 fn problem(text: &str) -> String {
     let p = load::parse("r.yaml", text, Origin::Local, &|c| {
-        mglint::rules::find(c).is_some_and(|m| !m.code.starts_with("X-"))
+        mglint::rules::find(c).is_some()
     });
     assert!(p.rules.is_empty(), "loaded: {text}");
     assert_eq!(p.problems.len(), 1, "{:?}", p.problems);

@@ -116,7 +116,6 @@ const KNOWN_CIRCLES: &[&str] = &[
     "source: walk -> zip -> walk",
     "timeline: episode -> model -> episode",
     "timeline: model -> pass -> model",
-    "vocab: kind -> wants -> kind",
 ];
 
 /// Within a directory, the sibling modules' `use super::<sibling>` form no circle beyond

@@ -368,7 +368,8 @@ fn damaged_inputs_never_panic_the_replay() {
             .unwrap();
         let r = replay(&b, &mglint::timeline::build(&b));
         let _ = mglint::reconciler::replay::render_text(&r);
-        let _ = mglint::reconciler::replay::render_json(&r);
+        let _ =
+            mglint::reconciler::replay::render_json(&r, mglint::vocab::text::JsonLayout::Pretty);
         if b.cluster_version().is_some() {
             assert!(r.verdict().is_some(), "{}", case.display());
         }

@@ -69,9 +69,15 @@ fn replay_is_deterministic() {
     let rel = fixture("must-gather/seed1-returned");
     let b = mglint::ingest::ingest(std::slice::from_ref(&rel), &Default::default()).unwrap();
     let tl = mglint::timeline::build(&b);
-    let a = mglint::reconciler::replay::render_json(&replay(&b, &tl));
+    let a = mglint::reconciler::replay::render_json(
+        &replay(&b, &tl),
+        mglint::vocab::text::JsonLayout::Pretty,
+    );
     let b2 = mglint::ingest::ingest(&[rel], &Default::default()).unwrap();
-    let c = mglint::reconciler::replay::render_json(&replay(&b2, &mglint::timeline::build(&b2)));
+    let c = mglint::reconciler::replay::render_json(
+        &replay(&b2, &mglint::timeline::build(&b2)),
+        mglint::vocab::text::JsonLayout::Pretty,
+    );
     assert_eq!(a, c);
 }
 

@@ -3,12 +3,18 @@
 //! sections, no repeat of what the declaration says), no orphan pages, and a failing and a
 //! passing fixture for every rule.
 
-use mglint::rules::{Family, catalogue, explain, rule_files};
+use mglint::rules::known::KnownSet;
+use mglint::rules::{Family, catalogue, rule_files};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A built-in rule's page (no known-issue rules loaded).
+fn explain(code: &str) -> Option<String> {
+    mglint::rules::explain(code, &KnownSet::default())
 }
 
 #[test]

@@ -28,8 +28,12 @@ fn malformed_fixtures_build_and_render() {
             "{}",
             dir.display()
         );
-        let doc: serde_json::Value =
-            serde_json::from_str(&render_json(&tl, &Filter::default())).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&render_json(
+            &tl,
+            &Filter::default(),
+            mglint::vocab::text::JsonLayout::Pretty,
+        ))
+        .unwrap();
         assert_eq!(doc["schema"], "mglint/timeline/v2");
         built += 1;
     }

@@ -146,16 +146,25 @@ fn renders_table_and_versioned_json() {
     let table = render_table(&tl, &Filter::default());
     assert!(table.contains("after update to 4.3.11 requested]"));
     assert!(table.contains("\nEPISODES\n"));
-    let doc: serde_json::Value =
-        serde_json::from_str(&render_json(&tl, &Filter::default())).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&render_json(
+        &tl,
+        &Filter::default(),
+        mglint::vocab::text::JsonLayout::Pretty,
+    ))
+    .unwrap();
     assert_eq!(doc["schema"], "mglint/timeline/v2");
     assert_eq!(doc["kind"], "timeline");
     assert!(doc["events"].as_array().is_some_and(|e| !e.is_empty()));
     assert_eq!(
-        render_json(&tl, &Filter::default()),
+        render_json(
+            &tl,
+            &Filter::default(),
+            mglint::vocab::text::JsonLayout::Pretty
+        ),
         render_json(
             &timeline(&["seed1-blocked", "seed1-returned"]),
-            &Filter::default()
+            &Filter::default(),
+            mglint::vocab::text::JsonLayout::Pretty,
         )
     );
 }

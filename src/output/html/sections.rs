@@ -5,7 +5,7 @@
 
 use super::Scope;
 use super::text::{Text, code_spans};
-use crate::rules::{ConfidenceLevel, Finding, Report};
+use crate::rules::{ConfidenceLevel, Finding, Report, RuleMeta};
 use crate::timeline::{Episode, EpisodeKind, Timeline, fmt_short, human_duration};
 use maud::{Markup, PreEscaped, html};
 
@@ -394,7 +394,11 @@ pub fn rules(report: &Report, scope: Scope<'_>) -> Markup {
                 "\n"
             }
             @for code in codes {
-                @if let Some(page) = crate::rules::explain(code) {
+                @if let Some(page) = report
+                    .rule(code)
+                    .or_else(|| crate::rules::find(code))
+                    .map(RuleMeta::render_page)
+                {
                     @let name = report
                         .findings
                         .iter()

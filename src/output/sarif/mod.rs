@@ -424,12 +424,8 @@ fn execution_notes(report: &Report) -> Vec<Notification> {
 
 fn run(report: &Report, automation_id: String) -> Run {
     let bases = Bases::of(report);
-    // Built-in rules, and the known-issue rules loaded in this process.
-    let metas: Vec<&RuleMeta> = report
-        .rules
-        .iter()
-        .filter_map(|o| crate::rules::find(o.code))
-        .collect();
+    // Built-in and known-issue rules alike: each outcome carries its declaration.
+    let metas: Vec<&RuleMeta> = report.rules.iter().map(|o| o.meta).collect();
     let results = report
         .findings
         .iter()

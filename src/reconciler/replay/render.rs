@@ -4,6 +4,7 @@
 
 use super::{Deviation, ReplayResult, Variant, VariantRun};
 use crate::model::fmt_k8s;
+use crate::vocab::text::JsonLayout;
 use serde_json::{Value, json};
 
 /// The settings a generation was modelled with: `legacy, history fix off or on`.
@@ -135,7 +136,7 @@ fn variant_json(v: &Variant) -> Value {
 }
 
 /// The `mglint/replay/v1` replay report.
-pub fn render_json(r: &ReplayResult) -> String {
+pub fn render_json(r: &ReplayResult, layout: JsonLayout) -> String {
     let verdict = r.comparison.as_ref().map(|c| {
         let v = &c.verdict;
         json!({
@@ -212,9 +213,7 @@ pub fn render_json(r: &ReplayResult) -> String {
     if let Some(why) = &r.skipped {
         doc["skipped"] = json!(why);
     }
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".into());
-    s.push('\n');
-    s
+    layout.document(&doc)
 }
 
 /// The derived scenario as YAML, ready for `mglint reconcile`. Everything taken from the

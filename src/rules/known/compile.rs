@@ -344,11 +344,7 @@ fn matcher(cx: &Ctx<'_>, m: &Matcher, names: &mut Vec<String>) -> Result<CMatche
             let files = if l.files.is_empty() {
                 LogFiles::ALL
             } else {
-                LogFiles {
-                    current: l.files.contains(&LogFileDef::Current),
-                    previous: l.files.contains(&LogFileDef::Previous),
-                    rotated: l.files.contains(&LogFileDef::Rotated),
-                }
+                LogFiles::of(&l.files)
             };
             CMatcher::Logs(CLogs {
                 namespace: cx.glob("namespace", &l.namespace)?,

@@ -11,7 +11,6 @@ use crate::rules::engine::{Context, field_evidence, prov_evidence};
 use crate::rules::model::{EvidenceItem, ObjectRef};
 use crate::timeline::{EpisodeTag, EventKind};
 use crate::vocab::field_path::{self, Seg};
-use crate::vocab::wants::LogFile;
 use regex::Regex;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -370,14 +369,7 @@ fn logs(cx: &Context<'_>, l: &CLogs) -> Vec<Hit> {
     const CVO_C: &str = "cluster-version-operator";
     if l.namespace.matches(CVO_NS) && l.container.matches(CVO_C) {
         for log in &cx.bundle.cvo_logs {
-            let file = if log.previous {
-                LogFile::Previous
-            } else if log.prov.display_path().contains("/rotated/") {
-                LogFile::Rotated
-            } else {
-                LogFile::Current
-            };
-            if !file.wanted_by(l.files) || !l.pod.matches(&log.pod) {
+            if !log.file.wanted_by(l.files) || !l.pod.matches(&log.pod) {
                 continue;
             }
             let key = (CVO_NS.to_string(), log.pod.clone(), CVO_C.to_string());

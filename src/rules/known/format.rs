@@ -226,15 +226,6 @@ pub struct ConditionMatch {
     pub message: Option<String>,
 }
 
-/// Which log files of a container.
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum LogFileDef {
-    Current,
-    Previous,
-    Rotated,
-}
-
 /// A time window relative to the timeline's episodes.
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
@@ -269,7 +260,7 @@ pub struct LogMatch {
     pub container: String,
     /// Which files (default: all).
     #[serde(default)]
-    pub files: Vec<LogFileDef>,
+    pub files: Vec<crate::vocab::wants::LogFile>,
     /// Regex over each line (the CVO's: each record's message).
     pub regex: String,
     #[serde(default = "one")]

@@ -24,7 +24,7 @@ pub mod version;
 pub use compile::Origin;
 pub use error::RuleFileError;
 pub use load::{Sources, user_dir};
-pub use rule::{KnownRule, registered};
+pub use rule::KnownRule;
 
 use crate::rules::engine::RuleMeta;
 use crate::vocab::glob::Glob;

@@ -5,15 +5,15 @@
 //! run). A rule file's declaration is therefore interned: built once per distinct rule text
 //! and process, and never freed. Loading the same catalogue again (a batch, tests) reuses the
 //! interned declaration, so what is kept is bounded by the distinct rule files a process
-//! reads. The interned declarations are also what [`crate::rules::find`] consults for
-//! `KI`/`X-` codes, so every emitter (SARIF's rule table, HTML's rule pages) finds them.
+//! reads. The intern table is only that allocation cache: nothing looks rules up in it.
+//! Emitters read a rule's declaration from the report ([`crate::rules::RuleOutcome::meta`]).
 
 use super::compile::{Compiled, needs};
 use super::eval::{self, Hit};
 use crate::rules::engine::{Context, Input, Rule, RuleMeta};
 use crate::rules::model::*;
 use semver::Version;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// A loaded known-issue rule.
@@ -25,10 +25,9 @@ pub struct KnownRule {
     pub file: String,
 }
 
-/// Interned declarations by their full text, and the latest declaration of each code.
+/// Interned declarations by their file and full text.
 struct Interned {
     by_text: HashMap<String, &'static RuleMeta>,
-    by_code: BTreeMap<String, &'static RuleMeta>,
 }
 
 fn interned() -> &'static Mutex<Interned> {
@@ -36,22 +35,12 @@ fn interned() -> &'static Mutex<Interned> {
     I.get_or_init(|| {
         Mutex::new(Interned {
             by_text: HashMap::new(),
-            by_code: BTreeMap::new(),
         })
     })
 }
 
 fn leak(s: String) -> &'static str {
     Box::leak(s.into_boxed_str())
-}
-
-/// The declaration of a known-issue rule loaded in this process, by code (any case) or slug.
-pub fn registered(code: &str) -> Option<&'static RuleMeta> {
-    let i = interned().lock().unwrap_or_else(PoisonError::into_inner);
-    i.by_code
-        .values()
-        .find(|m| m.code.eq_ignore_ascii_case(code) || m.name == code)
-        .copied()
 }
 
 /// The page of a rule file: summary, description, how to fix, versions, how it was
@@ -139,7 +128,6 @@ impl KnownRule {
                 m
             }
         };
-        i.by_code.insert(d.code.clone(), meta);
         KnownRule {
             meta,
             c,

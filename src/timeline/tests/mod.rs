@@ -79,7 +79,11 @@ pub fn log(pod: &str, previous: bool, date: &str, text: &str) -> CvoLog {
     CvoLog {
         prov: p,
         pod: pod.to_string(),
-        previous,
+        file: if previous {
+            crate::vocab::wants::LogFile::Previous
+        } else {
+            crate::vocab::wants::LogFile::Current
+        },
         records,
         lines: 0,
         bytes: offset,

@@ -60,8 +60,12 @@ fn filter_by_source_subject_and_time() {
 #[test]
 fn json_is_versioned_and_parses() {
     let tl = build(&seed2());
-    let doc: serde_json::Value =
-        serde_json::from_str(&render_json(&tl, &Filter::default())).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&render_json(
+        &tl,
+        &Filter::default(),
+        crate::vocab::text::JsonLayout::Pretty,
+    ))
+    .unwrap();
     assert_eq!(doc["schema"], "mglint/timeline/v2");
     assert_eq!(doc["kind"], "timeline");
     let install = doc["episodes"]

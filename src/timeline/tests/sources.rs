@@ -375,7 +375,15 @@ fn ordering_across_a_year_boundary_follows_resolved_times() {
 
 #[test]
 fn building_twice_gives_the_same_timeline() {
-    let a = crate::timeline::render_json(&build(&seed1()), &Default::default());
-    let b = crate::timeline::render_json(&build(&seed1()), &Default::default());
+    let a = crate::timeline::render_json(
+        &build(&seed1()),
+        &Default::default(),
+        crate::vocab::text::JsonLayout::Pretty,
+    );
+    let b = crate::timeline::render_json(
+        &build(&seed1()),
+        &Default::default(),
+        crate::vocab::text::JsonLayout::Pretty,
+    );
     assert_eq!(a, b);
 }
