@@ -336,6 +336,18 @@ pub fn healthy_cv_of_cluster(id: &str) -> String {
     cv.replace(&own, id)
 }
 
+/// Whether the heavy tests run: browsers, memory and time bounds, stress and thread-count
+/// comparisons over every fixture. `CI=true` (CI and `.ci/run`) or `MGLINT_TEST_ALL=1` runs
+/// them; a plain `cargo test` skips each with a note, so it stays quick on a laptop.
+pub fn heavy(test: &str) -> bool {
+    let on = |k: &str, v: &str| std::env::var(k).is_ok_and(|x| x == v);
+    if on("CI", "true") || on("MGLINT_TEST_ALL", "1") {
+        return true;
+    }
+    eprintln!("note: {test} is a heavy test; skipping (CI=true or MGLINT_TEST_ALL=1 runs it)");
+    false
+}
+
 /// Runs a Python `script` that needs the PyPI package `module` (which `.ci/run` installs) on
 /// `arg`, returning its stdout; `None` with a note when the package is not installed, which
 /// fails under `CI=true`. A script that fails otherwise fails the test.

@@ -529,6 +529,9 @@ fn filler(out: &mut impl std::io::Write, byte: u8, n: u64) {
 
 #[test]
 fn huge_extension_headers_are_streamed_and_the_rest_is_analyzed() {
+    if !crate::common::heavy("huge_extension_headers_are_streamed_and_the_rest_is_analyzed") {
+        return;
+    }
     // A PAX header holding a 600 MiB record and a 100 KiB path, and a 600 MiB GNU long name,
     // in a `.tar.gz` of a few MB: the tar crate read each whole (RSS past the limit); now neither
     // is held, each named entry is reported, and the ClusterVersion after them is analyzed.
@@ -654,6 +657,9 @@ fn nested_zips_share_one_memory_bound() {
 /// ClusterVersion beside the padding in the innermost is read.
 #[test]
 fn a_chain_of_large_stored_zips_stays_under_the_bound_under_prlimit() {
+    if !crate::common::heavy("a_chain_of_large_stored_zips_stays_under_the_bound_under_prlimit") {
+        return;
+    }
     use std::io::Write;
     let stored = |name: &str, data: &[u8]| {
         let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));

@@ -86,6 +86,9 @@ fn corrupted_input_corpus() {
 /// by `bench/bad.sh`, not here.
 #[test]
 fn every_case_runs_within_512_mib() {
+    if !crate::common::heavy("every_case_runs_within_512_mib") {
+        return;
+    }
     let bad = common::fixture("bad");
     let mut failures = Vec::new();
     let mut n = 0;

@@ -162,6 +162,9 @@ fn s(p: &Path) -> &str {
 
 #[test]
 fn batch_over_200_jobs_gives_200_rows_in_order_at_any_thread_count() {
+    if !crate::common::heavy("batch_over_200_jobs_gives_200_rows_in_order_at_any_thread_count") {
+        return;
+    }
     let tmp = tempfile::tempdir().unwrap();
     let (inputs, expect) = generate(tmp.path(), 200);
     let list = write_list(tmp.path(), &inputs);
@@ -336,6 +339,9 @@ fn batch_over_200_jobs_gives_200_rows_in_order_at_any_thread_count() {
 
 #[test]
 fn batch_shards_cover_the_list_exactly_once() {
+    if !crate::common::heavy("batch_shards_cover_the_list_exactly_once") {
+        return;
+    }
     let tmp = tempfile::tempdir().unwrap();
     let (inputs, _) = generate(tmp.path(), 200);
     let list = write_list(tmp.path(), &inputs);
@@ -543,6 +549,9 @@ fn duckdb_types(path: &Path) -> Option<String> {
 
 #[test]
 fn a_warehouse_types_every_column_once_whatever_the_rows() {
+    if !crate::common::heavy("a_warehouse_types_every_column_once_whatever_the_rows") {
+        return;
+    }
     // 100 mixed rows (CI jobs, must-gathers, errors): duckdb gives each column one type, and
     // the same types for a shard of 3 rows as for all 100, so shards load into one table.
     let tmp = tempfile::tempdir().unwrap();

@@ -19,6 +19,9 @@ fn root() -> PathBuf {
 }
 
 fn chromium() -> Option<PathBuf> {
+    if !crate::common::heavy("the browser test") {
+        return None;
+    }
     let p = std::env::var_os("CHROMIUM")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));

@@ -80,6 +80,9 @@ fn check_jsonschema(schema: &Path, files: &[PathBuf]) -> Option<(bool, String)> 
 
 #[test]
 fn check_jsonschema_takes_every_document_of_every_fixture() {
+    if !crate::common::heavy("check_jsonschema_takes_every_document_of_every_fixture") {
+        return;
+    }
     let docs = documents();
     let dir = tempfile::tempdir().unwrap();
     let mut by_schema: BTreeMap<&str, Vec<PathBuf>> = BTreeMap::new();

@@ -285,6 +285,9 @@ fn duplicate_keys_give_one_warning_per_file_with_a_count() {
 
 #[test]
 fn huge_files_on_disk_are_read_one_after_another_not_one_per_thread() {
+    if !crate::common::heavy("huge_files_on_disk_are_read_one_after_another_not_one_per_thread") {
+        return;
+    }
     // Eight sparse 100 MiB node files with `-j 8`: each was read whole on its own thread and
     // its text kept to the end (1.9 GB for eight of 200 MiB); now files read whole count
     // against the pipeline's bound, and a large file that gave nothing is not kept.
@@ -474,6 +477,11 @@ fn a_scenario_of_5000_updates_with_a_huge_max_history_runs_in_low_polynomial_tim
 
 #[test]
 fn fifty_thousand_local_rule_files_load_up_to_their_bound_in_linear_time() {
+    if !crate::common::heavy(
+        "fifty_thousand_local_rule_files_load_up_to_their_bound_in_linear_time",
+    ) {
+        return;
+    }
     // Each rule was checked against every rule loaded before it (100,000 files: over 120 s,
     // 77 % of it that check), and what 100,000 files held was not bounded (1.8 GB). Now the
     // first MAX_LOCAL_RULE_FILES in name order are loaded and the rest named in one problem;

@@ -335,6 +335,9 @@ fn rules_check_refuses_a_user_rule_with_a_catalogue_code_as_analyze_does() {
 
 #[test]
 fn a_large_zip_inside_a_tar_gz_is_streamed_in_bounded_memory() {
+    if !crate::common::heavy("a_large_zip_inside_a_tar_gz_is_streamed_in_bounded_memory") {
+        return;
+    }
     // A 700 MB zip inside a tar.gz was held whole (726 MB). Past 64 MiB it is now read from
     // its local headers as it streams: here a zip written by a streaming writer (sizes in
     // data descriptors after each entry, as Java and `zip -` write them) holding the base
@@ -521,6 +524,9 @@ fn a_write_that_fails_midway_leaves_the_old_report_and_no_other_file() {
 
 #[test]
 fn twenty_thousand_updates_in_a_scenario_run_in_seconds() {
+    if !crate::common::heavy("twenty_thousand_updates_in_a_scenario_run_in_seconds") {
+        return;
+    }
     // 20,000 updates, with and without weighted pruning, ran past 120 s. A CPU limit of 20 s
     // (a debug build takes about 1 s), not a clock.
     let tmp = tempfile::tempdir().unwrap();

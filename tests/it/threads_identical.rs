@@ -57,6 +57,9 @@ fn children(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn every_fixture_is_the_same_with_one_and_two_threads() {
+    if !crate::common::heavy("every_fixture_is_the_same_with_one_and_two_threads") {
+        return;
+    }
     let root = fixtures();
     let mut inputs = Vec::new();
     for group in ["must-gather", "ci", "files"] {
@@ -78,6 +81,11 @@ fn every_fixture_is_the_same_with_one_and_two_threads() {
 
 #[test]
 fn a_packed_must_gather_and_a_many_block_log_are_the_same_with_one_and_two_threads() {
+    if !crate::common::heavy(
+        "a_packed_must_gather_and_a_many_block_log_are_the_same_with_one_and_two_threads",
+    ) {
+        return;
+    }
     let tmp = tempfile::tempdir().expect("tempdir");
     // The blocked seed must-gather with its CVO log grown past several parse blocks (4 MiB):
     // its lines again and again.
