@@ -154,7 +154,7 @@ pub trait ByExtension: Sized + Copy {
     /// The format a file name's extension selects (`None`: unknown or absent).
     fn from_path(path: &std::path::Path) -> Option<Self>;
     /// The extensions accepted, for the error message (`.json, .txt`).
-    fn extensions() -> &'static str;
+    fn extensions() -> String;
 }
 
 /// The extension of a path, lower-cased.
@@ -178,8 +178,8 @@ impl ByExtension for TextOrJson {
             _ => None,
         }
     }
-    fn extensions() -> &'static str {
-        ".txt, .json"
+    fn extensions() -> String {
+        ".txt, .json".to_string()
     }
 }
 
@@ -200,8 +200,8 @@ impl ByExtension for Format {
     fn from_path(path: &std::path::Path) -> Option<Self> {
         Format::from_path(path)
     }
-    fn extensions() -> &'static str {
-        Format::EXTENSIONS
+    fn extensions() -> String {
+        Format::extensions()
     }
 }
 
@@ -327,8 +327,8 @@ impl ByExtension for YamlOrJson {
             _ => None,
         }
     }
-    fn extensions() -> &'static str {
-        ".yaml, .json"
+    fn extensions() -> String {
+        ".yaml, .json".to_string()
     }
 }
 
@@ -523,8 +523,8 @@ impl ByExtension for StatusFormat {
             _ => None,
         }
     }
-    fn extensions() -> &'static str {
-        ".txt, .json, .md"
+    fn extensions() -> String {
+        ".txt, .json, .md".to_string()
     }
 }
 

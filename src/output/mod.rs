@@ -62,20 +62,42 @@ impl Format {
         if name.ends_with(".sarif.json") {
             return Some(Format::Sarif);
         }
-        match name.rsplit_once('.')?.1 {
-            "txt" | "text" => Some(Format::Human),
-            "json" => Some(Format::Json),
-            "xml" => Some(Format::Junit),
-            "md" | "markdown" => Some(Format::Markdown),
-            "sarif" => Some(Format::Sarif),
-            "html" | "htm" => Some(Format::Html),
-            _ => None,
-        }
+        let ext = name.rsplit_once('.')?.1;
+        BY_EXTENSION
+            .iter()
+            .find(|(e, _)| *e == ext)
+            .map(|(_, f)| *f)
     }
 
-    /// The extensions [`Format::from_path`] knows, for an error message.
-    pub const EXTENSIONS: &'static str = ".txt, .json, .xml (JUnit), .md, .sarif, .html";
+    /// The extensions [`Format::from_path`] knows, each format's first, for an error message
+    /// (`.txt, .json, .xml (JUnit), .md, .sarif, .html`).
+    pub fn extensions() -> String {
+        let mut seen = Vec::new();
+        let mut out = Vec::new();
+        for (ext, f) in BY_EXTENSION {
+            if !seen.contains(f) {
+                seen.push(*f);
+                let note = if *f == Format::Junit { " (JUnit)" } else { "" };
+                out.push(format!(".{ext}{note}"));
+            }
+        }
+        out.join(", ")
+    }
 }
+
+/// The file extensions that select a format, each format's usual one first (besides
+/// `.sarif.json`, which is SARIF whatever `.json` says).
+const BY_EXTENSION: &[(&str, Format)] = &[
+    ("txt", Format::Human),
+    ("text", Format::Human),
+    ("json", Format::Json),
+    ("xml", Format::Junit),
+    ("md", Format::Markdown),
+    ("markdown", Format::Markdown),
+    ("sarif", Format::Sarif),
+    ("html", Format::Html),
+    ("htm", Format::Html),
+];
 
 /// How to render.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,5 +197,39 @@ pub fn render_clusters(
         Format::Junit => junit::render_clusters(clusters),
         Format::Sarif => sarif::render_clusters(clusters),
         Format::Html => html::render_html_clusters(pages),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+    use std::path::Path;
+
+    #[test]
+    fn every_format_has_an_extension_and_each_extension_its_format() {
+        for f in Format::value_variants() {
+            assert!(
+                BY_EXTENSION.iter().any(|(_, g)| g == f),
+                "{f:?} has no extension"
+            );
+        }
+        for (ext, f) in BY_EXTENSION {
+            assert_eq!(Format::from_path(Path::new(&format!("r.{ext}"))), Some(*f));
+            assert_eq!(
+                Format::from_path(Path::new(&format!("R.{}", ext.to_uppercase()))),
+                Some(*f)
+            );
+        }
+        assert_eq!(
+            Format::from_path(Path::new("out/report.sarif.json")),
+            Some(Format::Sarif)
+        );
+        assert_eq!(Format::from_path(Path::new("report.pdf")), None);
+        assert_eq!(Format::from_path(Path::new("report")), None);
+        assert_eq!(
+            Format::extensions(),
+            ".txt, .json, .xml (JUnit), .md, .sarif, .html"
+        );
     }
 }
