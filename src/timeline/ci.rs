@@ -40,6 +40,48 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
     prow_and_junit(bundle, out);
 }
 
+/// An interval's reason: its own field, else (v1) its `reason/` annotation.
+fn reason_of(iv: &Interval) -> String {
+    if iv.reason.is_empty() {
+        iv.annotations.get("reason").cloned().unwrap_or_default()
+    } else {
+        iv.reason.clone()
+    }
+}
+
+/// The monitor intervals with both ends, for the chart (see [`MonitorSpans`]).
+pub fn monitor_spans(bundle: &Bundle) -> MonitorSpans {
+    let mut out = MonitorSpans::default();
+    for iv in &bundle.intervals {
+        let Some(from) = iv.from else { continue };
+        let to = iv.to.filter(|t| *t >= from);
+        out.any = true;
+        let last = to.unwrap_or(from);
+        out.end = Some(out.end.map_or(last, |e| e.max(last)));
+        let k = &iv.locator_keys;
+        if k.contains_key("e2e-test") || k.contains_key("pod") || k.contains_key("container") {
+            continue;
+        }
+        out.spans.push(MonitorSpan {
+            level: iv.level.clone(),
+            locator: iv.locator.clone(),
+            keys: k.clone(),
+            reason: reason_of(iv),
+            annotations: iv.annotations.clone(),
+            message: iv
+                .message
+                .trim()
+                .trim_start_matches("changed:")
+                .trim()
+                .to_string(),
+            from,
+            to,
+            file: iv.prov.display_path(),
+        });
+    }
+    out
+}
+
 /// The subject for a set of locator keys: cluster version, operator, pool or node (a pod or
 /// container on a node is not about the node).
 fn subject_for(keys: &BTreeMap<String, String>) -> Option<String> {
@@ -66,11 +108,7 @@ fn interval(iv: &Interval, out: &mut Vec<TimelineEvent>) {
     // Ingest already split the v1 string forms (`ingest::stanza`): keys, annotations and the
     // human text arrive apart.
     let (keys, ann, human) = (&iv.locator_keys, &iv.annotations, iv.message.as_str());
-    let reason = if iv.reason.is_empty() {
-        ann.get("reason").cloned().unwrap_or_default()
-    } else {
-        iv.reason.clone()
-    };
+    let reason = reason_of(iv);
     let ev = Evidence::new(
         iv.prov.clone(),
         &format!("{} {} {}", iv.locator, reason, iv.message),

@@ -65,6 +65,9 @@ pub struct Timeline {
     pub unread: Vec<crate::bundle::Unread>,
     /// The cluster the timeline is of.
     pub cluster: crate::bundle::ClusterIdentity,
+    /// CI monitor intervals with both ends, for the chart.
+    #[serde(skip)]
+    pub monitor: MonitorSpans,
 }
 
 /// Builds the timeline of one bundle. Never fails: what cannot be placed in time is left out.
@@ -108,6 +111,7 @@ pub fn build(bundle: &Bundle) -> Timeline {
         reference: bundle.reference_time(),
         unread: crate::bundle::unread_files(bundle),
         cluster: bundle.identity(),
+        monitor: ci::monitor_spans(bundle),
     }
 }
 

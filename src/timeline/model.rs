@@ -7,6 +7,7 @@ use crate::model::{Provenance, Time};
 use crate::vocab::object::ObjectRef;
 pub use crate::vocab::text::one_line;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 pub use crate::vocab::time::{fmt_k8s, fmt_ms, fmt_short};
 
@@ -416,4 +417,37 @@ fn whole_seconds<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S
         Some(x) => s.serialize_i64(x.round() as i64),
         None => s.serialize_none(),
     }
+}
+
+/// A CI monitor interval with both its ends, as the chart draws it (the events keep only a
+/// condition interval's start). Pod, container and e2e-test intervals are not kept: there are
+/// thousands in a real job and nothing draws them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MonitorSpan {
+    pub level: String,
+    pub locator: String,
+    pub keys: BTreeMap<String, String>,
+    /// The interval's reason, else its `reason/` annotation.
+    pub reason: String,
+    /// `condition`, `status`, `phase`… from the annotations or the v1 message stanzas.
+    pub annotations: BTreeMap<String, String>,
+    /// The human message, without a leading `changed:`.
+    pub message: String,
+    pub from: Time,
+    /// The end, when it is not before the start.
+    pub to: Option<Time>,
+    /// Where it was read.
+    pub file: String,
+}
+
+/// The monitor intervals of a timeline: the drawable spans, and what every interval with a
+/// start time contributes to the chart's window.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MonitorSpans {
+    pub spans: Vec<MonitorSpan>,
+    /// Whether any interval had a start time (the chart then draws conditions from the
+    /// intervals instead of the interval events).
+    pub any: bool,
+    /// The latest end (or start, for an open interval) of any interval.
+    pub end: Option<Time>,
 }

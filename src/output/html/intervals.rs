@@ -1,75 +1,29 @@
-//! CI monitor intervals as the chart draws them: each interval keeps both ends (the timeline
-//! keeps only the start of a condition interval), so an operator that was Available=False
+//! CI monitor intervals as the chart draws them, from the timeline's spans
+//! ([`MonitorSpan`]: both ends, where the events keep only a condition interval's start), so an operator that was Available=False
 //! for 48 s is drawn for 48 s. Condition intervals land on their operator, ClusterVersion,
 //! pool or node lane; node update phases on the node; alerts, disruption and the rest on CI
 //! lanes. Pod and container intervals are left out (thousands in a real job).
 
 use super::lane_model::{Bar, Glyph, Group, Lane, Mark, se, span_text};
-use crate::model::{Interval, Time};
+use crate::model::Time;
+use crate::timeline::MonitorSpan;
 use std::collections::BTreeMap;
 
-/// One monitor interval, normalised for drawing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CiInterval {
-    pub level: String,
-    pub locator: String,
-    pub keys: BTreeMap<String, String>,
-    pub reason: String,
-    /// `condition`, `status`, `phase`… from the annotations or the v1 message stanzas.
-    pub annotations: BTreeMap<String, String>,
-    /// The human message.
-    pub message: String,
-    pub from: Time,
-    pub to: Option<Time>,
-    /// Where it was read.
-    pub file: String,
+/// The tooltip of an interval drawn up to `end`.
+fn tip(iv: &MonitorSpan, end: &Time) -> String {
+    let open = iv.to.is_none();
+    format!(
+        "{}\n{} {}\n{}\n{}\n{}",
+        iv.locator,
+        iv.level,
+        iv.reason,
+        span_text(&iv.from, end, open),
+        iv.message,
+        iv.file
+    )
 }
-
-impl CiInterval {
-    /// Normalises an ingested interval; `None` without a start time.
-    pub fn from_interval(iv: &Interval) -> Option<CiInterval> {
-        let from = iv.from?;
-        // Ingest split the v1 string forms (`ingest::stanza`); keys, annotations and the human
-        // text arrive apart.
-        let reason = if iv.reason.is_empty() {
-            iv.annotations.get("reason").cloned().unwrap_or_default()
-        } else {
-            iv.reason.clone()
-        };
-        Some(CiInterval {
-            level: iv.level.clone(),
-            locator: iv.locator.clone(),
-            keys: iv.locator_keys.clone(),
-            reason,
-            annotations: iv.annotations.clone(),
-            message: iv
-                .message
-                .trim()
-                .trim_start_matches("changed:")
-                .trim()
-                .to_string(),
-            from,
-            to: iv.to.filter(|t| *t >= from),
-            file: iv.prov.display_path(),
-        })
-    }
-
-    fn tip(&self, end: &Time) -> String {
-        let open = self.to.is_none();
-        format!(
-            "{}\n{} {}\n{}\n{}\n{}",
-            self.locator,
-            self.level,
-            self.reason,
-            span_text(&self.from, end, open),
-            self.message,
-            self.file
-        )
-    }
-}
-
 /// Where an interval goes: a lane key and a track, or nothing.
-fn place(iv: &CiInterval) -> Option<(String, usize, &'static str)> {
+fn place(iv: &MonitorSpan) -> Option<(String, usize, &'static str)> {
     let k = &iv.keys;
     if k.contains_key("e2e-test") || k.contains_key("pod") || k.contains_key("container") {
         return None;
@@ -161,7 +115,7 @@ fn new_lane(key: &str) -> Lane {
 }
 
 /// Adds every interval to its lane (creating the CI lanes it needs).
-pub fn add(intervals: &[CiInterval], end: Time, lanes: &mut Vec<Lane>) {
+pub fn add(intervals: &[MonitorSpan], end: Time, lanes: &mut Vec<Lane>) {
     let mut extra: BTreeMap<String, Lane> = BTreeMap::new();
     for iv in intervals {
         let Some((key, track, class)) = place(iv) else {
@@ -182,7 +136,7 @@ pub fn add(intervals: &[CiInterval], end: Time, lanes: &mut Vec<Lane>) {
                 "m-milestone"
             };
             lane.marks
-                .push(Mark::new(iv.from, class, Glyph::Tick, iv.tip(&stop)).what("interval"));
+                .push(Mark::new(iv.from, class, Glyph::Tick, tip(iv, &stop)).what("interval"));
             continue;
         }
         let mut data = se(&iv.from, &stop);
@@ -208,7 +162,7 @@ pub fn add(intervals: &[CiInterval], end: Time, lanes: &mut Vec<Lane>) {
             class,
             track,
             label,
-            tip: iv.tip(&stop),
+            tip: tip(iv, &stop),
             data,
         });
     }

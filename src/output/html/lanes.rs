@@ -2,7 +2,7 @@
 //! each builder gives (`lanes_cv`, `lanes_cvo`, `lanes_more`, `intervals`), in their groups'
 //! order. The lane model the builders share is `lane_model`.
 
-use super::intervals::{self, CiInterval};
+use super::intervals;
 use super::lane_model::*;
 use super::lanes_cv;
 use super::lanes_cvo;
@@ -12,7 +12,7 @@ use crate::rules::Report;
 use crate::timeline::Timeline;
 
 /// The last moment anything is known about: collection time or the latest time seen.
-fn window_end(tl: &Timeline, report: &Report, ivs: &[CiInterval]) -> Option<Time> {
+fn window_end(tl: &Timeline, report: &Report) -> Option<Time> {
     let mut end = tl.reference;
     let mut see = |t: Option<Time>| {
         if let Some(t) = t {
@@ -36,23 +36,21 @@ fn window_end(tl: &Timeline, report: &Report, ivs: &[CiInterval]) -> Option<Time
     for f in &report.findings {
         see(f.at);
     }
-    for i in ivs {
-        see(i.to.or(Some(i.from)));
-    }
+    see(tl.monitor.end);
     end
 }
 
 /// Builds every lane (quiet ones included) and the time window.
-pub fn build(tl: &Timeline, report: &Report, ivs: &[CiInterval]) -> Option<Chart> {
-    let end = window_end(tl, report, ivs)?;
-    let idx = cond_index(tl, !ivs.is_empty());
+pub fn build(tl: &Timeline, report: &Report) -> Option<Chart> {
+    let end = window_end(tl, report)?;
+    let idx = cond_index(tl, tl.monitor.any);
     let mut lanes = vec![Lane::new(Group::Findings, "findings", "findings")];
     lanes_cv::cluster_version(tl, &idx, end, &mut lanes);
     lanes_cvo::cvo(tl, end, &mut lanes);
     lanes_more::operators(&idx, end, &mut lanes);
     lanes_more::machines(tl, &idx, end, &mut lanes);
     lanes_more::ci(tl, end, &mut lanes);
-    intervals::add(ivs, end, &mut lanes);
+    intervals::add(&tl.monitor.spans, end, &mut lanes);
     // Operators, pools and nodes by name; everything else as built.
     let mut order: Vec<(usize, Lane)> = lanes.into_iter().enumerate().collect();
     order.sort_by(|(i, a), (j, b)| {

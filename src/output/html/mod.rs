@@ -28,8 +28,6 @@ mod scale;
 mod sections;
 mod text;
 
-pub use intervals::CiInterval;
-
 use crate::bundle::{Bundle, InputKind};
 use crate::model::Time;
 use crate::rules::Report;
@@ -85,8 +83,6 @@ pub struct HtmlMeta {
     pub inputs: Vec<HtmlInput>,
     /// Files that could not be read, or only in part.
     pub unreadable_files: usize,
-    /// CI monitor intervals with both ends (the timeline keeps only their starts).
-    pub intervals: Vec<CiInterval>,
     /// What `mglint recommend` knows: the offered updates and what stands in the way.
     pub updates: Option<sections::UpdatesView>,
 }
@@ -127,11 +123,6 @@ impl HtmlMeta {
                 })
                 .collect(),
             unreadable_files: bundle.diagnostics.len(),
-            intervals: bundle
-                .intervals
-                .iter()
-                .filter_map(CiInterval::from_interval)
-                .collect(),
             updates: crate::recommend::RecommendInputs::from_bundle(bundle)
                 .ok()
                 .map(|i| sections::UpdatesView::of(&crate::recommend::plan(&i))),
@@ -290,13 +281,8 @@ fn header(report: &Report, tl: &Timeline, meta: &HtmlMeta, scope: Scope<'_>) -> 
 }
 
 /// The timeline section: the chart, or a sentence when nothing could be placed in time.
-fn timeline_section(
-    report: &Report,
-    timeline: &Timeline,
-    meta: &HtmlMeta,
-    scope: Scope<'_>,
-) -> Markup {
-    let chart = lanes::build(timeline, report, &meta.intervals).map(|mut c| {
+fn timeline_section(report: &Report, timeline: &Timeline, scope: Scope<'_>) -> Markup {
+    let chart = lanes::build(timeline, report).map(|mut c| {
         // Marks link to their finding's card, in this cluster's id namespace.
         for m in c.lanes.iter_mut().flat_map(|l| l.marks.iter_mut()) {
             if let Some(h) = &mut m.link
@@ -354,7 +340,7 @@ fn cluster_part(report: &Report, timeline: &Timeline, meta: &HtmlMeta, scope: Sc
         (header(report, timeline, meta, scope))
         main {
             "\n"
-            (timeline_section(report, timeline, meta, scope))
+            (timeline_section(report, timeline, scope))
             (sections::findings(report, scope))
             (sections::episodes(timeline, scope))
             (sections::updates(meta.updates.as_ref(), scope))

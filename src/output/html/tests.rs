@@ -37,6 +37,7 @@ fn timeline(events: Vec<TimelineEvent>, reference: &str) -> Timeline {
         reference: Some(t(reference)),
         unread: Vec::new(),
         cluster: Default::default(),
+        monitor: Default::default(),
     }
 }
 
@@ -232,6 +233,7 @@ fn empty_timeline_says_so() {
         reference: None,
         unread: Vec::new(),
         cluster: Default::default(),
+        monitor: Default::default(),
     };
     let html = render_html(&report(vec![]), &tl, &HtmlMeta::default());
     assert!(html.contains("Nothing in the input could be placed in time."));

@@ -262,6 +262,50 @@ fn intervals_of_every_kind() {
         Some("2023-07-17T23:30:00Z".into()),
         "CI-only update from the upgrade events"
     );
+    // The chart's spans keep both ends and leave the e2e-test and pod intervals out; the
+    // window still reaches the latest end of any interval.
+    let spans: Vec<_> = tl
+        .monitor
+        .spans
+        .iter()
+        .map(|s| {
+            (
+                s.locator.as_str(),
+                s.reason.as_str(),
+                s.message.as_str(),
+                s.to.map(|t| fmt_k8s(&t)),
+            )
+        })
+        .collect();
+    assert_eq!(
+        spans,
+        vec![
+            (
+                "clusterversion/cluster",
+                "UpgradeStarted",
+                "version/4.14.1 image/quay.io/x",
+                None
+            ),
+            ("clusterversion/cluster", "UpgradeComplete", "", None),
+            (
+                "clusteroperator/etcd",
+                "EtcdMembersDegraded",
+                "1 of 3 members are available",
+                Some("2023-07-17T22:31:00Z".into())
+            ),
+            (
+                "node/worker-a",
+                "NodeUpdate",
+                "drained node",
+                Some("2023-07-17T23:00:24Z".into())
+            ),
+        ]
+    );
+    assert!(tl.monitor.any);
+    assert_eq!(
+        tl.monitor.end.map(|t| fmt_k8s(&t)),
+        Some("2023-07-17T23:30:00Z".into())
+    );
 }
 
 #[test]
