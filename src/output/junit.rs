@@ -284,13 +284,13 @@ fn document(suites: &[Suite<'_>]) -> String {
 /// `mglint: <label>`; case names stay the rule's, so each cluster's suite has the same tests.
 /// The run's inputs that could not be opened are the first cluster's report's, so they fail
 /// the first suite's inputs case.
-pub fn render_clusters(clusters: &[(String, &Report)]) -> String {
+pub fn render_clusters(clusters: &[super::ClusterPage<'_>]) -> String {
     let suites: Vec<Suite<'_>> = clusters
         .iter()
-        .map(|(label, report)| Suite {
-            name: format!("mglint: {label}"),
-            report,
-            cases: cases_of(report),
+        .map(|p| Suite {
+            name: format!("mglint: {}", p.label),
+            report: p.report,
+            cases: cases_of(p.report),
         })
         .collect();
     document(&suites)

@@ -300,9 +300,10 @@ fn anchor(heading: &str) -> String {
 
 /// The table of contents of a document of several clusters: each cluster linked to its
 /// section, with its counts and verdict.
-pub fn contents(clusters: &[(String, &Report)]) -> String {
+pub fn contents(clusters: &[super::ClusterPage<'_>]) -> String {
     let mut out = format!("# mglint report: {} clusters\n\n", clusters.len());
-    for (i, (label, r)) in clusters.iter().enumerate() {
+    for (i, p) in clusters.iter().enumerate() {
+        let (label, r) = (p.label, p.report);
         let h = cluster_heading(i, clusters.len(), label);
         let s = &r.summary;
         let _ = writeln!(

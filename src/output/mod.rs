@@ -99,6 +99,15 @@ const BY_EXTENSION: &[(&str, Format)] = &[
     ("htm", Format::Html),
 ];
 
+/// One cluster of a run as every emitter takes it: its label (the cluster ID, else its
+/// inputs), report, timeline and the HTML header's facts.
+pub struct ClusterPage<'a> {
+    pub label: &'a str,
+    pub report: &'a Report,
+    pub timeline: &'a crate::timeline::Timeline,
+    pub meta: &'a html::HtmlMeta,
+}
+
 /// How to render.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RenderOptions {
@@ -150,28 +159,23 @@ pub fn render_sarif_cluster(label: &str, report: &Report) -> String {
 /// names its cluster (its ID, else its inputs). One report renders exactly as [`render`],
 /// and HTML draws each page's timeline.
 pub fn render_clusters(
-    pages: &[html::ClusterPage<'_>],
+    clusters: &[ClusterPage<'_>],
     format: Format,
     opts: &RenderOptions,
 ) -> String {
-    if let [one] = pages
+    if let [one] = clusters
         && format != Format::Html
     {
         return render(one.report, format, opts);
     }
-    let clusters: Vec<(String, &Report)> = pages
-        .iter()
-        .map(|p| (p.label.to_string(), p.report))
-        .collect();
-    let clusters = clusters.as_slice();
     match format {
         Format::Human | Format::Markdown => {
             let mut out = String::new();
             if format == Format::Markdown {
                 out.push_str(&markdown::contents(clusters));
             }
-            for (i, (label, report)) in clusters.iter().enumerate() {
-                let head = markdown::cluster_heading(i, clusters.len(), label);
+            for (i, page) in clusters.iter().enumerate() {
+                let head = markdown::cluster_heading(i, clusters.len(), page.label);
                 if format == Format::Markdown {
                     out.push_str(&format!("# {}\n\n", markdown::escape_text(&head)));
                 } else {
@@ -183,7 +187,7 @@ pub fn render_clusters(
                     max_bytes: opts.max_bytes / clusters.len(),
                     ..*opts
                 };
-                out.push_str(&render(report, format, &share));
+                out.push_str(&render(page.report, format, &share));
                 out.push('\n');
             }
             out
@@ -192,11 +196,11 @@ pub fn render_clusters(
         // pandas and duckdb read one shape whatever the number of clusters.
         Format::Json => clusters
             .iter()
-            .map(|(_, report)| json::render(report, crate::vocab::text::JsonLayout::Line) + "\n")
+            .map(|p| json::render(p.report, crate::vocab::text::JsonLayout::Line) + "\n")
             .collect(),
         Format::Junit => junit::render_clusters(clusters),
         Format::Sarif => sarif::render_clusters(clusters),
-        Format::Html => html::render_html_clusters(pages),
+        Format::Html => html::render_html_clusters(clusters),
     }
 }
 

@@ -350,14 +350,7 @@ fn cluster_part(report: &Report, timeline: &Timeline, meta: &HtmlMeta, scope: Sc
     }
 }
 
-/// One cluster of several on a page: its label (the cluster ID, else its inputs), report,
-/// timeline and header facts.
-pub struct ClusterPage<'a> {
-    pub label: &'a str,
-    pub report: &'a Report,
-    pub timeline: &'a Timeline,
-    pub meta: &'a HtmlMeta,
-}
+pub use super::ClusterPage;
 
 /// Several clusters as one self-contained page: a table of contents (each cluster with its
 /// verdict), then a section per cluster with its own header, chart and findings, ids

@@ -349,12 +349,13 @@ pub fn render(report: &Report) -> String {
 
 /// The SARIF log of several clusters' reports: one run each, each with its own category
 /// (`mglint/analyze/<label>`), as GitHub refuses two runs of one category in one upload.
-pub fn render_clusters(clusters: &[(String, &Report)]) -> String {
+pub fn render_clusters(clusters: &[crate::output::ClusterPage<'_>]) -> String {
     let mut seen = std::collections::BTreeSet::new();
     let runs = clusters
         .iter()
         .enumerate()
-        .map(|(i, (label, report))| {
+        .map(|(i, p)| {
+            let (label, report) = (p.label, p.report);
             let mut id = format!("mglint/analyze/{}/", category_part(label));
             if !seen.insert(id.clone()) {
                 id = format!("mglint/analyze/{}-{}/", category_part(label), i + 1);
