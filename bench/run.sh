@@ -129,7 +129,22 @@ echo "|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${ARC_ROWS[@]}"
 echo
 
-# The known-issue catalogue's cost: analyze with it and without it.
+# The known-issue catalogue's cost: analyze with it and without it, on the real dumps (their
+# directory and .tar.xz) and on the largest generated directory.
+if [ -d "$CORPUS" ]; then
+    echo "### Known-issue catalogue on the real must-gathers: with it against without it (--no-bundled-rules)"
+    echo
+    echo "| input | with | without | ratio | peak RSS with | peak RSS without |"
+    echo "|---|---|---|---|---|---|"
+    for n in must-gather-aws must-gather-metal; do
+        for input in "$DATA/$n" "$CORPUS/$n.tar.xz"; do
+            read -r w_t w_m < <(median "$BIN" analyze --format json "$input")
+            read -r o_t o_m < <(median "$BIN" analyze --no-bundled-rules --format json "$input")
+            echo "| $(basename "$input") | $w_t s | $o_t s | **$(ratio "$w_t" "$o_t")** | $((w_m / 1024)) MB | $((o_m / 1024)) MB |"
+        done
+    done
+    echo
+fi
 big="$DATA/mg-${SIZES[${#SIZES[@]}-1]}"
 for s in "${SIZES[@]}"; do [ "$s" = 1G ] && big="$DATA/mg-1G"; done
 read -r with_t _ < <(median "$BIN" analyze --format json "$big")

@@ -257,6 +257,20 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
                     Arc::from(String::from_utf8_lossy(e.as_bytes()).as_ref())
                 }
             };
+            // A file read only for known-issue rules whose text lacks the keys of every rule
+            // that reads it can give none of them an object: not parsed, not kept.
+            let for_rules_only = crate::vocab::kind::classify_path(&name_for_id).is_none()
+                && Objects::kind_of_path(&name_for_id).is_none();
+            if for_rules_only && !opts.wants.worth_parsing(&name_for_id, &text) {
+                return FileResult {
+                    kind,
+                    prov,
+                    bytes,
+                    parsed: Parsed::Objects(Objects::default()),
+                    diags,
+                    text: None,
+                };
+            }
             let (objs, errs) =
                 resources::parse_resources_keeping(&text, &name_for_id, &prov, &opts.wants);
             for e in errs {

@@ -9,7 +9,7 @@ use super::glob::Glob;
 use super::kind::FileKind;
 pub use super::mg_path::LogFile;
 use super::mg_path::{ContainerLog, MgPath, Resource, segments};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// An object kind a rule reads, by where a must-gather keeps it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -75,6 +75,11 @@ pub struct Wants {
     pub pod_logs: Vec<LogWant>,
     /// Kinds (`PodDisruptionBudget`) whose objects are kept whole, as JSON, for rules.
     pub kinds: BTreeSet<String>,
+    /// For each object matcher, by the resource it reads: the keys an object must hold for
+    /// the matcher to match it (from its field tests; empty: no such key is known). A file
+    /// read only for rules, whose text holds every key of none of its resource's matchers,
+    /// cannot give any rule an object, and is not parsed ([`Wants::worth_parsing`]).
+    pub resource_keys: BTreeMap<ResourceWant, Vec<Vec<String>>>,
 }
 
 impl Wants {
@@ -137,6 +142,29 @@ impl Wants {
         })
     }
 
+    /// Whether a file read only because a rule's resource names it can give a rule an object:
+    /// its text holds every key of at least one matcher of that resource (or some matcher
+    /// names no key). A path of no wanted resource is always worth parsing.
+    pub fn worth_parsing(&self, path: &str, text: &str) -> bool {
+        let parts = segments(path);
+        let r = match MgPath::parse(&parts) {
+            Some(MgPath::Cluster(r) | MgPath::Namespaced { resource: r, .. }) => r,
+            _ => return true,
+        };
+        let mut sets = self
+            .resource_keys
+            .iter()
+            .filter(|(w, _)| {
+                w.plural == r.plural && w.group.as_deref().is_none_or(|g| g == r.group)
+            })
+            .flat_map(|(_, sets)| sets)
+            .peekable();
+        if sets.peek().is_none() {
+            return true;
+        }
+        sets.any(|keys| keys.iter().all(|k| text.contains(k.as_str())))
+    }
+
     /// Whether objects of `kind` are kept whole for rules.
     pub fn keeps(&self, kind: &str) -> bool {
         self.kinds.contains(kind)
@@ -169,6 +197,33 @@ mod tests {
             },
         });
         w
+    }
+
+    #[test]
+    fn a_file_without_a_matchers_keys_is_not_worth_parsing() {
+        let mut w = wants();
+        let pdb = ResourceWant {
+            group: Some("policy".into()),
+            plural: "poddisruptionbudgets".into(),
+        };
+        let path = "mg/namespaces/a/policy/poddisruptionbudgets/x.yaml";
+        assert!(
+            w.worth_parsing(path, "kind: PodDisruptionBudget"),
+            "no keys known"
+        );
+        w.resource_keys.insert(
+            pdb.clone(),
+            vec![vec!["disruptionsAllowed".into(), "expectedPods".into()]],
+        );
+        assert!(!w.worth_parsing(path, "status:\n  disruptionsAllowed: 0\n"));
+        assert!(w.worth_parsing(path, "status: {disruptionsAllowed: 0, expectedPods: 1}"));
+        assert!(
+            w.worth_parsing("mg/namespaces/a/apps/deployments.yaml", ""),
+            "another resource"
+        );
+        // A second matcher of the resource that names no key reads every file.
+        w.resource_keys.get_mut(&pdb).unwrap().push(Vec::new());
+        assert!(w.worth_parsing(path, "status: {}"));
     }
 
     #[test]

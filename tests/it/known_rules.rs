@@ -771,3 +771,90 @@ fn other_kinds_and_logs_are_read_only_when_a_rule_asks() {
     );
     assert_eq!(b3.sources_by_kind.get("pod-log"), Some(&1));
 }
+
+/// A file read only for a rule, whose text lacks the keys that rule's field tests need, is
+/// not parsed: of two APIRequestCounts, only the one with `removedInRelease` is kept for
+/// KI009, which still fires on it; both files are still counted as read.
+#[test]
+fn files_without_a_rules_keys_are_not_parsed_for_it() {
+    let set = bundled();
+    let keys = set
+        .wants
+        .resource_keys
+        .iter()
+        .find(|(w, _)| w.plural == "apirequestcounts")
+        .map(|(_, k)| k.clone());
+    assert_eq!(
+        keys,
+        Some(vec![vec![
+            "removedInRelease".to_string(),
+            "requestCount".to_string(),
+            "username".to_string()
+        ]])
+    );
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_tree(
+        &common::root().join("fixtures/known-issues/KI009/fail"),
+        dir.path(),
+    );
+    let counts = walk_find(dir.path(), "apirequestcounts");
+    std::fs::write(
+        counts.join("deployments.v1.apps.yaml"),
+        "apiVersion: apiserver.openshift.io/v1\nkind: APIRequestCount\nmetadata:\n  name: deployments.v1.apps\nstatus:\n  requestCount: 7\n",
+    )
+    .unwrap();
+    let inputs = vec![dir.path().display().to_string()];
+    let load = |known: KnownSet| {
+        mglint::app::load(
+            &inputs,
+            &mglint::Settings {
+                known: Arc::new(known),
+                ..Default::default()
+            },
+        )
+        .unwrap()
+    };
+    let run = load(bundled());
+    let b = &run.analysis().bundle;
+    let kept: Vec<&str> = b
+        .objects
+        .raw
+        .iter()
+        .filter(|o| o.value["kind"] == "APIRequestCount")
+        .filter_map(|o| o.value["metadata"]["name"].as_str())
+        .collect();
+    assert_eq!(kept, ["cronjobs.v1beta1.batch"]);
+    assert!(
+        run.analysis()
+            .report()
+            .findings
+            .iter()
+            .any(|f| f.code == "KI009")
+    );
+    let without = load(KnownSet::default());
+    assert_eq!(
+        b.inputs[0].files_read,
+        without.analysis().bundle.inputs[0].files_read + 2,
+        "both APIRequestCount files are read"
+    );
+}
+
+/// The directory named `name` below `root`.
+fn walk_find(root: &Path, name: &str) -> PathBuf {
+    find_dir(root, name).unwrap_or_else(|| panic!("no {name} below {}", root.display()))
+}
+
+fn find_dir(root: &Path, name: &str) -> Option<PathBuf> {
+    std::fs::read_dir(root)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .find_map(|p| {
+            if p.file_name().is_some_and(|n| n == name) {
+                Some(p)
+            } else {
+                find_dir(&p, name)
+            }
+        })
+}

@@ -51,6 +51,34 @@ pub struct CObjects {
     pub conditions: Vec<CCondition>,
 }
 
+impl CObjects {
+    /// Keys every object this matcher matches holds: the last key of each field test that
+    /// needs a value there (all but `exists: false`), when it is plain ASCII (letters,
+    /// digits, `-`, `_`, `.`), so it appears as written in any YAML or JSON the object is in.
+    pub fn required_keys(&self) -> Vec<String> {
+        let mut keys: Vec<String> = self
+            .fields
+            .iter()
+            .filter(|f| f.exists != Some(false))
+            .filter_map(|f| {
+                f.path.iter().rev().find_map(|s| match s {
+                    Seg::Key(k) => Some(k),
+                    _ => None,
+                })
+            })
+            .filter(|k| {
+                !k.is_empty()
+                    && k.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+            })
+            .cloned()
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+}
+
 #[derive(Debug)]
 pub struct CLogs {
     pub namespace: Glob,

@@ -182,6 +182,10 @@ pub fn wants(rules: &[Arc<KnownRule>]) -> Wants {
             CMatcher::Objects(o) => {
                 w.kinds.insert(o.kind.clone());
                 w.resources.insert(o.resource.clone());
+                w.resource_keys
+                    .entry(o.resource.clone())
+                    .or_default()
+                    .push(o.required_keys());
             }
             CMatcher::Logs(l) => w.pod_logs.push(LogWant {
                 namespace: l.namespace.clone(),
