@@ -348,7 +348,10 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
                 pod: p.pod.to_string(),
                 container: p.container.to_string(),
                 file: p.file,
-                text: Arc::from(String::from_utf8_lossy(&data).as_ref()),
+                lines: PodLogLines::select(
+                    &String::from_utf8_lossy(&data),
+                    opts.wants.log_literals(&p).as_deref(),
+                ),
             }),
             _ => Parsed::Nothing,
         },

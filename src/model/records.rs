@@ -172,8 +172,8 @@ pub struct Diagnostic {
     pub reason: String,
 }
 
-/// A container log a known-issue rule asked for (see `vocab::wants`), kept as text: rules
-/// scan its lines; nothing else reads it.
+/// A container log a known-issue rule asked for (see `vocab::wants`), kept as the lines its
+/// rules can match: rules scan them; nothing else reads it.
 #[derive(Debug, Clone)]
 pub struct PodLog {
     pub prov: Provenance,
@@ -181,5 +181,119 @@ pub struct PodLog {
     pub pod: String,
     pub container: String,
     pub file: LogFile,
-    pub text: std::sync::Arc<str>,
+    pub lines: PodLogLines,
+}
+
+/// The lines of a container log that rules can match, in file order.
+#[derive(Debug, Clone)]
+pub enum PodLogLines {
+    /// The whole text: a rule reading this log names no literal its matches hold.
+    All(std::sync::Arc<str>),
+    /// Only the lines holding one of the rules' literals, each with its line number.
+    Some(Vec<KeptLine>),
+}
+
+/// One line of a container log, without its line end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptLine {
+    /// 1-based line number.
+    pub number: u64,
+    /// Byte offset of the line in the (UTF-8, invalid bytes replaced) text.
+    pub offset: u64,
+    pub text: Box<str>,
+}
+
+impl PodLogLines {
+    /// Keeps the lines of `text` holding one of `literals` (every line for `None`).
+    pub fn select(text: &str, literals: Option<&[String]>) -> PodLogLines {
+        let Some(literals) = literals else {
+            return PodLogLines::All(std::sync::Arc::from(text));
+        };
+        let finders: Vec<memchr::memmem::Finder<'_>> = literals
+            .iter()
+            .map(|l| memchr::memmem::Finder::new(l.as_bytes()))
+            .collect();
+        PodLogLines::Some(
+            lines_of(text)
+                .filter(|l| finders.iter().any(|f| f.find(l.text.as_bytes()).is_some()))
+                .map(|l| KeptLine {
+                    number: l.number,
+                    offset: l.offset,
+                    text: l.text.into(),
+                })
+                .collect(),
+        )
+    }
+
+    /// The lines, each as (number, offset, text without its line end).
+    pub fn iter(&self) -> Box<dyn Iterator<Item = LineRef<'_>> + '_> {
+        match self {
+            PodLogLines::All(text) => Box::new(lines_of(text)),
+            PodLogLines::Some(v) => Box::new(v.iter().map(|l| LineRef {
+                number: l.number,
+                offset: l.offset,
+                text: &l.text,
+            })),
+        }
+    }
+}
+
+/// A line of a container log, borrowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineRef<'a> {
+    pub number: u64,
+    pub offset: u64,
+    pub text: &'a str,
+}
+
+/// The lines of `text` split at `\n`, each without its `\n` or `\r\n`.
+fn lines_of(text: &str) -> impl Iterator<Item = LineRef<'_>> {
+    let mut offset = 0u64;
+    text.split_inclusive('\n').enumerate().map(move |(i, raw)| {
+        let start = offset;
+        offset += raw.len() as u64;
+        LineRef {
+            number: i as u64 + 1,
+            offset: start,
+            text: raw.trim_end_matches(['\n', '\r']),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selected_lines_keep_their_numbers_and_offsets() {
+        let text = "a took too long\r\nb fine\nc took too long\nd took";
+        let whole = PodLogLines::select(text, None);
+        let all: Vec<LineRef<'_>> = whole.iter().collect();
+        assert_eq!(all.len(), 4);
+        assert_eq!(
+            (all[1].number, all[1].offset, all[1].text),
+            (2, 17, "b fine")
+        );
+        let some = PodLogLines::select(text, Some(&["too long".to_string()]));
+        let kept: Vec<(u64, u64, String)> = some
+            .iter()
+            .map(|l| (l.number, l.offset, l.text.to_string()))
+            .collect();
+        let want: Vec<(u64, u64, String)> = all
+            .iter()
+            .filter(|l| l.text.contains("too long"))
+            .map(|l| (l.number, l.offset, l.text.to_string()))
+            .collect();
+        assert_eq!(kept, want);
+        assert_eq!(kept.len(), 2);
+        assert_eq!(
+            kept[0].2, "a took too long",
+            "the \\r\\n is not part of the line"
+        );
+        assert_eq!(
+            PodLogLines::select(text, Some(&[])).iter().count(),
+            0,
+            "no literal: no line can match"
+        );
+    }
 }

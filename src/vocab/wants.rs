@@ -53,6 +53,9 @@ pub struct LogWant {
     pub pod: Glob,
     pub container: Glob,
     pub files: LogFiles,
+    /// Substrings one of which every line the rule's regex matches holds; `None`: none is
+    /// known, and every line is kept.
+    pub literals: Option<Vec<String>>,
 }
 
 impl LogFile {
@@ -165,6 +168,25 @@ impl Wants {
         sets.any(|keys| keys.iter().all(|k| text.contains(k.as_str())))
     }
 
+    /// The literals whose lines the rules reading this container log can match: `None` when
+    /// one of them names none (every line is kept).
+    pub fn log_literals(&self, p: &ContainerLog<'_>) -> Option<Vec<String>> {
+        let mut out: Vec<String> = Vec::new();
+        for w in self.pod_logs.iter().filter(|w| {
+            p.file.wanted_by(w.files)
+                && w.namespace.matches(p.namespace)
+                && w.pod.matches(p.pod)
+                && w.container.matches(p.container)
+        }) {
+            for l in w.literals.as_ref()? {
+                if !out.contains(l) {
+                    out.push(l.clone());
+                }
+            }
+        }
+        Some(out)
+    }
+
     /// Whether objects of `kind` are kept whole for rules.
     pub fn keeps(&self, kind: &str) -> bool {
         self.kinds.contains(kind)
@@ -195,6 +217,7 @@ mod tests {
                 current: true,
                 ..LogFiles::default()
             },
+            literals: None,
         });
         w
     }

@@ -51,6 +51,37 @@ pub struct CObjects {
     pub conditions: Vec<CCondition>,
 }
 
+/// Substrings one of which every match of `pattern` starts with, so a line holding none of
+/// them cannot match: the longest prefix all of the regex's prefix literals share when it is
+/// at least 3 bytes, else those literals when they are at most 16 and none is empty; `None`
+/// when the regex has no such literals (it may match anything, or too many strings to list).
+pub fn line_literals(pattern: &str) -> Option<Vec<String>> {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    let mut ex = Extractor::new();
+    ex.kind(ExtractKind::Prefix);
+    let seq = ex.extract(&hir);
+    let lits = seq.literals()?;
+    if lits.is_empty() || lits.iter().any(|l| l.as_bytes().is_empty()) {
+        return None;
+    }
+    let text = |b: &[u8]| String::from_utf8(b.to_vec()).ok();
+    if let Some(lcp) = seq.longest_common_prefix()
+        && lcp.len() >= 3
+    {
+        // Cut to a character boundary: the prefix of two UTF-8 literals may end inside one.
+        let s = String::from_utf8_lossy(lcp);
+        let s = s.trim_end_matches('\u{fffd}');
+        if s.len() >= 3 {
+            return Some(vec![s.to_string()]);
+        }
+    }
+    if lits.len() > 16 {
+        return None;
+    }
+    lits.iter().map(|l| text(l.as_bytes())).collect()
+}
+
 impl CObjects {
     /// Keys every object this matcher matches holds: the last key of each field test that
     /// needs a value there (all but `exists: false`), when it is plain ASCII (letters,
@@ -86,6 +117,8 @@ pub struct CLogs {
     pub container: Glob,
     pub files: LogFiles,
     pub regex: Regex,
+    /// Substrings one of which every line the regex matches holds (see [`line_literals`]).
+    pub literals: Option<Vec<String>>,
     pub min_count: u64,
     pub window: Option<Window>,
 }
@@ -380,6 +413,7 @@ fn matcher(cx: &Ctx<'_>, m: &Matcher, names: &mut Vec<String>) -> Result<CMatche
                 container: cx.glob("container", &l.container)?,
                 files,
                 regex: cx.regex("regex", &l.regex, names)?,
+                literals: line_literals(&l.regex),
                 min_count: l.min_count,
                 window: l.window,
             })
@@ -708,5 +742,46 @@ mod tests {
             Some("policy")
         );
         assert!(resource_of("X", Some("nogroup")).is_none());
+    }
+}
+
+#[cfg(test)]
+mod literal_tests {
+    use super::line_literals;
+
+    #[test]
+    fn the_catalogues_log_regexes_give_their_fixed_prefix() {
+        assert_eq!(
+            line_literals(r#""msg":"apply request took too long","took":"(?P<took>[0-9.]+s)""#),
+            Some(vec![
+                r#""msg":"apply request took too long","took":""#.to_string()
+            ])
+        );
+        assert_eq!(
+            line_literals(r#"error when evicting pods/"(?P<pod>[^"]+)" -n"#),
+            Some(vec![r#"error when evicting pods/""#.to_string()])
+        );
+        assert_eq!(
+            line_literals("successfully acquired lease (?P<lease>\\S+)"),
+            Some(vec!["successfully acquired lease ".to_string()])
+        );
+    }
+
+    #[test]
+    fn alternatives_are_listed_and_open_patterns_give_none() {
+        assert_eq!(
+            line_literals("timed out|deadline exceeded"),
+            Some(vec![
+                "timed out".to_string(),
+                "deadline exceeded".to_string()
+            ])
+        );
+        // Case-insensitive: the prefix literals in every case combination share no prefix and
+        // are more than 16, so no line is left out.
+        assert_eq!(line_literals("(?i)apply request took too long"), None);
+        for open in [".*", "a*", r"\d+ms", "", "[a-z]+ failed"] {
+            assert_eq!(line_literals(open), None, "{open}");
+        }
+        assert_eq!(line_literals("(unclosed"), None);
     }
 }

@@ -411,18 +411,15 @@ fn logs(cx: &Context<'_>, l: &CLogs) -> Vec<Hit> {
             log.pod.clone(),
             log.container.clone(),
         );
-        let mut offset = 0u64;
-        for (i, raw) in log.text.split_inclusive('\n').enumerate() {
-            let start = offset;
-            offset += raw.len() as u64;
-            let line = raw.trim_end_matches(['\n', '\r']);
+        for ln in log.lines.iter() {
+            let line = ln.text;
             let (time, rest) = line_time(line);
             if !l.regex.is_match(rest) || !allowed(time) {
                 continue;
             }
             let prov = Provenance {
-                line: u32::try_from(i + 1).ok(),
-                span: Some((start, start + line.len() as u64)),
+                line: u32::try_from(ln.number).ok(),
+                span: Some((ln.offset, ln.offset + line.len() as u64)),
                 ..log.prov.clone()
             };
             groups.entry(key.clone()).or_default().add(

@@ -192,6 +192,7 @@ pub fn wants(rules: &[Arc<KnownRule>]) -> Wants {
                 pod: l.pod.clone(),
                 container: l.container.clone(),
                 files: l.files,
+                literals: l.literals.clone(),
             }),
             CMatcher::Events(e) => {
                 let g = e
