@@ -15,8 +15,9 @@ pub mod textlog;
 
 use crate::bundle::{Bundle, InputInfo};
 use crate::model::*;
+use crate::source::ReadError;
 use crate::source::{self, SourceOptions, VFile};
-use crate::vocab::mg_path::{MgPath, cvo_log, cvo_log_by_name, segments};
+use crate::vocab::mg_path::{ContainerLog, MgPath, cvo_log, cvo_log_by_name, segments};
 use crate::vocab::{FileKind, FileRef};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -232,6 +233,12 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
     if kind == FileKind::Intervals {
         return read_intervals(f, prov, diags, opts);
     }
+    // Container logs are streamed too, keeping only the lines a rule can match.
+    if kind == FileKind::PodLog
+        && let Some(MgPath::ContainerLog(p)) = MgPath::parse(&segments(&name_for_id))
+    {
+        return read_pod_log(f, prov, diags, opts, p);
+    }
     let data = match f.load(opts) {
         Ok(d) => strip_bom(d),
         Err(e) => return FileResult::failed(kind, prov, diags, e),
@@ -341,20 +348,8 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
             data,
         ),
         FileKind::NestedArchive => Parsed::Nothing,
-        FileKind::PodLog => match MgPath::parse(&segments(&name_for_id)) {
-            Some(MgPath::ContainerLog(p)) => Parsed::PodLog(PodLog {
-                prov: prov.clone(),
-                namespace: p.namespace.to_string(),
-                pod: p.pod.to_string(),
-                container: p.container.to_string(),
-                file: p.file,
-                lines: PodLogLines::select(
-                    &String::from_utf8_lossy(&data),
-                    opts.wants.log_literals(&p).as_deref(),
-                ),
-            }),
-            _ => Parsed::Nothing,
-        },
+        // Streamed above; a path that is no container log's gives nothing.
+        FileKind::PodLog => Parsed::Nothing,
     };
     FileResult {
         kind,
@@ -363,6 +358,57 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
         parsed,
         diags,
         text: kept,
+    }
+}
+
+/// Streams a container log a known-issue rule asked for, line by line, keeping the lines
+/// the rules reading it can match ([`LineSelector`]), bounded by `--max-file-bytes`.
+fn read_pod_log(
+    f: VFile,
+    prov: Provenance,
+    diags: Vec<Diagnostic>,
+    opts: &SourceOptions,
+    p: ContainerLog<'_>,
+) -> FileResult {
+    let kind = FileKind::PodLog;
+    let literals = opts.wants.log_literals(&p);
+    let mut r = match f.open(opts) {
+        Ok(r) => r,
+        Err(e) => return FileResult::failed(kind, prov, diags, e),
+    };
+    skip_bom(&mut *r);
+    let mut sel = LineSelector::new(literals.as_deref());
+    let (mut buf, mut bytes) = (Vec::new(), 0u64);
+    loop {
+        buf.clear();
+        match std::io::BufRead::read_until(&mut *r, b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(n) => bytes += n as u64,
+            Err(e) => return FileResult::failed(kind, prov, diags, ReadError::io(&e)),
+        }
+        if bytes > opts.max_file_bytes {
+            let e = ReadError::TooLarge {
+                cap: opts.max_file_bytes,
+                flag: "--max-file-bytes",
+            };
+            return FileResult::failed(kind, prov, diags, e);
+        }
+        sel.push(&buf);
+    }
+    FileResult {
+        kind,
+        parsed: Parsed::PodLog(PodLog {
+            prov: prov.clone(),
+            namespace: p.namespace.to_string(),
+            pod: p.pod.to_string(),
+            container: p.container.to_string(),
+            file: p.file,
+            lines: sel.finish(),
+        }),
+        prov,
+        bytes,
+        diags,
+        text: None,
     }
 }
 

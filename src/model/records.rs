@@ -188,7 +188,7 @@ pub struct PodLog {
 #[derive(Debug, Clone)]
 pub enum PodLogLines {
     /// The whole text: a rule reading this log names no literal its matches hold.
-    All(std::sync::Arc<str>),
+    All(String),
     /// Only the lines holding one of the rules' literals, each with its line number.
     Some(Vec<KeptLine>),
 }
@@ -206,23 +206,11 @@ pub struct KeptLine {
 impl PodLogLines {
     /// Keeps the lines of `text` holding one of `literals` (every line for `None`).
     pub fn select(text: &str, literals: Option<&[String]>) -> PodLogLines {
-        let Some(literals) = literals else {
-            return PodLogLines::All(std::sync::Arc::from(text));
-        };
-        let finders: Vec<memchr::memmem::Finder<'_>> = literals
-            .iter()
-            .map(|l| memchr::memmem::Finder::new(l.as_bytes()))
-            .collect();
-        PodLogLines::Some(
-            lines_of(text)
-                .filter(|l| finders.iter().any(|f| f.find(l.text.as_bytes()).is_some()))
-                .map(|l| KeptLine {
-                    number: l.number,
-                    offset: l.offset,
-                    text: l.text.into(),
-                })
-                .collect(),
-        )
+        let mut s = LineSelector::new(literals);
+        for raw in text.split_inclusive('\n') {
+            s.push(raw.as_bytes());
+        }
+        s.finish()
     }
 
     /// The lines, each as (number, offset, text without its line end).
@@ -234,6 +222,64 @@ impl PodLogLines {
                 offset: l.offset,
                 text: &l.text,
             })),
+        }
+    }
+}
+
+/// Builds [`PodLogLines`] from a log's lines as they are read (each with its `\n`), so the
+/// file is never held whole when only some lines are kept. Invalid UTF-8 is replaced line by
+/// line, which gives the text, numbers and offsets of replacing it in the whole file.
+pub struct LineSelector<'l> {
+    finders: Option<Vec<memchr::memmem::Finder<'l>>>,
+    all: String,
+    kept: Vec<KeptLine>,
+    number: u64,
+    offset: u64,
+}
+
+impl<'l> LineSelector<'l> {
+    /// Keeps the lines holding one of `literals`, or every line for `None`.
+    pub fn new(literals: Option<&'l [String]>) -> LineSelector<'l> {
+        LineSelector {
+            finders: literals.map(|ls| {
+                ls.iter()
+                    .map(|l| memchr::memmem::Finder::new(l.as_bytes()))
+                    .collect()
+            }),
+            all: String::new(),
+            kept: Vec::new(),
+            number: 0,
+            offset: 0,
+        }
+    }
+
+    /// The next line, with its `\n` (the last line may have none).
+    pub fn push(&mut self, raw: &[u8]) {
+        let text = match std::str::from_utf8(raw) {
+            Ok(t) => std::borrow::Cow::Borrowed(t),
+            Err(_) => String::from_utf8_lossy(raw),
+        };
+        self.number += 1;
+        let start = self.offset;
+        self.offset += text.len() as u64;
+        match &self.finders {
+            None => self.all.push_str(&text),
+            Some(fs) => {
+                if fs.iter().any(|f| f.find(text.as_bytes()).is_some()) {
+                    self.kept.push(KeptLine {
+                        number: self.number,
+                        offset: start,
+                        text: text.trim_end_matches(['\n', '\r']).into(),
+                    });
+                }
+            }
+        }
+    }
+
+    pub fn finish(self) -> PodLogLines {
+        match self.finders {
+            None => PodLogLines::All(self.all),
+            Some(_) => PodLogLines::Some(self.kept),
         }
     }
 }
