@@ -287,6 +287,9 @@ pub struct Unread {
     pub kind: Option<String>,
 }
 
+/// The kind an unread container log is reported as (read only for known-issue rules).
+const POD_LOG: &str = "container log";
+
 /// The object kinds the assessment of an update reads (`status`, the `UH` rules).
 const STATUS_KINDS: &[&str] = &[
     "ClusterVersion",
@@ -341,6 +344,7 @@ impl Unread {
             }
             Some("Alerts") => "the alerts in Update Health",
             Some("Deployment") => "whether machine-config is updated",
+            Some(POD_LOG) => "what the known-issue rules reading it would find",
             _ => "any part of the assessment",
         }
     }
@@ -414,7 +418,17 @@ pub fn unread_files(b: &Bundle) -> Vec<Unread> {
             continue;
         }
         let text = b.files.text(&d.prov.file).map(|t| &**t);
-        let kind = guess_kind(&d.reason, text, &d.prov.display_path());
+        // A container log read only for known-issue rules holds no object the assessment
+        // reads: its loss touches those rules alone.
+        let pod_log = b
+            .files
+            .entry(&d.prov.file)
+            .is_some_and(|e| e.kind == crate::vocab::FileKind::PodLog);
+        let kind = if pod_log {
+            Some(POD_LOG.to_string())
+        } else {
+            guess_kind(&d.reason, text, &d.prov.display_path())
+        };
         out.push(Unread {
             input: input.to_string(),
             path: path.to_string(),

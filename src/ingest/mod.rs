@@ -377,11 +377,13 @@ fn read_pod_log(
         Err(e) => return FileResult::failed(kind, prov, diags, e),
     };
     skip_bom(&mut *r);
+    // One byte past the cap tells a file at the cap from a larger one; a line never holds more.
+    let mut r = std::io::Read::take(r, opts.max_file_bytes.saturating_add(1));
     let mut sel = LineSelector::new(literals.as_deref());
     let (mut buf, mut bytes) = (Vec::new(), 0u64);
     loop {
         buf.clear();
-        match std::io::BufRead::read_until(&mut *r, b'\n', &mut buf) {
+        match std::io::BufRead::read_until(&mut r, b'\n', &mut buf) {
             Ok(0) => break,
             Ok(n) => bytes += n as u64,
             Err(e) => return FileResult::failed(kind, prov, diags, ReadError::io(&e)),

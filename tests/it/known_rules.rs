@@ -858,3 +858,42 @@ fn find_dir(root: &Path, name: &str) -> Option<PathBuf> {
             }
         })
 }
+
+/// A container log a rule reads is streamed under `--max-file-bytes`: one line longer than the
+/// bound is refused with the reason (a line is never held past the bound), and the rest of the
+/// dump is analysed.
+#[test]
+fn a_pod_log_past_the_file_bound_is_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let mg = dir.path().join("mg");
+    std::fs::create_dir_all(&mg).unwrap();
+    common::copy_tree(
+        &common::root().join("fixtures/must-gather/seed1-blocked"),
+        &mg,
+    );
+    let logs = walk_find(&mg, "namespaces").join("openshift-etcd/pods/etcd-m0/etcd/etcd/logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    std::fs::write(logs.join("current.log"), "x".repeat(3 << 20)).unwrap();
+    let o = mglint_in(
+        dir.path(),
+        &[
+            "analyze",
+            "--format",
+            "json",
+            "--exit-zero",
+            "--partial",
+            "--max-file-bytes",
+            "1MiB",
+            "mg",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let unread = doc["unread"].to_string();
+    assert!(
+        unread.contains("current.log")
+            && unread.contains("more than 1048576 bytes")
+            && unread.contains(r#""kind":"container log""#),
+        "{unread}"
+    );
+}
