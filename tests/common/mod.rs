@@ -337,7 +337,7 @@ pub fn healthy_cv_of_cluster(id: &str) -> String {
 }
 
 /// Whether the heavy tests run: browsers, memory and time bounds, stress and thread-count
-/// comparisons over every fixture. `CI=true` (CI and `.ci/run`) or `MGLINT_TEST_ALL=1` runs
+/// comparisons over every fixture. `CI=true` or `MGLINT_TEST_ALL=1` (which `.ci/run` sets) runs
 /// them; a plain `cargo test` skips each with a note, so it stays quick on a laptop.
 pub fn heavy(test: &str) -> bool {
     let on = |k: &str, v: &str| std::env::var(k).is_ok_and(|x| x == v);
