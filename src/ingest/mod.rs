@@ -266,9 +266,11 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
             };
             // A file read only for known-issue rules whose text lacks the keys of every rule
             // that reads it can give none of them an object: not parsed, not kept.
-            let for_rules_only = crate::vocab::kind::classify_path(&name_for_id).is_none()
-                && Objects::kind_of_path(&name_for_id).is_none();
-            if for_rules_only && !opts.wants.worth_parsing(&name_for_id, &text) {
+            // (The cheap test first: with no rule naming keys it answers at once.)
+            if !opts.wants.worth_parsing(&name_for_id, &text)
+                && crate::vocab::kind::classify_path(&name_for_id).is_none()
+                && Objects::kind_of_path(&name_for_id).is_none()
+            {
                 return FileResult {
                     kind,
                     prov,

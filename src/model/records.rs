@@ -204,15 +204,6 @@ pub struct KeptLine {
 }
 
 impl PodLogLines {
-    /// Keeps the lines of `text` holding one of `literals` (every line for `None`).
-    pub fn select(text: &str, literals: Option<&[String]>) -> PodLogLines {
-        let mut s = LineSelector::new(literals);
-        for raw in text.split_inclusive('\n') {
-            s.push(raw.as_bytes());
-        }
-        s.finish()
-    }
-
     /// The lines, each as (number, offset, text without its line end).
     pub fn iter(&self) -> Box<dyn Iterator<Item = LineRef<'_>> + '_> {
         match self {
@@ -310,17 +301,26 @@ fn lines_of(text: &str) -> impl Iterator<Item = LineRef<'_>> {
 mod tests {
     use super::*;
 
+    /// The lines of `text` holding one of `literals`, fed as a stream reads them.
+    fn select(text: &str, literals: Option<&[String]>) -> PodLogLines {
+        let mut s = LineSelector::new(literals);
+        for raw in text.split_inclusive('\n') {
+            s.push(raw.as_bytes());
+        }
+        s.finish()
+    }
+
     #[test]
     fn selected_lines_keep_their_numbers_and_offsets() {
         let text = "a took too long\r\nb fine\nc took too long\nd took";
-        let whole = PodLogLines::select(text, None);
+        let whole = select(text, None);
         let all: Vec<LineRef<'_>> = whole.iter().collect();
         assert_eq!(all.len(), 4);
         assert_eq!(
             (all[1].number, all[1].offset, all[1].text),
             (2, 17, "b fine")
         );
-        let some = PodLogLines::select(text, Some(&["too long".to_string()]));
+        let some = select(text, Some(&["too long".to_string()]));
         let kept: Vec<(u64, u64, String)> = some
             .iter()
             .map(|l| (l.number, l.offset, l.text.to_string()))
@@ -337,7 +337,7 @@ mod tests {
             "the \\r\\n is not part of the line"
         );
         assert_eq!(
-            PodLogLines::select(text, Some(&[])).iter().count(),
+            select(text, Some(&[])).iter().count(),
             0,
             "no literal: no line can match"
         );

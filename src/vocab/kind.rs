@@ -104,7 +104,7 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
                 resource,
             } => namespaced_resource_wanted(namespace, resource),
             MgPath::Pod { namespace, .. } => namespace == "openshift-cluster-version",
-            MgPath::ContainerLog(_) | MgPath::FlatLog { .. } | MgPath::Other => false,
+            MgPath::ContainerLog(_) | MgPath::Other => false,
         };
         return (wanted && is_yaml_or_json(&lower)).then_some(FileKind::Resource);
     }

@@ -20,8 +20,6 @@ pub enum MgPath<'a> {
     Pod { namespace: &'a str, pod: &'a str },
     /// A container log: `namespaces/<ns>/pods/<pod>/<container>/<container>/logs/<file>`.
     ContainerLog(ContainerLog<'a>),
-    /// HyperShift's flat container logs: `namespaces/<ns>/core/pods/logs/<pod>-<container>[-previous].log`.
-    FlatLog { namespace: &'a str, file: &'a str },
     /// Under `cluster-scoped-resources/` or `namespaces/`, in none of the shapes above.
     Other,
 }
@@ -146,7 +144,6 @@ impl<'a> MgPath<'a> {
             ["pods", pod, file] if file.strip_suffix(".yaml") == Some(pod) => {
                 MgPath::Pod { namespace, pod }
             }
-            ["core", "pods", "logs", file] => MgPath::FlatLog { namespace, file },
             _ => match Resource::parse(rest) {
                 Some(resource) => MgPath::Namespaced {
                     namespace,

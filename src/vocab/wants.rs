@@ -130,7 +130,7 @@ impl Wants {
             MgPath::Namespaced { resource: r, .. } => {
                 !(r.item.is_some() && r.plural == "pods") && resource(r)
             }
-            MgPath::Pod { .. } | MgPath::FlatLog { .. } | MgPath::Other => false,
+            MgPath::Pod { .. } | MgPath::Other => false,
         };
         hit.then_some(FileKind::Resource)
     }
@@ -149,6 +149,9 @@ impl Wants {
     /// its text holds every key of at least one matcher of that resource (or some matcher
     /// names no key). A path of no wanted resource is always worth parsing.
     pub fn worth_parsing(&self, path: &str, text: &str) -> bool {
+        if self.resource_keys.is_empty() {
+            return true;
+        }
         let parts = segments(path);
         let r = match MgPath::parse(&parts) {
             Some(MgPath::Cluster(r) | MgPath::Namespaced { resource: r, .. }) => r,
