@@ -2,7 +2,8 @@
 //! `Lmmdd hh:mm:ss.uuuuuu tid file:line] msg` (no year), and continuation lines without a
 //! header, which belong to the record before them. Invalid UTF-8 is replaced, not fatal.
 
-use crate::model::{CvoLog, LogRecord, PartialTime, Provenance, Stamp, parse_rfc3339};
+use crate::model::log_records::Appender;
+use crate::model::{CvoLog, PartialTime, Provenance, RecordTime, RecordsBuilder, parse_rfc3339};
 use crate::vocab::wants::LogFile;
 use std::io::BufRead;
 
@@ -205,7 +206,9 @@ pub fn parse_cvo_log(
     file: LogFile,
 ) -> (CvoLog, Option<String>) {
     let mut cur = std::io::Cursor::new(data);
-    finish(vec![parse_chunk(&mut cur, 0, 0, false)], prov, pod, file)
+    let mut s = Stitch::default();
+    s.add(parse_chunk(&mut cur, 0, 0, false));
+    finish(s, prov, pod, file)
 }
 
 /// Parses a CVO log from a stream. Returns the log and a note about problems (invalid UTF-8
@@ -213,37 +216,56 @@ pub fn parse_cvo_log(
 ///
 /// The stream is read in blocks of [`BLOCK_BYTES`] cut at line boundaries; with more than one
 /// thread each block is parsed on the pool while the next is read (at most a few blocks in
-/// flight, so memory is bounded by the blocks and the records, never the file), then the
-/// chunks are stitched in order. The result is the same as a line-by-line parse.
+/// flight), and each parsed block is joined to the log as soon as those before it are, so
+/// memory is bounded by the blocks in flight and the compact records, never the file. The
+/// result is the same as a line-by-line parse.
 pub fn parse_cvo_log_stream(
     r: &mut dyn BufRead,
     prov: Provenance,
     pod: String,
     file: LogFile,
 ) -> (CvoLog, Option<String>) {
-    let chunks = if rayon::current_num_threads() > 1 {
+    let s = if rayon::current_num_threads() > 1 {
         parse_blocks(r, BLOCK_BYTES)
     } else {
-        vec![parse_chunk(r, 0, 0, false)]
+        let mut s = Stitch::default();
+        s.add(parse_chunk(r, 0, 0, false));
+        s
     };
-    finish(chunks, prov, pod, file)
+    finish(s, prov, pod, file)
 }
 
 /// How much of a log is read and parsed as one unit when parsing in parallel.
 pub const BLOCK_BYTES: usize = 4 << 20;
 
 /// How many blocks of one log may wait to be parsed before the reader helps parse them.
-const MAX_BLOCKS_IN_FLIGHT: usize = 16;
+const MAX_BLOCKS_IN_FLIGHT: usize = 4;
 
-/// Reads `r` in line-aligned blocks and parses them on the pool, in order.
-fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Vec<Chunk> {
+/// Reads `r` in line-aligned blocks, parses them on the pool and joins them in order.
+fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
     use std::sync::Mutex;
     // Enough blocks that the reader (often an archive's decompressor, much faster than the
     // parser) can finish a large log and go on decompressing the rest while the other
     // threads parse it: 64 MiB with the default block size.
     let in_flight_max = (rayon::current_num_threads() * 2).max(MAX_BLOCKS_IN_FLIGHT);
-    let done: Mutex<Vec<(usize, Chunk)>> = Mutex::new(Vec::new());
+    let done: Mutex<std::collections::BTreeMap<usize, Chunk>> = Mutex::default();
     let in_flight = std::sync::atomic::AtomicUsize::new(0);
+    // Parsed blocks' buffers, reused for the next blocks read (no fresh pages per block).
+    let free: Mutex<Vec<Vec<u8>>> = Mutex::default();
+    let mut stitch = Stitch::default();
+    let mut next = 0usize;
+    // Joins every parsed block whose predecessors are joined (outside the lock).
+    let drain = |stitch: &mut Stitch, next: &mut usize| {
+        loop {
+            let c = done
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&*next);
+            let Some(c) = c else { break };
+            stitch.add(c);
+            *next += 1;
+        }
+    };
     let mut tail: Option<Chunk> = None;
     // On this thread (the reader need not be `Send`); the blocks go to the pool.
     rayon::in_place_scope(|s| {
@@ -251,7 +273,13 @@ fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Vec<Chunk> {
         let mut carry: Vec<u8> = Vec::new();
         let mut index = 0usize;
         loop {
-            let mut block = std::mem::take(&mut carry);
+            let mut block = free
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .pop()
+                .unwrap_or_default();
+            block.clear();
+            block.append(&mut carry);
             let read_error = fill_block(r, &mut block, block_bytes);
             let at_end = read_error.is_some() || block.len() < block_bytes;
             let cut = if at_end {
@@ -285,25 +313,27 @@ fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Vec<Chunk> {
                 in_flight.load(std::sync::atomic::Ordering::Acquire) >= in_flight_max
             });
             in_flight.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
-            let (done, in_flight) = (&done, &in_flight);
+            let (done, in_flight, free) = (&done, &in_flight, &free);
             let i = index;
             s.spawn(move |_| {
                 let mut c = parse_chunk(&mut std::io::Cursor::new(&block[..]), lb, ob, !first);
                 c.read_error = c.read_error.or(read_error);
-                done.lock().unwrap_or_else(|p| p.into_inner()).push((i, c));
+                free.lock().unwrap_or_else(|p| p.into_inner()).push(block);
+                done.lock().unwrap_or_else(|p| p.into_inner()).insert(i, c);
                 in_flight.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
             });
             index += 1;
+            drain(&mut stitch, &mut next);
             if at_end {
                 break;
             }
         }
     });
-    let mut chunks = done.into_inner().unwrap_or_else(|p| p.into_inner());
-    chunks.sort_by_key(|(i, _)| *i);
-    let mut out: Vec<Chunk> = chunks.into_iter().map(|(_, c)| c).collect();
-    out.extend(tail);
-    out
+    drain(&mut stitch, &mut next);
+    if let Some(t) = tail {
+        stitch.add(t);
+    }
+    stitch
 }
 
 /// Appends up to `want` bytes from `r` to `block` (which may hold a carried-over start).
@@ -326,8 +356,9 @@ fn fill_block(r: &mut dyn BufRead, block: &mut Vec<u8>, want: usize) -> Option<S
     None
 }
 
+/// What parsing one block (or a whole log) gave.
 struct Chunk {
-    records: Vec<LogRecord>,
+    records: RecordsBuilder,
     /// Continuation lines before the first header (only collected for chunks after the first).
     leading: Vec<String>,
     unparsed: u64,
@@ -345,7 +376,7 @@ impl Chunk {
     /// Nothing read, `offset` bytes in, ended by `read_error`.
     fn empty(offset: u64, read_error: Option<String>) -> Self {
         Chunk {
-            records: Vec::new(),
+            records: RecordsBuilder::default(),
             leading: Vec::new(),
             unparsed: 0,
             lines: 0,
@@ -368,13 +399,6 @@ fn parse_chunk(
     let mut c = Chunk::empty(offset_base, None);
     let mut offset = offset_base;
     let mut buf = Vec::with_capacity(512);
-    // Go source file names repeat on every line: share one allocation per name.
-    let mut files: Vec<std::sync::Arc<str>> = Vec::new();
-    // So do whole messages (each reconcile pass logs the same manifest lines): one
-    // allocation per distinct message.
-    let mut messages = Interner::default();
-    // The message of the last record while continuation lines are added to it.
-    let mut open: Option<String> = None;
     // After a header with an impossible timestamp, until the next good header.
     let mut in_bad = false;
     loop {
@@ -404,31 +428,18 @@ fn parse_chunk(
         let (abs, rest) = split_time_prefix(&text);
         if let Some(h) = parse_header(rest) {
             in_bad = false;
-            let stamp = match abs {
-                Some(t) => Stamp::Absolute(t),
-                None => Stamp::Partial(h.stamp),
+            let time = match abs {
+                Some(t) => RecordTime::Absolute(t),
+                None => RecordTime::Partial(h.stamp),
             };
-            let source_file = match files.iter().find(|f| &***f == h.source_file) {
-                Some(f) => f.clone(),
-                None => {
-                    let f: std::sync::Arc<str> = std::sync::Arc::from(h.source_file);
-                    if files.len() < 256 {
-                        files.push(f.clone());
-                    }
-                    f
-                }
-            };
-            close(&mut c.records, &mut open);
-            c.records.push(LogRecord {
-                time: abs,
-                stamp,
-                level: h.level,
-                source_file,
-                message: messages.get(h.message),
-                line: lineno.min(u32::MAX as u64) as u32,
-                offset: line_start,
-                len: n.min(u32::MAX as usize) as u32,
-            });
+            c.records.push(
+                time,
+                h.level,
+                h.message,
+                lineno.min(u32::MAX as u64) as u32,
+                line_start,
+                n.min(u32::MAX as usize) as u32,
+            );
         } else if has_invalid_stamp(rest) {
             // Not a continuation of the record before: a record that cannot be placed (its
             // own continuation lines go with it).
@@ -436,121 +447,96 @@ fn parse_chunk(
             c.first_bad_stamp.get_or_insert(lineno);
             in_bad = true;
         } else if in_bad {
-        } else if let Some(last) = c.records.last_mut() {
+        } else if c.records.has_open() {
             // Continuations of one record are bounded too.
-            let m = open.get_or_insert_with(|| last.message.to_string());
-            if !rest.is_empty() && m.len() < MAX_LINE_BYTES {
-                m.push('\n');
-                m.push_str(rest);
-            }
-            last.len = (offset - last.offset).min(u32::MAX as u64) as u32;
+            c.records.continue_message(rest, MAX_LINE_BYTES);
+            c.records.extend_open_to(offset);
         } else if collect_leading {
             c.leading.push(rest.to_string());
         } else if !rest.trim().is_empty() {
             c.unparsed += 1;
         }
     }
-    close(&mut c.records, &mut open);
     c.end_offset = offset;
     c
 }
 
-/// Gives the last record the message its continuation lines built, if they built one.
-fn close(records: &mut [LogRecord], open: &mut Option<String>) {
-    if let (Some(m), Some(last)) = (open.take(), records.last_mut()) {
-        last.message = std::sync::Arc::from(m);
-    }
-}
-
-/// One shared allocation per distinct message (up to a bound; past it new messages are
-/// simply allocated).
+/// A log joined from its chunks in order.
 #[derive(Default)]
-struct Interner(std::collections::HashSet<std::sync::Arc<str>, foldhash::fast::RandomState>);
-
-impl Interner {
-    const MAX: usize = 1 << 16;
-
-    fn get(&mut self, m: &str) -> std::sync::Arc<str> {
-        if let Some(a) = self.0.get(m) {
-            return a.clone();
-        }
-        let a: std::sync::Arc<str> = std::sync::Arc::from(m);
-        if self.0.len() < Self::MAX {
-            self.0.insert(a.clone());
-        }
-        a
-    }
+struct Stitch {
+    /// The records of the chunks before the last one with records.
+    done: Appender,
+    /// That last chunk's records: its last record is still open (the next chunk's leading
+    /// continuation lines belong to it).
+    pending: Option<RecordsBuilder>,
+    chunks: usize,
+    unparsed: u64,
+    lines: u64,
+    bytes: u64,
+    invalid_utf8_line: Option<u64>,
+    long_line: Option<u64>,
+    read_error: Option<String>,
+    bad_stamps: u64,
+    first_bad_stamp: Option<u64>,
 }
 
-fn finish(
-    chunks: Vec<Chunk>,
-    prov: Provenance,
-    pod: String,
-    file: LogFile,
-) -> (CvoLog, Option<String>) {
-    let total: usize = chunks.iter().map(|c| c.records.len()).sum();
-    // The first chunk's vector grows to hold them all (a large reallocation is remapped, not
-    // copied), and each later chunk is freed once moved: never two copies of the records.
-    let mut records: Vec<LogRecord> = Vec::new();
-    let (mut unparsed, mut lines, mut bytes) = (0u64, 0u64, 0u64);
-    let (mut invalid_utf8_line, mut long_line, mut read_error) = (None, None, None);
-    let (mut bad_stamps, mut first_bad_stamp) = (0u64, None);
-    for c in chunks {
-        let mut open: Option<String> = None;
-        for rest in c.leading {
-            match records.last_mut() {
-                Some(last) => {
-                    let m = open.get_or_insert_with(|| last.message.to_string());
-                    if !rest.is_empty() && m.len() < MAX_LINE_BYTES {
-                        m.push('\n');
-                        m.push_str(&rest);
-                    }
-                }
-                None if !rest.trim().is_empty() => unparsed += 1,
+impl Stitch {
+    /// Joins the next chunk: its leading continuation lines go to the last record so far,
+    /// which then runs to the chunk's first record.
+    fn add(&mut self, c: Chunk) {
+        self.chunks += 1;
+        for rest in &c.leading {
+            match self.pending.as_mut().filter(|r| r.has_open()) {
+                Some(r) => r.continue_message(rest, MAX_LINE_BYTES),
+                None if !rest.trim().is_empty() => self.unparsed += 1,
                 None => {}
             }
         }
-        close(&mut records, &mut open);
-        if let (Some(last), Some(first)) = (records.last_mut(), c.records.first()) {
-            last.len = (first.offset - last.offset).min(u32::MAX as u64) as u32;
+        if let Some(first) = c.records.first_offset() {
+            if let Some(mut p) = self.pending.take() {
+                p.extend_open_to(first);
+                self.done.push(p.finish());
+            }
+            self.pending = Some(c.records);
         }
-        if records.capacity() == 0 {
-            records = c.records;
-            records.reserve_exact(total - records.len());
-        } else {
-            records.extend(c.records);
-        }
-        unparsed += c.unparsed;
-        lines += c.lines;
-        bytes = bytes.max(c.end_offset);
-        invalid_utf8_line = invalid_utf8_line.or(c.invalid_utf8_line);
-        long_line = long_line.or(c.long_line);
-        read_error = read_error.or(c.read_error);
-        bad_stamps += c.bad_stamps;
-        first_bad_stamp = first_bad_stamp.or(c.first_bad_stamp);
+        self.unparsed += c.unparsed;
+        self.lines += c.lines;
+        self.bytes = self.bytes.max(c.end_offset);
+        self.invalid_utf8_line = self.invalid_utf8_line.or(c.invalid_utf8_line);
+        self.long_line = self.long_line.or(c.long_line);
+        self.read_error = self.read_error.take().or(c.read_error);
+        self.bad_stamps += c.bad_stamps;
+        self.first_bad_stamp = self.first_bad_stamp.or(c.first_bad_stamp);
     }
-    if let Some(last) = records.last_mut() {
-        last.len = (bytes - last.offset).min(u32::MAX as u64) as u32;
+}
+
+fn finish(s: Stitch, prov: Provenance, pod: String, file: LogFile) -> (CvoLog, Option<String>) {
+    let mut done = s.done;
+    if let Some(mut p) = s.pending {
+        p.extend_open_to(s.bytes);
+        done.push(p.finish());
     }
+    let records = done.finish();
     let mut notes = Vec::new();
-    if let Some(l) = invalid_utf8_line {
+    if let Some(l) = s.invalid_utf8_line {
         notes.push(format!(
             "invalid UTF-8 from line {l} on (replaced with U+FFFD)"
         ));
     }
-    if let Some(l) = long_line {
+    if let Some(l) = s.long_line {
         notes.push(format!(
             "line {l} is longer than {MAX_LINE_BYTES} bytes (cut)"
         ));
     }
-    if let Some(l) = first_bad_stamp {
+    if let Some(l) = s.first_bad_stamp {
         notes.push(format!(
-            "{bad_stamps} line{} with an invalid timestamp (first at line {l}); skipped",
-            if bad_stamps == 1 { "" } else { "s" }
+            "{} line{} with an invalid timestamp (first at line {l}); skipped",
+            s.bad_stamps,
+            if s.bad_stamps == 1 { "" } else { "s" }
         ));
     }
-    if let Some(e) = read_error {
-        notes.push(format!("read stopped after line {lines}: {e}"));
+    if let Some(e) = s.read_error {
+        notes.push(format!("read stopped after line {}: {e}", s.lines));
     }
     let note = (!notes.is_empty()).then(|| notes.join("; "));
     (
@@ -559,9 +545,9 @@ fn finish(
             pod,
             file,
             records,
-            lines,
-            bytes,
-            unparsed_lines: unparsed,
+            lines: s.lines,
+            bytes: s.bytes,
+            unparsed_lines: s.unparsed,
         },
         note,
     )
@@ -570,13 +556,7 @@ fn finish(
 /// Resolves partial stamps of klog headers using the CRI prefix of the same line when
 /// present, else the year inference. Klog time is the event time; CRI time is used as is.
 pub fn resolve_times(log: &mut CvoLog, yi: &crate::model::YearInference) {
-    for r in &mut log.records {
-        if r.time.is_none()
-            && let Stamp::Partial(p) = r.stamp
-        {
-            r.time = yi.resolve(p);
-        }
-    }
+    log.records.resolve(|p| yi.resolve(p));
 }
 
 #[cfg(test)]
@@ -614,7 +594,7 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
         let (l, note) = parse_cvo_log(log.as_bytes(), prov(), "cvo".into(), LogFile::Current);
         assert_eq!(l.records.len(), 2);
         // The continuation belongs to the skipped record, not to the one before it.
-        assert_eq!(&*l.records[0].message, "first");
+        assert_eq!(l.records.iter().next().unwrap().message, "first");
         assert_eq!(
             note.as_deref(),
             Some("2 lines with an invalid timestamp (first at line 2); skipped")
@@ -634,15 +614,15 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
         assert!(note.is_none());
         assert_eq!(l.records.len(), 2);
         assert_eq!(
-            &*l.records[0].message,
+            l.records.iter().next().unwrap().message,
             "Running sync 4.8.0 (force=false) on generation 1 in state Initializing at attempt 0"
         );
-        assert!(matches!(l.records[0].stamp, Stamp::Absolute(_)));
+        assert!(l.records.iter().next().unwrap().time.is_some());
         assert_eq!(
-            &*l.records[1].message,
+            l.records.iter().nth(1).unwrap().message,
             "Multiple errors are preventing progress:\n* Cluster operator etcd is degraded"
         );
-        assert_eq!(l.records[1].line, 2);
+        assert_eq!(l.records.iter().nth(1).unwrap().line, 2);
         assert_eq!(l.lines, 3);
     }
 
@@ -652,7 +632,14 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
         data.extend_from_slice(b"I0409 18:26:06.000000       1 a.go:1] bad \xff\xfe bytes\n");
         let (l, note) = parse_cvo_log(&data, prov(), "cvo".into(), LogFile::Current);
         assert_eq!(l.records.len(), 2);
-        assert!(l.records[1].message.contains('\u{fffd}'));
+        assert!(
+            l.records
+                .iter()
+                .nth(1)
+                .unwrap()
+                .message
+                .contains('\u{fffd}')
+        );
         assert_eq!(
             note.as_deref(),
             Some("invalid UTF-8 from line 2 on (replaced with U+FFFD)")
@@ -666,8 +653,8 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
         let yi =
             crate::model::YearInference::new(crate::model::parse_rfc3339("2021-01-01T01:00:00Z"));
         resolve_times(&mut l, &yi);
-        let t0 = l.records[0].time.unwrap();
-        let t1 = l.records[1].time.unwrap();
+        let t0 = l.records.iter().next().unwrap().time.unwrap();
+        let t1 = l.records.iter().nth(1).unwrap().time.unwrap();
         assert_eq!(crate::model::fmt_k8s(&t0), "2020-12-31T23:59:59Z");
         assert_eq!(crate::model::fmt_k8s(&t1), "2021-01-01T00:00:00Z");
         assert!(t0 < t1);
@@ -694,8 +681,8 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
         data.extend_from_slice(b"\nI0409 18:26:06.000000       1 a.go:1] next\n");
         let (l, note) = parse_cvo_log(&data, prov(), "cvo".into(), LogFile::Current);
         assert_eq!(l.records.len(), 2);
-        assert!(l.records[0].message.len() < MAX_LINE_BYTES);
-        assert_eq!(&*l.records[1].message, "next");
+        assert!(l.records.iter().next().unwrap().message.len() < MAX_LINE_BYTES);
+        assert_eq!(l.records.iter().nth(1).unwrap().message, "next");
         assert!(note.unwrap().contains("line 1 is longer than"));
     }
 
@@ -722,15 +709,15 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
             .num_threads(2)
             .build()
             .unwrap();
-        let chunks = pool.install(|| parse_blocks(&mut std::io::Cursor::new(&data), 64 << 10));
-        assert!(chunks.len() > 20, "{} chunks", chunks.len());
-        let par = finish(chunks, prov(), "cvo".into(), LogFile::Current).0;
+        let stitch = pool.install(|| parse_blocks(&mut std::io::Cursor::new(&data), 64 << 10));
+        assert!(stitch.chunks > 20, "{} chunks", stitch.chunks);
+        let par = finish(stitch, prov(), "cvo".into(), LogFile::Current).0;
         assert_eq!(seq.records.len(), par.records.len());
         assert_eq!(
             (seq.lines, seq.bytes, seq.unparsed_lines),
             (par.lines, par.bytes, par.unparsed_lines)
         );
-        for (a, b) in seq.records.iter().zip(&par.records) {
+        for (a, b) in seq.records.iter().zip(par.records.iter()) {
             assert_eq!(
                 (a.line, a.offset, a.len, &a.message, a.time),
                 (b.line, b.offset, b.len, &b.message, b.time)

@@ -587,10 +587,7 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
     // Years missing from klog and test-log lines are inferred here, once: from the collection
     // time or the latest absolute time inside the inputs, else from the inputs' modification
     // time (a raw `oc logs` file has nothing else).
-    let has_partial = bundle
-        .cvo_logs
-        .iter()
-        .any(|l| l.records.iter().any(|r| r.time.is_none()))
+    let has_partial = bundle.cvo_logs.iter().any(|l| l.records.has_partial())
         || bundle.text_lines.iter().any(|l| l.time.is_none());
     let reference = bundle.reference_time().or_else(|| {
         let m = bundle.inputs.iter().filter_map(|i| i.modified).max();

@@ -6,6 +6,7 @@
 mod alerts;
 mod cluster;
 mod identity;
+pub mod log_records;
 mod mco;
 mod objects;
 mod provenance;
@@ -17,6 +18,7 @@ pub use crate::vocab::time::*;
 pub use alerts::*;
 pub use cluster::*;
 pub use identity::*;
+pub use log_records::{LogRecord, LogRecords, RecordTime, RecordsBuilder};
 pub use mco::*;
 pub use objects::*;
 pub use provenance::*;

@@ -14,28 +14,6 @@ pub enum Stamp {
     Partial(PartialTime),
 }
 
-/// One klog record of a CVO log (a header line plus its continuation lines).
-#[derive(Debug, Clone)]
-pub struct LogRecord {
-    /// UTC time, resolved after ingestion (`None` if the stamp could not be resolved).
-    pub time: Option<Time>,
-    /// The stamp as read (absolute when the line had a CRI prefix).
-    pub stamp: Stamp,
-    /// `I`, `W`, `E` or `F`.
-    pub level: char,
-    /// The Go source file named in the header (e.g. `sync_worker.go`); never keyed on.
-    pub source_file: std::sync::Arc<str>,
-    /// The message text; continuation lines are joined with `\n`. Shared between records
-    /// with the same text (a log repeats its manifest lines every reconcile pass).
-    pub message: std::sync::Arc<str>,
-    /// 1-based line number of the header line.
-    pub line: u32,
-    /// Byte offset of the header line in the file.
-    pub offset: u64,
-    /// Byte length of the record (header plus continuations).
-    pub len: u32,
-}
-
 /// One CVO container log file.
 #[derive(Debug, Clone)]
 pub struct CvoLog {
@@ -46,7 +24,7 @@ pub struct CvoLog {
     /// restart).
     pub file: LogFile,
     /// Records in file order.
-    pub records: Vec<LogRecord>,
+    pub records: super::LogRecords,
     pub lines: u64,
     pub bytes: u64,
     /// Lines that were neither a klog header nor a continuation of one.

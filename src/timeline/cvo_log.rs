@@ -124,7 +124,7 @@ struct State {
     last_merge: Option<super::catalogue::HistoryMerge>,
 }
 
-fn evidence(log: &CvoLog, rec: &LogRecord) -> Evidence {
+fn evidence(log: &CvoLog, rec: &LogRecord<'_>) -> Evidence {
     let prov = log
         .prov
         .at(rec.line, rec.offset, rec.offset + u64::from(rec.len));
@@ -169,23 +169,52 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
     };
     // The record that last moved the open instance's end: its evidence is built when the
     // instance closes, not for every record.
-    let mut end_rec: Option<&LogRecord> = None;
-    // Classifying messages is most of the work and independent per record: done on the pool
-    // a window at a time (bounded memory), then consumed in order.
-    for window in log.records.chunks(CLASSIFY_WINDOW) {
-        let facts: Vec<Option<Fact>> = window
-            .par_iter()
-            .with_min_len(1024)
-            .map(|r| r.time.and_then(|_| classify(&r.message)))
-            .collect();
-        for (rec, fact) in window.iter().zip(facts) {
+    let mut end_rec: Option<LogRecord<'_>> = None;
+    // Classifying messages is most of the work and depends on the text alone: each distinct
+    // message is classified once, on the pool; a message of its own record (past the shared
+    // table) is classified with its window of records.
+    let recs = &log.records;
+    let shared = recs.shared();
+    let shared_facts: Vec<Option<Fact>> = recs.messages()[..shared]
+        .par_iter()
+        .with_min_len(64)
+        .map(|m| classify(m))
+        .collect();
+    let mut it = recs.iter();
+    loop {
+        let window: Vec<LogRecord<'_>> = it.by_ref().take(CLASSIFY_WINDOW).collect();
+        if window.is_empty() {
+            break;
+        }
+        let own_message = |r: &LogRecord<'_>| r.message_id as usize >= shared;
+        let own: Vec<Option<Fact>> = if window.iter().any(own_message) {
+            window
+                .par_iter()
+                .with_min_len(1024)
+                .map(|r| {
+                    (own_message(r) && r.time.is_some())
+                        .then(|| classify(r.message))
+                        .flatten()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for (k, rec) in window.iter().enumerate() {
             let Some(t) = rec.time else { continue };
+            let fact: Option<&Fact> = if own_message(rec) {
+                own.get(k).and_then(Option::as_ref)
+            } else {
+                shared_facts
+                    .get(rec.message_id as usize)
+                    .and_then(Option::as_ref)
+            };
             let ev = || evidence(log, rec);
-            let banner = matches!(&fact, Some(Fact::Event(EventKind::PodStart { .. }, _)));
+            let banner = matches!(fact, Some(Fact::Event(EventKind::PodStart { .. }, _)));
             if banner || st.inst.is_none() {
                 settle_end(&mut st, log, end_rec.take());
                 close_instance(&mut st, scan);
-                let build = match &fact {
+                let build = match fact {
                     Some(Fact::Event(EventKind::PodStart { build }, _)) => Some(build.clone()),
                     _ => None,
                 };
@@ -207,7 +236,7 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
                 && t >= inst.end
             {
                 inst.end = t;
-                end_rec = Some(rec);
+                end_rec = Some(*rec);
             }
             if st.pass.as_ref().is_some_and(|p| p.end.is_none()) {
                 st.pass_last = Some(st.pass_last.map_or(t, |l| l.max(t)));
@@ -220,7 +249,7 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
                     index,
                     total,
                 } => {
-                    manifest(&mut st, t, done, name, index, total, &subject, &ev, out);
+                    manifest(&mut st, t, *done, name, *index, *total, &subject, &ev, out);
                     continue;
                 }
                 Fact::Precreated => {
@@ -228,24 +257,24 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
                     continue;
                 }
                 Fact::HistoryMerge(m) => {
-                    if st.last_merge.as_ref() != Some(&m) {
+                    if st.last_merge.as_ref() != Some(m) {
                         st.last_merge = Some(m.clone());
                         scan.merges.push(HistoryMergeRecord {
                             time: t,
-                            merge: m,
+                            merge: m.clone(),
                             evidence: ev(),
                         });
                     }
                     continue;
                 }
-                Fact::Event(k, m) => (k, m),
+                Fact::Event(k, m) => (k.clone(), m.clone()),
                 Fact::Load(k, m, load) => {
                     scan.loads.push(LoadRecord {
                         time: t,
-                        fact: load,
+                        fact: load.clone(),
                         evidence: ev(),
                     });
-                    (k, m)
+                    (k.clone(), m.clone())
                 }
             };
             match &mut kind {
@@ -415,9 +444,9 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
 const CLASSIFY_WINDOW: usize = 1 << 15;
 
 /// Gives the open instance the evidence of the record that last moved its end.
-fn settle_end(st: &mut State, log: &CvoLog, end_rec: Option<&LogRecord>) {
+fn settle_end(st: &mut State, log: &CvoLog, end_rec: Option<LogRecord<'_>>) {
     if let (Some(inst), Some(rec)) = (st.inst.as_mut(), end_rec) {
-        inst.end_evidence = evidence(log, rec);
+        inst.end_evidence = evidence(log, &rec);
     }
 }
 
@@ -434,7 +463,7 @@ fn manifest(
     st: &mut State,
     t: Time,
     done: bool,
-    name: String,
+    name: &str,
     index: u32,
     total: u32,
     subject: &str,
@@ -462,7 +491,7 @@ fn manifest(
             subject,
             EventKind::FirstManifest {
                 target: p.target.clone(),
-                manifest: name.clone(),
+                manifest: name.to_string(),
                 index,
                 total,
             },

@@ -126,7 +126,10 @@ pub fn aws_previous_log_is_the_container_before_the_restart(c: &Path) {
     // Continuation lines (Trace blocks, multi-line messages) were folded into records.
     assert!(prev.records.len() < 3433);
     assert!(
-        prev.records[0]
+        prev.records
+            .iter()
+            .next()
+            .unwrap()
             .message
             .starts_with("ClusterVersionOperator ")
     );

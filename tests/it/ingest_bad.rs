@@ -151,7 +151,7 @@ fn klog_year_is_inferred_across_new_year() {
         b"I1231 23:59:58.100000       1 sync_worker.go:1] Running sync 4.6.9 (force=false) on generation 2 in state Reconciling at attempt 0\nI0101 00:00:02.200000       1 task_graph.go:1] Result of work: []\n",
     );
     let b = run(d.path());
-    let r = &b.cvo_logs[0].records;
+    let r: Vec<_> = b.cvo_logs[0].records.iter().collect();
     assert_eq!(fmt_k8s(&r[0].time.unwrap()), "2020-12-31T23:59:58Z");
     assert_eq!(fmt_k8s(&r[1].time.unwrap()), "2021-01-01T00:00:02Z");
 }

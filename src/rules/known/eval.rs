@@ -373,8 +373,19 @@ fn logs(cx: &Context<'_>, l: &CLogs) -> Vec<Hit> {
                 continue;
             }
             let key = (CVO_NS.to_string(), log.pod.clone(), CVO_C.to_string());
-            for r in &log.records {
-                if !allowed(r.time) || !l.regex.is_match(&r.message) {
+            // Each distinct message is matched once; a log none of whose messages match
+            // is not read record by record.
+            let hits: Vec<bool> = log
+                .records
+                .messages()
+                .iter()
+                .map(|m| l.regex.is_match(m))
+                .collect();
+            if !hits.contains(&true) {
+                continue;
+            }
+            for r in log.records.iter() {
+                if !hits.get(r.message_id as usize).copied().unwrap_or(false) || !allowed(r.time) {
                     continue;
                 }
                 let prov = Provenance {

@@ -37,16 +37,14 @@ pub fn log(pod: &str, previous: bool, date: &str, text: &str) -> CvoLog {
         if previous { "previous" } else { "current" }
     );
     let p = prov(&path);
-    let mut records: Vec<LogRecord> = Vec::new();
+    let mut records = RecordsBuilder::default();
     let mut date = date.to_string();
     let mut offset = 0u64;
     for (i, line) in text.lines().enumerate() {
         let len = line.len() as u64 + 1;
         if let Some(cont) = line.strip_prefix("  ") {
-            if let Some(r) = records.last_mut() {
-                r.message = format!("{}\n{cont}", r.message).into();
-                r.len += len as u32;
-            }
+            records.continue_message(cont, usize::MAX);
+            records.extend_open_to(offset + len);
             offset += len;
             continue;
         }
@@ -62,18 +60,16 @@ pub fn log(pod: &str, previous: bool, date: &str, text: &str) -> CvoLog {
         }
         let (time, rest) = line.split_once(' ').unwrap();
         let (level, rest) = rest.split_once(' ').unwrap();
-        let (file, message) = rest.split_once("] ").unwrap();
+        let (_file, message) = rest.split_once("] ").unwrap();
         let when = t(&format!("{date}T{time}Z"));
-        records.push(LogRecord {
-            time: Some(when),
-            stamp: Stamp::Absolute(when),
-            level: level.chars().next().unwrap(),
-            source_file: file.split(':').next().unwrap().into(),
-            message: message.into(),
-            line: i as u32 + 1,
+        records.push(
+            RecordTime::Absolute(when),
+            level.chars().next().unwrap(),
+            message,
+            i as u32 + 1,
             offset,
-            len: len as u32,
-        });
+            len as u32,
+        );
         offset += len;
     }
     CvoLog {
@@ -84,7 +80,7 @@ pub fn log(pod: &str, previous: bool, date: &str, text: &str) -> CvoLog {
         } else {
             crate::vocab::wants::LogFile::Current
         },
-        records,
+        records: records.finish(),
         lines: 0,
         bytes: offset,
         unparsed_lines: 0,
