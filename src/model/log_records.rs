@@ -826,4 +826,89 @@ mod tests {
         );
         assert_eq!(last.offset + u64::from(last.len), offset);
     }
+
+    /// Arbitrary records (times back and forth, absolute and partial, gaps, continuation
+    /// lines, long and non-ASCII messages), written in parts and joined, read back as written.
+    #[test]
+    fn arbitrary_records_round_trip_through_parts() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rand = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n.max(1)
+        };
+        let base = crate::vocab::time::parse_rfc3339("2021-06-01T00:00:00Z").unwrap();
+        type Want = (Option<Time>, char, String, u32, u64, u32);
+        let mut want: Vec<Want> = Vec::new();
+        let mut all = Appender::default();
+        let (mut line, mut offset) = (0u32, 0u64);
+        for _part in 0..7 {
+            let mut b = RecordsBuilder::default();
+            for _ in 0..rand(400) {
+                line += 1 + rand(3) as u32;
+                offset += rand(2) * rand(5000);
+                let msg = match rand(4) {
+                    0 => format!("Running sync for x{} (é {} of 9)", rand(20), rand(9)),
+                    1 => "x".repeat(rand(3000) as usize),
+                    _ => format!("m{}", rand(50)),
+                };
+                let (time, want_time) = if rand(5) == 0 {
+                    let p = PartialTime::new(
+                        1 + rand(12) as u32,
+                        1 + rand(28) as u32,
+                        23,
+                        59,
+                        60,
+                        999_999_999,
+                    )
+                    .unwrap();
+                    (RecordTime::Partial(p), None)
+                } else {
+                    let secs = rand(1 << 40) as i64 - (1 << 39);
+                    let t = base
+                        .checked_add_signed(chrono::TimeDelta::nanoseconds(secs))
+                        .unwrap();
+                    (RecordTime::Absolute(t), Some(t))
+                };
+                let level = ['I', 'W', 'E', 'F'][rand(4) as usize];
+                let len = 30 + msg.len() as u32 + rand(3) as u32;
+                b.push(time, level, &msg, line, offset, len);
+                let mut text = msg;
+                let mut len = len;
+                for _ in 0..rand(3) {
+                    let cont = format!("* continuation {}", rand(9));
+                    b.continue_message(&cont, 1 << 20);
+                    text.push('\n');
+                    text.push_str(&cont);
+                    len += 40;
+                    b.extend_open_to(offset + u64::from(len));
+                }
+                want.push((want_time, level, text, line, offset, len));
+                offset += u64::from(len);
+            }
+            all.push(b.finish());
+        }
+        let r = all.finish();
+        let got: Vec<Want> = r
+            .iter()
+            .map(|x| {
+                (
+                    x.time,
+                    x.level,
+                    x.message.to_string(),
+                    x.line,
+                    x.offset,
+                    x.len,
+                )
+            })
+            .collect();
+        assert_eq!(got.len(), want.len());
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(g, w, "record {i}");
+        }
+        for x in r.iter() {
+            assert_eq!(r.messages()[x.message_id as usize].as_ref(), x.message);
+        }
+    }
 }
