@@ -170,11 +170,12 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
     // The record that last moved the open instance's end: its evidence is built when the
     // instance closes, not for every record.
     let mut end_rec: Option<LogRecord<'_>> = None;
-    // Classifying messages is most of the work and depends on the text alone: each distinct
-    // message is classified once, on the pool; a message of its own record (past the shared
-    // table) is classified with its window of records.
+    // Classifying messages is most of the work and depends on the text alone: each of the
+    // first distinct messages is classified once, on the pool (a reconcile pass repeats a
+    // few thousand); a message past them (a log of many distinct messages) is classified
+    // with its window of records, so the facts held stay bounded.
     let recs = &log.records;
-    let shared = recs.shared();
+    let shared = recs.shared().min(FACT_CACHE);
     let shared_facts: Vec<Option<Fact>> = recs.messages()[..shared]
         .par_iter()
         .with_min_len(64)
@@ -440,8 +441,11 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
     close_instance(&mut st, scan);
 }
 
+/// How many distinct messages of a log have their facts kept (176 bytes each: under 3 MB).
+const FACT_CACHE: usize = 1 << 14;
+
 /// How many records are classified on the pool at once.
-const CLASSIFY_WINDOW: usize = 1 << 15;
+const CLASSIFY_WINDOW: usize = 1 << 13;
 
 /// Gives the open instance the evidence of the record that last moved its end.
 fn settle_end(st: &mut State, log: &CvoLog, end_rec: Option<LogRecord<'_>>) {
