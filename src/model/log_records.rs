@@ -69,17 +69,11 @@ const SHARED_MAX: usize = 1 << 17;
 struct Raw {
     time: RecordTime,
     level: u8,
-    message: Msg,
+    /// The message's id.
+    message: u32,
     line: u32,
     offset: u64,
     len: u32,
-}
-
-/// The open record's message: an id, or text that continuation lines are growing.
-#[derive(Debug, Clone)]
-enum Msg {
-    Id(u32),
-    Text(String),
 }
 
 /// What each record is coded against: the record before it, and which message followed
@@ -213,6 +207,44 @@ fn unzigzag(v: u128) -> i128 {
     ((v >> 1) as i128) ^ -((v & 1) as i128)
 }
 
+/// The length of message `id` in `messages` (0 for an id it does not hold).
+fn len_of(messages: &[Arc<str>], id: u32) -> usize {
+    messages.get(id as usize).map_or(0, |m| m.len())
+}
+
+/// Messages and the ids they were given: a text seen before gets its id again while the
+/// table is below [`SHARED_MAX`]; past it, each new message is stored with an id of its own.
+#[derive(Debug, Default)]
+struct MessageTable {
+    messages: Vec<Arc<str>>,
+    ids: HashMap<Arc<str>, u32, foldhash::fast::RandomState>,
+}
+
+impl MessageTable {
+    /// The table of messages already numbered (id = index).
+    fn numbered(messages: Vec<Arc<str>>) -> Self {
+        let mut ids = HashMap::default();
+        for (i, m) in messages.iter().enumerate().take(SHARED_MAX) {
+            ids.entry(m.clone()).or_insert(i as u32);
+        }
+        MessageTable { messages, ids }
+    }
+
+    /// The id of `text`, allocating it with `make` when it is new.
+    fn intern(&mut self, text: &str, make: impl FnOnce() -> Arc<str>) -> u32 {
+        if let Some(&id) = self.ids.get(text) {
+            return id;
+        }
+        let id = u32::try_from(self.messages.len()).unwrap_or(u32::MAX);
+        let a = make();
+        if self.messages.len() < SHARED_MAX {
+            self.ids.insert(a.clone(), id);
+        }
+        self.messages.push(a);
+        id
+    }
+}
+
 impl LogRecords {
     /// How many records.
     pub fn len(&self) -> usize {
@@ -275,13 +307,7 @@ impl LogRecords {
                         None => partial += 1,
                     }
                 }
-                let msg_len = match raw.message {
-                    Msg::Id(id) => self
-                        .messages
-                        .get(r.global(id) as usize)
-                        .map_or(0, |m| m.len()),
-                    Msg::Text(_) => 0,
-                };
+                let msg_len = len_of(&self.messages, r.global(raw.message));
                 w.code(&raw, msg_len);
             }
             w.data.shrink_to_fit();
@@ -352,10 +378,7 @@ impl<'a> SegReader<'a> {
         } else {
             self.prev.end.wrapping_add(get(data, &mut self.at) as u64)
         };
-        let msg_len = self
-            .messages
-            .get(self.global(id) as usize)
-            .map_or(0, |m| m.len());
+        let msg_len = len_of(self.messages, self.global(id));
         let len = if flags & LEN_SAME != 0 {
             (msg_len as i64 + self.prev.overhead) as u32
         } else {
@@ -368,7 +391,7 @@ impl<'a> SegReader<'a> {
         let raw = Raw {
             time: decode_time(time, flags & PARTIAL != 0),
             level: flags & 3,
-            message: Msg::Id(id),
+            message: id,
             line,
             offset,
             len,
@@ -399,10 +422,7 @@ impl<'a> Iterator for Iter<'a> {
             let seg = records.segments.get(self.seg)?;
             self.reader = SegReader::new(seg, &records.messages);
         };
-        let Msg::Id(local) = raw.message else {
-            return None;
-        };
-        let id = self.reader.global(local);
+        let id = self.reader.global(raw.message);
         Some(LogRecord {
             time: match raw.time {
                 RecordTime::Absolute(t) => Some(t),
@@ -442,7 +462,7 @@ struct Writer {
 impl Writer {
     /// Codes `r`, whose message is `msg_len` bytes long.
     fn code(&mut self, r: &Raw, msg_len: usize) {
-        let Msg::Id(id) = r.message else { return };
+        let id = r.message;
         let p = &self.prev;
         let id_same = p.predicted_id() == Some(id);
         let line_next = r.line == p.line.wrapping_add(1);
@@ -484,39 +504,16 @@ impl Writer {
 #[derive(Debug, Default)]
 pub struct RecordsBuilder {
     w: Writer,
-    messages: Vec<Arc<str>>,
-    ids: HashMap<Arc<str>, u32, foldhash::fast::RandomState>,
+    table: MessageTable,
     count: usize,
     partial: usize,
     open: Option<Raw>,
+    /// The open record's message while continuation lines grow it.
+    open_text: Option<String>,
     first: Option<u64>,
 }
 
 impl RecordsBuilder {
-    /// The id of `text`: the shared one when it was seen before (while the table is below its
-    /// bound), else a new one.
-    fn intern(&mut self, text: &str) -> u32 {
-        if let Some(&id) = self.ids.get(text) {
-            return id;
-        }
-        let id = u32::try_from(self.messages.len()).unwrap_or(u32::MAX);
-        let a: Arc<str> = Arc::from(text);
-        if self.messages.len() < SHARED_MAX {
-            self.ids.insert(a.clone(), id);
-        }
-        self.messages.push(a);
-        id
-    }
-
-    /// How many records were pushed.
-    pub fn len(&self) -> usize {
-        self.count
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.count == 0
-    }
-
     /// Adds a record (closing the one before).
     pub fn push(
         &mut self,
@@ -527,39 +524,30 @@ impl RecordsBuilder {
         offset: u64,
         len: u32,
     ) {
-        let id = self.intern(message);
-        self.push_raw(Raw {
+        self.close();
+        let id = self.table.intern(message, || Arc::from(message));
+        self.first.get_or_insert(offset);
+        if matches!(time, RecordTime::Partial(_)) {
+            self.partial += 1;
+        }
+        self.count += 1;
+        self.open = Some(Raw {
             time,
             level: level_code(level),
-            message: Msg::Id(id),
+            message: id,
             line,
             offset,
             len,
         });
     }
 
-    fn push_raw(&mut self, r: Raw) {
-        self.close();
-        self.first.get_or_insert(r.offset);
-        if matches!(r.time, RecordTime::Partial(_)) {
-            self.partial += 1;
-        }
-        self.count += 1;
-        self.open = Some(r);
-    }
-
     /// Codes the open record.
     fn close(&mut self) {
         if let Some(mut r) = self.open.take() {
-            if let Msg::Text(t) = &r.message {
-                let id = self.intern(t);
-                r.message = Msg::Id(id);
+            if let Some(t) = self.open_text.take() {
+                r.message = self.table.intern(&t, || Arc::from(t.as_str()));
             }
-            let msg_len = match r.message {
-                Msg::Id(id) => self.messages.get(id as usize).map_or(0, |m| m.len()),
-                Msg::Text(_) => 0,
-            };
-            self.w.code(&r, msg_len);
+            self.w.code(&r, len_of(&self.table.messages, r.message));
         }
     }
 
@@ -571,22 +559,18 @@ impl RecordsBuilder {
     /// Joins a continuation line to the open record's message, while the message is shorter
     /// than `max` bytes.
     pub fn continue_message(&mut self, rest: &str, max: usize) {
-        let Some(open) = self.open.as_mut() else {
+        let Some(open) = self.open.as_ref() else {
             return;
         };
         if rest.is_empty() {
             return;
         }
-        if let Msg::Id(id) = open.message {
-            let t = self
-                .messages
-                .get(id as usize)
-                .map_or(String::new(), |m| m.to_string());
-            open.message = Msg::Text(t);
-        }
-        let Msg::Text(text) = &mut open.message else {
-            return;
-        };
+        let messages = &self.table.messages;
+        let text = self.open_text.get_or_insert_with(|| {
+            messages
+                .get(open.message as usize)
+                .map_or(String::new(), |m| m.to_string())
+        });
         if text.len() < max {
             text.push('\n');
             text.push_str(rest);
@@ -609,7 +593,8 @@ impl RecordsBuilder {
     pub fn finish(mut self) -> LogRecords {
         self.close();
         self.w.data.shrink_to_fit();
-        self.messages.shrink_to_fit();
+        let mut messages = self.table.messages;
+        messages.shrink_to_fit();
         let segments = if self.count == 0 {
             Vec::new()
         } else {
@@ -621,7 +606,7 @@ impl RecordsBuilder {
         };
         LogRecords {
             segments,
-            messages: self.messages,
+            messages,
             count: self.count,
             partial: self.partial,
         }
@@ -633,58 +618,56 @@ impl RecordsBuilder {
 /// the log's table once each.
 #[derive(Debug, Default)]
 pub struct Appender {
-    records: LogRecords,
-    ids: HashMap<Arc<str>, u32, foldhash::fast::RandomState>,
+    segments: Vec<Segment>,
+    table: MessageTable,
+    count: usize,
+    partial: usize,
 }
 
 impl Appender {
-    fn intern(&mut self, m: &Arc<str>) -> u32 {
-        if let Some(&id) = self.ids.get(&**m) {
-            return id;
-        }
-        let messages = &mut self.records.messages;
-        let id = u32::try_from(messages.len()).unwrap_or(u32::MAX);
-        if messages.len() < SHARED_MAX {
-            self.ids.insert(m.clone(), id);
-        }
-        messages.push(m.clone());
-        id
-    }
-
     /// Appends the next part.
     pub fn push(&mut self, later: LogRecords) {
         if later.count == 0 {
             return;
         }
-        if self.records.messages.is_empty() && self.records.segments.is_empty() {
-            for (i, m) in later.messages.iter().enumerate().take(SHARED_MAX) {
-                self.ids.entry(m.clone()).or_insert(i as u32);
+        if self.segments.is_empty() {
+            // The first part's ids are the log's.
+            self.table = MessageTable::numbered(later.messages);
+            self.segments = later.segments;
+        } else {
+            let table: Vec<u32> = later
+                .messages
+                .iter()
+                .map(|m| self.table.intern(m, || m.clone()))
+                .collect();
+            for seg in later.segments {
+                let remap = match seg.remap {
+                    None => table.clone(),
+                    Some(r) => r
+                        .iter()
+                        .map(|&i| table.get(i as usize).copied().unwrap_or(u32::MAX))
+                        .collect(),
+                };
+                self.segments.push(Segment {
+                    remap: Some(remap),
+                    ..seg
+                });
             }
-            self.records = later;
-            return;
         }
-        let table: Vec<u32> = later.messages.iter().map(|m| self.intern(m)).collect();
-        for seg in later.segments {
-            let remap = match seg.remap {
-                None => table.clone(),
-                Some(r) => r
-                    .iter()
-                    .map(|&i| table.get(i as usize).copied().unwrap_or(u32::MAX))
-                    .collect(),
-            };
-            self.records.segments.push(Segment {
-                remap: Some(remap),
-                ..seg
-            });
-        }
-        self.records.count += later.count;
-        self.records.partial += later.partial;
+        self.count += later.count;
+        self.partial += later.partial;
     }
 
     /// The joined records.
-    pub fn finish(mut self) -> LogRecords {
-        self.records.messages.shrink_to_fit();
-        self.records
+    pub fn finish(self) -> LogRecords {
+        let mut messages = self.table.messages;
+        messages.shrink_to_fit();
+        LogRecords {
+            segments: self.segments,
+            messages,
+            count: self.count,
+            partial: self.partial,
+        }
     }
 }
 
