@@ -54,19 +54,38 @@ pub fn parse_resources_keeping(
         });
         return (objs, errors);
     }
-    let docs: Vec<Value> = if trimmed.starts_with('{') || trimmed.starts_with('[') {
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
         match serde_json::from_str::<Value>(trimmed) {
-            Ok(v) => vec![v],
+            Ok(v) => add_docs(text, path, prov, wants, vec![v], objs, errors),
             Err(e) => {
                 errors.push(err(
                     Some(e.line() as u32),
                     Some(e.column() as u32),
                     format!("invalid JSON: {}", strip_loc(&e.to_string())),
                 ));
-                return (objs, errors);
+                (objs, errors)
             }
         }
     } else {
+        if crate::yaml::check_text(text).is_ok()
+            && let Some(parsed) = parse_list_items(text, path, prov, wants)
+        {
+            return parsed;
+        }
+        parse_whole_yaml(text, path, prov, wants)
+    }
+}
+
+/// A YAML resource file read as a whole (every document at once).
+fn parse_whole_yaml(
+    text: &str,
+    path: &str,
+    prov: &Provenance,
+    wants: &Wants,
+) -> (Objects, Vec<ItemError>) {
+    let objs = Objects::default();
+    let mut errors = Vec::new();
+    let docs = {
         match crate::yaml::values_multi(text) {
             Ok((v, dups)) => {
                 if dups.count > 0 {
@@ -93,6 +112,19 @@ pub fn parse_resources_keeping(
             }
         }
     };
+    add_docs(text, path, prov, wants, docs, objs, errors)
+}
+
+/// The objects of a file's documents, added to `objs` (problems to `errors`).
+fn add_docs(
+    text: &str,
+    path: &str,
+    prov: &Provenance,
+    wants: &Wants,
+    docs: Vec<Value>,
+    mut objs: Objects,
+    mut errors: Vec<ItemError>,
+) -> (Objects, Vec<ItemError>) {
     let path_kind = Objects::kind_of_path(path);
     let mut flat: Vec<(Value, Option<String>)> = Vec::new();
     for doc in docs {
@@ -108,12 +140,7 @@ pub fn parse_resources_keeping(
         }
         let (items, list_kind): (Vec<Value>, Option<String>) = match doc {
             Value::Object(mut m) if m.get("items").is_some_and(Value::is_array) => {
-                let lk = m
-                    .get("kind")
-                    .and_then(Value::as_str)
-                    .and_then(|k| k.strip_suffix("List"))
-                    .filter(|k| !k.is_empty())
-                    .map(str::to_string);
+                let lk = list_kind_of(&m);
                 let items = match m.remove("items") {
                     Some(Value::Array(a)) => a,
                     _ => Vec::new(),
@@ -134,56 +161,160 @@ pub fn parse_resources_keeping(
         None
     };
     let many = flat.len() > 1;
-    {
-        for (i, (item, list_kind)) in flat.into_iter().enumerate() {
-            let kind = item
-                .get("kind")
-                .and_then(Value::as_str)
-                .map(str::to_string)
-                .or_else(|| list_kind.clone())
-                .or_else(|| path_kind.map(str::to_string))
-                .or_else(|| Objects::kind_of_shape(&item).map(str::to_string));
-            let p = match spans.as_ref().and_then(|s| s.get(i)) {
-                Some(&(a, b)) => Provenance {
-                    span: Some((a as u64, b as u64)),
-                    ..prov.clone()
-                },
-                None => prov.clone(),
-            };
-            let where_ = if many {
-                format!("item {i}: ")
-            } else {
-                String::new()
-            };
-            // The standalone insight objects are read with the UpdateStatus singleton.
-            let kind = kind.map(|k| {
-                if crate::model::update_status::INSIGHT_KINDS.contains(&k.as_str()) {
-                    "UpdateStatus".to_string()
-                } else {
-                    k
-                }
-            });
-            if let Some(kind) = kind.as_deref()
-                && wants.keeps(kind)
-            {
-                let mut whole = item.clone();
-                if let Value::Object(m) = &mut whole {
-                    m.entry("kind")
-                        .or_insert_with(|| Value::String(kind.to_string()));
-                }
-                objs.raw.push(Sourced {
-                    value: whole,
-                    prov: p.clone(),
-                });
-            }
-            if let Some(kind) = kind.as_deref()
-                && let Err(e) = objs.push(kind, item, p)
-            {
-                errors.push(err(None, None, format!("{where_}{e}")));
-            }
-        }
+    let mut cx = ItemCx {
+        objs: &mut objs,
+        errors: &mut errors,
+        path_kind,
+        prov,
+        wants,
+        many,
+    };
+    for (i, (item, list_kind)) in flat.into_iter().enumerate() {
+        let span = spans.as_ref().and_then(|s| s.get(i)).copied();
+        cx.add(i, item, list_kind.as_deref(), span);
     }
     (objs, errors)
+}
+
+/// The kind a List's items have by default (`kind: EventList` → `Event`).
+fn list_kind_of(m: &serde_json::Map<String, Value>) -> Option<String> {
+    m.get("kind")
+        .and_then(Value::as_str)
+        .and_then(|k| k.strip_suffix("List"))
+        .filter(|k| !k.is_empty())
+        .map(str::to_string)
+}
+
+/// Where the items of one file go, and what each needs to know about the file.
+struct ItemCx<'a> {
+    objs: &'a mut Objects,
+    errors: &'a mut Vec<ItemError>,
+    path_kind: Option<&'static str>,
+    prov: &'a Provenance,
+    wants: &'a Wants,
+    /// Whether the file holds more than one item (errors then name the item).
+    many: bool,
+}
+
+impl ItemCx<'_> {
+    /// Adds item `i` (of a List of `list_kind` when it is one; at bytes `span` of the file).
+    fn add(
+        &mut self,
+        i: usize,
+        item: Value,
+        list_kind: Option<&str>,
+        span: Option<(usize, usize)>,
+    ) {
+        let kind = item
+            .get("kind")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| list_kind.map(str::to_string))
+            .or_else(|| self.path_kind.map(str::to_string))
+            .or_else(|| Objects::kind_of_shape(&item).map(str::to_string));
+        let p = match span {
+            Some((a, b)) => Provenance {
+                span: Some((a as u64, b as u64)),
+                ..self.prov.clone()
+            },
+            None => self.prov.clone(),
+        };
+        let where_ = if self.many {
+            format!("item {i}: ")
+        } else {
+            String::new()
+        };
+        // The standalone insight objects are read with the UpdateStatus singleton.
+        let kind = kind.map(|k| {
+            if crate::model::update_status::INSIGHT_KINDS.contains(&k.as_str()) {
+                "UpdateStatus".to_string()
+            } else {
+                k
+            }
+        });
+        if let Some(kind) = kind.as_deref()
+            && self.wants.keeps(kind)
+        {
+            let mut whole = item.clone();
+            if let Value::Object(m) = &mut whole {
+                m.entry("kind")
+                    .or_insert_with(|| Value::String(kind.to_string()));
+            }
+            self.objs.raw.push(Sourced {
+                value: whole,
+                prov: p.clone(),
+            });
+        }
+        if let Some(kind) = kind.as_deref()
+            && let Err(e) = self.objs.push(kind, item, p)
+        {
+            self.errors.push(err(None, None, format!("{where_}{e}")));
+        }
+    }
+}
+
+/// A YAML List file (one document, `items:` holding several objects, as `oc get -o yaml`
+/// and must-gather write them) read one item at a time: the YAML library holds one item's
+/// events and values at once, not the whole file's (a 3.7 MB `events.yaml` took 25 MB of
+/// events and 12 MB of values). Gives exactly what reading the whole file gives, or `None`
+/// when it cannot be sure to (anything but blank lines and comments between items, an item
+/// that does not read as one sequence entry on its own, an alias across items, a duplicate
+/// key, the alias expansion bound, shared by the items as it is by the whole file's
+/// documents): the whole file is then read as before, with its own messages.
+fn parse_list_items(
+    text: &str,
+    path: &str,
+    prov: &Provenance,
+    wants: &Wants,
+) -> Option<(Objects, Vec<ItemError>)> {
+    let spans = crate::vocab::locate::list_item_spans(text).filter(|s| s.len() > 1)?;
+    let gap_is_blank = |between: &str| {
+        between
+            .lines()
+            .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+    };
+    let first = spans.first()?.0;
+    let last = spans.last()?.1;
+    if !spans
+        .windows(2)
+        .all(|w| text.get(w[0].1..w[1].0).is_some_and(gap_is_blank))
+    {
+        return None;
+    }
+    // The List around the items, read on its own: `items:` is then empty.
+    let envelope = format!("{}{}", text.get(..first)?, text.get(last..)?);
+    let (docs, dups) = crate::yaml::values_multi(&envelope).ok()?;
+    let [Value::Object(m)] = docs.as_slice() else {
+        return None;
+    };
+    if dups.count > 0 || !m.get("items").is_some_and(Value::is_null) || Alerts::looks_like(&docs[0])
+    {
+        return None;
+    }
+    let list_kind = list_kind_of(m);
+    let mut objs = Objects::default();
+    let mut errors = Vec::new();
+    let mut cx = ItemCx {
+        objs: &mut objs,
+        errors: &mut errors,
+        path_kind: Objects::kind_of_path(path),
+        prov,
+        wants,
+        many: true,
+    };
+    // One budget for all the items: together they expand no further than the whole file may.
+    let budget = crate::yaml::value::Budget::new(crate::yaml::expansion_bound(text.len()));
+    for (i, &(a, b)) in spans.iter().enumerate() {
+        let (mut docs, dups) = crate::yaml::values_multi_within(text.get(a..b)?, &budget).ok()?;
+        let item = match docs.pop() {
+            Some(Value::Array(mut one)) if docs.is_empty() && one.len() == 1 && dups.count == 0 => {
+                one.pop()?
+            }
+            _ => return None,
+        };
+        cx.add(i, item, list_kind.as_deref(), Some((a, b)));
+    }
+    Some((objs, errors))
 }
 
 /// One warning for all the duplicate keys of a file.
@@ -226,6 +357,142 @@ mod tests {
         assert!(e.is_empty(), "{e:?}");
         assert_eq!(o.cluster_operators.len(), 1);
         assert_eq!(o.cluster_operators[0].operator_version(), Some("4.8.0"));
+    }
+
+    /// Lists in the shapes `oc get -o yaml` and must-gather write them, and harder ones:
+    /// what reading them an item at a time gives must be what reading them whole gives.
+    const LISTS: &[&str] = &[
+        // A must-gather aggregate: `---` first, items at the left edge, `kind` after them.
+        "---\napiVersion: v1\nitems:\n- apiVersion: v1\n  count: 2\n  involvedObject:\n    kind: ClusterVersion\n    name: version\n  kind: Event\n  message: 'a: b'\n  metadata:\n    name: e1\n    namespace: openshift-cluster-version\n  reason: PreconditionsFailed\n- apiVersion: v1\n  kind: Event\n  message: |\n    line one\n      indented\n    line three\n  metadata:\n    name: e2\n    namespace: openshift-cluster-version\n  reason: RetrievePayload\nkind: EventList\nmetadata:\n  resourceVersion: \"\"\n",
+        // Items indented under `items:`, comments and blank lines between them, no list kind
+        // (the items' kinds come from the path), an item that does not fit its type.
+        "apiVersion: v1\nitems:\n  # the first\n  - metadata:\n      name: n1\n    status:\n      nodeInfo:\n        kubeletVersion: v1.25.4\n\n  - metadata:\n      name: n2\n    status:\n      conditions: oops\n  - metadata: {name: n3}\nkind: List\n",
+        // Anchors and aliases inside one item; quoted keys and multi-line flow scalars.
+        "items:\n- kind: ClusterOperator\n  metadata: &m\n    name: etcd\n  spec: *m\n  status:\n    versions:\n    - {name: operator, version: 4.13.0}\n- kind: ClusterOperator\n  \"metadata\":\n    name: \"kube-\n      apiserver\"\n  status:\n    conditions:\n    - type: Degraded\n      status: \"False\"\nkind: ClusterOperatorList\n",
+    ];
+
+    /// Wants that keep every kind of these lists whole too.
+    fn keep_all() -> Wants {
+        Wants {
+            kinds: ["Node", "ClusterOperator", "Event"]
+                .map(String::from)
+                .into(),
+            ..Wants::default()
+        }
+    }
+
+    fn render(r: &(Objects, Vec<ItemError>)) -> String {
+        format!("{:?}\n{:?}", r.0, r.1)
+    }
+
+    #[test]
+    fn lists_read_an_item_at_a_time_as_read_whole() {
+        let wants = keep_all();
+        for (i, text) in LISTS.iter().enumerate() {
+            for path in [
+                "namespaces/x/core/events.yaml",
+                "cluster-scoped-resources/core/nodes.yaml",
+            ] {
+                let split = parse_list_items(text, path, &prov(), &wants)
+                    .unwrap_or_else(|| panic!("list {i} was not read item by item"));
+                let whole = parse_whole_yaml(text, path, &prov(), &wants);
+                assert_eq!(render(&split), render(&whole), "list {i}, {path}");
+                assert_eq!(
+                    render(&parse_resources_keeping(text, path, &prov(), &wants)),
+                    render(&whole)
+                );
+            }
+        }
+        // They hold what they should (so that the comparison above compares something).
+        let (o, e) = parse_whole_yaml(
+            LISTS[1],
+            "cluster-scoped-resources/core/nodes.yaml",
+            &prov(),
+            &wants,
+        );
+        assert_eq!(o.nodes.len(), 2, "{e:?}");
+        assert!(
+            e.iter()
+                .any(|e| e.reason.starts_with("item 1: not a valid Node")),
+            "{e:?}"
+        );
+        let (o, _) = parse_whole_yaml(LISTS[2], "x.yaml", &prov(), &wants);
+        // A double-quoted scalar's line break folds to a space.
+        assert_eq!(o.cluster_operators[1].metadata.name, "kube- apiserver");
+        assert_eq!(o.raw.len(), 2);
+    }
+
+    #[test]
+    fn lists_it_cannot_be_sure_of_are_read_whole() {
+        let wants = keep_all();
+        let cases = [
+            // An alias to an anchor in another item.
+            "items:\n- metadata: &m\n    name: a\n  kind: Node\n- metadata: *m\n  kind: Node\nkind: List\n",
+            // A duplicate key (the warning counts the whole file's).
+            "items:\n- kind: Node\n  metadata:\n    name: a\n    name: b\n- kind: Node\n  metadata:\n    name: c\nkind: List\n",
+            // Something other than blank lines and comments between items.
+            "items:\n- kind: Node\n  metadata:\n    name: a\nfoo: 1\n- kind: Node\n  metadata:\n    name: c\n",
+            // Two documents.
+            "items:\n- kind: Node\n  metadata: {name: a}\n- kind: Node\n  metadata: {name: b}\n---\nkind: Node\nmetadata: {name: c}\n",
+            // One item.
+            "items:\n- kind: Node\n  metadata: {name: a}\nkind: List\n",
+        ];
+        for (i, text) in cases.iter().enumerate() {
+            assert!(
+                parse_list_items(text, "nodes.yaml", &prov(), &wants).is_none(),
+                "case {i} was read item by item"
+            );
+        }
+        // Read whole, the alias resolves and the duplicate is reported.
+        let (o, _) = parse_resources_keeping(cases[0], "nodes.yaml", &prov(), &wants);
+        assert_eq!(
+            o.nodes
+                .iter()
+                .map(|n| n.metadata.name.as_str())
+                .collect::<Vec<_>>(),
+            ["a", "a"]
+        );
+        let (_, e) = parse_resources_keeping(cases[1], "nodes.yaml", &prov(), &wants);
+        assert!(
+            e.iter().any(|e| e.reason.contains("duplicate key `name`")),
+            "{e:?}"
+        );
+    }
+
+    /// Items each within the alias expansion bound alone, but not together: read one at a
+    /// time they must not build more than the whole file may, so the file is read whole and
+    /// refused at the bound.
+    #[test]
+    fn list_items_share_the_alias_expansion_bound() {
+        let item = |n: usize| {
+            format!(
+                "- kind: Node\n  metadata:\n    name: n{n}\n  a: &a [x, x, x, x, x, x, x, x, x, x]\n  b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n  c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n  d: [{}]\n",
+                vec!["*c"; 20].join(", ")
+            )
+        };
+        let text = format!(
+            "items:\n{}kind: List\n",
+            (0..4).map(item).collect::<String>()
+        );
+        // Each item alone is within the bound of the item's own text.
+        for n in 0..4 {
+            assert!(
+                crate::yaml::values_multi(&item(n)).is_ok(),
+                "item {n} alone"
+            );
+        }
+        let wants = keep_all();
+        assert!(parse_list_items(&text, "nodes.yaml", &prov(), &wants).is_none());
+        let read = parse_resources_keeping(&text, "nodes.yaml", &prov(), &wants);
+        assert_eq!(
+            render(&read),
+            render(&parse_whole_yaml(&text, "nodes.yaml", &prov(), &wants))
+        );
+        assert!(
+            read.0.nodes.is_empty() && !read.1.is_empty(),
+            "{:?}",
+            read.1
+        );
     }
 
     #[test]

@@ -9,8 +9,7 @@
 //! its message and length) until the next one is pushed or the builder is finished.
 
 use crate::vocab::time::{PartialTime, Time};
-use std::collections::HashMap;
-use std::sync::Arc;
+use std::hash::BuildHasher;
 
 /// One klog record of a CVO log (a header line plus its continuation lines), as read back.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -44,7 +43,7 @@ pub enum RecordTime {
 #[derive(Debug, Clone, Default)]
 pub struct LogRecords {
     segments: Vec<Segment>,
-    messages: Vec<Arc<str>>,
+    messages: Messages,
     count: usize,
     /// Records whose time is only a year-less stamp.
     partial: usize,
@@ -207,40 +206,158 @@ fn unzigzag(v: u128) -> i128 {
     ((v >> 1) as i128) ^ -((v & 1) as i128)
 }
 
-/// The length of message `id` in `messages` (0 for an id it does not hold).
-fn len_of(messages: &[Arc<str>], id: u32) -> usize {
-    messages.get(id as usize).map_or(0, |m| m.len())
+/// The distinct messages of a log, stored end to end in chunks: a message costs its text and
+/// 12 bytes, where a shared string of its own took about 50 more (and an allocation). A chunk
+/// is never grown once allocated (a large buffer doubling would copy itself and leave the old
+/// copy behind in the allocator); chunks double from 4 KiB up to [`CHUNK_MAX`], and a longer
+/// message has a chunk of its own.
+#[derive(Debug, Clone, Default)]
+pub struct Messages {
+    chunks: Vec<String>,
+    spans: Vec<Span>,
+}
+
+/// Where a message is: its chunk, and its bytes in it.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    chunk: u32,
+    start: u32,
+    len: u32,
+}
+
+/// The largest chunk [`Messages`] allocates for messages that fit in one.
+const CHUNK_MAX: usize = 1 << 20;
+
+impl Messages {
+    /// How many messages.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// Message `id`, `None` past the last one.
+    pub fn get(&self, id: usize) -> Option<&str> {
+        let s = self.spans.get(id)?;
+        let start = s.start as usize;
+        self.chunks
+            .get(s.chunk as usize)?
+            .get(start..start + s.len as usize)
+    }
+
+    /// The messages, by id.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        (0..self.len()).map(|i| self.get(i).unwrap_or_default())
+    }
+
+    /// The length of message `id` (0 for an id it does not hold).
+    fn len_of(&self, id: u32) -> usize {
+        self.spans.get(id as usize).map_or(0, |s| s.len as usize)
+    }
+
+    /// Adds `text` as the next message (a text over 4 GiB is cut at a character boundary).
+    fn push(&mut self, text: &str) {
+        let mut cut = text.len().min(u32::MAX as usize);
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let text = &text[..cut];
+        let fits = self
+            .chunks
+            .last()
+            .is_some_and(|c| c.capacity() - c.len() >= text.len());
+        if !fits {
+            let next = self
+                .chunks
+                .last()
+                .map_or(4096, |c| (c.capacity() * 2).min(CHUNK_MAX));
+            self.chunks
+                .push(String::with_capacity(next.max(text.len())));
+        }
+        let chunk = self.chunks.len() - 1;
+        let c = &mut self.chunks[chunk];
+        self.spans.push(Span {
+            chunk: chunk as u32,
+            start: c.len() as u32,
+            len: text.len() as u32,
+        });
+        c.push_str(text);
+    }
+
+    fn shrink_to_fit(&mut self) {
+        if let Some(last) = self.chunks.last_mut() {
+            last.shrink_to_fit();
+        }
+        self.chunks.shrink_to_fit();
+        self.spans.shrink_to_fit();
+    }
+}
+
+/// A message id in a [`MessageTable`]'s index, with its text's hash (a table growing
+/// re-hashes nothing, and a lookup compares texts only when the whole hash is the same).
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    hash: u64,
+    id: u32,
 }
 
 /// Messages and the ids they were given: a text seen before gets its id again while the
 /// table is below [`SHARED_MAX`]; past it, each new message is stored with an id of its own.
 #[derive(Debug, Default)]
 struct MessageTable {
-    messages: Vec<Arc<str>>,
-    ids: HashMap<Arc<str>, u32, foldhash::fast::RandomState>,
+    messages: Messages,
+    index: hashbrown::HashTable<Entry>,
+    hasher: foldhash::fast::RandomState,
 }
 
 impl MessageTable {
     /// The table of messages already numbered (id = index).
-    fn numbered(messages: Vec<Arc<str>>) -> Self {
-        let mut ids = HashMap::default();
-        for (i, m) in messages.iter().enumerate().take(SHARED_MAX) {
-            ids.entry(m.clone()).or_insert(i as u32);
+    fn numbered(messages: Messages) -> Self {
+        let mut t = MessageTable {
+            messages,
+            ..MessageTable::default()
+        };
+        for id in 0..t.messages.len().min(SHARED_MAX) {
+            let text = t.messages.get(id).unwrap_or_default();
+            let hash = t.hasher.hash_one(text);
+            if t.find(hash, text).is_none() {
+                t.index.insert_unique(
+                    hash,
+                    Entry {
+                        hash,
+                        id: id as u32,
+                    },
+                    |e| e.hash,
+                );
+            }
         }
-        MessageTable { messages, ids }
+        t
     }
 
-    /// The id of `text`, allocating it with `make` when it is new.
-    fn intern(&mut self, text: &str, make: impl FnOnce() -> Arc<str>) -> u32 {
-        if let Some(&id) = self.ids.get(text) {
+    /// The id `text` (whose hash is `hash`) has in the index.
+    fn find(&self, hash: u64, text: &str) -> Option<u32> {
+        let messages = &self.messages;
+        self.index
+            .find(hash, |e| {
+                e.hash == hash && messages.get(e.id as usize) == Some(text)
+            })
+            .map(|e| e.id)
+    }
+
+    /// The id of `text`, adding it when it is new.
+    fn intern(&mut self, text: &str) -> u32 {
+        let hash = self.hasher.hash_one(text);
+        if let Some(id) = self.find(hash, text) {
             return id;
         }
         let id = u32::try_from(self.messages.len()).unwrap_or(u32::MAX);
-        let a = make();
         if self.messages.len() < SHARED_MAX {
-            self.ids.insert(a.clone(), id);
+            self.index
+                .insert_unique(hash, Entry { hash, id }, |e| e.hash);
         }
-        self.messages.push(a);
+        self.messages.push(text);
         id
     }
 }
@@ -256,7 +373,7 @@ impl LogRecords {
     }
 
     /// The distinct messages, by id.
-    pub fn messages(&self) -> &[Arc<str>] {
+    pub fn messages(&self) -> &Messages {
         &self.messages
     }
 
@@ -307,7 +424,7 @@ impl LogRecords {
                         None => partial += 1,
                     }
                 }
-                let msg_len = len_of(&self.messages, r.global(raw.message));
+                let msg_len = self.messages.len_of(r.global(raw.message));
                 w.code(&raw, msg_len);
             }
             w.data.shrink_to_fit();
@@ -326,18 +443,37 @@ impl<'a> IntoIterator for &'a LogRecords {
 }
 
 /// Decodes one segment's records, with the ids coded in it.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct SegReader<'a> {
     data: &'a [u8],
     at: usize,
     prev: Prev,
     left: usize,
-    messages: &'a [Arc<str>],
+    messages: &'a Messages,
     remap: Option<&'a [u32]>,
 }
 
+/// The messages of a log that has none.
+static NO_MESSAGES: Messages = Messages {
+    chunks: Vec::new(),
+    spans: Vec::new(),
+};
+
+impl Default for SegReader<'_> {
+    fn default() -> Self {
+        SegReader {
+            data: &[],
+            at: 0,
+            prev: Prev::default(),
+            left: 0,
+            messages: &NO_MESSAGES,
+            remap: None,
+        }
+    }
+}
+
 impl<'a> SegReader<'a> {
-    fn new(seg: &'a Segment, messages: &'a [Arc<str>]) -> Self {
+    fn new(seg: &'a Segment, messages: &'a Messages) -> Self {
         SegReader {
             data: &seg.data,
             at: 0,
@@ -378,7 +514,7 @@ impl<'a> SegReader<'a> {
         } else {
             self.prev.end.wrapping_add(get(data, &mut self.at) as u64)
         };
-        let msg_len = len_of(self.messages, self.global(id));
+        let msg_len = self.messages.len_of(self.global(id));
         let len = if flags & LEN_SAME != 0 {
             (msg_len as i64 + self.prev.overhead) as u32
         } else {
@@ -429,7 +565,7 @@ impl<'a> Iterator for Iter<'a> {
                 RecordTime::Partial(_) => None,
             },
             level: LEVELS[usize::from(raw.level & 3)],
-            message: records.messages.get(id as usize).map_or("", |m| m),
+            message: records.messages.get(id as usize).unwrap_or_default(),
             message_id: id,
             line: raw.line,
             offset: raw.offset,
@@ -525,7 +661,7 @@ impl RecordsBuilder {
         len: u32,
     ) {
         self.close();
-        let id = self.table.intern(message, || Arc::from(message));
+        let id = self.table.intern(message);
         self.first.get_or_insert(offset);
         if matches!(time, RecordTime::Partial(_)) {
             self.partial += 1;
@@ -545,9 +681,9 @@ impl RecordsBuilder {
     fn close(&mut self) {
         if let Some(mut r) = self.open.take() {
             if let Some(t) = self.open_text.take() {
-                r.message = self.table.intern(&t, || Arc::from(t.as_str()));
+                r.message = self.table.intern(&t);
             }
-            self.w.code(&r, len_of(&self.table.messages, r.message));
+            self.w.code(&r, self.table.messages.len_of(r.message));
         }
     }
 
@@ -638,7 +774,7 @@ impl Appender {
             let table: Vec<u32> = later
                 .messages
                 .iter()
-                .map(|m| self.table.intern(m, || m.clone()))
+                .map(|m| self.table.intern(m))
                 .collect();
             for seg in later.segments {
                 let remap = match seg.remap {
@@ -891,7 +1027,7 @@ mod tests {
             assert_eq!(g, w, "record {i}");
         }
         for x in r.iter() {
-            assert_eq!(r.messages()[x.message_id as usize].as_ref(), x.message);
+            assert_eq!(r.messages().get(x.message_id as usize), Some(x.message));
         }
     }
 }

@@ -176,10 +176,11 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
     // with its window of records, so the facts held stay bounded.
     let recs = &log.records;
     let shared = recs.shared().min(FACT_CACHE);
-    let shared_facts: Vec<Option<Fact>> = recs.messages()[..shared]
-        .par_iter()
+    let messages = recs.messages();
+    let shared_facts: Vec<Option<Fact>> = (0..shared)
+        .into_par_iter()
         .with_min_len(64)
-        .map(|m| classify(m))
+        .map(|id| classify(messages.get(id).unwrap_or_default()))
         .collect();
     let mut it = recs.iter();
     loop {

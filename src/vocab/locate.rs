@@ -256,6 +256,23 @@ pub fn object_spans(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// The byte spans of the items of a text that is one YAML List document (`items:` holding
+/// at least one item), in order; `None` for anything else (several documents, no `items`,
+/// compact JSON).
+pub fn list_item_spans(text: &str) -> Option<Vec<(usize, usize)>> {
+    let docs = documents(text);
+    let mut docs = docs.iter().filter(|d| !d.is_empty());
+    let root: &[Line<'_>] = docs.next()?;
+    if docs.next().is_some() {
+        return None;
+    }
+    let i = find_key(root, "items")?;
+    let spans: Vec<(usize, usize)> = items(children(root, i))
+        .map(|it| (line_start(text, it[0].start), block_end(text, it)))
+        .collect();
+    (!spans.is_empty()).then_some(spans)
+}
+
 fn line_start(text: &str, pos: usize) -> usize {
     text[..pos.min(text.len())].rfind('\n').map_or(0, |i| i + 1)
 }
