@@ -12,7 +12,7 @@
 #   - directories: `analyze` against `cat` of the whole tree; `-j 1` against `-j 2`; peak RSS;
 #   - archives: `analyze` against decompressing the same file alone with mglint's own inflater
 #     (the `inflate` example: same crate, same backend), against `igzip -dc` / `xz -dc`
-#     when installed; peak RSS;
+#     when installed; peak RSS (gzip through ISA-L when libisal is installed, see FEATURES);
 #   - the real must-gathers of ../shared/corpus (directory and .tar.xz);
 #   - `batch` over 200 generated CI jobs with 1 and 2 threads (benches/batch.rs);
 #   - `analyze` with and without the bundled known-issue catalogue (`--no-bundled-rules`).
@@ -26,7 +26,13 @@ RUNS=${RUNS:-3}
 # The size of the steady-passes directory (empty: none).
 STEADY=${STEADY-4G}
 mkdir -p "$DATA"
-cargo build --release --quiet --bin mglint --example gen_mustgather --example inflate
+# With the system's ISA-L (Debian's libisal-dev) mglint is built with the `isal` feature, as a
+# user with the library would build it; INFLATER=zlib-rs builds without it.
+FEATURES=()
+if [ "${INFLATER:-}" != zlib-rs ] && [ -e /usr/include/isa-l.h ]; then
+    FEATURES=(--features isal)
+fi
+cargo build --release --quiet "${FEATURES[@]}" --bin mglint --example gen_mustgather --example inflate
 BIN=target/release/mglint
 INFLATE=target/release/examples/inflate
 
@@ -92,7 +98,7 @@ gen() { # size dir [steady]
 }
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load before: $(cut -d' ' -f1 /proc/loadavg)"
-echo "mglint $($BIN --version | cut -d' ' -f2), median of $RUNS runs, warm page cache"
+echo "mglint $($BIN --version | cut -d' ' -f2) (gzip: $("$INFLATE" /dev/null 2>&1 >/dev/null | sed -n 's/^inflater: //p')), median of $RUNS runs, warm page cache"
 echo
 
 CORPUS=../shared/corpus/must-gathers

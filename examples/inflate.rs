@@ -39,5 +39,6 @@ fn main() {
             }
         }
     }
+    eprintln!("inflater: {}", mglint::source::gzip::INFLATER);
     println!("{total}");
 }

@@ -3,6 +3,7 @@
 //! formats are sniffed from content; must-gather roots and CI layouts are found by content.
 
 mod error;
+pub mod gzip;
 pub mod sniff;
 pub mod tar;
 mod walk;

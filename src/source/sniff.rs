@@ -128,7 +128,7 @@ pub fn decoder<'a, R: Read + 'a>(
     zstd_window: u64,
 ) -> Result<Box<dyn Read + 'a>, ReadError> {
     match magic {
-        Magic::Gzip => Ok(Box::new(flate2::read::MultiGzDecoder::new(r))),
+        Magic::Gzip => Ok(super::gzip::decoder(r)),
         Magic::Xz => Ok(Box::new(liblzma::read::XzDecoder::new_multi_decoder(r))),
         Magic::Zstd => Ok(Box::new(ZstdFrames::new(
             std::io::BufReader::new(r),
