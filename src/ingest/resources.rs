@@ -459,6 +459,49 @@ mod tests {
         );
     }
 
+    /// Every YAML file under `fixtures/` (or under `$MGLINT_LIST_DIR`, such as an extracted
+    /// real must-gather) that is read item by item gives what reading it whole gives.
+    #[test]
+    fn list_files_on_disk_read_the_same_item_by_item() {
+        let root = std::env::var("MGLINT_LIST_DIR")
+            .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures").to_string());
+        let wants = keep_all();
+        let mut dirs = vec![std::path::PathBuf::from(&root)];
+        let (mut lists, mut files) = (0, 0);
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                let ft = e.file_type().unwrap();
+                if ft.is_dir() {
+                    dirs.push(p);
+                    continue;
+                }
+                let name = p.to_string_lossy().to_string();
+                if !ft.is_file() || !(name.ends_with(".yaml") || name.ends_with(".yml")) {
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(&p) else {
+                    continue;
+                };
+                files += 1;
+                let rel = name
+                    .strip_prefix(&root)
+                    .unwrap_or(&name)
+                    .trim_start_matches('/');
+                if crate::yaml::check_text(&text).is_err() {
+                    continue;
+                }
+                if let Some(split) = parse_list_items(&text, rel, &prov(), &wants) {
+                    lists += 1;
+                    let whole = parse_whole_yaml(&text, rel, &prov(), &wants);
+                    assert_eq!(render(&split), render(&whole), "{name}");
+                }
+            }
+        }
+        eprintln!("{lists} of {files} YAML files under {root} read item by item");
+        assert!(lists > 0, "no List file under {root}");
+    }
+
     /// Items each within the alias expansion bound alone, but not together: read one at a
     /// time they must not build more than the whole file may, so the file is read whole and
     /// refused at the bound.
