@@ -259,8 +259,9 @@ impl ItemCx<'_> {
 /// events and 12 MB of values). Gives exactly what reading the whole file gives, or `None`
 /// when it cannot be sure to (anything but blank lines and comments between items, an item
 /// that does not read as one sequence entry on its own, an alias across items, a duplicate
-/// key, the alias expansion bound, shared by the items as it is by the whole file's
-/// documents): the whole file is then read as before, with its own messages.
+/// key, the alias expansion bound, which the envelope and the items share as the whole
+/// file's documents do): the whole file is then read as before, with its own messages.
+/// `text` is one that `yaml::check_text` passed.
 fn parse_list_items(
     text: &str,
     path: &str,
@@ -281,9 +282,12 @@ fn parse_list_items(
     {
         return None;
     }
+    // One budget for the envelope and all the items: together they expand no further than
+    // the whole file may.
+    let budget = crate::yaml::value::Budget::new(crate::yaml::expansion_bound(text.len()));
     // The List around the items, read on its own: `items:` is then empty.
     let envelope = format!("{}{}", text.get(..first)?, text.get(last..)?);
-    let (docs, dups) = crate::yaml::values_multi(&envelope).ok()?;
+    let (docs, dups) = crate::yaml::values_multi_within(&envelope, &budget).ok()?;
     let [Value::Object(m)] = docs.as_slice() else {
         return None;
     };
@@ -302,8 +306,6 @@ fn parse_list_items(
         wants,
         many: true,
     };
-    // One budget for all the items: together they expand no further than the whole file may.
-    let budget = crate::yaml::value::Budget::new(crate::yaml::expansion_bound(text.len()));
     for (i, &(a, b)) in spans.iter().enumerate() {
         let (mut docs, dups) = crate::yaml::values_multi_within(text.get(a..b)?, &budget).ok()?;
         let item = match docs.pop() {

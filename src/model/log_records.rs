@@ -209,7 +209,7 @@ fn unzigzag(v: u128) -> i128 {
 /// The distinct messages of a log, stored end to end in chunks: a message costs its text and
 /// 12 bytes, where a shared string of its own took about 50 more (and an allocation). A chunk
 /// is never grown once allocated (a large buffer doubling would copy itself and leave the old
-/// copy behind in the allocator); chunks double from 4 KiB up to [`CHUNK_MAX`], and a longer
+/// copy behind in the allocator); chunks double from 4 KiB up to `CHUNK_MAX`, and a longer
 /// message has a chunk of its own.
 #[derive(Debug, Clone, Default)]
 pub struct Messages {

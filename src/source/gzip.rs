@@ -2,7 +2,9 @@
 //! twice as fast on one core, else zlib-rs's through flate2. Both read streams of one or more
 //! members (`pigz`, concatenated files) and check each member's CRC and length; both report a
 //! stream that ends early as truncated (`UnexpectedEof`) and bad data as corrupt
-//! (`InvalidData`), so the messages a user sees do not depend on the build.
+//! (`InvalidData`), so the messages a user sees do not depend on the build. They differ in
+//! one thing on damaged data: ISA-L (through isal-rs) may give out fewer of the bytes before
+//! the damage (`isal_stream`'s `read`).
 
 use std::io::Read;
 
@@ -45,8 +47,9 @@ mod isal_stream {
         }
     }
 
-    /// ISA-L's gzip decoder, its errors told apart as the zlib-rs path tells them: an error
-    /// after the input ended is a truncated stream, any other a corrupt one.
+    /// ISA-L's gzip decoder, its errors told apart as the zlib-rs path tells them: the
+    /// input running out inside a member is a truncated stream, a decoding error a corrupt
+    /// one.
     pub struct Gzip<R: Read> {
         d: isal::read::GzipDecoder<Input<R>>,
     }

@@ -246,11 +246,11 @@ pub fn object_spans(text: &str) -> Vec<(usize, usize)> {
         }
         let Some(i) = find_key(root, "items") else {
             // A lone object (or a list without items): the whole document.
-            out.push((line_start(text, root[0].start), block_end(text, root)));
+            out.push(block_span(text, root));
             continue;
         };
         for it in items(children(root, i)) {
-            out.push((line_start(text, it[0].start), block_end(text, it)));
+            out.push(block_span(text, it));
         }
     }
     out
@@ -268,9 +268,14 @@ pub fn list_item_spans(text: &str) -> Option<Vec<(usize, usize)>> {
     }
     let i = find_key(root, "items")?;
     let spans: Vec<(usize, usize)> = items(children(root, i))
-        .map(|it| (line_start(text, it[0].start), block_end(text, it)))
+        .map(|it| block_span(text, it))
         .collect();
     (!spans.is_empty()).then_some(spans)
+}
+
+/// The bytes of a block of lines, from the start of its first line.
+fn block_span(text: &str, block: &[Line<'_>]) -> (usize, usize) {
+    (line_start(text, block[0].start), block_end(text, block))
 }
 
 fn line_start(text: &str, pos: usize) -> usize {

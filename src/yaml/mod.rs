@@ -100,17 +100,18 @@ pub fn from_str_multi<T: DeserializeOwned>(text: &str) -> Result<Vec<T>, YamlErr
 /// [`depth::MAX_DEPTH`], checked on the text first, and what aliases expand to by
 /// [`expansion_bound`].
 pub fn values_multi(text: &str) -> Result<(Vec<serde_json::Value>, value::Dups), YamlError> {
+    check_text(text)?;
     values_multi_within(text, &value::Budget::new(expansion_bound(text.len())))
 }
 
-/// [`values_multi`] charging what it builds to `budget`, which several parts of one text
-/// (the items of a List read one at a time) share, so that together they stay within the
-/// bound of the whole text.
+/// [`values_multi`] on a part of a text that [`check_text`] passed whole (a part holds no
+/// control character and nests no deeper than the whole), charging what it builds to
+/// `budget`, which the parts share (the envelope and items of a List read one at a time), so
+/// that together they stay within the bound of the whole text.
 pub fn values_multi_within(
     text: &str,
     budget: &value::Budget,
 ) -> Result<(Vec<serde_json::Value>, value::Dups), YamlError> {
-    check_text(text)?;
     let dups = std::cell::RefCell::new(value::Dups::default());
     let mut out = Vec::new();
     for doc in yaml_serde::Deserializer::from_str(text) {
