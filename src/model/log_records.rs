@@ -168,8 +168,15 @@ fn decode_time(code: i128, partial: bool) -> RecordTime {
             nanos: (code % (100_000 * NANOS)) as u64,
         })
     } else {
-        let secs = code.div_euclid(NANOS) as i64;
-        let nanos = code.rem_euclid(NANOS) as u32;
+        // Every time chrono can hold fits in i64 nanoseconds until 2262: divided as i64,
+        // which the compiler does by multiplying, not by a 128-bit division call.
+        let (secs, nanos) = match i64::try_from(code) {
+            Ok(c) => (
+                c.div_euclid(NANOS as i64),
+                c.rem_euclid(NANOS as i64) as u32,
+            ),
+            Err(_) => (code.div_euclid(NANOS) as i64, code.rem_euclid(NANOS) as u32),
+        };
         RecordTime::Absolute(Time::from_unix(secs, nanos).unwrap_or(Time::MIN_UTC))
     }
 }

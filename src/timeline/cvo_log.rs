@@ -2,7 +2,7 @@
 //! order (klog times are not monotonic within a file); a start-up banner starts a new
 //! instance; a pass runs from its start line to `Result of work` or a sync failure.
 
-use super::catalogue::{Fact, classify};
+use super::catalogue::{Fact, ManifestLine, classify, manifest_line};
 use super::model::*;
 use crate::bundle::Bundle;
 use crate::model::{CvoLog, LogRecord, Time};
@@ -183,47 +183,65 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
         .map(|id| classify(messages.get(id).unwrap_or_default()))
         .collect();
     let mut it = recs.iter();
+    // Reused from window to window (each would be large enough to be a mapping of its own).
+    let mut window: Vec<LogRecord<'_>> = Vec::with_capacity(CLASSIFY_WINDOW);
+    let mut own: Vec<Option<Fact>> = Vec::new();
+    let mut todo: Vec<usize> = Vec::new();
+    let mut manifests: Vec<Option<ManifestLine<'_>>> = Vec::new();
     loop {
-        let window: Vec<LogRecord<'_>> = it.by_ref().take(CLASSIFY_WINDOW).collect();
+        window.clear();
+        window.extend(it.by_ref().take(CLASSIFY_WINDOW));
         if window.is_empty() {
             break;
         }
         let own_message = |r: &LogRecord<'_>| r.message_id as usize >= shared;
-        let own: Vec<Option<Fact>> = if window.iter().any(own_message) {
+        // A manifest line (most of a pass) is read in place, allocating nothing; the pool
+        // classifies the window's other messages of their own (few, in a log whose manifest
+        // lines are all distinct).
+        let classified = |r: &LogRecord<'_>| own_message(r) && r.time.is_some();
+        manifests.clear();
+        manifests.extend(
             window
-                .par_iter()
-                .with_min_len(1024)
-                .map(|r| {
-                    (own_message(r) && r.time.is_some())
-                        .then(|| classify(r.message))
-                        .flatten()
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+                .iter()
+                .map(|r| classified(r).then(|| manifest_line(r.message)).flatten()),
+        );
+        todo.clear();
+        todo.extend(
+            (0..window.len()).filter(|&k| manifests[k].is_none() && classified(&window[k])),
+        );
+        todo.par_iter()
+            .with_min_len(64)
+            .map(|&k| classify(window[k].message))
+            .collect_into_vec(&mut own);
+        let mut next_own = todo.iter().zip(&own).peekable();
         for (k, rec) in window.iter().enumerate() {
             let Some(t) = rec.time else { continue };
-            let fact: Option<&Fact> = if own_message(rec) {
-                own.get(k).and_then(Option::as_ref)
+            let fact: Option<Found<'_>> = if own_message(rec) {
+                match manifests.get(k).copied().flatten() {
+                    Some(m) => Some(Found::Manifest(m)),
+                    None => next_own
+                        .next_if(|(at, _)| **at == k)
+                        .and_then(|(_, f)| f.as_ref())
+                        .map(Found::Fact),
+                }
             } else {
                 shared_facts
                     .get(rec.message_id as usize)
                     .and_then(Option::as_ref)
+                    .map(Found::Fact)
             };
             let ev = || evidence(log, rec);
-            let banner = matches!(fact, Some(Fact::Event(EventKind::PodStart { .. }, _)));
-            if banner || st.inst.is_none() {
+            let build = match fact {
+                Some(Found::Fact(Fact::Event(EventKind::PodStart { build }, _))) => Some(build),
+                _ => None,
+            };
+            if build.is_some() || st.inst.is_none() {
                 settle_end(&mut st, log, end_rec.take());
                 close_instance(&mut st, scan);
-                let build = match fact {
-                    Some(Fact::Event(EventKind::PodStart { build }, _)) => Some(build.clone()),
-                    _ => None,
-                };
                 st.inst = Some(Instance {
                     pod: pod.to_string(),
                     previous_log: log.is_previous(),
-                    build,
+                    build: build.cloned(),
                     start: t,
                     end: t,
                     leader: None,
@@ -243,7 +261,14 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
             if st.pass.as_ref().is_some_and(|p| p.end.is_none()) {
                 st.pass_last = Some(st.pass_last.map_or(t, |l| l.max(t)));
             }
-            let Some(fact) = fact else { continue };
+            let fact = match fact {
+                None => continue,
+                Some(Found::Manifest((done, name, index, total))) => {
+                    manifest(&mut st, t, done, name, index, total, &subject, &ev, out);
+                    continue;
+                }
+                Some(Found::Fact(f)) => f,
+            };
             let (mut kind, mut msg) = match fact {
                 Fact::Manifest {
                     done,
@@ -440,6 +465,14 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
     }
     settle_end(&mut st, log, end_rec);
     close_instance(&mut st, scan);
+}
+
+/// What a record says: a fact classified on the pool (or cached for its message), or a
+/// manifest line read in place (the bulk of a pass: nothing is allocated for it).
+#[derive(Clone, Copy)]
+enum Found<'a> {
+    Fact(&'a Fact),
+    Manifest(ManifestLine<'a>),
 }
 
 /// How many distinct messages of a log have their facts kept (176 bytes each: under 3 MB).

@@ -491,28 +491,46 @@ pub fn classify(message: &str) -> Option<Fact> {
 /// Fast path for the most common lines, `Running sync for X (i of n)` and `Done syncing for
 /// X (i of n)`, without a regex (same result as `RE_MANIFEST`).
 fn manifest_fast(msg: &str) -> Option<Fact> {
+    manifest_line(msg).map(|(done, name, index, total)| Fact::Manifest {
+        done,
+        name: name.to_string(),
+        index,
+        total,
+    })
+}
+
+/// A manifest line's fields, borrowed from the message: done (or started), name, index and
+/// total.
+pub type ManifestLine<'a> = (bool, &'a str, u32, u32);
+
+/// The fields of `Running sync for X (i of n)` or `Done syncing for X (i of n)`, read in
+/// place: for such a message, [`classify`] gives exactly `Fact::Manifest` with these fields
+/// (neither prefix is one [`unstructure`] rewrites or the lease check takes).
+pub fn manifest_line(msg: &str) -> Option<ManifestLine<'_>> {
     let (done, rest) = if let Some(r) = msg.strip_prefix("Running sync for ") {
         (false, r)
     } else {
         (true, msg.strip_prefix("Done syncing for ")?)
     };
-    let rest = rest.trim_end();
-    let body = rest.strip_suffix(')')?;
-    let (name, counts) = body.rsplit_once(" (")?;
-    let (i, n) = counts.split_once(" of ")?;
-    if name.is_empty()
-        || name.contains('\n')
-        || !i.bytes().all(|b| b.is_ascii_digit())
-        || !n.bytes().all(|b| b.is_ascii_digit())
-    {
+    let body = rest.trim_end().strip_suffix(')')?.as_bytes();
+    // The last ` (`: the counts follow it (byte scans; this runs on every record).
+    let mut end = body.len();
+    let open = loop {
+        let at = memchr::memrchr(b'(', &body[..end])?;
+        if at > 0 && body[at - 1] == b' ' {
+            break at - 1;
+        }
+        end = at;
+    };
+    let (name, counts) = (&rest[..open], &body[open + 2..]);
+    // `i of n`, both all digits (`u32::parse` turns away empty and too large).
+    let i = counts.iter().take_while(|b| b.is_ascii_digit()).count();
+    let n = counts[i..].strip_prefix(b" of ")?;
+    if name.is_empty() || name.contains('\n') || !n.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    Some(Fact::Manifest {
-        done,
-        name: name.to_string(),
-        index: i.parse().ok()?,
-        total: n.parse().ok()?,
-    })
+    let number = |d: &[u8]| std::str::from_utf8(d).ok()?.parse::<u32>().ok();
+    Some((done, name, number(&counts[..i])?, number(n)?))
 }
 
 /// Fast path for the pass line, `Running sync X (force=F) on generation G in state S at
@@ -581,6 +599,24 @@ mod fast_path_tests {
             "Done syncing for x (1 of n)",
             "Running sync for  (1 of 2)",
             "Running sync 4.3.11 (force=false) on generation 3 in state Updating at attempt 0",
+            "Running sync for a (1 of 2) (3 of 4)",
+            "Running sync for a (1 of 2 (3 of 4)",
+            "Running sync for x ( of 5)",
+            "Running sync for x (1 of )",
+            "Running sync for x (1  of 2)",
+            "Running sync for x(1 of 2)",
+            "Running sync for x ((1 of 2)",
+            "Running sync for x (1 of 2)  ",
+            "Running sync for x (1 of 2)\n",
+            "Running sync for a\nb (1 of 2)",
+            "Done syncing for é \"ü\" (1 of 2)",
+            "Done syncing for (x) (12 of 34)",
+            "Done syncing for x (1 of 2)x",
+            "Done syncing for x (12a of 34)",
+            "Done syncing for x (12 of 3 of 4)",
+            "Done syncing for x (1 of 2",
+            "Done syncing for ",
+            "Done syncing for  (",
         ];
         for l in lines {
             let slow = RE_MANIFEST.captures(l).and_then(|c| manifest(&c));

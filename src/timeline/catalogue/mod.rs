@@ -9,6 +9,6 @@ pub mod monitor;
 pub mod text;
 
 pub use event::cvo_reason_kinds;
-pub use log::{Fact, HistoryMerge, LoadFact, classify};
+pub use log::{Fact, HistoryMerge, LoadFact, ManifestLine, classify, manifest_line};
 #[cfg(test)]
 pub use log::{go_update, split_errors};
