@@ -316,7 +316,7 @@ fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
             let (done, in_flight, free) = (&done, &in_flight, &free);
             let i = index;
             s.spawn(move |_| {
-                let mut c = parse_chunk(&mut std::io::Cursor::new(&block[..]), lb, ob, !first);
+                let mut c = parse_block(&block, lb, ob, !first);
                 c.read_error = c.read_error.or(read_error);
                 free.lock().unwrap_or_else(|p| p.into_inner()).push(block);
                 done.lock().unwrap_or_else(|p| p.into_inner()).insert(i, c);
@@ -390,44 +390,106 @@ impl Chunk {
     }
 }
 
+/// Parses lines read from `r` (a whole log, or a block that is not valid UTF-8).
 fn parse_chunk(
     r: &mut dyn BufRead,
     line_base: u64,
     offset_base: u64,
     collect_leading: bool,
 ) -> Chunk {
-    let mut c = Chunk::empty(offset_base, None);
-    let mut offset = offset_base;
+    let mut p = LineParser::new(line_base, offset_base, collect_leading);
     let mut buf = Vec::with_capacity(512);
-    // After a header with an impossible timestamp, until the next good header.
-    let mut in_bad = false;
     loop {
-        let line_start = offset;
         let n = match read_line_capped(r, &mut buf, MAX_LINE_BYTES) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) => {
-                c.read_error = Some(crate::source::sniff::describe_io(&e));
+                p.c.read_error = Some(crate::source::sniff::describe_io(&e));
                 break;
             }
         };
-        offset += n as u64;
+        p.line(&buf, None, n);
+    }
+    p.finish()
+}
+
+/// Parses a block held in memory: the same as [`parse_chunk`] over it, but a block that is
+/// valid UTF-8 (almost every one) is checked once, not line by line, and its lines are read
+/// in place rather than copied.
+fn parse_block(block: &[u8], line_base: u64, offset_base: u64, collect_leading: bool) -> Chunk {
+    let Ok(text) = std::str::from_utf8(block) else {
+        return parse_chunk(
+            &mut std::io::Cursor::new(block),
+            line_base,
+            offset_base,
+            collect_leading,
+        );
+    };
+    let mut p = LineParser::new(line_base, offset_base, collect_leading);
+    let mut start = 0;
+    let mut ends = memchr::memchr_iter(b'\n', block);
+    while start < block.len() {
+        let (end, n) = match ends.next() {
+            Some(i) => (i, i + 1 - start),
+            None => (block.len(), block.len() - start),
+        };
+        // As read_line_capped keeps it: at most MAX_LINE_BYTES of the line.
+        let kept = end.min(start + MAX_LINE_BYTES);
+        let whole = (kept == end).then(|| &text[start..end]);
+        p.line(&block[start..kept], whole, n);
+        start += n;
+    }
+    p.finish()
+}
+
+/// The state of parsing one chunk's lines in order.
+struct LineParser {
+    c: Chunk,
+    line_base: u64,
+    offset: u64,
+    collect_leading: bool,
+    /// After a header with an impossible timestamp, until the next good header.
+    in_bad: bool,
+}
+
+impl LineParser {
+    fn new(line_base: u64, offset_base: u64, collect_leading: bool) -> Self {
+        LineParser {
+            c: Chunk::empty(offset_base, None),
+            line_base,
+            offset: offset_base,
+            collect_leading,
+            in_bad: false,
+        }
+    }
+
+    /// One line: `kept` is what was kept of it (without the newline; `text` is the same
+    /// when known to be valid UTF-8), `n` the bytes it had with its newline.
+    fn line(&mut self, kept: &[u8], text: Option<&str>, n: usize) {
+        let c = &mut self.c;
+        let line_start = self.offset;
+        self.offset += n as u64;
         c.lines += 1;
-        let lineno = line_base + c.lines;
+        let lineno = self.line_base + c.lines;
         if n > MAX_LINE_BYTES + 1 {
             c.long_line.get_or_insert(lineno);
         }
-        let raw = buf.strip_suffix(b"\r").unwrap_or(&buf);
-        let text = match std::str::from_utf8(raw) {
-            Ok(t) => std::borrow::Cow::Borrowed(t),
-            Err(_) => {
-                c.invalid_utf8_line.get_or_insert(lineno);
-                String::from_utf8_lossy(raw)
+        let text = match text {
+            Some(t) => std::borrow::Cow::Borrowed(t.strip_suffix('\r').unwrap_or(t)),
+            None => {
+                let raw = kept.strip_suffix(b"\r").unwrap_or(kept);
+                match std::str::from_utf8(raw) {
+                    Ok(t) => std::borrow::Cow::Borrowed(t),
+                    Err(_) => {
+                        c.invalid_utf8_line.get_or_insert(lineno);
+                        String::from_utf8_lossy(raw)
+                    }
+                }
             }
         };
         let (abs, rest) = split_time_prefix(&text);
         if let Some(h) = parse_header(rest) {
-            in_bad = false;
+            self.in_bad = false;
             let time = match abs {
                 Some(t) => RecordTime::Absolute(t),
                 None => RecordTime::Partial(h.stamp),
@@ -445,20 +507,23 @@ fn parse_chunk(
             // own continuation lines go with it).
             c.bad_stamps += 1;
             c.first_bad_stamp.get_or_insert(lineno);
-            in_bad = true;
-        } else if in_bad {
+            self.in_bad = true;
+        } else if self.in_bad {
         } else if c.records.has_open() {
             // Continuations of one record are bounded too.
             c.records.continue_message(rest, MAX_LINE_BYTES);
-            c.records.extend_open_to(offset);
-        } else if collect_leading {
+            c.records.extend_open_to(self.offset);
+        } else if self.collect_leading {
             c.leading.push(rest.to_string());
         } else if !rest.trim().is_empty() {
             c.unparsed += 1;
         }
     }
-    c.end_offset = offset;
-    c
+
+    fn finish(mut self) -> Chunk {
+        self.c.end_offset = self.offset;
+        self.c
+    }
 }
 
 /// A log joined from its chunks in order.
@@ -684,6 +749,68 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
         assert!(l.records.iter().next().unwrap().message.len() < MAX_LINE_BYTES);
         assert_eq!(l.records.iter().nth(1).unwrap().message, "next");
         assert!(note.unwrap().contains("line 1 is longer than"));
+    }
+
+    /// Everything a chunk holds, to compare two parses.
+    fn chunk_facts(c: Chunk) -> String {
+        let recs: Vec<String> = c
+            .records
+            .finish()
+            .iter()
+            .map(|r| {
+                format!(
+                    "{:?}",
+                    (r.line, r.offset, r.len, r.message, r.time, r.level)
+                )
+            })
+            .collect();
+        format!(
+            "{recs:?} {:?}",
+            (
+                &c.leading,
+                c.unparsed,
+                c.lines,
+                c.end_offset,
+                c.invalid_utf8_line,
+                c.long_line,
+                c.bad_stamps,
+                c.first_bad_stamp
+            )
+        )
+    }
+
+    #[test]
+    fn a_block_read_in_place_parses_as_line_by_line() {
+        let head = "2021-08-03T09:31:00.5Z I0803 09:31:00.000000       1 a.go:1] ";
+        let mut valid = String::new();
+        valid.push_str("  a continuation before the first header\n\n");
+        valid.push_str(&format!("{head}crlf line\r\n"));
+        valid.push_str("I1399 09:31:00.000000       1 a.go:1] impossible stamp\n");
+        valid.push_str("  its continuation\n");
+        valid.push_str(&format!("{head}multi-byte é ü\n  continued é\r\n"));
+        // A line longer than kept, cut inside a two-byte character.
+        valid.push_str(head);
+        let pad = MAX_LINE_BYTES - head.len() - 1;
+        valid.push_str(&"x".repeat(pad));
+        valid.push_str("éé tail\n");
+        valid.push_str(&format!("{head}last line without a newline"));
+        let mut invalid = valid.clone().into_bytes();
+        invalid.splice(10..10, [0xff, 0xfe]);
+        for (name, data) in [
+            ("valid", valid.as_bytes()),
+            ("invalid", &invalid[..]),
+            (
+                "ends in a newline",
+                &valid.as_bytes()[..valid.rfind('\n').unwrap() + 1],
+            ),
+            ("empty", &[][..]),
+        ] {
+            for leading in [false, true] {
+                let by_line = parse_chunk(&mut std::io::Cursor::new(data), 7, 1000, leading);
+                let in_place = parse_block(data, 7, 1000, leading);
+                assert_eq!(chunk_facts(in_place), chunk_facts(by_line), "{name}");
+            }
+        }
     }
 
     #[test]
