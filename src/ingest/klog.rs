@@ -16,6 +16,14 @@ pub struct KlogHeader<'a> {
     pub message: &'a str,
 }
 
+/// The two ASCII digits at `b[i..i + 2]` as a number (what [`digits`] gives for them,
+/// without its loop: stamps are read on every line).
+fn two_digits(b: &[u8], i: usize) -> Option<u32> {
+    let (hi, lo) = (*b.get(i)?, *b.get(i + 1)?);
+    (hi.is_ascii_digit() && lo.is_ascii_digit())
+        .then(|| u32::from(hi - b'0') * 10 + u32::from(lo - b'0'))
+}
+
 fn digits(b: &[u8]) -> Option<u32> {
     if b.is_empty() || !b.iter().all(u8::is_ascii_digit) {
         return None;
@@ -42,14 +50,14 @@ fn header(s: &str) -> Option<Result<KlogHeader<'_>, ()>> {
     if b.len() < 22 || !matches!(b[0], b'I' | b'W' | b'E' | b'F') {
         return None;
     }
-    let month = digits(&b[1..3])?;
-    let day = digits(&b[3..5])?;
+    let month = two_digits(b, 1)?;
+    let day = two_digits(b, 3)?;
     if b[5] != b' ' || b[8] != b':' || b[11] != b':' || b[14] != b'.' {
         return None;
     }
-    let h = digits(&b[6..8])?;
-    let m = digits(&b[9..11])?;
-    let sec = digits(&b[12..14])?;
+    let h = two_digits(b, 6)?;
+    let m = two_digits(b, 9)?;
+    let sec = two_digits(b, 12)?;
     let mut i = 15;
     let frac_start = i;
     while i < b.len() && b[i].is_ascii_digit() {
@@ -69,13 +77,15 @@ fn header(s: &str) -> Option<Result<KlogHeader<'_>, ()>> {
     if rest_trim.len() == rest.len() {
         return None;
     }
-    let tid_end = rest_trim.find(|c: char| !c.is_ascii_digit())?;
+    let tid_end = rest_trim.bytes().position(|c| !c.is_ascii_digit())?;
     if tid_end == 0 {
         return None;
     }
     let after = rest_trim[tid_end..].strip_prefix(' ')?;
-    let close = after
-        .find("] ")
+    // The first `] `, else a `]` that ends the line.
+    let a = after.as_bytes();
+    let close = memchr::memchr_iter(b']', a)
+        .find(|&i| a.get(i + 1) == Some(&b' '))
         .or_else(|| after.ends_with(']').then(|| after.len() - 1))?;
     let loc = &after[..close];
     let source_file = loc.rsplit_once(':').map(|(f, _)| f).unwrap_or(loc);
@@ -105,14 +115,13 @@ fn fast_utc(s: &str) -> Option<crate::model::Time> {
     {
         return parse_rfc3339(s);
     }
-    let n = |r: std::ops::Range<usize>| digits(&b[r]);
     let (y, mo, d, h, mi, se) = (
-        n(0..4)?,
-        n(5..7)?,
-        n(8..10)?,
-        n(11..13)?,
-        n(14..16)?,
-        n(17..19)?,
+        two_digits(b, 0)? * 100 + two_digits(b, 2)?,
+        two_digits(b, 5)?,
+        two_digits(b, 8)?,
+        two_digits(b, 11)?,
+        two_digits(b, 14)?,
+        two_digits(b, 17)?,
     );
     let mut nanos = 0u32;
     if b[19] == b'.' {
