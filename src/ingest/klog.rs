@@ -24,13 +24,10 @@ fn two_digits(b: &[u8], i: usize) -> Option<u32> {
         .then(|| u32::from(hi - b'0') * 10 + u32::from(lo - b'0'))
 }
 
-fn digits(b: &[u8]) -> Option<u32> {
-    if b.is_empty() || !b.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    b.iter().try_fold(0u32, |acc, d| {
-        acc.checked_mul(10)?.checked_add((d - b'0') as u32)
-    })
+/// Nanoseconds from the first (at most 9) digits of a fraction of a second, all ASCII digits.
+fn nanos_of(frac: &[u8]) -> u32 {
+    let n = frac.iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
+    n * 10u32.pow(9 - frac.len() as u32)
 }
 
 /// Parses a klog header at the start of `s` (after any prefix was removed).
@@ -67,10 +64,7 @@ fn header(s: &str) -> Option<Result<KlogHeader<'_>, ()>> {
     if frac.is_empty() {
         return None;
     }
-    let mut nanos: u32 = 0;
-    for (k, d) in frac.bytes().take(9).enumerate() {
-        nanos += (d - b'0') as u32 * 10u32.pow(8 - k as u32);
-    }
+    let nanos = nanos_of(&frac.as_bytes()[..frac.len().min(9)]);
     // Thread id: spaces then digits.
     let rest = &s[i..];
     let rest_trim = rest.trim_start_matches(' ');
@@ -101,9 +95,14 @@ fn header(s: &str) -> Option<Result<KlogHeader<'_>, ()>> {
     }))
 }
 
+/// The date of the last `YYYY-MM-DD` read, so the lines of one day build it once.
+#[derive(Default)]
+struct DayCache(Option<([u8; 10], chrono::NaiveDate)>);
+
 /// Parses the common `YYYY-MM-DDTHH:MM:SS[.fraction]Z` form quickly; anything else (offsets,
-/// odd widths) goes through the general RFC3339 parser.
-fn fast_utc(s: &str) -> Option<crate::model::Time> {
+/// odd widths) goes through the general RFC3339 parser. `days` holds the date of the line
+/// before.
+fn fast_utc_in(s: &str, days: &mut DayCache) -> Option<crate::model::Time> {
     let b = s.as_bytes();
     if b.len() < 20
         || b[b.len() - 1] != b'Z'
@@ -115,25 +114,28 @@ fn fast_utc(s: &str) -> Option<crate::model::Time> {
     {
         return parse_rfc3339(s);
     }
-    let (y, mo, d, h, mi, se) = (
-        two_digits(b, 0)? * 100 + two_digits(b, 2)?,
-        two_digits(b, 5)?,
-        two_digits(b, 8)?,
-        two_digits(b, 11)?,
-        two_digits(b, 14)?,
-        two_digits(b, 17)?,
-    );
+    let (h, mi, se) = (two_digits(b, 11)?, two_digits(b, 14)?, two_digits(b, 17)?);
     let mut nanos = 0u32;
     if b[19] == b'.' {
         let frac = &b[20..b.len() - 1];
         if frac.is_empty() || frac.len() > 9 || !frac.iter().all(u8::is_ascii_digit) {
             return parse_rfc3339(s);
         }
-        nanos = digits(frac)? * 10u32.pow(9 - frac.len() as u32);
+        nanos = nanos_of(frac);
     } else if b.len() != 20 {
         return parse_rfc3339(s);
     }
-    let date = chrono::NaiveDate::from_ymd_opt(y as i32, mo, d)?;
+    let ymd = &b[..10];
+    let date = match days.0 {
+        Some((day, date)) if day == ymd => date,
+        _ => {
+            let y = two_digits(b, 0)? * 100 + two_digits(b, 2)?;
+            let date =
+                chrono::NaiveDate::from_ymd_opt(y as i32, two_digits(b, 5)?, two_digits(b, 8)?)?;
+            days.0 = Some((ymd.try_into().ok()?, date));
+            date
+        }
+    };
     let time = chrono::NaiveTime::from_hms_nano_opt(h, mi, se, nanos)?;
     Some(crate::vocab::Time::from(
         chrono::TimeZone::from_utc_datetime(&chrono::Utc, &chrono::NaiveDateTime::new(date, time)),
@@ -143,13 +145,21 @@ fn fast_utc(s: &str) -> Option<crate::model::Time> {
 /// Splits an RFC3339 prefix (`oc logs --timestamps` / CRI) off a line, with an optional
 /// CRI `stdout F ` stream tag after it.
 pub fn split_time_prefix(line: &str) -> (Option<crate::model::Time>, &str) {
+    split_time_prefix_in(line, &mut DayCache::default())
+}
+
+/// [`split_time_prefix`] for one line of many, with the day of the lines before.
+fn split_time_prefix_in<'l>(
+    line: &'l str,
+    days: &mut DayCache,
+) -> (Option<crate::model::Time>, &'l str) {
     let b = line.as_bytes();
     if b.len() > 20
         && b[0].is_ascii_digit()
         && b[4] == b'-'
         && b[10] == b'T'
         && let Some(sp) = line.find(' ')
-        && let Some(t) = fast_utc(&line[..sp])
+        && let Some(t) = fast_utc_in(&line[..sp], days)
     {
         let mut rest = &line[sp + 1..];
         for tag in ["stdout F ", "stderr F ", "stdout P ", "stderr P "] {
@@ -459,6 +469,7 @@ struct LineParser {
     collect_leading: bool,
     /// After a header with an impossible timestamp, until the next good header.
     in_bad: bool,
+    days: DayCache,
 }
 
 impl LineParser {
@@ -469,6 +480,7 @@ impl LineParser {
             offset: offset_base,
             collect_leading,
             in_bad: false,
+            days: DayCache::default(),
         }
     }
 
@@ -496,7 +508,7 @@ impl LineParser {
                 }
             }
         };
-        let (abs, rest) = split_time_prefix(&text);
+        let (abs, rest) = split_time_prefix_in(&text, &mut self.days);
         if let Some(h) = parse_header(rest) {
             self.in_bad = false;
             let time = match abs {
@@ -736,15 +748,30 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
 
     #[test]
     fn fast_utc_agrees_with_rfc3339() {
-        for s in [
+        let cases = [
             "2021-08-03T09:31:43.209596123Z",
             "2021-08-03T09:31:43Z",
             "2020-04-09T18:26:05.6Z",
             "2021-08-03T09:31:43+02:00",
             "2021-02-30T00:00:00Z",
             "2021-08-03T09:31:43.Z",
-        ] {
-            assert_eq!(fast_utc(s), parse_rfc3339(s), "{s}");
+            "2021-08-03T23:59:59.999999999Z",
+            "2021-08-04T00:00:00.000000001Z",
+            "2021-08-04T00:00:00.1234567891Z",
+            "2021-08-0xT00:00:00Z",
+            "2021-08-04T24:00:00Z",
+        ];
+        for s in cases {
+            assert_eq!(
+                fast_utc_in(s, &mut DayCache::default()),
+                parse_rfc3339(s),
+                "{s}"
+            );
+        }
+        // One day cache across lines, as a log is read: the same answers in any order.
+        let mut days = DayCache::default();
+        for s in cases.iter().chain(cases.iter().rev()).chain(&cases) {
+            assert_eq!(fast_utc_in(s, &mut days), parse_rfc3339(s), "{s}");
         }
     }
 

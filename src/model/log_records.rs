@@ -159,7 +159,11 @@ fn time_code(t: &RecordTime) -> i128 {
     }
 }
 
-fn decode_time(code: i128, partial: bool) -> RecordTime {
+/// The day (since the Unix epoch) of the last absolute time decoded, and its date: the
+/// records of one day build their date once.
+type DayCache = Option<(i64, chrono::NaiveDate)>;
+
+fn decode_time(code: i128, partial: bool, days: &mut DayCache) -> RecordTime {
     if partial {
         let md = code / (100_000 * NANOS);
         RecordTime::Partial(PartialTime {
@@ -177,7 +181,20 @@ fn decode_time(code: i128, partial: bool) -> RecordTime {
             ),
             Err(_) => (code.div_euclid(NANOS) as i64, code.rem_euclid(NANOS) as u32),
         };
-        RecordTime::Absolute(Time::from_unix(secs, nanos).unwrap_or(Time::MIN_UTC))
+        let (day, second) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+        if let Some((d, date)) = *days
+            && d == day
+            && let Some(time) =
+                chrono::NaiveTime::from_num_seconds_from_midnight_opt(second as u32, nanos)
+        {
+            // What `from_unix` builds: that day's date and the time within it.
+            return RecordTime::Absolute(Time::from(date.and_time(time).and_utc()));
+        }
+        let t = Time::from_unix(secs, nanos);
+        if let Some(t) = t {
+            *days = Some((day, t.inner().date_naive()));
+        }
+        RecordTime::Absolute(t.unwrap_or(Time::MIN_UTC))
     }
 }
 
@@ -458,6 +475,7 @@ struct SegReader<'a> {
     left: usize,
     messages: &'a Messages,
     remap: Option<&'a [u32]>,
+    days: DayCache,
 }
 
 /// The messages of a log that has none.
@@ -475,6 +493,7 @@ impl Default for SegReader<'_> {
             left: 0,
             messages: &NO_MESSAGES,
             remap: None,
+            days: None,
         }
     }
 }
@@ -488,6 +507,7 @@ impl<'a> SegReader<'a> {
             left: seg.count,
             messages,
             remap: seg.remap.as_deref(),
+            days: None,
         }
     }
 
@@ -532,7 +552,7 @@ impl<'a> SegReader<'a> {
             .time
             .wrapping_add(unzigzag(get(data, &mut self.at)));
         let raw = Raw {
-            time: decode_time(time, flags & PARTIAL != 0),
+            time: decode_time(time, flags & PARTIAL != 0, &mut self.days),
             level: flags & 3,
             message: id,
             line,
@@ -926,6 +946,32 @@ mod tests {
         assert_eq!(r.iter().filter(|x| x.message == "same").count(), 2);
         r.resolve(|_| None);
         assert_eq!(r.iter().map(|x| x.line).collect::<Vec<_>>(), lines);
+    }
+
+    #[test]
+    fn times_read_back_across_days_and_before_1970() {
+        let times = [
+            "1969-12-31T23:59:59.999999999Z",
+            "1970-01-01T00:00:00Z",
+            "1969-12-31T00:00:00.5Z",
+            "2021-06-01T23:59:59.75Z",
+            "2021-06-02T00:00:00Z",
+            "2021-06-01T12:00:00Z",
+            "2021-06-01T12:00:01.000000001Z",
+            "2262-04-11T23:47:16.854775807Z",
+            "2262-04-11T23:47:16.854775808Z",
+            "9999-12-31T23:59:59.999999999Z",
+        ];
+        let mut b = RecordsBuilder::default();
+        for (i, t) in times.iter().enumerate() {
+            b.push(abs(t), 'I', "m", i as u32 + 1, i as u64 * 10, 10);
+        }
+        let got: Vec<Option<Time>> = b.finish().iter().map(|r| r.time).collect();
+        let want: Vec<Option<Time>> = times
+            .iter()
+            .map(|t| crate::vocab::time::parse_rfc3339(t))
+            .collect();
+        assert_eq!(got, want);
     }
 
     #[test]
