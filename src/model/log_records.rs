@@ -418,11 +418,23 @@ impl LogRecords {
         self.segments.iter().map(|s| s.data.len()).sum()
     }
 
+    /// The records in file order, one iterator per segment (a segment decodes on its own, so
+    /// segments can be decoded on several threads).
+    pub fn segments(&self) -> impl ExactSizeIterator<Item = Iter<'_>> + '_ {
+        self.segments.iter().enumerate().map(move |(i, seg)| Iter {
+            records: self,
+            seg: i,
+            end: i + 1,
+            reader: SegReader::new(seg, &self.messages),
+        })
+    }
+
     /// The records in file order.
     pub fn iter(&self) -> Iter<'_> {
         Iter {
             records: self,
             seg: 0,
+            end: self.segments.len(),
             reader: self
                 .segments
                 .first()
@@ -569,6 +581,8 @@ impl<'a> SegReader<'a> {
 pub struct Iter<'a> {
     records: &'a LogRecords,
     seg: usize,
+    /// The segment the iterator stops before.
+    end: usize,
     reader: SegReader<'a>,
 }
 
@@ -580,6 +594,9 @@ impl<'a> Iterator for Iter<'a> {
         let raw = loop {
             if let Some(raw) = self.reader.next() {
                 break raw;
+            }
+            if self.seg + 1 >= self.end {
+                return None;
             }
             self.seg += 1;
             let seg = records.segments.get(self.seg)?;
@@ -606,6 +623,7 @@ impl<'a> Iterator for Iter<'a> {
                 .records
                 .segments
                 .iter()
+                .take(self.end)
                 .skip(self.seg + 1)
                 .map(|s| s.count)
                 .sum::<usize>();
@@ -1129,5 +1147,13 @@ mod tests {
         for x in r.iter() {
             assert_eq!(r.messages().get(x.message_id as usize), Some(x.message));
         }
+        // Segment by segment, the same records: each iterator stops at its segment's end
+        // and knows how many it holds.
+        let segments: Vec<Iter<'_>> = r.segments().collect();
+        assert!(segments.len() > 1, "{} segments", segments.len());
+        let lens: Vec<usize> = segments.iter().map(ExactSizeIterator::len).collect();
+        let parts: Vec<Vec<LogRecord<'_>>> = segments.into_iter().map(Iterator::collect).collect();
+        assert_eq!(lens, parts.iter().map(Vec::len).collect::<Vec<_>>());
+        assert_eq!(parts.concat(), r.iter().collect::<Vec<_>>());
     }
 }

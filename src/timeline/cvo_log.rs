@@ -182,29 +182,22 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
         .with_min_len(64)
         .map(|id| classify(messages.get(id).unwrap_or_default()))
         .collect();
-    let mut it = recs.iter();
-    // Reused from window to window (each would be large enough to be a mapping of its own).
+    let mut windows = Windows {
+        segments: recs.segments().collect(),
+        next: 0,
+        serial: None,
+        ready: std::collections::VecDeque::new(),
+        shared,
+        threads: rayon::current_num_threads(),
+    };
+    // Reused from window to window where they can be.
     let mut window: Vec<LogRecord<'_>> = Vec::with_capacity(CLASSIFY_WINDOW);
     let mut own: Vec<Option<Fact>> = Vec::new();
     let mut todo: Vec<usize> = Vec::new();
     let mut manifests: Vec<Option<ManifestLine<'_>>> = Vec::new();
-    loop {
-        window.clear();
-        window.extend(it.by_ref().take(CLASSIFY_WINDOW));
-        if window.is_empty() {
-            break;
-        }
+    while windows.next(&mut window, &mut manifests) {
         let own_message = |r: &LogRecord<'_>| r.message_id as usize >= shared;
-        // A manifest line (most of a pass) is read in place, allocating nothing; the pool
-        // classifies the window's other messages of their own (few, in a log whose manifest
-        // lines are all distinct).
         let classified = |r: &LogRecord<'_>| own_message(r) && r.time.is_some();
-        manifests.clear();
-        manifests.extend(
-            window
-                .iter()
-                .map(|r| classified(r).then(|| manifest_line(r.message)).flatten()),
-        );
         todo.clear();
         todo.extend(
             (0..window.len()).filter(|&k| manifests[k].is_none() && classified(&window[k])),
@@ -465,6 +458,87 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
     }
     settle_end(&mut st, log, end_rec);
     close_instance(&mut st, scan);
+}
+
+/// The records of a log, window by window, each with its manifest lines read (see
+/// [`manifest_of`]): with more than one thread, the next few segments (one per parsed block)
+/// are decoded side by side on the pool, each a window; a segment of more than
+/// [`SEGMENT_MAX`] records (a log parsed on one thread is one segment) is decoded here,
+/// [`CLASSIFY_WINDOW`] records at a time.
+struct Windows<'l> {
+    segments: Vec<crate::model::log_records::Iter<'l>>,
+    next: usize,
+    serial: Option<crate::model::log_records::Iter<'l>>,
+    ready: std::collections::VecDeque<Window<'l>>,
+    shared: usize,
+    threads: usize,
+}
+
+/// A window's records and, for each, its manifest line when it is one read in place.
+type Window<'l> = (Vec<LogRecord<'l>>, Vec<Option<ManifestLine<'l>>>);
+
+/// The most records a segment may have to be decoded whole beside others (80 bytes each
+/// while held).
+const SEGMENT_MAX: usize = 1 << 16;
+
+/// A record's manifest line, read in place, when its message is past the cached ones (those
+/// have their facts already) and it has a time: a manifest line is most of a pass, and
+/// allocates nothing this way; the window's other messages of their own go to the pool.
+fn manifest_of<'l>(shared: usize, r: &LogRecord<'l>) -> Option<ManifestLine<'l>> {
+    (r.message_id as usize >= shared && r.time.is_some())
+        .then(|| manifest_line(r.message))
+        .flatten()
+}
+
+impl<'l> Windows<'l> {
+    /// Puts the next window in `window` and `manifests`; `false` when there is none.
+    fn next(
+        &mut self,
+        window: &mut Vec<LogRecord<'l>>,
+        manifests: &mut Vec<Option<ManifestLine<'l>>>,
+    ) -> bool {
+        let shared = self.shared;
+        loop {
+            if let Some((w, m)) = self.ready.pop_front() {
+                (*window, *manifests) = (w, m);
+                return true;
+            }
+            if let Some(it) = self.serial.as_mut() {
+                window.clear();
+                window.extend(it.by_ref().take(CLASSIFY_WINDOW));
+                if !window.is_empty() {
+                    manifests.clear();
+                    manifests.extend(window.iter().map(|r| manifest_of(shared, r)));
+                    return true;
+                }
+                self.serial = None;
+            }
+            let Some(first) = self.segments.get(self.next) else {
+                return false;
+            };
+            if self.threads > 1 && first.len() <= SEGMENT_MAX {
+                let batch = &self.segments[self.next..];
+                let n = batch
+                    .iter()
+                    .take(self.threads)
+                    .take_while(|s| s.len() <= SEGMENT_MAX)
+                    .count();
+                self.next += n;
+                let decoded: Vec<Window<'l>> = batch[..n]
+                    .par_iter()
+                    .map(|s| {
+                        let records: Vec<LogRecord<'l>> = s.clone().collect();
+                        let m = records.iter().map(|r| manifest_of(shared, r)).collect();
+                        (records, m)
+                    })
+                    .collect();
+                self.ready.extend(decoded);
+            } else {
+                self.serial = Some(first.clone());
+                self.next += 1;
+            }
+        }
+    }
 }
 
 /// What a record says: a fact classified on the pool (or cached for its message), or a
