@@ -16,8 +16,8 @@ pub struct KlogHeader<'a> {
     pub message: &'a str,
 }
 
-/// The two ASCII digits at `b[i..i + 2]` as a number (what [`digits`] gives for them,
-/// without its loop: stamps are read on every line).
+/// The two ASCII digits at `b[i..i + 2]` as a number, `None` when either is not one (stamps
+/// are read on every line: fixed widths, no loop).
 fn two_digits(b: &[u8], i: usize) -> Option<u32> {
     let (hi, lo) = (*b.get(i)?, *b.get(i + 1)?);
     (hi.is_ascii_digit() && lo.is_ascii_digit())

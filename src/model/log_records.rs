@@ -172,8 +172,8 @@ fn decode_time(code: i128, partial: bool, days: &mut DayCache) -> RecordTime {
             nanos: (code % (100_000 * NANOS)) as u64,
         })
     } else {
-        // Every time chrono can hold fits in i64 nanoseconds until 2262: divided as i64,
-        // which the compiler does by multiplying, not by a 128-bit division call.
+        // A time before 2262 fits in i64 nanoseconds: divided as i64, which the compiler does
+        // by multiplying, not by a 128-bit division call (later times take the i128 way).
         let (secs, nanos) = match i64::try_from(code) {
             Ok(c) => (
                 c.div_euclid(NANOS as i64),

@@ -197,10 +197,10 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
     let mut manifests: Vec<Option<ManifestLine<'_>>> = Vec::new();
     while windows.next(&mut window, &mut manifests) {
         let own_message = |r: &LogRecord<'_>| r.message_id as usize >= shared;
-        let classified = |r: &LogRecord<'_>| own_message(r) && r.time.is_some();
         todo.clear();
         todo.extend(
-            (0..window.len()).filter(|&k| manifests[k].is_none() && classified(&window[k])),
+            (0..window.len())
+                .filter(|&k| manifests[k].is_none() && classified_here(shared, &window[k])),
         );
         todo.par_iter()
             .with_min_len(64)
@@ -485,9 +485,15 @@ const SEGMENT_MAX: usize = 1 << 16;
 /// have their facts already) and it has a time: a manifest line is most of a pass, and
 /// allocates nothing this way; the window's other messages of their own go to the pool.
 fn manifest_of<'l>(shared: usize, r: &LogRecord<'l>) -> Option<ManifestLine<'l>> {
-    (r.message_id as usize >= shared && r.time.is_some())
+    classified_here(shared, r)
         .then(|| manifest_line(r.message))
         .flatten()
+}
+
+/// Whether a record's message is classified with its window (past the `shared` cached ids)
+/// and the record counts for the timeline (it has a time).
+fn classified_here(shared: usize, r: &LogRecord<'_>) -> bool {
+    r.message_id as usize >= shared && r.time.is_some()
 }
 
 impl<'l> Windows<'l> {
