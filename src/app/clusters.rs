@@ -5,24 +5,31 @@
 //!
 //! A must-gather root inside another (a HyperShift management cluster's dump holding
 //! `hostedcluster-<name>/`, each hosted cluster's own `oc adm inspect`) is a cluster of its
-//! own: the outer cluster's walk leaves it out, and a hosted cluster also takes its control
+//! own: the outer cluster's part leaves it out, and a hosted cluster also takes its control
 //! plane namespace (`namespaces/<ns>/`, where the HostedControlPlane `<name>` and the hosted
-//! CVO's pod and logs are), which the management cluster's walk leaves out too.
+//! CVO's pod and logs are), which the management cluster's part leaves out too.
+//!
+//! The groups are decided from what the one walk of the inputs found ([`Facts`]) and given
+//! as [`Part`]s of the inputs, which `ingest::Gathered::split` cuts that walk into: nothing
+//! is read twice.
 
-use crate::bundle::Bundle;
-use std::collections::BTreeMap;
+use crate::bundle::InputKind;
+use crate::ingest::Facts;
+use crate::source::Part;
+use crate::vocab::files::join_path;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The inputs of one cluster, as `(local path, name to show)`.
+/// The inputs of one cluster: the parts of the inputs its files are in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Group {
     /// The cluster ID, `None` for an input that says none.
     pub cluster_id: Option<String>,
-    pub inputs: Vec<(String, String)>,
-    /// Directories (local paths) inside those inputs that belong to other groups.
-    pub exclude: Vec<String>,
-    /// The part of each archive input that is this group's.
-    pub parts: Vec<crate::source::Part>,
+    /// The names the group's inputs are shown by (a folder of a directory made an input of
+    /// its own is `<dir>/<folder>`).
+    pub names: Vec<String>,
+    /// Which files of the run are this cluster's.
+    pub parts: Vec<Part>,
 }
 
 /// Where a ClusterVersion came from: its input's name and the must-gather root inside it
@@ -36,10 +43,10 @@ fn is_root(origin_part: &str) -> bool {
 }
 
 /// Whether input `name` can be split at its must-gathers: every ClusterVersion in it sits in
-/// a must-gather root (a directory is split into its roots' folders, an archive read once per
-/// cluster, each time only that cluster's part).
-fn splittable(bundle: &Bundle, ids: &BTreeMap<Origin, String>, name: &str) -> bool {
-    bundle.inputs.iter().any(|i| i.name == name)
+/// a must-gather root (a directory is split into its roots' folders, an archive into the
+/// entries under each).
+fn splittable(facts: &Facts, ids: &BTreeMap<Origin, String>, name: &str) -> bool {
+    facts.inputs.iter().any(|i| i.name == name)
         && ids
             .keys()
             .filter(|(input, _)| input == name)
@@ -47,21 +54,21 @@ fn splittable(bundle: &Bundle, ids: &BTreeMap<Origin, String>, name: &str) -> bo
 }
 
 /// The cluster ID each origin's ClusterVersion names (the newest snapshot's, per origin).
-fn ids_by_origin(bundle: &Bundle) -> BTreeMap<Origin, String> {
-    let roots: BTreeMap<&str, &Vec<String>> = bundle
+fn ids_by_origin(facts: &Facts) -> BTreeMap<Origin, String> {
+    let roots: BTreeMap<&str, &Vec<String>> = facts
         .inputs
         .iter()
         .map(|i| (i.name.as_str(), &i.must_gather_roots))
         .collect();
     let mut out = BTreeMap::new();
     // Oldest first: the newest snapshot of an origin wins.
-    for cv in &bundle.objects.cluster_versions {
-        let id = cv.spec.cluster_id.trim();
+    for (file, id) in &facts.cluster_versions {
+        let id = id.trim();
         if id.is_empty() {
             continue;
         }
-        let input = cv.prov.file.input();
-        let path = cv.prov.file.path();
+        let input = file.input();
+        let path = file.path();
         let root = roots
             .get(input)
             .and_then(|rs| {
@@ -78,16 +85,17 @@ fn ids_by_origin(bundle: &Bundle) -> BTreeMap<Origin, String> {
 
 /// The groups when the inputs hold more than one cluster, `None` when they hold one (or
 /// none: nothing to keep apart). A directory that holds must-gathers of several clusters is
-/// split into its must-gather roots, each joining its cluster's group; an archive that does is
-/// read once per cluster, each time only that cluster's part ([`crate::source::Part`]).
-pub fn groups(bundle: &Bundle, named: &[(String, String)]) -> Option<Vec<Group>> {
-    let ids = ids_by_origin(bundle);
-    let distinct: std::collections::BTreeSet<&String> = ids.values().collect();
+/// split into its must-gather roots' folders, each an input of its own joining its cluster's
+/// group; an archive that does is split into the entries under each root. Inputs that could
+/// not be opened or where nothing was read are in no group.
+pub fn groups(facts: &Facts, named: &[(String, String)]) -> Option<Vec<Group>> {
+    let ids = ids_by_origin(facts);
+    let distinct: BTreeSet<&String> = ids.values().collect();
     if distinct.len() < 2 {
         return None;
     }
     let mut groups: Vec<Group> = Vec::new();
-    let mut add = |id: Option<String>, mut g: Group| {
+    let mut add = |id: Option<String>, g: Group| {
         let existing = id.as_ref().and_then(|id| {
             groups
                 .iter_mut()
@@ -95,9 +103,25 @@ pub fn groups(bundle: &Bundle, named: &[(String, String)]) -> Option<Vec<Group>>
         });
         match existing {
             Some(e) => {
-                e.inputs.append(&mut g.inputs);
-                e.exclude.append(&mut g.exclude);
-                e.parts.append(&mut g.parts);
+                for n in g.names {
+                    if !e.names.contains(&n) {
+                        e.names.push(n);
+                    }
+                }
+                for p in g.parts {
+                    // Two parts of one archive: one part keeping both.
+                    match e
+                        .parts
+                        .iter_mut()
+                        .find(|q| !p.own_input && !q.own_input && q.input == p.input)
+                    {
+                        Some(q) => {
+                            q.keep.extend(p.keep);
+                            q.drop.extend(p.drop);
+                        }
+                        None => e.parts.push(p),
+                    }
+                }
             }
             None => groups.push(Group {
                 cluster_id: id,
@@ -106,20 +130,21 @@ pub fn groups(bundle: &Bundle, named: &[(String, String)]) -> Option<Vec<Group>>
         }
     };
     for (path, name) in named {
+        if !facts.inputs.iter().any(|i| i.name == *name && i.parsed > 0) {
+            continue;
+        }
         let here: Vec<(&String, &String)> = ids
             .iter()
             .filter(|((input, _), _)| input == name)
             .map(|((_, root), id)| (root, id))
             .collect();
-        let clusters: std::collections::BTreeSet<&String> =
-            here.iter().map(|(_, id)| *id).collect();
-        if clusters.len() > 1 && splittable(bundle, &ids, name) {
+        let clusters: BTreeSet<&String> = here.iter().map(|(_, id)| *id).collect();
+        if clusters.len() > 1 && splittable(facts, &ids, name) {
             // One directory, several clusters: each must-gather on its own, from the top
             // folder that holds it (`must-gather.local.1/`, with its `timestamp`) when the
             // roots' top folders differ, else from the root itself.
             let top = |r: &str| r.split('/').next().unwrap_or(r).to_string();
-            let tops: std::collections::BTreeSet<String> =
-                here.iter().map(|(r, _)| top(r)).collect();
+            let tops: BTreeSet<String> = here.iter().map(|(r, _)| top(r)).collect();
             let distinct_tops = tops.len() == here.len();
             let parts: Vec<(String, &String)> = here
                 .iter()
@@ -132,11 +157,10 @@ pub fn groups(bundle: &Bundle, named: &[(String, String)]) -> Option<Vec<Group>>
                     (part, *id)
                 })
                 .collect();
-            let join = |base: &str, part: &str| format!("{}/{part}", base.trim_end_matches('/'));
-            let archive = bundle
+            let archive = facts
                 .inputs
                 .iter()
-                .any(|i| i.name == *name && i.kind == crate::bundle::InputKind::Archive);
+                .any(|i| i.name == *name && i.kind == InputKind::Archive);
             // Each hosted cluster's control plane namespace, by the part it joins.
             let planes: BTreeMap<&str, String> = parts
                 .iter()
@@ -144,11 +168,11 @@ pub fn groups(bundle: &Bundle, named: &[(String, String)]) -> Option<Vec<Group>>
                     let (outer, inner) = part.rsplit_once('/')?;
                     let hc = inner.strip_prefix("hostedcluster-")?;
                     let ns = if archive {
-                        logged_control_plane(bundle, name, outer, hc)?
+                        logged_control_plane(facts, name, outer, hc)?
                     } else {
-                        control_plane_namespace(Path::new(&join(path, outer)), hc)?
+                        control_plane_namespace(Path::new(&join_path(path, outer)), hc)?
                     };
-                    Some((part.as_str(), join(outer, &format!("namespaces/{ns}"))))
+                    Some((part.as_str(), join_path(outer, &format!("namespaces/{ns}"))))
                 })
                 .collect();
             for (part, id) in &parts {
@@ -158,32 +182,37 @@ pub fn groups(bundle: &Bundle, named: &[(String, String)]) -> Option<Vec<Group>>
                 // What lies inside this part but belongs to another: nested roots and their
                 // control plane namespaces.
                 let inside = |p: &str| p.starts_with(&format!("{part}/"));
-                let others: Vec<&str> = parts
+                let others: Vec<String> = parts
                     .iter()
                     .map(|(other, _)| other.as_str())
                     .chain(planes.values().map(String::as_str))
                     .filter(|o| inside(o))
+                    .map(str::to_string)
                     .collect();
                 let g = if archive {
                     Group {
                         cluster_id: None,
-                        inputs: vec![(path.clone(), name.clone())],
-                        exclude: Vec::new(),
-                        parts: vec![crate::source::Part {
+                        names: vec![name.clone()],
+                        parts: vec![Part {
                             input: name.clone(),
                             keep: mine.iter().map(|p| p.to_string()).collect(),
-                            drop: others.iter().map(|p| p.to_string()).collect(),
+                            drop: others,
+                            own_input: false,
                         }],
                     }
                 } else {
                     Group {
                         cluster_id: None,
-                        inputs: mine
+                        names: mine.iter().map(|p| join_path(name, p)).collect(),
+                        parts: mine
                             .iter()
-                            .map(|p| (join(path, p), join(name, p)))
+                            .map(|p| Part {
+                                input: name.clone(),
+                                keep: vec![p.to_string()],
+                                drop: others.clone(),
+                                own_input: true,
+                            })
                             .collect(),
-                        exclude: others.iter().map(|o| join(path, o)).collect(),
-                        parts: Vec::new(),
                     }
                 };
                 add(Some((*id).clone()), g);
@@ -193,9 +222,11 @@ pub fn groups(bundle: &Bundle, named: &[(String, String)]) -> Option<Vec<Group>>
         let id = here.first().map(|(_, id)| (*id).clone());
         let g = Group {
             cluster_id: None,
-            inputs: vec![(path.clone(), name.clone())],
-            exclude: Vec::new(),
-            parts: Vec::new(),
+            names: vec![name.clone()],
+            parts: vec![Part {
+                input: name.clone(),
+                ..Part::default()
+            }],
         };
         add(id, g);
     }
@@ -229,15 +260,15 @@ fn control_plane_namespace(root: &Path, hc: &str) -> Option<String> {
 /// In an archive (whose tree cannot be listed here), hosted cluster `hc`'s control plane
 /// namespace under must-gather root `outer`: the one whose name ends in `-<hc>` (dots made
 /// dashes, as HyperShift names it) and holds a CVO log.
-fn logged_control_plane(bundle: &Bundle, input: &str, outer: &str, hc: &str) -> Option<String> {
+fn logged_control_plane(facts: &Facts, input: &str, outer: &str, hc: &str) -> Option<String> {
     let suffix = format!("-{}", hc.replace('.', "-"));
     let prefix = format!("{outer}/namespaces/");
-    let found: std::collections::BTreeSet<&str> = bundle
+    let found: BTreeSet<&str> = facts
         .cvo_logs
         .iter()
-        .filter(|l| l.prov.file.input() == input)
+        .filter(|l| l.input() == input)
         .filter_map(|l| {
-            let rest = l.prov.file.path().strip_prefix(&prefix)?;
+            let rest = l.path().strip_prefix(&prefix)?;
             let (ns, after) = rest.split_once('/')?;
             (after.starts_with("core/pods/logs/") && ns.ends_with(&suffix)).then_some(ns)
         })
@@ -250,15 +281,15 @@ fn logged_control_plane(bundle: &Bundle, input: &str, outer: &str, hc: &str) -> 
 
 /// Inputs that hold ClusterVersions of several clusters and could not be split (a
 /// ClusterVersion outside any must-gather root): analysed as one, which the run warns about.
-pub fn mixed_inputs(bundle: &Bundle) -> Vec<String> {
-    let ids = ids_by_origin(bundle);
-    let mut by_input: BTreeMap<&str, std::collections::BTreeSet<&String>> = BTreeMap::new();
+pub fn mixed_inputs(facts: &Facts) -> Vec<String> {
+    let ids = ids_by_origin(facts);
+    let mut by_input: BTreeMap<&str, BTreeSet<&String>> = BTreeMap::new();
     for ((input, _), id) in &ids {
         by_input.entry(input.as_str()).or_default().insert(id);
     }
     by_input
         .into_iter()
-        .filter(|(name, set)| set.len() > 1 && !splittable(bundle, &ids, name))
+        .filter(|(name, set)| set.len() > 1 && !splittable(facts, &ids, name))
         .map(|(name, set)| {
             format!(
                 "{name} holds ClusterVersions of {} clusters ({}) that cannot be told apart inside it; it is analysed as one (extract it and give each must-gather on its own)",
@@ -274,7 +305,7 @@ pub fn warning(groups: &[Group]) -> String {
     let parts: Vec<String> = groups
         .iter()
         .map(|g| {
-            let names: Vec<&str> = g.inputs.iter().map(|(_, n)| n.as_str()).collect();
+            let names: Vec<&str> = g.names.iter().map(String::as_str).collect();
             match &g.cluster_id {
                 Some(id) => format!("cluster {id}: {}", names.join(", ")),
                 None => format!("no cluster ID: {}", names.join(", ")),

@@ -22,7 +22,7 @@ pub use settings::{CONFIG_FILE, Limits, Overrides, Settings, SettingsError};
 pub use threads::{ThreadError, init_threads};
 
 use crate::bundle::{Bundle, InputInfo};
-use crate::ingest::{IngestError, IngestOptions, ingest_named};
+use crate::ingest::{IngestError, IngestOptions};
 use crate::reconciler::replay::ReplayResult;
 use crate::redact::Redactor;
 use crate::remote;
@@ -241,35 +241,53 @@ pub fn load_named(
     };
     // Other kinds and logs are read only when a loaded rule asks for them.
     opts.source.wants = settings.known.wants.clone();
-    let mut bundle = ingest_named(named, &opts).map_err(|e| match e {
+    let nothing_found = |e| match e {
         IngestError::NothingFound(mut reasons) => {
             reasons.extend(earlier_errors.iter().cloned());
             RunError::Ingest(IngestError::NothingFound(reasons))
         }
         other => RunError::Ingest(other),
-    })?;
-    bundle.input_errors.extend(earlier_errors);
-    let mut warnings = clusters::mixed_inputs(&bundle);
-    let bundles = match clusters::groups(&bundle, named) {
+    };
+    // One walk: one bundle, or (several clusters) that walk cut into one per cluster.
+    let gathered = crate::ingest::gather(named, &opts).map_err(nothing_found)?;
+    let facts = gathered.facts();
+    let mut warnings = clusters::mixed_inputs(&facts);
+    let bundles = match clusters::groups(&facts, named) {
         Some(groups) => {
             warnings.push(clusters::warning(&groups));
-            let mut bundles = Vec::with_capacity(groups.len());
-            for (i, g) in groups.iter().enumerate() {
-                let mut group_opts = opts.clone();
-                group_opts.source.exclude = g.exclude.iter().map(Into::into).collect();
-                group_opts.source.parts = g.parts.clone();
-                let mut b = ingest_named(&g.inputs, &group_opts)?;
-                // Input errors belong to the run, reported once (with the first cluster).
-                b.input_errors = if i == 0 {
-                    bundle.input_errors.clone()
-                } else {
-                    Vec::new()
-                };
-                bundles.push(b);
+            // The run's input errors, reported once (with the first cluster): inputs that
+            // could not be opened or fetched, where nothing was read, and groups that hold
+            // nothing recognisable.
+            let mut input_errors = gathered.input_errors();
+            input_errors.extend(
+                facts
+                    .inputs
+                    .iter()
+                    .filter(|i| i.parsed == 0)
+                    .map(|i| crate::ingest::nothing_in(&i.name, i.files_seen)),
+            );
+            let parts: Vec<Vec<crate::source::Part>> =
+                groups.into_iter().map(|g| g.parts).collect();
+            let mut bundles = Vec::with_capacity(parts.len());
+            for b in gathered.split(&parts) {
+                match b {
+                    Ok(b) => bundles.push(b),
+                    Err(IngestError::NothingFound(reasons)) => input_errors.extend(reasons),
+                    Err(e) => return Err(RunError::Ingest(e)),
+                }
+            }
+            input_errors.extend(earlier_errors);
+            match bundles.first_mut() {
+                Some(first) => first.input_errors = input_errors,
+                None => return Err(RunError::Ingest(IngestError::NothingFound(input_errors))),
             }
             bundles
         }
-        None => vec![bundle],
+        None => {
+            let mut bundle = gathered.into_bundle().map_err(nothing_found)?;
+            bundle.input_errors.extend(earlier_errors);
+            vec![bundle]
+        }
     };
     let redactor = settings.redact.then(|| {
         let names = bundles.iter().flat_map(identifying_names).collect();

@@ -10,6 +10,7 @@ pub mod prow;
 pub mod resources;
 pub mod resourcewatch;
 pub mod sniff;
+mod split;
 pub mod stanza;
 pub mod textlog;
 
@@ -18,9 +19,11 @@ use crate::model::*;
 use crate::source::ReadError;
 use crate::source::{self, SourceOptions, VFile};
 use crate::vocab::mg_path::{ContainerLog, MgPath, cvo_log, cvo_log_by_name, segments};
-use crate::vocab::{FileKind, FileRef};
+use crate::vocab::{FileKind, FileRef, FileTable};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
+
+pub use split::{Facts, InputFacts};
 
 /// Settings for ingestion.
 #[derive(Debug, Clone, Default)]
@@ -131,6 +134,12 @@ pub fn ingest_named(
     inputs: &[(String, String)],
     opts: &IngestOptions,
 ) -> Result<Bundle, IngestError> {
+    gather(inputs, opts)?.into_bundle()
+}
+
+/// Walks and parses the inputs once: what becomes one bundle ([`Gathered::into_bundle`]), or
+/// one per cluster when the inputs hold several ([`Gathered::split`]).
+pub fn gather(inputs: &[(String, String)], opts: &IngestOptions) -> Result<Gathered, IngestError> {
     if inputs.is_empty() {
         return Err(IngestError::NoInputs);
     }
@@ -138,10 +147,50 @@ pub fn ingest_named(
         sniff: sniff::sniff_content,
         ..opts.source.clone()
     };
-    let mut bundle = Bundle::default();
+    let mut table = FileTable::default();
+    let out = pipeline::run(inputs, &source_opts, &mut table);
+    Ok(Gathered {
+        named: inputs.to_vec(),
+        table,
+        inputs: out.inputs,
+        files: out.files,
+    })
+}
+
+/// What one walk of the inputs found and parsed, before it is merged into a bundle.
+pub struct Gathered {
+    /// The inputs, as `(local path, name to show)`.
+    named: Vec<(String, String)>,
+    /// Every file registered by the walk.
+    table: FileTable,
+    /// Each input's collection, or why it could not be opened.
+    inputs: Vec<Result<source::Collected, source::SourceError>>,
+    /// The parse results, in the order the files were found.
+    files: Vec<FileResult>,
+}
+
+impl Gathered {
+    /// Everything as one bundle. `Err` when nothing recognisable was found at all.
+    pub fn into_bundle(self) -> Result<Bundle, IngestError> {
+        assemble(self.table, self.inputs, self.files, &self.named)
+    }
+}
+
+/// Merges what was collected and parsed into a bundle, reads the history of inputs that are
+/// resourcewatch repositories (`history`: `(local path, name)`), and checks that something
+/// recognisable was found.
+fn assemble(
+    files: FileTable,
+    inputs: Vec<Result<source::Collected, source::SourceError>>,
+    results: Vec<FileResult>,
+    history_of: &[(String, String)],
+) -> Result<Bundle, IngestError> {
+    let mut bundle = Bundle {
+        files,
+        ..Bundle::default()
+    };
     let mut input_index: BTreeMap<Arc<str>, usize> = BTreeMap::new();
-    let results = pipeline::run(inputs, &source_opts, &mut bundle.files);
-    for c in results.inputs {
+    for c in inputs {
         match c {
             Ok(c) => {
                 input_index.insert(Arc::from(c.info.name.as_str()), bundle.inputs.len());
@@ -151,26 +200,34 @@ pub fn ingest_named(
             Err(e) => bundle.input_errors.push(e.to_string()),
         }
     }
-    let results = results.files;
     merge(&mut bundle, results, &input_index);
-    history(&mut bundle, inputs);
+    history(&mut bundle, history_of);
     if bundle.is_empty() {
-        let mut reasons = bundle.input_errors.clone();
-        for i in &bundle.inputs {
-            reasons.push(format!(
-                "`{}`: no must-gather, CI artifacts, or known files found ({} files looked at)",
-                i.name, i.files_seen
-            ));
-        }
-        reasons.extend(
-            bundle
-                .diagnostics
-                .iter()
-                .map(|d| format!("{}: {}", d.prov, d.reason)),
-        );
-        return Err(IngestError::NothingFound(reasons));
+        return Err(IngestError::NothingFound(nothing_found(&bundle)));
     }
     Ok(bundle)
+}
+
+/// Why an input gave nothing: `files_seen` files looked at, none recognisable.
+pub fn nothing_in(input: &str, files_seen: u64) -> String {
+    format!(
+        "`{input}`: no must-gather, CI artifacts, or known files found ({files_seen} files looked at)"
+    )
+}
+
+/// Why a bundle holds nothing: each input's reason, and each file that could not be read.
+fn nothing_found(bundle: &Bundle) -> Vec<String> {
+    let mut reasons = bundle.input_errors.clone();
+    for i in &bundle.inputs {
+        reasons.push(nothing_in(&i.name, i.files_seen));
+    }
+    reasons.extend(
+        bundle
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}: {}", d.prov, d.reason)),
+    );
+    reasons
 }
 
 /// The history of every input that is a resourcewatch repository (see [`resourcewatch`]).

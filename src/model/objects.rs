@@ -159,6 +159,15 @@ macro_rules! objects {
                 0
             }
 
+            /// The provenance of every object, the raw ones too, to change (an object moved
+            /// to another bundle under another name of its file).
+            pub fn provenances_mut(&mut self) -> Vec<&mut Provenance> {
+                let mut out = Vec::new();
+                $( out.extend(self.$field.iter_mut().map(|o| &mut o.prov)); )*
+                out.extend(self.raw.iter_mut().map(|o| &mut o.prov));
+                out
+            }
+
             /// The provenance of every object, by kind.
             pub fn provenances(&self) -> Vec<(&'static str, &Provenance)> {
                 let mut out = Vec::new();

@@ -4,6 +4,7 @@
 
 mod error;
 pub mod gzip;
+mod ledger;
 pub mod sniff;
 pub mod tar;
 mod walk;
@@ -40,24 +41,22 @@ pub struct SourceOptions {
     pub sniff: fn(&[u8], SniffMode) -> Option<FileKind>,
     /// What known-issue rules ask to be read beyond mglint's own needs (nothing by default).
     pub wants: Arc<Wants>,
-    /// Directories (local paths, as an input's path joined with the path inside it) a walk
-    /// does not enter: those that belong to another cluster of the run (a hosted cluster's
-    /// dump inside its management cluster's must-gather).
-    pub exclude: Vec<std::path::PathBuf>,
-    /// Which parts of an archive input are read, when it holds several clusters: entries
-    /// under one of a part's `keep` paths and under none of its `drop` paths.
-    pub parts: Vec<Part>,
 }
 
-/// The part of one archive input a walk reads (see [`SourceOptions::parts`]).
+/// One cluster's part of an input, when the inputs hold several clusters (see
+/// [`Collected::part`]): the files under one of `keep` and under none of `drop`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Part {
     /// The input, as the user named it.
     pub input: String,
-    /// Paths inside the input whose entries are read (every entry when empty).
+    /// Paths inside the input whose files are the part's (every file when empty).
     pub keep: Vec<String>,
-    /// Paths inside the input whose entries are not.
+    /// Paths inside the input whose files are not (another cluster's, nested in this one).
     pub drop: Vec<String>,
+    /// The part is an input of its own: a folder of a directory (`keep` names it, alone),
+    /// shown as `<input>/<folder>` with paths relative to the folder. An archive's part keeps
+    /// the archive's name and paths.
+    pub own_input: bool,
 }
 
 impl Part {
@@ -68,6 +67,25 @@ impl Part {
                 .is_some_and(|r| r.starts_with('/'))
         };
         (self.keep.is_empty() || self.keep.iter().any(under)) && !self.drop.iter().any(under)
+    }
+
+    /// The input name and path the file at `path` of `input` has in this part: its own when
+    /// the part is a folder made an input of its own (`<input>/<folder>`, and the path
+    /// inside the folder).
+    pub fn name_of(&self, input: &str, path: &str) -> (String, String) {
+        match (self.own_input, self.keep.first()) {
+            (true, Some(dir)) => {
+                let dir = dir.trim_end_matches('/');
+                let inner = path
+                    .strip_prefix(dir)
+                    .map_or(path, |r| r.trim_start_matches('/'));
+                (
+                    crate::vocab::files::join_path(input, dir),
+                    inner.to_string(),
+                )
+            }
+            _ => (input.to_string(), path.to_string()),
+        }
     }
 }
 
@@ -91,8 +109,6 @@ impl Default for SourceOptions {
             max_nesting: 3,
             sniff: sniff_nothing,
             wants: Arc::default(),
-            exclude: Vec::new(),
-            parts: Vec::new(),
         }
     }
 }
@@ -255,6 +271,9 @@ pub struct Collected {
     /// How many files were found (kept in `files` or handed to a sink).
     pub found: u64,
     pub diagnostics: Vec<Diagnostic>,
+    /// Each count of the walk with its path, kept while the input may be cut into parts
+    /// (it holds two must-gather roots or more), in the order counted (see `ledger`).
+    ledger: Vec<(Box<str>, ledger::Count)>,
 }
 
 impl Collected {
@@ -276,6 +295,7 @@ impl Collected {
             files: Vec::new(),
             found: 0,
             diagnostics: Vec::new(),
+            ledger: Vec::new(),
         }
     }
 

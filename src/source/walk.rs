@@ -5,6 +5,7 @@
 //! outside them (a folder of `oc get -o yaml` files, a zip of such files) is sniffed from its
 //! first bytes: kept when it is something mglint reads, counted as skipped otherwise.
 
+use super::ledger::{Count, Reason, final_kind};
 use super::sniff::{self, Capped, Magic};
 use super::{
     Collected, Content, LayoutSeen, ListSink, ReadError, Sink, SourceError, SourceOptions, VFile,
@@ -164,7 +165,7 @@ fn collect_top(
         return Ok(w.finish());
     }
     let mut out = Collected::new(display, InputKind::File);
-    out.info.files_seen = 1;
+    out.count(display, Count::SeenOnly);
     let kind = opts
         .classify(name)
         .filter(|k| *k != FileKind::NestedArchive)
@@ -182,7 +183,7 @@ fn collect_top(
         });
         out.found += 1;
     } else {
-        out.info.not_read.unknown_format.add(display);
+        out.count(display, Count::NotRead(Reason::UnknownFormat));
     }
     Ok(out)
 }
@@ -303,27 +304,22 @@ impl<'o, 's> Walker<'o, 's> {
             if !self.loose(&path) {
                 self.sink.drop_slot(slot);
                 self.out.found -= 1;
-                self.out.info.not_read.not_needed.add(&path);
+                self.out.count(&path, Count::NotRead(Reason::NotNeeded));
             }
         }
         let skipped = std::mem::take(&mut self.skipped);
         for p in &skipped {
             if self.loose(p) {
-                self.out.info.files_skipped += 1;
-                self.out.info.not_read.unknown_format.add(p);
+                self.out.count(p, Count::Skipped);
+                self.out.count(p, Count::NotRead(Reason::UnknownFormat));
             } else {
-                self.out.info.not_read.not_needed.add(p);
+                self.out.count(p, Count::NotRead(Reason::NotNeeded));
             }
         }
         self.out.info.must_gather_roots = self.seen.roots.iter().cloned().collect();
         self.out.info.ci_job = self.seen.ci;
-        if self.out.info.kind == InputKind::Directory {
-            if self.seen.ci {
-                self.out.info.kind = InputKind::CiJob;
-            } else if !self.out.info.must_gather_roots.is_empty() {
-                self.out.info.kind = InputKind::MustGather;
-            }
-        }
+        self.out.info.kind = final_kind(self.out.info.kind, &self.seen);
+        self.out.settle_ledger();
         self.out
     }
 
@@ -358,17 +354,15 @@ impl<'o, 's> Walker<'o, 's> {
                     if self.opts.classify(&relp).is_some() {
                         self.diag(&relp, Severity::Warning, "symbolic link not followed");
                     }
-                    self.out.info.files_seen += 1;
-                    self.out.info.not_read.not_regular.add(&relp);
+                    self.out.count(&relp, Count::SeenOnly);
+                    self.out.count(&relp, Count::NotRead(Reason::NotRegular));
                     continue;
                 }
                 if ft.is_dir() {
-                    if !self.opts.exclude.iter().any(|x| x == &p) {
-                        subdirs.push(p);
-                    }
+                    subdirs.push(p);
                     continue;
                 }
-                self.out.info.files_seen += 1;
+                self.out.count(&relp, Count::Seen);
                 self.seen.see(&relp);
                 let kind = self.opts.classify(&relp);
                 if !ft.is_file() {
@@ -379,7 +373,7 @@ impl<'o, 's> Walker<'o, 's> {
                             "not a regular file (FIFO, socket or device); skipped",
                         );
                     }
-                    self.out.info.not_read.not_regular.add(&relp);
+                    self.out.count(&relp, Count::NotRead(Reason::NotRegular));
                     continue;
                 }
                 match kind {
@@ -402,7 +396,7 @@ impl<'o, 's> Walker<'o, 's> {
             if self.loose(&relp) {
                 self.sniff_file(&p, &relp);
             } else {
-                self.out.info.not_read.not_needed.add(&relp);
+                self.out.count(&relp, Count::NotRead(Reason::NotNeeded));
             }
         }
     }
@@ -412,11 +406,11 @@ impl<'o, 's> Walker<'o, 's> {
         let f = match std::fs::File::open(p) {
             Ok(f) => f,
             Err(e) => {
-                self.out.info.not_read.unreadable.add(relp);
+                self.out.count(relp, Count::NotRead(Reason::Unreadable));
                 return self.diag(relp, Severity::Error, sniff::describe_io(&e));
             }
         };
-        self.out.info.archives_opened += 1;
+        self.out.count(relp, Count::Opened);
         let r: Box<dyn Read> = Box::new(BufReader::with_capacity(1 << 16, f));
         match peek(r, 512) {
             Ok((head, r)) => {
@@ -442,8 +436,8 @@ impl<'o, 's> Walker<'o, 's> {
         let read =
             std::fs::File::open(p).and_then(|f| f.take(SNIFF_HEAD as u64).read_to_end(&mut head));
         if let Err(e) = read {
-            self.out.info.files_skipped += 1;
-            self.out.info.not_read.unreadable.add(relp);
+            self.out.count(relp, Count::Skipped);
+            self.out.count(relp, Count::NotRead(Reason::Unreadable));
             return self.diag(
                 relp,
                 Severity::Warning,
@@ -464,8 +458,8 @@ impl<'o, 's> Walker<'o, 's> {
                 self.deliver(f);
             }
             None => {
-                self.out.info.files_skipped += 1;
-                self.out.info.not_read.unknown_format.add(relp);
+                self.out.count(relp, Count::Skipped);
+                self.out.count(relp, Count::NotRead(Reason::UnknownFormat));
             }
         }
     }
@@ -603,7 +597,7 @@ impl<'o, 's> Walker<'o, 's> {
             .trim_end_matches(".xz")
             .trim_end_matches(".zst")
             .to_string();
-        self.out.info.files_seen += 1;
+        self.out.count(here, Count::SeenOnly);
         let kind = self
             .opts
             .classify(&format!("{here}/{inner_name}"))
@@ -611,8 +605,8 @@ impl<'o, 's> Walker<'o, 's> {
             .filter(|k| *k != FileKind::NestedArchive)
             .or_else(|| (self.opts.sniff)(head, SniffMode::Named));
         let Some(kind) = kind else {
-            self.out.info.files_skipped += 1;
-            self.out.info.not_read.unknown_format.add(here);
+            self.out.count(here, Count::Skipped);
+            self.out.count(here, Count::NotRead(Reason::UnknownFormat));
             return self.diag(
                 here,
                 Severity::Warning,
@@ -647,7 +641,7 @@ impl<'o, 's> Walker<'o, 's> {
                 self.deliver(f);
             }
             Err(e) => {
-                self.out.info.not_read.unreadable.add(here);
+                self.out.count(here, Count::NotRead(Reason::Unreadable));
                 self.diag(here, Severity::Error, e);
             }
         }
@@ -668,12 +662,6 @@ impl<'o, 's> Walker<'o, 's> {
     ) -> Result<(), EntryFailed> {
         let path = normalise(raw_path);
         let full = format!("{prefix}{path}");
-        // Another cluster's part of this archive: not this walk's to see.
-        if let Some(part) = self.opts.parts.iter().find(|p| *p.input == *self.input)
-            && !part.holds(&full)
-        {
-            return Ok(());
-        }
         match ty {
             EntryType::Dir => return Ok(()),
             EntryType::Other => {
@@ -684,13 +672,13 @@ impl<'o, 's> Walker<'o, 's> {
                         "archive entry is a link or special file; skipped",
                     );
                 }
-                self.out.info.files_seen += 1;
-                self.out.info.not_read.not_regular.add(&full);
+                self.out.count(&full, Count::SeenOnly);
+                self.out.count(&full, Count::NotRead(Reason::NotRegular));
                 return Ok(());
             }
             EntryType::File => {}
         }
-        self.out.info.files_seen += 1;
+        self.out.count(&full, Count::Seen);
         self.seen.see(&full);
         let mut r: Box<dyn Read + '_> = Box::new(r);
         let mut sniffed = false;
@@ -700,7 +688,7 @@ impl<'o, 's> Walker<'o, 's> {
                 let (head, again) = match peek(r, SNIFF_HEAD) {
                     Ok(h) => h,
                     Err(e) => {
-                        self.out.info.not_read.unreadable.add(&full);
+                        self.out.count(&full, Count::NotRead(Reason::Unreadable));
                         self.diag(&full, Severity::Error, e);
                         return Err(EntryFailed);
                     }
@@ -724,9 +712,9 @@ impl<'o, 's> Walker<'o, 's> {
             }
             None => {
                 if self.loose(&full) {
-                    self.out.info.not_read.over_size_cap.add(&full);
+                    self.out.count(&full, Count::NotRead(Reason::OverSizeCap));
                 } else {
-                    self.out.info.not_read.not_needed.add(&full);
+                    self.out.count(&full, Count::NotRead(Reason::NotNeeded));
                 }
                 return Ok(());
             }
@@ -740,7 +728,7 @@ impl<'o, 's> Walker<'o, 's> {
             if let Some(i) = self.slots.remove(&full) {
                 self.sink.drop_slot(i);
                 self.out.found -= 1;
-                self.out.info.not_read.duplicate.add(&full);
+                self.out.count(&full, Count::NotRead(Reason::Duplicate));
             }
         }
         if size > self.opts.max_file_bytes {
@@ -752,19 +740,19 @@ impl<'o, 's> Walker<'o, 's> {
                     self.opts.max_file_bytes
                 ),
             );
-            self.out.info.not_read.over_size_cap.add(&full);
+            self.out.count(&full, Count::NotRead(Reason::OverSizeCap));
             return Ok(());
         }
         if kind == FileKind::NestedArchive {
             let (head, inner) = match peek(r, 512) {
                 Ok(h) => h,
                 Err(e) => {
-                    self.out.info.not_read.unreadable.add(&full);
+                    self.out.count(&full, Count::NotRead(Reason::Unreadable));
                     self.diag(&full, Severity::Error, e);
                     return Err(EntryFailed);
                 }
             };
-            self.out.info.archives_opened += 1;
+            self.out.count(&full, Count::Opened);
             let magic = sniff::sniff(&head);
             if magic == Magic::Zip {
                 // Held when small (what the chain of zips around it holds counts), streamed
@@ -773,8 +761,8 @@ impl<'o, 's> Walker<'o, 's> {
                 if let Err(e) =
                     self.read_zip_in_stream(inner, &format!("{full}::"), depth + 1, room)
                 {
-                    self.out.info.archives_opened -= 1;
-                    self.out.info.not_read.unreadable.add(&full);
+                    self.out.count(&full, Count::Unopened);
+                    self.out.count(&full, Count::NotRead(Reason::Unreadable));
                     self.diag(&full, Severity::Error, e);
                 }
                 return Ok(());
@@ -814,7 +802,7 @@ impl<'o, 's> Walker<'o, 's> {
                 Ok(())
             }
             Err(e) => {
-                self.out.info.not_read.unreadable.add(&full);
+                self.out.count(&full, Count::NotRead(Reason::Unreadable));
                 self.diag(&full, Severity::Error, e);
                 Err(EntryFailed)
             }

@@ -190,3 +190,38 @@ fn an_archive_of_the_dump_keeps_the_hosted_clusters_apart_too() {
         );
     }
 }
+
+#[test]
+fn the_directory_and_its_archive_read_the_same_files_for_each_cluster() {
+    // Cut from one walk, each cluster reads the same files whether the dump is a directory
+    // (where a hosted cluster's control plane namespace is an input of its own) or an
+    // archive: the same files read, objects, CVO logs and findings.
+    let dir = common::fixture(MG);
+    let files = common::dir_files(&dir, "");
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = tmp.path().join("hypershift-dump.tar.gz");
+    std::fs::write(&archive, common::gzip(&common::tar_files(&files))).unwrap();
+    let per_cluster = |input: &std::path::Path| {
+        let run = common::load(&[input.to_string_lossy().into_owned()], &[]);
+        let mut out: Vec<(String, u64, usize, usize, usize, Vec<String>)> = run
+            .analyses()
+            .iter()
+            .map(|a| {
+                let b = &a.bundle;
+                (
+                    a.report().cluster.id.clone().unwrap_or_default(),
+                    b.inputs.iter().map(|i| i.files_read).sum(),
+                    b.objects.events.len() + b.objects.cvo_pods.len(),
+                    b.objects.cluster_operators.len(),
+                    b.cvo_logs.len(),
+                    codes(a.report()).iter().map(|c| c.to_string()).collect(),
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    let from_dir = per_cluster(&dir);
+    assert_eq!(from_dir.len(), 3);
+    assert_eq!(from_dir, per_cluster(&archive));
+}
