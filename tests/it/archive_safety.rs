@@ -717,3 +717,50 @@ fn a_chain_of_large_stored_zips_stays_under_the_bound_under_prlimit() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("4.14"), "the ClusterVersion is read: {text}");
 }
+
+#[test]
+fn an_xz_block_whose_data_does_not_match_its_check_is_reported() {
+    // Incompressible bytes are stored as they are in an xz block, so a byte flipped among
+    // them passes the LZMA2 decoder and only the block's CRC64 check can see it: the check
+    // is computed (with the CPU's carry-less multiply where it has one) and a mismatch is an
+    // error, not silently read data.
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let noise: Vec<u8> = (0..200_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u8
+        })
+        .collect();
+    let mut t = Vec::new();
+    raw_entry(&mut t, CV_PATH, b'0', "", CV.as_bytes());
+    raw_entry(&mut t, "mg/img/namespaces/x/noise.bin", b'0', "", &noise);
+    let tar = finish(t);
+    let good = common::xz(&tar);
+    let mut bad = good.clone();
+    let probe = &noise[100_000..100_032];
+    let at = bad
+        .windows(probe.len())
+        .position(|w| w == probe)
+        .expect("incompressible bytes are stored verbatim");
+    bad[at + 7] ^= 0x01;
+    for (name, data, damaged) in [("good.tar.xz", good, false), ("bad.tar.xz", bad, true)] {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(name);
+        std::fs::write(&p, data).unwrap();
+        let b = ingest(
+            &[p.to_str().unwrap().to_string()],
+            &IngestOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(b.objects.cluster_versions.len(), 1, "{name}");
+        let errs: Vec<&str> = b
+            .diagnostics
+            .iter()
+            .filter(|d| d.level == Severity::Error)
+            .map(|d| d.reason.as_str())
+            .collect();
+        assert_eq!(!errs.is_empty(), damaged, "{name}: {errs:?}");
+    }
+}
