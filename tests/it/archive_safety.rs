@@ -470,6 +470,25 @@ fn formats_mglint_does_not_read_are_named() {
     }
 }
 
+/// Ingests `data` as an archive named `name`, checks that its one ClusterVersion was read,
+/// and gives the errors reported.
+fn errors_of_one_cv_archive(name: &str, data: Vec<u8>) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join(name);
+    std::fs::write(&p, data).unwrap();
+    let b = ingest(
+        &[p.to_str().unwrap().to_string()],
+        &IngestOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(b.objects.cluster_versions.len(), 1, "{name}");
+    b.diagnostics
+        .iter()
+        .filter(|d| d.level == Severity::Error)
+        .map(|d| d.reason.clone())
+        .collect()
+}
+
 #[test]
 fn corrupt_compressed_data_after_the_tar_end_is_reported() {
     // The tar ends before the compressed stream does: the gzip CRC and the xz padding are only
@@ -480,21 +499,7 @@ fn corrupt_compressed_data_after_the_tar_end_is_reported() {
     let mut xz = common::xz(&big_cv_tar());
     xz.extend_from_slice(&[0, 0, 0]); // stream padding must be a multiple of four bytes
     for (name, data) in [("mg.tar.gz", gz), ("mg.tar.xz", xz)] {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join(name);
-        std::fs::write(&p, data).unwrap();
-        let b = ingest(
-            &[p.to_str().unwrap().to_string()],
-            &IngestOptions::default(),
-        )
-        .unwrap();
-        assert_eq!(b.objects.cluster_versions.len(), 1, "{name}");
-        let errs: Vec<&str> = b
-            .diagnostics
-            .iter()
-            .filter(|d| d.level == Severity::Error)
-            .map(|d| d.reason.as_str())
-            .collect();
+        let errs = errors_of_one_cv_archive(name, data);
         assert!(
             errs.iter()
                 .any(|e| e.starts_with("corrupt data after the end of the tar archive")),
@@ -746,21 +751,7 @@ fn an_xz_block_whose_data_does_not_match_its_check_is_reported() {
         .expect("incompressible bytes are stored verbatim");
     bad[at + 7] ^= 0x01;
     for (name, data, damaged) in [("good.tar.xz", good, false), ("bad.tar.xz", bad, true)] {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join(name);
-        std::fs::write(&p, data).unwrap();
-        let b = ingest(
-            &[p.to_str().unwrap().to_string()],
-            &IngestOptions::default(),
-        )
-        .unwrap();
-        assert_eq!(b.objects.cluster_versions.len(), 1, "{name}");
-        let errs: Vec<&str> = b
-            .diagnostics
-            .iter()
-            .filter(|d| d.level == Severity::Error)
-            .map(|d| d.reason.as_str())
-            .collect();
+        let errs = errors_of_one_cv_archive(name, data);
         assert_eq!(!errs.is_empty(), damaged, "{name}: {errs:?}");
     }
 }
