@@ -334,7 +334,15 @@ struct MessageTable {
     messages: Messages,
     index: hashbrown::HashTable<Entry>,
     hasher: foldhash::fast::RandomState,
+    /// Once the index is full (it takes no more texts), one bit per [`Self::slot`] of the
+    /// hashes it holds: a text whose bit is clear is not in it, and its lookup skips the
+    /// index (whose probes miss the cache). A log of mostly distinct messages looks up every
+    /// new one past [`SHARED_MAX`]; nearly all are new. Empty until then.
+    held: Vec<u64>,
 }
+
+/// How many bits [`MessageTable::held`] has (128 KiB: it stays in the cache).
+const HELD_BITS: usize = 1 << 20;
 
 impl MessageTable {
     /// The table of messages already numbered (id = index).
@@ -360,8 +368,31 @@ impl MessageTable {
         t
     }
 
+    /// The bit of `hash` in [`Self::held`].
+    fn slot(hash: u64) -> (usize, u64) {
+        let bit = (hash >> 32) as usize & (HELD_BITS - 1);
+        (bit / 64, 1 << (bit % 64))
+    }
+
+    /// Builds [`Self::held`] when the index has just become full.
+    fn hold_when_full(&mut self) {
+        if self.held.is_empty() && self.messages.len() >= SHARED_MAX {
+            self.held = vec![0; HELD_BITS / 64];
+            for e in self.index.iter() {
+                let (word, bit) = Self::slot(e.hash);
+                self.held[word] |= bit;
+            }
+        }
+    }
+
     /// The id `text` (whose hash is `hash`) has in the index.
     fn find(&self, hash: u64, text: &str) -> Option<u32> {
+        if !self.held.is_empty() {
+            let (word, bit) = Self::slot(hash);
+            if self.held[word] & bit == 0 {
+                return None;
+            }
+        }
         let messages = &self.messages;
         self.index
             .find(hash, |e| {
@@ -372,6 +403,7 @@ impl MessageTable {
 
     /// The id of `text`, adding it when it is new.
     fn intern(&mut self, text: &str) -> u32 {
+        self.hold_when_full();
         let hash = self.hasher.hash_one(text);
         if let Some(id) = self.find(hash, text) {
             return id;
@@ -990,6 +1022,54 @@ mod tests {
             .map(|t| crate::vocab::time::parse_rfc3339(t))
             .collect();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn past_the_shared_ids_a_text_of_the_full_index_gets_its_id_and_others_get_new_ones() {
+        // Past SHARED_MAX the index takes no more texts and lookups go through its bit
+        // filter first: a text it holds (some of them repeated often) still gets its id, a
+        // new text or a repeat of one met past the limit gets an id of its own, as a plain
+        // lookup in the full index gives.
+        let mut table = MessageTable::default();
+        let mut model: std::collections::HashMap<String, u32> = Default::default();
+        let mut next = 0u32;
+        let mut check = |table: &mut MessageTable, text: String| {
+            let want = match model.get(&text) {
+                Some(&id) => id,
+                None => {
+                    if (next as usize) < SHARED_MAX {
+                        model.insert(text.clone(), next);
+                    }
+                    next += 1;
+                    next - 1
+                }
+            };
+            assert_eq!(table.intern(&text), want, "{text}");
+        };
+        for i in 0..SHARED_MAX as u32 + 50_000 {
+            check(
+                &mut table,
+                format!("Running sync for configmap \"ns/cm-{i}\" ({i} of n)"),
+            );
+            if i % 7 == 0 {
+                // A text of the full index, and (past the limit) one met past it.
+                check(
+                    &mut table,
+                    format!(
+                        "Running sync for configmap \"ns/cm-{}\" ({} of n)",
+                        i / 3,
+                        i / 3
+                    ),
+                );
+            }
+        }
+        assert!(!table.held.is_empty());
+        assert_eq!(table.messages.len(), next as usize);
+        // The filter names every text of the index.
+        for e in table.index.iter() {
+            let (word, bit) = MessageTable::slot(e.hash);
+            assert_ne!(table.held[word] & bit, 0);
+        }
     }
 
     #[test]
