@@ -16,7 +16,7 @@
 use crate::bundle::InputKind;
 use crate::ingest::Facts;
 use crate::source::Part;
-use crate::vocab::files::join_path;
+use crate::vocab::files::{is_under, join_path};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -73,7 +73,7 @@ fn ids_by_origin(facts: &Facts) -> BTreeMap<Origin, String> {
             .get(input)
             .and_then(|rs| {
                 rs.iter()
-                    .filter(|r| !r.is_empty() && path.starts_with(&format!("{r}/")))
+                    .filter(|r| !r.is_empty() && is_under(path, r))
                     .max_by_key(|r| r.len())
             })
             .cloned()
@@ -181,7 +181,7 @@ pub fn groups(facts: &Facts, named: &[(String, String)]) -> Option<Vec<Group>> {
                     .collect();
                 // What lies inside this part but belongs to another: nested roots and their
                 // control plane namespaces.
-                let inside = |p: &str| p.starts_with(&format!("{part}/"));
+                let inside = |p: &str| is_under(p, part);
                 let others: Vec<String> = parts
                     .iter()
                     .map(|(other, _)| other.as_str())

@@ -9,6 +9,7 @@
 use super::{Collected, LayoutSeen, Part};
 use crate::bundle::{InputInfo, InputKind};
 use crate::model::{Diagnostic, Provenance};
+use crate::vocab::files::is_under;
 
 /// One count of a walk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,16 +125,8 @@ impl Collected {
         if !part.own_input {
             out.info.modified = self.info.modified;
         }
-        let stream_level = |path: &str| {
-            !part.own_input
-                && !others.iter().any(|k| {
-                    Part {
-                        keep: vec![k.clone()],
-                        ..Part::default()
-                    }
-                    .holds(path)
-                })
-        };
+        let stream_level =
+            |path: &str| !part.own_input && !others.iter().any(|k| is_under(path, k));
         out.diagnostics = self
             .diagnostics
             .iter()

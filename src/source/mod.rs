@@ -62,10 +62,7 @@ pub struct Part {
 impl Part {
     /// Whether the entry at `path` (inside the input) is in this part.
     pub fn holds(&self, path: &str) -> bool {
-        let under = |dir: &String| {
-            path.strip_prefix(dir.trim_end_matches('/'))
-                .is_some_and(|r| r.starts_with('/'))
-        };
+        let under = |dir: &String| crate::vocab::files::is_under(path, dir);
         (self.keep.is_empty() || self.keep.iter().any(under)) && !self.drop.iter().any(under)
     }
 

@@ -42,6 +42,13 @@ pub fn join_path(input: &str, path: &str) -> String {
     }
 }
 
+/// Whether `path` lies inside the folder `dir` (both relative to one input; a trailing `/`
+/// on `dir` is allowed): `a/b/c` is inside `a/b`, `a/bc` is not, nor is `a/b` itself.
+pub fn is_under(path: &str, dir: &str) -> bool {
+    path.strip_prefix(dir.trim_end_matches('/'))
+        .is_some_and(|r| r.starts_with('/'))
+}
+
 /// A cheap, shared handle to a file's identity.
 #[derive(Debug, Clone)]
 pub struct FileRef(Arc<FileMeta>);
@@ -333,6 +340,16 @@ impl FileTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_is_under_a_folder_only_past_a_slash() {
+        assert!(is_under("a/b/c.yaml", "a/b"));
+        assert!(is_under("a/b/c.yaml", "a/b/"));
+        assert!(is_under("a/b/x.tar.gz::c.yaml", "a"));
+        assert!(!is_under("a/bc/d.yaml", "a/b"));
+        assert!(!is_under("a/b", "a/b"));
+        assert!(!is_under("x/a/b/c", "a/b"));
+    }
 
     #[test]
     fn registered_files_are_found_by_id_and_compared_by_name() {

@@ -5,6 +5,21 @@
 
 use crate::common;
 
+/// The files of fixture must-gathers `names`, paths relative to the fixtures' folders (so
+/// their `must-gather.local.*` folders sit side by side).
+fn must_gather_files(names: &[&str]) -> Vec<(String, Vec<u8>)> {
+    names
+        .iter()
+        .flat_map(|f| common::dir_files(&common::fixture(&format!("must-gather/{f}")), ""))
+        .collect()
+}
+
+/// The report of fixture must-gather `f` analysed on its own.
+fn report_alone(f: &str) -> mglint::rules::Report {
+    let input = common::fixture(&format!("must-gather/{f}"));
+    common::report(&[input.to_string_lossy().into_owned()], &[])
+}
+
 #[test]
 fn a_directory_of_two_clusters_must_gathers_is_analysed_apart_with_a_warning() {
     let dir = tempfile::tempdir().unwrap();
@@ -27,12 +42,7 @@ fn a_directory_of_two_clusters_must_gathers_is_analysed_apart_with_a_warning() {
         .iter()
         .zip(["fixed-cvo-rejected-4.14", "seed1-blocked"])
     {
-        let alone = common::report(
-            &[common::fixture(&format!("must-gather/{f}"))
-                .to_string_lossy()
-                .into_owned()],
-            &[],
-        );
+        let alone = report_alone(f);
         let codes =
             |r: &mglint::rules::Report| r.findings.iter().map(|f| f.code).collect::<Vec<_>>();
         assert_eq!(codes(a.report()), codes(&alone), "{f}");
@@ -53,13 +63,7 @@ fn a_directory_of_two_clusters_must_gathers_is_analysed_apart_with_a_warning() {
 fn an_archive_of_two_clusters_must_gathers_is_analysed_apart() {
     // One tar.gz holding two must-gathers of two clusters: each cluster is read from its own
     // part of the archive, and each analysis is the one its must-gather gives alone.
-    let mut files = Vec::new();
-    for f in ["seed1-blocked", "fixed-cvo-rejected-4.14"] {
-        files.extend(common::dir_files(
-            &common::fixture(&format!("must-gather/{f}")),
-            "",
-        ));
-    }
+    let files = must_gather_files(&["seed1-blocked", "fixed-cvo-rejected-4.14"]);
     let tmp = tempfile::tempdir().unwrap();
     let archive = tmp.path().join("two.tar.gz");
     std::fs::write(&archive, common::gzip(&common::tar_files(&files))).unwrap();
@@ -74,12 +78,7 @@ fn an_archive_of_two_clusters_must_gathers_is_analysed_apart() {
         run.warnings
     );
     for f in ["seed1-blocked", "fixed-cvo-rejected-4.14"] {
-        let alone = common::report(
-            &[common::fixture(&format!("must-gather/{f}"))
-                .to_string_lossy()
-                .into_owned()],
-            &[],
-        );
+        let alone = report_alone(f);
         let a = run
             .analyses()
             .iter()
@@ -372,13 +371,7 @@ fn two_must_gathers_of_one_cluster_in_an_archive_are_both_read() {
     // seed1-blocked and seed1-returned are one cluster; with a second cluster beside them
     // in one archive, that cluster's analysis reads both must-gathers (as the directory
     // form does), not one of them twice.
-    let mut files = Vec::new();
-    for f in ["seed1-blocked", "seed1-returned", "fixed-cvo-rejected-4.14"] {
-        files.extend(common::dir_files(
-            &common::fixture(&format!("must-gather/{f}")),
-            "",
-        ));
-    }
+    let files = must_gather_files(&["seed1-blocked", "seed1-returned", "fixed-cvo-rejected-4.14"]);
     let tmp = tempfile::tempdir().unwrap();
     let archive = tmp.path().join("three.tar.gz");
     std::fs::write(&archive, common::gzip(&common::tar_files(&files))).unwrap();
@@ -409,16 +402,7 @@ fn two_must_gathers_of_one_cluster_in_an_archive_are_both_read() {
         .unwrap();
     let alone: u64 = ["seed1-blocked", "seed1-returned"]
         .iter()
-        .map(|f| {
-            common::report(
-                &[common::fixture(&format!("must-gather/{f}"))
-                    .to_string_lossy()
-                    .into_owned()],
-                &[],
-            )
-            .inputs[0]
-                .files_read
-        })
+        .map(|f| report_alone(f).inputs[0].files_read)
         .sum();
     assert_eq!(seed1.1, alone);
 }
