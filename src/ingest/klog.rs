@@ -3,7 +3,9 @@
 //! header, which belong to the record before them. Invalid UTF-8 is replaced, not fatal.
 
 use crate::model::log_records::Appender;
-use crate::model::{CvoLog, PartialTime, Provenance, RecordTime, RecordsBuilder, parse_rfc3339};
+use crate::model::{
+    CvoLog, PartialTime, Provenance, RecordTime, RecordsBuilder, TimeCode, parse_rfc3339,
+};
 use crate::vocab::wants::LogFile;
 use std::io::BufRead;
 
@@ -26,8 +28,20 @@ fn two_digits(b: &[u8], i: usize) -> Option<u32> {
 
 /// Nanoseconds from the first (at most 9) digits of a fraction of a second, all ASCII digits.
 fn nanos_of(frac: &[u8]) -> u32 {
+    const SCALE: [u32; 10] = [
+        1_000_000_000,
+        100_000_000,
+        10_000_000,
+        1_000_000,
+        100_000,
+        10_000,
+        1_000,
+        100,
+        10,
+        1,
+    ];
     let n = frac.iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
-    n * 10u32.pow(9 - frac.len() as u32)
+    n * SCALE[frac.len().min(9)]
 }
 
 /// Parses a klog header at the start of `s` (after any prefix was removed).
@@ -65,24 +79,24 @@ fn header(s: &str) -> Option<Result<KlogHeader<'_>, ()>> {
         return None;
     }
     let nanos = nanos_of(&frac.as_bytes()[..frac.len().min(9)]);
-    // Thread id: spaces then digits.
-    let rest = &s[i..];
-    let rest_trim = rest.trim_start_matches(' ');
-    if rest_trim.len() == rest.len() {
+    // Thread id: spaces then digits, then one space.
+    let spaces = b[i..].iter().take_while(|&&c| c == b' ').count();
+    if spaces == 0 {
         return None;
     }
-    let tid_end = rest_trim.bytes().position(|c| !c.is_ascii_digit())?;
-    if tid_end == 0 {
+    let tid = i + spaces;
+    let digits = b[tid..].iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 || tid + digits == b.len() || b[tid + digits] != b' ' {
         return None;
     }
-    let after = rest_trim[tid_end..].strip_prefix(' ')?;
+    let after = &s[tid + digits + 1..];
     // The first `] `, else a `]` that ends the line.
     let a = after.as_bytes();
     let close = memchr::memchr_iter(b']', a)
         .find(|&i| a.get(i + 1) == Some(&b' '))
         .or_else(|| after.ends_with(']').then(|| after.len() - 1))?;
     let loc = &after[..close];
-    let source_file = loc.rsplit_once(':').map(|(f, _)| f).unwrap_or(loc);
+    let source_file = memchr::memrchr(b':', loc.as_bytes()).map_or(loc, |c| &loc[..c]);
     let message = after.get(close + 2..).unwrap_or("");
     let Some(stamp) = PartialTime::new(month, day, h, m, sec, nanos) else {
         return Some(Err(()));
@@ -95,14 +109,23 @@ fn header(s: &str) -> Option<Result<KlogHeader<'_>, ()>> {
     }))
 }
 
-/// The date of the last `YYYY-MM-DD` read, so the lines of one day build it once.
+/// The last `YYYY-MM-DD` read and its day number since the Unix epoch, so the lines of one
+/// day work out their date once.
 #[derive(Default)]
-struct DayCache(Option<([u8; 10], chrono::NaiveDate)>);
+struct DayCache(Option<([u8; 10], i64)>);
 
-/// Parses the common `YYYY-MM-DDTHH:MM:SS[.fraction]Z` form quickly; anything else (offsets,
-/// odd widths) goes through the general RFC3339 parser. `days` holds the date of the line
-/// before.
-fn fast_utc_in(s: &str, days: &mut DayCache) -> Option<crate::model::Time> {
+const NANOS: i128 = 1_000_000_000;
+
+/// Nanoseconds since the Unix epoch of `t`.
+fn unix_nanos(t: crate::model::Time) -> i128 {
+    let t = t.inner();
+    i128::from(t.timestamp()) * NANOS + i128::from(t.timestamp_subsec_nanos())
+}
+
+/// Parses the common `YYYY-MM-DDTHH:MM:SS[.fraction]Z` form quickly, as nanoseconds since the
+/// Unix epoch, from its digits (no calendar type per line); anything else (offsets, odd
+/// widths) goes through the general RFC3339 parser. `days` holds the day of the line before.
+fn fast_utc_in(s: &str, days: &mut DayCache) -> Option<i128> {
     let b = s.as_bytes();
     if b.len() < 20
         || b[b.len() - 1] != b'Z'
@@ -112,60 +135,71 @@ fn fast_utc_in(s: &str, days: &mut DayCache) -> Option<crate::model::Time> {
         || b[13] != b':'
         || b[16] != b':'
     {
-        return parse_rfc3339(s);
+        return parse_rfc3339(s).map(unix_nanos);
     }
     let (h, mi, se) = (two_digits(b, 11)?, two_digits(b, 14)?, two_digits(b, 17)?);
     let mut nanos = 0u32;
     if b[19] == b'.' {
         let frac = &b[20..b.len() - 1];
         if frac.is_empty() || frac.len() > 9 || !frac.iter().all(u8::is_ascii_digit) {
-            return parse_rfc3339(s);
+            return parse_rfc3339(s).map(unix_nanos);
         }
         nanos = nanos_of(frac);
     } else if b.len() != 20 {
-        return parse_rfc3339(s);
+        return parse_rfc3339(s).map(unix_nanos);
+    }
+    if h > 23 || mi > 59 || se > 60 {
+        return None;
+    }
+    if se == 60 {
+        // A leap second: the general parser's reading of it.
+        return parse_rfc3339(s).map(unix_nanos);
     }
     let ymd = &b[..10];
-    let date = match days.0 {
-        Some((day, date)) if day == ymd => date,
+    let day = match days.0 {
+        Some((d, day)) if d == ymd => day,
         _ => {
             let y = two_digits(b, 0)? * 100 + two_digits(b, 2)?;
             let date =
                 chrono::NaiveDate::from_ymd_opt(y as i32, two_digits(b, 5)?, two_digits(b, 8)?)?;
-            days.0 = Some((ymd.try_into().ok()?, date));
-            date
+            // 719 163 days from 1 January of year 1 to 1 January 1970.
+            let day = i64::from(chrono::Datelike::num_days_from_ce(&date)) - 719_163;
+            days.0 = Some((ymd.try_into().ok()?, day));
+            day
         }
     };
-    let time = chrono::NaiveTime::from_hms_nano_opt(h, mi, se, nanos)?;
-    Some(crate::vocab::Time::from(
-        chrono::TimeZone::from_utc_datetime(&chrono::Utc, &chrono::NaiveDateTime::new(date, time)),
-    ))
+    let secs = day * 86_400 + i64::from(h * 3600 + mi * 60 + se);
+    Some(i128::from(secs) * NANOS + i128::from(nanos))
 }
 
 /// Splits an RFC3339 prefix (`oc logs --timestamps` / CRI) off a line, with an optional
 /// CRI `stdout F ` stream tag after it.
 pub fn split_time_prefix(line: &str) -> (Option<crate::model::Time>, &str) {
-    split_time_prefix_in(line, &mut DayCache::default())
+    let (t, rest) = split_time_prefix_in(line, &mut DayCache::default());
+    let t = t.and_then(|n| {
+        crate::model::Time::from_unix(n.div_euclid(NANOS) as i64, n.rem_euclid(NANOS) as u32)
+    });
+    (t, rest)
 }
 
 /// [`split_time_prefix`] for one line of many, with the day of the lines before.
-fn split_time_prefix_in<'l>(
-    line: &'l str,
-    days: &mut DayCache,
-) -> (Option<crate::model::Time>, &'l str) {
+/// As nanoseconds since the Unix epoch.
+fn split_time_prefix_in<'l>(line: &'l str, days: &mut DayCache) -> (Option<i128>, &'l str) {
     let b = line.as_bytes();
     if b.len() > 20
         && b[0].is_ascii_digit()
         && b[4] == b'-'
         && b[10] == b'T'
-        && let Some(sp) = line.find(' ')
+        && let Some(sp) = memchr::memchr(b' ', b)
         && let Some(t) = fast_utc_in(&line[..sp], days)
     {
         let mut rest = &line[sp + 1..];
-        for tag in ["stdout F ", "stderr F ", "stdout P ", "stderr P "] {
-            if let Some(r) = rest.strip_prefix(tag) {
-                rest = r;
-                break;
+        if rest.starts_with("std") {
+            for tag in ["stdout F ", "stderr F ", "stdout P ", "stderr P "] {
+                if let Some(r) = rest.strip_prefix(tag) {
+                    rest = r;
+                    break;
+                }
             }
         }
         return (Some(t), rest);
@@ -512,8 +546,8 @@ impl LineParser {
         if let Some(h) = parse_header(rest) {
             self.in_bad = false;
             let time = match abs {
-                Some(t) => RecordTime::Absolute(t),
-                None => RecordTime::Partial(h.stamp),
+                Some(t) => TimeCode::unix_nanos(t),
+                None => RecordTime::Partial(h.stamp).into(),
             };
             c.records.push(
                 time,
@@ -760,18 +794,29 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
             "2021-08-04T00:00:00.1234567891Z",
             "2021-08-0xT00:00:00Z",
             "2021-08-04T24:00:00Z",
+            "2016-12-31T23:59:60Z",
+            "2021-08-04T23:60:00Z",
+            "1969-12-31T23:59:59.5Z",
+            "0001-01-01T00:00:00.000000001Z",
+            "2020-02-29T12:00:00Z",
+            "2021-02-29T12:00:00Z",
+            "2400-02-29T12:00:00.25Z",
         ];
         for s in cases {
             assert_eq!(
                 fast_utc_in(s, &mut DayCache::default()),
-                parse_rfc3339(s),
+                parse_rfc3339(s).map(unix_nanos),
                 "{s}"
             );
         }
         // One day cache across lines, as a log is read: the same answers in any order.
         let mut days = DayCache::default();
         for s in cases.iter().chain(cases.iter().rev()).chain(&cases) {
-            assert_eq!(fast_utc_in(s, &mut days), parse_rfc3339(s), "{s}");
+            assert_eq!(
+                fast_utc_in(s, &mut days),
+                parse_rfc3339(s).map(unix_nanos),
+                "{s}"
+            );
         }
     }
 

@@ -39,6 +39,39 @@ pub enum RecordTime {
     Partial(PartialTime),
 }
 
+/// A record's time as it is stored: nanoseconds since the Unix epoch, or for a klog stamp
+/// without a year its month, day and nanoseconds since midnight. A parser that reads the
+/// time's digits itself hands it over in this form, and no calendar type is built per line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeCode {
+    code: i128,
+    partial: bool,
+}
+
+impl TimeCode {
+    /// An absolute time `nanos` nanoseconds after the Unix epoch (negative before it).
+    pub fn unix_nanos(nanos: i128) -> Self {
+        TimeCode {
+            code: nanos,
+            partial: false,
+        }
+    }
+
+    /// The time back as a [`RecordTime`] (`days` holds the date of the last one decoded).
+    fn decode(self, days: &mut DayCache) -> RecordTime {
+        decode_time(self.code, self.partial, days)
+    }
+}
+
+impl From<RecordTime> for TimeCode {
+    fn from(t: RecordTime) -> Self {
+        TimeCode {
+            code: time_code(&t),
+            partial: matches!(t, RecordTime::Partial(_)),
+        }
+    }
+}
+
 /// The delta-coded records of one log and their distinct messages.
 #[derive(Debug, Clone, Default)]
 pub struct LogRecords {
@@ -57,6 +90,9 @@ struct Segment {
     count: usize,
     /// The log's message id of each id coded here (`None`: the same ids).
     remap: Option<Vec<u32>>,
+    /// The earliest and latest absolute time coded here ([`time_code`]s), so a log's span
+    /// is known without decoding its records.
+    span: Option<(i128, i128)>,
 }
 
 /// Messages past this many are stored once per record instead of being looked up (a log of
@@ -66,7 +102,7 @@ const SHARED_MAX: usize = 1 << 17;
 /// One record in full, while it is written or re-coded.
 #[derive(Debug, Clone)]
 struct Raw {
-    time: RecordTime,
+    time: TimeCode,
     level: u8,
     /// The message's id.
     message: u32,
@@ -475,6 +511,20 @@ impl LogRecords {
         }
     }
 
+    /// The earliest and latest record times (records without a time left out), known
+    /// without decoding the records.
+    pub fn span(&self) -> Option<(Time, Time)> {
+        let (lo, hi) = self
+            .segments
+            .iter()
+            .fold(None, |acc, s| widen(acc, s.span))?;
+        let time = |code| match decode_time(code, false, &mut None) {
+            RecordTime::Absolute(t) => t,
+            RecordTime::Partial(_) => Time::MIN_UTC,
+        };
+        Some((time(lo), time(hi)))
+    }
+
     /// Resolves each year-less stamp with `resolve` (records it cannot place keep no time).
     pub fn resolve(&mut self, resolve: impl Fn(PartialTime) -> Option<Time>) {
         if self.partial == 0 {
@@ -486,9 +536,9 @@ impl LogRecords {
             w.data.reserve(seg.data.len());
             let mut r = SegReader::new(seg, &self.messages);
             while let Some(mut raw) = r.next() {
-                if let RecordTime::Partial(p) = raw.time {
+                if let RecordTime::Partial(p) = raw.time.decode(&mut None) {
                     match resolve(p) {
-                        Some(t) => raw.time = RecordTime::Absolute(t),
+                        Some(t) => raw.time = RecordTime::Absolute(t).into(),
                         None => partial += 1,
                     }
                 }
@@ -497,6 +547,7 @@ impl LogRecords {
             }
             w.data.shrink_to_fit();
             seg.data = w.data;
+            seg.span = w.span;
         }
         self.partial = partial;
     }
@@ -596,7 +647,10 @@ impl<'a> SegReader<'a> {
             .time
             .wrapping_add(unzigzag(get(data, &mut self.at)));
         let raw = Raw {
-            time: decode_time(time, flags & PARTIAL != 0, &mut self.days),
+            time: TimeCode {
+                code: time,
+                partial: flags & PARTIAL != 0,
+            },
             level: flags & 3,
             message: id,
             line,
@@ -636,7 +690,7 @@ impl<'a> Iterator for Iter<'a> {
         };
         let id = self.reader.global(raw.message);
         Some(LogRecord {
-            time: match raw.time {
+            time: match raw.time.decode(&mut self.reader.days) {
                 RecordTime::Absolute(t) => Some(t),
                 RecordTime::Partial(_) => None,
             },
@@ -665,11 +719,21 @@ impl<'a> Iterator for Iter<'a> {
 
 impl ExactSizeIterator for Iter<'_> {}
 
+/// The span holding both `a` and `b`.
+fn widen(a: Option<(i128, i128)>, b: Option<(i128, i128)>) -> Option<(i128, i128)> {
+    match (a, b) {
+        (Some((lo, hi)), Some((l, h))) => Some((lo.min(l), hi.max(h))),
+        (x, None) | (None, x) => x,
+    }
+}
+
 /// Codes records one after another.
 #[derive(Debug, Default)]
 struct Writer {
     data: Vec<u8>,
     prev: Prev,
+    /// The earliest and latest absolute time coded.
+    span: Option<(i128, i128)>,
 }
 
 impl Writer {
@@ -683,7 +747,7 @@ impl Writer {
         let len_same = i64::from(r.len) == msg_len as i64 + p.overhead;
         let mut flags = r.level & 3;
         for (on, bit) in [
-            (matches!(r.time, RecordTime::Partial(_)), PARTIAL),
+            (r.time.partial, PARTIAL),
             (id_same, ID_SAME),
             (line_next, LINE_NEXT),
             (contiguous, CONTIGUOUS),
@@ -706,8 +770,11 @@ impl Writer {
         if !len_same {
             put(&mut self.data, u128::from(r.len));
         }
-        let t = time_code(&r.time);
+        let t = r.time.code;
         put(&mut self.data, zigzag(t.wrapping_sub(p.time)));
+        if !r.time.partial {
+            self.span = widen(self.span, Some((t, t)));
+        }
         self.prev.advance(r, id, t, msg_len);
     }
 }
@@ -730,7 +797,7 @@ impl RecordsBuilder {
     /// Adds a record (closing the one before).
     pub fn push(
         &mut self,
-        time: RecordTime,
+        time: impl Into<TimeCode>,
         level: char,
         message: &str,
         line: u32,
@@ -753,7 +820,8 @@ impl RecordsBuilder {
             _ => self.table.intern(message),
         };
         self.first.get_or_insert(offset);
-        if matches!(time, RecordTime::Partial(_)) {
+        let time = time.into();
+        if time.partial {
             self.partial += 1;
         }
         self.count += 1;
@@ -828,6 +896,7 @@ impl RecordsBuilder {
                 data: self.w.data,
                 count: self.count,
                 remap: None,
+                span: self.w.span,
             }]
         };
         LogRecords {
@@ -968,6 +1037,56 @@ mod tests {
         assert!(!r.has_partial());
         let t = r.iter().nth(2).and_then(|x| x.time).unwrap();
         assert_eq!(crate::model::fmt_k8s(&t), "2021-12-31T23:59:59Z");
+    }
+
+    /// The earliest and latest time, as a reading of every record finds them.
+    fn span_by_reading(r: &LogRecords) -> Option<(Time, Time)> {
+        let times: Vec<Time> = r.iter().filter_map(|x| x.time).collect();
+        Some((*times.iter().min()?, *times.iter().max()?))
+    }
+
+    #[test]
+    fn the_span_kept_while_coding_is_the_one_reading_finds() {
+        // Out of order, a partial stamp that resolves outside the absolute times, and a time
+        // before the epoch, over two appended parts.
+        let part = |stamps: &[&str], partial: Option<PartialTime>| {
+            let mut b = RecordsBuilder::default();
+            for (i, s) in stamps.iter().enumerate() {
+                b.push(abs(s), 'I', s, i as u32 + 1, i as u64 * 10, 10);
+            }
+            if let Some(p) = partial {
+                b.push(RecordTime::Partial(p), 'W', "partial", 99, 990, 10);
+            }
+            b.finish()
+        };
+        let first = part(&["2021-08-03T09:31:43.5Z", "2021-08-03T09:31:40Z"], None);
+        assert_eq!(first.span(), span_by_reading(&first));
+        let only_partial = part(&[], PartialTime::new(1, 2, 3, 4, 5, 6));
+        assert_eq!(
+            (only_partial.span(), span_by_reading(&only_partial)),
+            (None, None)
+        );
+        let mut all = Appender::default();
+        all.push(first);
+        all.push(part(
+            &["1969-12-31T23:59:59.5Z", "2021-08-03T09:31:41.000000001Z"],
+            PartialTime::new(12, 31, 23, 59, 59, 0),
+        ));
+        let mut r = all.finish();
+        assert_eq!(r.span(), span_by_reading(&r));
+        assert_eq!(
+            r.span().map(|(lo, _)| crate::model::fmt_k8s(&lo)),
+            Some("1969-12-31T23:59:59Z".to_string())
+        );
+        let yi = crate::model::YearInference::new(crate::vocab::time::parse_rfc3339(
+            "2022-01-01T01:00:00Z",
+        ));
+        r.resolve(|p| yi.resolve(p));
+        assert_eq!(r.span(), span_by_reading(&r));
+        assert_eq!(
+            r.span().map(|(_, hi)| crate::model::fmt_k8s(&hi)),
+            Some("2021-12-31T23:59:59Z".to_string())
+        );
     }
 
     #[test]
@@ -1227,6 +1346,8 @@ mod tests {
         for x in r.iter() {
             assert_eq!(r.messages().get(x.message_id as usize), Some(x.message));
         }
+        assert_eq!(r.span(), span_by_reading(&r));
+        assert!(r.span().is_some());
         // Segment by segment, the same records: each iterator stops at its segment's end
         // and knows how many it holds.
         let segments: Vec<Iter<'_>> = r.segments().collect();

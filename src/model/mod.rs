@@ -18,7 +18,7 @@ pub use crate::vocab::time::*;
 pub use alerts::*;
 pub use cluster::*;
 pub use identity::*;
-pub use log_records::{LogRecord, LogRecords, RecordTime, RecordsBuilder};
+pub use log_records::{LogRecord, LogRecords, RecordTime, RecordsBuilder, TimeCode};
 pub use mco::*;
 pub use objects::*;
 pub use provenance::*;

@@ -39,14 +39,7 @@ impl CvoLog {
 
     /// The earliest and latest record times.
     pub fn span(&self) -> Option<(Time, Time)> {
-        let mut it = self.records.iter().filter_map(|r| r.time);
-        let first = it.next()?;
-        let (mut lo, mut hi) = (first, first);
-        for t in it {
-            lo = lo.min(t);
-            hi = hi.max(t);
-        }
-        Some((lo, hi))
+        self.records.span()
     }
 }
 
