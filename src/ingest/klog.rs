@@ -260,7 +260,7 @@ pub fn parse_cvo_log(
 ) -> (CvoLog, Option<String>) {
     let mut cur = std::io::Cursor::new(data);
     let mut s = Stitch::default();
-    s.add(parse_chunk(&mut cur, 0, 0, false));
+    s.add(parse_chunk(&mut cur, 0, false));
     finish(s, prov, pod, file)
 }
 
@@ -282,7 +282,7 @@ pub fn parse_cvo_log_stream(
         parse_blocks(r, BLOCK_BYTES)
     } else {
         let mut s = Stitch::default();
-        s.add(parse_chunk(r, 0, 0, false));
+        s.add(parse_chunk(r, 0, false));
         s
     };
     finish(s, prov, pod, file)
@@ -322,7 +322,7 @@ fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
     let mut tail: Option<Chunk> = None;
     // On this thread (the reader need not be `Send`); the blocks go to the pool.
     rayon::in_place_scope(|s| {
-        let (mut line_base, mut offset_base) = (0u64, 0u64);
+        let mut offset_base = 0u64;
         let mut carry: Vec<u8> = Vec::new();
         let mut index = 0usize;
         loop {
@@ -343,7 +343,7 @@ fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
                     None => {
                         // A line longer than a block: the rest is parsed line by line.
                         let mut rest = std::io::Read::chain(std::io::Cursor::new(block), &mut *r);
-                        let mut c = parse_chunk(&mut rest, line_base, offset_base, index > 0);
+                        let mut c = parse_chunk(&mut rest, offset_base, index > 0);
                         c.read_error = c.read_error.or(read_error);
                         tail = Some(c);
                         break;
@@ -351,9 +351,8 @@ fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
                 }
             };
             carry = block.split_off(cut);
-            let lines = memchr::memchr_iter(b'\n', &block).count() as u64;
-            let (lb, ob, first) = (line_base, offset_base, index == 0);
-            line_base += lines;
+            // Lines are numbered from the block's start; the join adds the lines before.
+            let (ob, first) = (offset_base, index == 0);
             offset_base += block.len() as u64;
             if block.is_empty() && !first {
                 if read_error.is_some() {
@@ -369,7 +368,7 @@ fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
             let (done, in_flight, free) = (&done, &in_flight, &free);
             let i = index;
             s.spawn(move |_| {
-                let mut c = parse_block(&block, lb, ob, !first);
+                let mut c = parse_block(&block, ob, !first);
                 c.read_error = c.read_error.or(read_error);
                 free.lock().unwrap_or_else(|p| p.into_inner()).push(block);
                 done.lock().unwrap_or_else(|p| p.into_inner()).insert(i, c);
@@ -391,25 +390,20 @@ fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
 
 /// Appends up to `want` bytes from `r` to `block` (which may hold a carried-over start).
 /// Returns the read error that ended the stream, if one did.
+///
+/// Read with `read_to_end`, not through `fill_buf`: a buffered reader with nothing buffered
+/// reads a request larger than its buffer straight into `block`, so a file's bytes are copied
+/// once (from the page cache), not twice.
 fn fill_block(r: &mut dyn BufRead, block: &mut Vec<u8>, want: usize) -> Option<String> {
-    block.reserve(want.saturating_sub(block.len()));
-    while block.len() < want {
-        let avail = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Some(crate::source::sniff::describe_io(&e)),
-        };
-        if avail.is_empty() {
-            break;
-        }
-        let n = avail.len().min(want - block.len());
-        block.extend_from_slice(&avail[..n]);
-        r.consume(n);
-    }
-    None
+    let need = want.saturating_sub(block.len());
+    block.reserve(need);
+    let mut limited = std::io::Read::take(r, need as u64);
+    std::io::Read::read_to_end(&mut limited, block)
+        .err()
+        .map(|e| crate::source::sniff::describe_io(&e))
 }
 
-/// What parsing one block (or a whole log) gave.
+/// What parsing one block (or a whole log) gave, its lines numbered from its own start.
 struct Chunk {
     records: RecordsBuilder,
     /// Continuation lines before the first header (only collected for chunks after the first).
@@ -443,14 +437,10 @@ impl Chunk {
     }
 }
 
-/// Parses lines read from `r` (a whole log, or a block that is not valid UTF-8).
-fn parse_chunk(
-    r: &mut dyn BufRead,
-    line_base: u64,
-    offset_base: u64,
-    collect_leading: bool,
-) -> Chunk {
-    let mut p = LineParser::new(line_base, offset_base, collect_leading);
+/// Parses lines read from `r` (a whole log, or a block that is not valid UTF-8), numbering
+/// them from 1.
+fn parse_chunk(r: &mut dyn BufRead, offset_base: u64, collect_leading: bool) -> Chunk {
+    let mut p = LineParser::new(offset_base, collect_leading);
     let mut buf = Vec::with_capacity(512);
     loop {
         let n = match read_line_capped(r, &mut buf, MAX_LINE_BYTES) {
@@ -469,16 +459,15 @@ fn parse_chunk(
 /// Parses a block held in memory: the same as [`parse_chunk`] over it, but a block that is
 /// valid UTF-8 (almost every one) is checked once, not line by line, and its lines are read
 /// in place rather than copied.
-fn parse_block(block: &[u8], line_base: u64, offset_base: u64, collect_leading: bool) -> Chunk {
+fn parse_block(block: &[u8], offset_base: u64, collect_leading: bool) -> Chunk {
     let Ok(text) = std::str::from_utf8(block) else {
         return parse_chunk(
             &mut std::io::Cursor::new(block),
-            line_base,
             offset_base,
             collect_leading,
         );
     };
-    let mut p = LineParser::new(line_base, offset_base, collect_leading);
+    let mut p = LineParser::new(offset_base, collect_leading);
     let mut start = 0;
     let mut ends = memchr::memchr_iter(b'\n', block);
     while start < block.len() {
@@ -498,7 +487,6 @@ fn parse_block(block: &[u8], line_base: u64, offset_base: u64, collect_leading: 
 /// The state of parsing one chunk's lines in order.
 struct LineParser {
     c: Chunk,
-    line_base: u64,
     offset: u64,
     collect_leading: bool,
     /// After a header with an impossible timestamp, until the next good header.
@@ -507,10 +495,9 @@ struct LineParser {
 }
 
 impl LineParser {
-    fn new(line_base: u64, offset_base: u64, collect_leading: bool) -> Self {
+    fn new(offset_base: u64, collect_leading: bool) -> Self {
         LineParser {
             c: Chunk::empty(offset_base, None),
-            line_base,
             offset: offset_base,
             collect_leading,
             in_bad: false,
@@ -525,7 +512,7 @@ impl LineParser {
         let line_start = self.offset;
         self.offset += n as u64;
         c.lines += 1;
-        let lineno = self.line_base + c.lines;
+        let lineno = c.lines;
         if n > MAX_LINE_BYTES + 1 {
             c.long_line.get_or_insert(lineno);
         }
@@ -586,9 +573,9 @@ impl LineParser {
 struct Stitch {
     /// The records of the chunks before the last one with records.
     done: Appender,
-    /// That last chunk's records: its last record is still open (the next chunk's leading
-    /// continuation lines belong to it).
-    pending: Option<RecordsBuilder>,
+    /// That last chunk's records, and the lines before that chunk: its last record is still
+    /// open (the next chunk's leading continuation lines belong to it).
+    pending: Option<(RecordsBuilder, u32)>,
     chunks: usize,
     unparsed: u64,
     lines: u64,
@@ -601,40 +588,43 @@ struct Stitch {
 }
 
 impl Stitch {
-    /// Joins the next chunk: its leading continuation lines go to the last record so far,
-    /// which then runs to the chunk's first record.
+    /// Joins the next chunk, whose lines are numbered from its own start: its leading
+    /// continuation lines go to the last record so far, which then runs to the chunk's first
+    /// record.
     fn add(&mut self, c: Chunk) {
         self.chunks += 1;
         for rest in &c.leading {
-            match self.pending.as_mut().filter(|r| r.has_open()) {
-                Some(r) => r.continue_message(rest, MAX_LINE_BYTES),
+            match self.pending.as_mut().filter(|(r, _)| r.has_open()) {
+                Some((r, _)) => r.continue_message(rest, MAX_LINE_BYTES),
                 None if !rest.trim().is_empty() => self.unparsed += 1,
                 None => {}
             }
         }
+        let base = self.lines;
         if let Some(first) = c.records.first_offset() {
-            if let Some(mut p) = self.pending.take() {
+            if let Some((mut p, lines_before)) = self.pending.take() {
                 p.extend_open_to(first);
-                self.done.push(p.finish());
+                self.done.push(p.finish(), lines_before);
             }
-            self.pending = Some(c.records);
+            self.pending = Some((c.records, base.min(u64::from(u32::MAX)) as u32));
         }
+        let at = |l: Option<u64>| l.map(|l| l + base);
         self.unparsed += c.unparsed;
         self.lines += c.lines;
         self.bytes = self.bytes.max(c.end_offset);
-        self.invalid_utf8_line = self.invalid_utf8_line.or(c.invalid_utf8_line);
-        self.long_line = self.long_line.or(c.long_line);
+        self.invalid_utf8_line = self.invalid_utf8_line.or(at(c.invalid_utf8_line));
+        self.long_line = self.long_line.or(at(c.long_line));
         self.read_error = self.read_error.take().or(c.read_error);
         self.bad_stamps += c.bad_stamps;
-        self.first_bad_stamp = self.first_bad_stamp.or(c.first_bad_stamp);
+        self.first_bad_stamp = self.first_bad_stamp.or(at(c.first_bad_stamp));
     }
 }
 
 fn finish(s: Stitch, prov: Provenance, pod: String, file: LogFile) -> (CvoLog, Option<String>) {
     let mut done = s.done;
-    if let Some(mut p) = s.pending {
+    if let Some((mut p, lines_before)) = s.pending {
         p.extend_open_to(s.bytes);
-        done.push(p.finish());
+        done.push(p.finish(), lines_before);
     }
     let records = done.finish();
     let mut notes = Vec::new();
@@ -887,8 +877,8 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
             ("empty", &[][..]),
         ] {
             for leading in [false, true] {
-                let by_line = parse_chunk(&mut std::io::Cursor::new(data), 7, 1000, leading);
-                let in_place = parse_block(data, 7, 1000, leading);
+                let by_line = parse_chunk(&mut std::io::Cursor::new(data), 1000, leading);
+                let in_place = parse_block(data, 1000, leading);
                 assert_eq!(chunk_facts(in_place), chunk_facts(by_line), "{name}");
             }
         }
@@ -909,8 +899,18 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
                     .as_bytes(),
                 );
             }
+            // Far into the log (past the first blocks): what the note names by its line.
+            if i == 15_000 {
+                data.extend_from_slice(b"I1399 09:31:00.000000       1 a.go:1] impossible\n");
+            }
+            if i == 17_000 {
+                data.extend_from_slice(b"  \xff not UTF-8\n");
+            }
         }
-        let seq = parse_cvo_log(&data, prov(), "cvo".into(), LogFile::Current).0;
+        let (seq, seq_note) = parse_cvo_log(&data, prov(), "cvo".into(), LogFile::Current);
+        let seq_note = seq_note.unwrap();
+        assert!(seq_note.contains("(first at line 17145)"), "{seq_note}");
+        assert!(seq_note.contains("from line 19432 on"), "{seq_note}");
         // Blocks far smaller than the log, on two threads: many chunk boundaries, some
         // falling just before a continuation line.
         let pool = rayon::ThreadPoolBuilder::new()
@@ -919,7 +919,8 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
             .unwrap();
         let stitch = pool.install(|| parse_blocks(&mut std::io::Cursor::new(&data), 64 << 10));
         assert!(stitch.chunks > 20, "{} chunks", stitch.chunks);
-        let par = finish(stitch, prov(), "cvo".into(), LogFile::Current).0;
+        let (par, par_note) = finish(stitch, prov(), "cvo".into(), LogFile::Current);
+        assert_eq!(par_note.as_deref(), Some(seq_note.as_str()));
         assert_eq!(seq.records.len(), par.records.len());
         assert_eq!(
             (seq.lines, seq.bytes, seq.unparsed_lines),

@@ -93,6 +93,9 @@ struct Segment {
     /// The earliest and latest absolute time coded here ([`time_code`]s), so a log's span
     /// is known without decoding its records.
     span: Option<(i128, i128)>,
+    /// The lines before the first record's line as coded (a block numbers its lines from its
+    /// own start; the join says where it starts).
+    line_base: u32,
 }
 
 /// Messages past this many are stored once per record instead of being looked up (a log of
@@ -533,6 +536,7 @@ impl LogRecords {
         let mut partial = 0;
         for seg in &mut self.segments {
             let mut w = Writer::default();
+            w.prev.line = seg.line_base;
             w.data.reserve(seg.data.len());
             let mut r = SegReader::new(seg, &self.messages);
             while let Some(mut raw) = r.next() {
@@ -598,7 +602,10 @@ impl<'a> SegReader<'a> {
         SegReader {
             data: &seg.data,
             at: 0,
-            prev: Prev::default(),
+            prev: Prev {
+                line: seg.line_base,
+                ..Prev::default()
+            },
             left: seg.count,
             messages,
             remap: seg.remap.as_deref(),
@@ -897,6 +904,7 @@ impl RecordsBuilder {
                 count: self.count,
                 remap: None,
                 span: self.w.span,
+                line_base: 0,
             }]
         };
         LogRecords {
@@ -920,10 +928,13 @@ pub struct Appender {
 }
 
 impl Appender {
-    /// Appends the next part.
-    pub fn push(&mut self, later: LogRecords) {
+    /// Appends the next part, whose lines are numbered from `lines_before` + 1 on.
+    pub fn push(&mut self, mut later: LogRecords, lines_before: u32) {
         if later.count == 0 {
             return;
+        }
+        for seg in &mut later.segments {
+            seg.line_base = seg.line_base.wrapping_add(lines_before);
         }
         if self.segments.is_empty() {
             // The first part's ids are the log's.
@@ -1067,11 +1078,14 @@ mod tests {
             (None, None)
         );
         let mut all = Appender::default();
-        all.push(first);
-        all.push(part(
-            &["1969-12-31T23:59:59.5Z", "2021-08-03T09:31:41.000000001Z"],
-            PartialTime::new(12, 31, 23, 59, 59, 0),
-        ));
+        all.push(first, 0);
+        all.push(
+            part(
+                &["1969-12-31T23:59:59.5Z", "2021-08-03T09:31:41.000000001Z"],
+                PartialTime::new(12, 31, 23, 59, 59, 0),
+            ),
+            0,
+        );
         let mut r = all.finish();
         assert_eq!(r.span(), span_by_reading(&r));
         assert_eq!(
@@ -1101,9 +1115,10 @@ mod tests {
             b.finish()
         };
         let mut all = Appender::default();
-        all.push(part(1));
-        all.push(LogRecords::default());
-        all.push(part(4));
+        all.push(part(1), 0);
+        all.push(LogRecords::default(), 3);
+        // Numbered from its own start, joined after the 3 lines before it.
+        all.push(part(1), 3);
         let mut r = all.finish();
         assert_eq!(r.len(), 6);
         assert_eq!(r.iter().len(), 6);
@@ -1246,7 +1261,7 @@ mod tests {
                     offset += u64::from(len);
                 }
             }
-            all.push(b.finish());
+            all.push(b.finish(), 0);
         }
         let r = all.finish();
         assert_eq!((r.len(), r.messages().len()), (200_000, 200));
@@ -1280,6 +1295,8 @@ mod tests {
         let mut all = Appender::default();
         let (mut line, mut offset) = (0u32, 0u64);
         for _part in 0..7 {
+            // Each part numbers its lines from its own start, as a parsed block does.
+            let lines_before = line;
             let mut b = RecordsBuilder::default();
             for _ in 0..rand(400) {
                 line += 1 + rand(3) as u32;
@@ -1309,7 +1326,7 @@ mod tests {
                 };
                 let level = ['I', 'W', 'E', 'F'][rand(4) as usize];
                 let len = 30 + msg.len() as u32 + rand(3) as u32;
-                b.push(time, level, &msg, line, offset, len);
+                b.push(time, level, &msg, line - lines_before, offset, len);
                 let mut text = msg;
                 let mut len = len;
                 for _ in 0..rand(3) {
@@ -1323,7 +1340,7 @@ mod tests {
                 want.push((want_time, level, text, line, offset, len));
                 offset += u64::from(len);
             }
-            all.push(b.finish());
+            all.push(b.finish(), lines_before);
         }
         let r = all.finish();
         let got: Vec<Want> = r
