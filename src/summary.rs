@@ -167,9 +167,7 @@ pub fn summarize(b: &Bundle) -> Summary {
                 records: l.records.len(),
                 banners: l
                     .records
-                    .iter()
-                    .filter(|r| r.message.starts_with("ClusterVersionOperator "))
-                    .count(),
+                    .count_where(|m| m.starts_with("ClusterVersionOperator ")),
             }
         })
         .collect();

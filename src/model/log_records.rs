@@ -514,6 +514,28 @@ impl LogRecords {
         }
     }
 
+    /// How many records have a message `pred` holds for: each distinct message is tested
+    /// once, and the records are counted by id (segments on the pool, no time decoded); a
+    /// log none of whose messages match is not read at all.
+    pub fn count_where(&self, pred: impl Fn(&str) -> bool) -> usize {
+        use rayon::prelude::*;
+        let hits: Vec<bool> = self.messages.iter().map(pred).collect();
+        if !hits.contains(&true) {
+            return 0;
+        }
+        self.segments
+            .par_iter()
+            .map(|seg| {
+                let mut r = SegReader::new(seg, &self.messages);
+                let mut n = 0;
+                while let Some(raw) = r.next() {
+                    n += usize::from(hits.get(r.global(raw.message) as usize) == Some(&true));
+                }
+                n
+            })
+            .sum()
+    }
+
     /// The earliest and latest record times (records without a time left out), known
     /// without decoding the records.
     pub fn span(&self) -> Option<(Time, Time)> {
@@ -1365,6 +1387,16 @@ mod tests {
         }
         assert_eq!(r.span(), span_by_reading(&r));
         assert!(r.span().is_some());
+        for prefix in ["Running sync", "m1", "x"] {
+            let by_reading = r.iter().filter(|x| x.message.starts_with(prefix)).count();
+            assert!(by_reading > 0);
+            assert_eq!(
+                r.count_where(|m| m.starts_with(prefix)),
+                by_reading,
+                "{prefix}"
+            );
+        }
+        assert_eq!(r.count_where(|m| m.starts_with("nothing")), 0);
         // Segment by segment, the same records: each iterator stops at its segment's end
         // and knows how many it holds.
         let segments: Vec<Iter<'_>> = r.segments().collect();
