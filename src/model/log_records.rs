@@ -514,6 +514,16 @@ impl LogRecords {
         }
     }
 
+    /// The records whose message id is marked in `marked` (indexed by id, as
+    /// [`Self::messages`] numbers them), in file order: the others are passed over without
+    /// their time being decoded or their record built.
+    pub fn matching<'a>(&'a self, marked: &'a [bool]) -> Matching<'a> {
+        Matching {
+            all: self.iter(),
+            marked,
+        }
+    }
+
     /// How many records have a message `pred` holds for: each distinct message is tested
     /// once, and the records are counted by id (segments on the pool, no time decoded); a
     /// log none of whose messages match is not read at all.
@@ -701,10 +711,9 @@ pub struct Iter<'a> {
     reader: SegReader<'a>,
 }
 
-impl<'a> Iterator for Iter<'a> {
-    type Item = LogRecord<'a>;
-
-    fn next(&mut self) -> Option<LogRecord<'a>> {
+impl<'a> Iter<'a> {
+    /// The next record as coded, with the log's id of its message (its time not decoded).
+    fn next_raw(&mut self) -> Option<(Raw, u32)> {
         let records = self.records;
         let raw = loop {
             if let Some(raw) = self.reader.next() {
@@ -718,18 +727,32 @@ impl<'a> Iterator for Iter<'a> {
             self.reader = SegReader::new(seg, &records.messages);
         };
         let id = self.reader.global(raw.message);
-        Some(LogRecord {
+        Some((raw, id))
+    }
+
+    /// `raw` (whose message is `id`) read back in full.
+    fn record(&mut self, raw: Raw, id: u32) -> LogRecord<'a> {
+        LogRecord {
             time: match raw.time.decode(&mut self.reader.days) {
                 RecordTime::Absolute(t) => Some(t),
                 RecordTime::Partial(_) => None,
             },
             level: LEVELS[usize::from(raw.level & 3)],
-            message: records.messages.get(id as usize).unwrap_or_default(),
+            message: self.records.messages.get(id as usize).unwrap_or_default(),
             message_id: id,
             line: raw.line,
             offset: raw.offset,
             len: raw.len,
-        })
+        }
+    }
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = LogRecord<'a>;
+
+    fn next(&mut self) -> Option<LogRecord<'a>> {
+        let (raw, id) = self.next_raw()?;
+        Some(self.record(raw, id))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -747,6 +770,27 @@ impl<'a> Iterator for Iter<'a> {
 }
 
 impl ExactSizeIterator for Iter<'_> {}
+
+/// The records of a log whose message ids are marked, in file order (see
+/// [`LogRecords::matching`]).
+#[derive(Debug, Clone)]
+pub struct Matching<'a> {
+    all: Iter<'a>,
+    marked: &'a [bool],
+}
+
+impl<'a> Iterator for Matching<'a> {
+    type Item = LogRecord<'a>;
+
+    fn next(&mut self) -> Option<LogRecord<'a>> {
+        loop {
+            let (raw, id) = self.all.next_raw()?;
+            if self.marked.get(id as usize) == Some(&true) {
+                return Some(self.all.record(raw, id));
+            }
+        }
+    }
+}
 
 /// The span holding both `a` and `b`.
 fn widen(a: Option<(i128, i128)>, b: Option<(i128, i128)>) -> Option<(i128, i128)> {
@@ -1397,6 +1441,13 @@ mod tests {
             );
         }
         assert_eq!(r.count_where(|m| m.starts_with("nothing")), 0);
+        // Every third id marked: the marked records, each read back in full.
+        let marked: Vec<bool> = (0..r.messages().len()).map(|i| i % 3 == 1).collect();
+        let by_reading: Vec<LogRecord<'_>> =
+            r.iter().filter(|x| marked[x.message_id as usize]).collect();
+        assert!(by_reading.len() > 10);
+        assert_eq!(r.matching(&marked).collect::<Vec<_>>(), by_reading);
+        assert_eq!(r.matching(&[]).count(), 0);
         // Segment by segment, the same records: each iterator stops at its segment's end
         // and knows how many it holds.
         let segments: Vec<Iter<'_>> = r.segments().collect();

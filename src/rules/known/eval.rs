@@ -384,8 +384,8 @@ fn logs(cx: &Context<'_>, l: &CLogs) -> Vec<Hit> {
             if !hits.contains(&true) {
                 continue;
             }
-            for r in log.records.iter() {
-                if !hits.get(r.message_id as usize).copied().unwrap_or(false) || !allowed(r.time) {
+            for r in log.records.matching(&hits) {
+                if !allowed(r.time) {
                     continue;
                 }
                 let prov = Provenance {
