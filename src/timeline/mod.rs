@@ -76,8 +76,15 @@ pub fn build(bundle: &Bundle) -> Timeline {
 
     cluster::extract(bundle, &mut raw);
     history::extract(bundle, &mut raw);
-    events::extract(bundle, &mut raw);
-    let scan = cvo_log::extract(bundle, &mut raw);
+    // The Events and the CVO logs are read side by side (the logs' scan is mostly one
+    // thread's), their events kept in this order.
+    let (mut from_events, mut from_logs) = (Vec::new(), Vec::new());
+    let ((), scan) = rayon::join(
+        || events::extract(bundle, &mut from_events),
+        || cvo_log::extract(bundle, &mut from_logs),
+    );
+    raw.append(&mut from_events);
+    raw.append(&mut from_logs);
     ci::extract(bundle, &mut raw);
     let events = merge::merge(raw);
     let history = cluster::merged_history(bundle);
