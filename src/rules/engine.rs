@@ -395,37 +395,51 @@ pub fn run(
     settings: &Selection,
     rule_file_problems: &[super::known::RuleFileError],
 ) -> Report {
+    use rayon::prelude::*;
     let cx = Context::new(bundle, timeline, replay, rule_file_problems);
+    // The selected rules run on the pool (each reads the bundle and the timeline alone; what
+    // they share is computed once, by the first that asks); their results are taken in
+    // catalogue order, as when they ran one after another.
+    let results: Vec<(&'static RuleMeta, Result<Vec<Finding>, String>)> = rules
+        .par_iter()
+        .filter(|rule| settings.selects(rule.meta()))
+        .map(|rule| {
+            let meta = rule.meta();
+            if let Some(reason) = meta.missing_inputs(bundle) {
+                return (meta, Err(reason));
+            }
+            let mut out = Vec::new();
+            rule.check(&cx, &mut out);
+            for f in &mut out {
+                dedup_evidence(&mut f.evidence);
+                if meta.family != Family::UpdateHealth {
+                    cap_at_oc_level(&cx, f);
+                }
+            }
+            out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            out.dedup_by(|a, b| a.sort_key() == b.sort_key());
+            (meta, Ok(out))
+        })
+        .collect();
     let mut findings = Vec::new();
     let mut outcomes = Vec::new();
     let mut absent: Vec<(&'static [Input], Vec<&'static str>)> = Vec::new();
-    for rule in rules {
-        let meta = rule.meta();
-        if !settings.selects(meta) {
-            continue;
-        }
-        if let Some(reason) = meta.missing_inputs(bundle) {
-            for group in meta.absent_groups(bundle) {
-                match absent.iter_mut().find(|(g, _)| *g == group) {
-                    Some((_, rules)) => rules.push(meta.code),
-                    None => absent.push((group, vec![meta.code])),
+    for (meta, result) in results {
+        match result {
+            Err(reason) => {
+                for group in meta.absent_groups(bundle) {
+                    match absent.iter_mut().find(|(g, _)| *g == group) {
+                        Some((_, rules)) => rules.push(meta.code),
+                        None => absent.push((group, vec![meta.code])),
+                    }
                 }
+                outcomes.push(RuleOutcome::new(meta, Status::Skipped, Some(reason), 0));
             }
-            outcomes.push(RuleOutcome::new(meta, Status::Skipped, Some(reason), 0));
-            continue;
-        }
-        let mut out = Vec::new();
-        rule.check(&cx, &mut out);
-        for f in &mut out {
-            dedup_evidence(&mut f.evidence);
-            if meta.family != Family::UpdateHealth {
-                cap_at_oc_level(&cx, f);
+            Ok(out) => {
+                outcomes.push(RuleOutcome::new(meta, Status::Ran, None, out.len()));
+                findings.extend(out);
             }
         }
-        out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-        out.dedup_by(|a, b| a.sort_key() == b.sort_key());
-        outcomes.push(RuleOutcome::new(meta, Status::Ran, None, out.len()));
-        findings.extend(out);
     }
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     outcomes.sort_by_key(|o| o.code);

@@ -1,8 +1,8 @@
 //! Output does not depend on the thread count: every fixture (must-gathers, CI jobs, single
 //! files, each rule's fail and pass inputs), a must-gather packed as a `.tar.gz`, and a CVO
 //! log big enough to be parsed in many blocks give the same bytes with `-j 1` and `-j 2`
-//! (`analyze` JSON and `timeline` JSON), so the ingestion pipeline and the block-parallel log
-//! parser put everything back in order.
+//! (`analyze` JSON and `timeline` JSON), so the ingestion pipeline, the block-parallel log
+//! parser and the rules (run side by side on the pool) put everything back in order.
 
 use crate::common;
 use std::path::{Path, PathBuf};
