@@ -291,18 +291,18 @@ pub fn parse_cvo_log_stream(
 /// How much of a log is read and parsed as one unit when parsing in parallel.
 pub const BLOCK_BYTES: usize = 4 << 20;
 
-/// How many blocks of one log may wait to be parsed before the reader helps parse them.
+/// How many blocks of one log may be read and not yet joined (parsed or not) before the
+/// reader stops reading and helps parse them (at least; two per thread with more threads).
 const MAX_BLOCKS_IN_FLIGHT: usize = 4;
 
 /// Reads `r` in line-aligned blocks, parses them on the pool and joins them in order.
 fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
     use std::sync::Mutex;
-    // Enough blocks that the reader (often an archive's decompressor, much faster than the
-    // parser) can finish a large log and go on decompressing the rest while the other
-    // threads parse it: 64 MiB with the default block size.
+    // Enough blocks that every thread has one to parse while the reader (often an archive's
+    // decompressor) reads the next: 16 MiB with two threads and the default block size.
     let in_flight_max = (rayon::current_num_threads() * 2).max(MAX_BLOCKS_IN_FLIGHT);
     let done: Mutex<std::collections::BTreeMap<usize, Chunk>> = Mutex::default();
-    let in_flight = std::sync::atomic::AtomicUsize::new(0);
+    let most_waiting = std::sync::atomic::AtomicUsize::new(0);
     // Parsed blocks' buffers, reused for the next blocks read (no fresh pages per block).
     let free: Mutex<Vec<Vec<u8>>> = Mutex::default();
     let mut stitch = Stitch::default();
@@ -360,19 +360,28 @@ fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
                 }
                 break;
             }
-            // Bounded: wait (helping the pool) while too many blocks are in flight.
-            super::help_pool_while(|| {
-                in_flight.load(std::sync::atomic::Ordering::Acquire) >= in_flight_max
-            });
-            in_flight.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
-            let (done, in_flight, free) = (&done, &in_flight, &free);
+            // Bounded by the blocks not joined yet, parsed or not: a block parsed ahead of one
+            // still waiting (in this thread's queue, or behind another file's long job on the
+            // other thread) waits to be joined, so counting only the blocks being parsed let
+            // parsed blocks pile up. Wait, joining and helping the pool, while too many are.
+            loop {
+                drain(&mut stitch, &mut next);
+                if index - next < in_flight_max {
+                    break;
+                }
+                if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                    std::thread::yield_now();
+                }
+            }
+            let (done, free, most_waiting) = (&done, &free, &most_waiting);
             let i = index;
             s.spawn(move |_| {
                 let mut c = parse_block(&block, ob, !first);
                 c.read_error = c.read_error.or(read_error);
                 free.lock().unwrap_or_else(|p| p.into_inner()).push(block);
-                done.lock().unwrap_or_else(|p| p.into_inner()).insert(i, c);
-                in_flight.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+                let mut waiting = done.lock().unwrap_or_else(|p| p.into_inner());
+                waiting.insert(i, c);
+                most_waiting.fetch_max(waiting.len(), std::sync::atomic::Ordering::Relaxed);
             });
             index += 1;
             drain(&mut stitch, &mut next);
@@ -385,6 +394,7 @@ fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
     if let Some(t) = tail {
         stitch.add(t);
     }
+    stitch.most_waiting = most_waiting.into_inner();
     stitch
 }
 
@@ -585,6 +595,9 @@ struct Stitch {
     read_error: Option<String>,
     bad_stamps: u64,
     first_bad_stamp: Option<u64>,
+    /// The most parsed blocks that waited at once to be joined (what bounds the memory of
+    /// a log parsed in parallel).
+    most_waiting: usize,
 }
 
 impl Stitch {
@@ -932,6 +945,43 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
                 (b.line, b.offset, b.len, &b.message, b.time)
             );
         }
+    }
+
+    /// One thread of two busy with a long job while a log is parsed: the reader parses the
+    /// blocks itself, newest first from its own queue, and the blocks it parsed after the
+    /// first must wait for it. They are bounded by the blocks not yet joined, not by the
+    /// blocks not yet parsed (which let them pile up to dozens).
+    #[test]
+    fn parsed_blocks_waiting_to_be_joined_stay_bounded_while_the_other_thread_is_busy() {
+        let mut data = Vec::new();
+        for i in 0..40_000u32 {
+            data.extend_from_slice(format!("2021-08-03T09:31:00.{i:09}Z I0803 09:31:00.000000       1 sync_worker.go:541] Running sync for configmap \"ns/cm-{i}\" ({i} of 40000)\n").as_bytes());
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let (stitch, slept) = pool.install(|| {
+            let slept = std::sync::atomic::AtomicBool::new(false);
+            let stitch = rayon::scope(|s| {
+                s.spawn(|_| {
+                    std::thread::sleep(std::time::Duration::from_millis(300));
+                    slept.store(true, std::sync::atomic::Ordering::Release);
+                });
+                parse_blocks(&mut std::io::Cursor::new(&data), 16 << 10)
+            });
+            (stitch, slept.into_inner())
+        });
+        assert!(slept);
+        assert!(stitch.chunks > 100, "{} chunks", stitch.chunks);
+        assert!(
+            stitch.most_waiting <= MAX_BLOCKS_IN_FLIGHT,
+            "{} parsed blocks waited at once",
+            stitch.most_waiting
+        );
+        let par = finish(stitch, prov(), "cvo".into(), LogFile::Current).0;
+        let seq = parse_cvo_log(&data, prov(), "cvo".into(), LogFile::Current).0;
+        assert_eq!(par.records.len(), seq.records.len());
     }
 
     #[test]
