@@ -114,18 +114,10 @@ fn header(s: &str) -> Option<Result<KlogHeader<'_>, ()>> {
 #[derive(Default)]
 struct DayCache(Option<([u8; 10], i64)>);
 
-const NANOS: i128 = 1_000_000_000;
-
-/// Nanoseconds since the Unix epoch of `t`.
-fn unix_nanos(t: crate::model::Time) -> i128 {
-    let t = t.inner();
-    i128::from(t.timestamp()) * NANOS + i128::from(t.timestamp_subsec_nanos())
-}
-
 /// Parses the common `YYYY-MM-DDTHH:MM:SS[.fraction]Z` form quickly, as nanoseconds since the
 /// Unix epoch, from its digits (no calendar type per line); anything else (offsets, odd
 /// widths) goes through the general RFC3339 parser. `days` holds the day of the line before.
-fn fast_utc_in(s: &str, days: &mut DayCache) -> Option<i128> {
+fn fast_utc_in(s: &str, days: &mut DayCache) -> Option<TimeCode> {
     let b = s.as_bytes();
     if b.len() < 20
         || b[b.len() - 1] != b'Z'
@@ -135,25 +127,25 @@ fn fast_utc_in(s: &str, days: &mut DayCache) -> Option<i128> {
         || b[13] != b':'
         || b[16] != b':'
     {
-        return parse_rfc3339(s).map(unix_nanos);
+        return parse_rfc3339(s).map(TimeCode::absolute);
     }
     let (h, mi, se) = (two_digits(b, 11)?, two_digits(b, 14)?, two_digits(b, 17)?);
     let mut nanos = 0u32;
     if b[19] == b'.' {
         let frac = &b[20..b.len() - 1];
         if frac.is_empty() || frac.len() > 9 || !frac.iter().all(u8::is_ascii_digit) {
-            return parse_rfc3339(s).map(unix_nanos);
+            return parse_rfc3339(s).map(TimeCode::absolute);
         }
         nanos = nanos_of(frac);
     } else if b.len() != 20 {
-        return parse_rfc3339(s).map(unix_nanos);
+        return parse_rfc3339(s).map(TimeCode::absolute);
     }
     if h > 23 || mi > 59 || se > 60 {
         return None;
     }
     if se == 60 {
         // A leap second: the general parser's reading of it.
-        return parse_rfc3339(s).map(unix_nanos);
+        return parse_rfc3339(s).map(TimeCode::absolute);
     }
     let ymd = &b[..10];
     let day = match days.0 {
@@ -169,22 +161,21 @@ fn fast_utc_in(s: &str, days: &mut DayCache) -> Option<i128> {
         }
     };
     let secs = day * 86_400 + i64::from(h * 3600 + mi * 60 + se);
-    Some(i128::from(secs) * NANOS + i128::from(nanos))
+    Some(TimeCode::unix_nanos(
+        i128::from(secs) * 1_000_000_000 + i128::from(nanos),
+    ))
 }
 
 /// Splits an RFC3339 prefix (`oc logs --timestamps` / CRI) off a line, with an optional
 /// CRI `stdout F ` stream tag after it.
 pub fn split_time_prefix(line: &str) -> (Option<crate::model::Time>, &str) {
     let (t, rest) = split_time_prefix_in(line, &mut DayCache::default());
-    let t = t.and_then(|n| {
-        crate::model::Time::from_unix(n.div_euclid(NANOS) as i64, n.rem_euclid(NANOS) as u32)
-    });
-    (t, rest)
+    (t.and_then(TimeCode::time), rest)
 }
 
 /// [`split_time_prefix`] for one line of many, with the day of the lines before.
-/// As nanoseconds since the Unix epoch.
-fn split_time_prefix_in<'l>(line: &'l str, days: &mut DayCache) -> (Option<i128>, &'l str) {
+/// As a record's time code.
+fn split_time_prefix_in<'l>(line: &'l str, days: &mut DayCache) -> (Option<TimeCode>, &'l str) {
     let b = line.as_bytes();
     if b.len() > 20
         && b[0].is_ascii_digit()
@@ -364,15 +355,10 @@ fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
             // still waiting (in this thread's queue, or behind another file's long job on the
             // other thread) waits to be joined, so counting only the blocks being parsed let
             // parsed blocks pile up. Wait, joining and helping the pool, while too many are.
-            loop {
+            super::help_pool_while(|| {
                 drain(&mut stitch, &mut next);
-                if index - next < in_flight_max {
-                    break;
-                }
-                if rayon::yield_now() != Some(rayon::Yield::Executed) {
-                    std::thread::yield_now();
-                }
-            }
+                index - next >= in_flight_max
+            });
             let (done, free, most_waiting) = (&done, &free, &most_waiting);
             let i = index;
             s.spawn(move |_| {
@@ -543,7 +529,7 @@ impl LineParser {
         if let Some(h) = parse_header(rest) {
             self.in_bad = false;
             let time = match abs {
-                Some(t) => TimeCode::unix_nanos(t),
+                Some(t) => t,
                 None => RecordTime::Partial(h.stamp).into(),
             };
             c.records.push(
@@ -808,7 +794,7 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
         for s in cases {
             assert_eq!(
                 fast_utc_in(s, &mut DayCache::default()),
-                parse_rfc3339(s).map(unix_nanos),
+                parse_rfc3339(s).map(TimeCode::absolute),
                 "{s}"
             );
         }
@@ -817,7 +803,7 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
         for s in cases.iter().chain(cases.iter().rev()).chain(&cases) {
             assert_eq!(
                 fast_utc_in(s, &mut days),
-                parse_rfc3339(s).map(unix_nanos),
+                parse_rfc3339(s).map(TimeCode::absolute),
                 "{s}"
             );
         }

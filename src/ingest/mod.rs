@@ -676,7 +676,7 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
 
 /// Waits while `busy` holds, running queued pool work on this thread meanwhile (so a bound
 /// on work in flight never deadlocks, even with one thread).
-fn help_pool_while(busy: impl Fn() -> bool) {
+fn help_pool_while(mut busy: impl FnMut() -> bool) {
     while busy() {
         if rayon::yield_now() != Some(rayon::Yield::Executed) {
             std::thread::yield_now();

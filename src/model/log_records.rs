@@ -57,6 +57,19 @@ impl TimeCode {
         }
     }
 
+    /// The code of the absolute time `t`.
+    pub fn absolute(t: Time) -> Self {
+        RecordTime::Absolute(t).into()
+    }
+
+    /// The absolute time, `None` for a partial stamp.
+    pub fn time(self) -> Option<Time> {
+        match self.decode(&mut None) {
+            RecordTime::Absolute(t) => Some(t),
+            RecordTime::Partial(_) => None,
+        }
+    }
+
     /// The time back as a [`RecordTime`] (`days` holds the date of the last one decoded).
     fn decode(self, days: &mut DayCache) -> RecordTime {
         decode_time(self.code, self.partial, days)
@@ -557,10 +570,7 @@ impl LogRecords {
             .segments
             .iter()
             .fold(None, |acc, s| widen(acc, s.span))?;
-        let time = |code| match decode_time(code, false, &mut None) {
-            RecordTime::Absolute(t) => t,
-            RecordTime::Partial(_) => Time::MIN_UTC,
-        };
+        let time = |code| TimeCode::unix_nanos(code).time().unwrap_or(Time::MIN_UTC);
         Some((time(lo), time(hi)))
     }
 
@@ -576,7 +586,9 @@ impl LogRecords {
             w.data.reserve(seg.data.len());
             let mut r = SegReader::new(seg, &self.messages);
             while let Some(mut raw) = r.next() {
-                if let RecordTime::Partial(p) = raw.time.decode(&mut None) {
+                if raw.time.partial
+                    && let RecordTime::Partial(p) = raw.time.decode(&mut None)
+                {
                     match resolve(p) {
                         Some(t) => raw.time = RecordTime::Absolute(t).into(),
                         None => partial += 1,
