@@ -279,6 +279,20 @@ pub fn parse_cvo_log_stream(
     finish(s, prov, pod, file)
 }
 
+/// Parses a CVO log held in memory in blocks of `block_bytes` on the current pool, as
+/// [`parse_cvo_log_stream`] does with [`BLOCK_BYTES`]: a log of many segments, for tests of
+/// what reads them.
+#[cfg(test)]
+pub(crate) fn parse_cvo_log_in_blocks(
+    data: &[u8],
+    block_bytes: usize,
+    prov: Provenance,
+    pod: String,
+) -> CvoLog {
+    let s = parse_blocks(&mut std::io::Cursor::new(data), block_bytes);
+    finish(s, prov, pod, LogFile::Current).0
+}
+
 /// How much of a log is read and parsed as one unit when parsing in parallel.
 pub const BLOCK_BYTES: usize = 4 << 20;
 

@@ -119,7 +119,7 @@ struct Segment {
 const SHARED_MAX: usize = 1 << 18;
 
 /// One record in full, while it is written or re-coded.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct Raw {
     time: TimeCode,
     level: u8,
@@ -760,6 +760,42 @@ impl<'a> Iter<'a> {
             offset: raw.offset,
             len: raw.len,
         }
+    }
+}
+
+/// A record as coded, read without its time decoded or its message looked up: enough to
+/// tell its message and order it by time ([`Iter::next_coded`]); [`Iter::full`] reads it in
+/// full.
+#[derive(Debug, Clone, Copy)]
+pub struct Coded {
+    raw: Raw,
+    id: u32,
+}
+
+impl Coded {
+    /// The message's index in [`LogRecords::messages`].
+    pub fn message_id(&self) -> u32 {
+        self.id
+    }
+
+    /// The time as nanoseconds since the Unix epoch (ordered as the times are), `None` while
+    /// only a year-less stamp is known (the record's [`LogRecord::time`] is then `None`).
+    pub fn nanos(&self) -> Option<i128> {
+        (!self.raw.time.partial).then_some(self.raw.time.code)
+    }
+}
+
+impl<'a> Iter<'a> {
+    /// The next record as coded.
+    pub fn next_coded(&mut self) -> Option<Coded> {
+        let (raw, id) = self.next_raw()?;
+        Some(Coded { raw, id })
+    }
+
+    /// A record [`Iter::next_coded`] gave (by this iterator or another of the same log), read
+    /// in full: what [`Iterator::next`] would have given for it.
+    pub fn full(&mut self, c: Coded) -> LogRecord<'a> {
+        self.record(c.raw, c.id)
     }
 }
 
