@@ -301,27 +301,55 @@ pub const BLOCK_BYTES: usize = 4 << 20;
 const MAX_BLOCKS_IN_FLIGHT: usize = 4;
 
 /// Reads `r` in line-aligned blocks, parses them on the pool and joins them in order.
+///
+/// A block is joined by the thread that parsed it, or one that parsed a later block, as soon
+/// as the blocks before it are: never by the reader unless it parsed one (helping the pool
+/// while too many blocks are in flight). The reader is often an archive's decompressor, the
+/// one part that cannot be shared, and joining a log of many distinct messages (each looked
+/// up in the log's table) took it a third of its time while the other thread waited.
 fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
-    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Mutex, TryLockError};
     // Enough blocks that every thread has one to parse while the reader (often an archive's
     // decompressor) reads the next: 16 MiB with two threads and the default block size.
     let in_flight_max = (rayon::current_num_threads() * 2).max(MAX_BLOCKS_IN_FLIGHT);
     let done: Mutex<std::collections::BTreeMap<usize, Chunk>> = Mutex::default();
-    let most_waiting = std::sync::atomic::AtomicUsize::new(0);
+    let most_waiting = AtomicUsize::new(0);
     // Parsed blocks' buffers, reused for the next blocks read (no fresh pages per block).
     let free: Mutex<Vec<Vec<u8>>> = Mutex::default();
-    let mut stitch = Stitch::default();
-    let mut next = 0usize;
-    // Joins every parsed block whose predecessors are joined (outside the lock).
-    let drain = |stitch: &mut Stitch, next: &mut usize| {
+    // The log so far and the next block to join; `joined` mirrors that index.
+    let joiner: Mutex<(Stitch, usize)> = Mutex::new((Stitch::default(), 0));
+    let joined = AtomicUsize::new(0);
+    // Joins every parsed block whose predecessors are joined, unless another thread is
+    // joining: that one looks again after letting go, so a block parsed meanwhile is not
+    // left waiting.
+    let drain = || {
         loop {
-            let c = done
+            let mut j = match joiner.try_lock() {
+                Ok(j) => j,
+                Err(TryLockError::Poisoned(p)) => p.into_inner(),
+                Err(TryLockError::WouldBlock) => return,
+            };
+            let (stitch, next) = &mut *j;
+            loop {
+                let c = done
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(&*next);
+                let Some(c) = c else { break };
+                stitch.add(c);
+                *next += 1;
+                joined.store(*next, Ordering::Release);
+            }
+            drop(j);
+            let next = joined.load(Ordering::Acquire);
+            if !done
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
-                .remove(&*next);
-            let Some(c) = c else { break };
-            stitch.add(c);
-            *next += 1;
+                .contains_key(&next)
+            {
+                return;
+            }
         }
     };
     let mut tail: Option<Chunk> = None;
@@ -368,29 +396,34 @@ fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
             // Bounded by the blocks not joined yet, parsed or not: a block parsed ahead of one
             // still waiting (in this thread's queue, or behind another file's long job on the
             // other thread) waits to be joined, so counting only the blocks being parsed let
-            // parsed blocks pile up. Wait, joining and helping the pool, while too many are.
-            super::help_pool_while(|| {
-                drain(&mut stitch, &mut next);
-                index - next >= in_flight_max
-            });
-            let (done, free, most_waiting) = (&done, &free, &most_waiting);
+            // parsed blocks pile up. Wait, helping the pool, while too many are.
+            super::help_pool_while(|| index - joined.load(Ordering::Acquire) >= in_flight_max);
+            let (done, free, most_waiting, drain) = (&done, &free, &most_waiting, &drain);
             let i = index;
             s.spawn(move |_| {
                 let mut c = parse_block(&block, ob, !first);
                 c.read_error = c.read_error.or(read_error);
                 free.lock().unwrap_or_else(|p| p.into_inner()).push(block);
-                let mut waiting = done.lock().unwrap_or_else(|p| p.into_inner());
-                waiting.insert(i, c);
-                most_waiting.fetch_max(waiting.len(), std::sync::atomic::Ordering::Relaxed);
+                {
+                    let mut waiting = done.lock().unwrap_or_else(|p| p.into_inner());
+                    waiting.insert(i, c);
+                    most_waiting.fetch_max(waiting.len(), Ordering::Relaxed);
+                }
+                drain();
             });
             index += 1;
-            drain(&mut stitch, &mut next);
             if at_end {
                 break;
             }
         }
     });
-    drain(&mut stitch, &mut next);
+    // Every block is parsed and has been offered to the join.
+    drain();
+    debug_assert!(
+        done.lock().is_ok_and(|d| d.is_empty()),
+        "a parsed block was not joined"
+    );
+    let (mut stitch, _) = joiner.into_inner().unwrap_or_else(|p| p.into_inner());
     if let Some(t) = tail {
         stitch.add(t);
     }
