@@ -88,7 +88,13 @@ pub struct TarReader<R> {
     header_at: u64,
     /// Set when the data of the current entry ended early.
     cut: bool,
+    /// Where skipped data is read to ([`SKIP_PIECE`] bytes once used).
+    scratch: Vec<u8>,
 }
+
+/// How much skipped data is read at once: at least the 64 KiB buffer archives are read
+/// through (`source::walk`).
+const SKIP_PIECE: usize = 128 << 10;
 
 impl<R: Read> TarReader<R> {
     pub fn new(inner: R) -> Self {
@@ -99,6 +105,7 @@ impl<R: Read> TarReader<R> {
             pad: 0,
             header_at: 0,
             cut: false,
+            scratch: Vec::new(),
         }
     }
 
@@ -263,19 +270,33 @@ impl<R: Read> TarReader<R> {
 
     /// Skips `n` bytes of the current entry's data.
     fn skip(&mut self, n: u64) -> Result<(), TarError> {
-        let mut scratch = [0u8; 16 << 10];
+        if n == 0 {
+            return Ok(());
+        }
+        // Read in pieces no smaller than the buffered reader an archive is read through, so
+        // it hands a piece straight to the decompressor, which writes it here once: a
+        // smaller piece is decompressed into that reader's buffer and copied out again,
+        // most of a large archive's bytes (the logs mglint does not read).
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.resize(SKIP_PIECE, 0);
         let mut left = n;
-        while left > 0 {
+        let result = self.skip_with(&mut scratch, &mut left);
+        self.scratch = scratch;
+        result
+    }
+
+    fn skip_with(&mut self, scratch: &mut [u8], left: &mut u64) -> Result<(), TarError> {
+        while *left > 0 {
             let k = scratch
                 .len()
-                .min(usize::try_from(left).unwrap_or(usize::MAX));
+                .min(usize::try_from(*left).unwrap_or(usize::MAX));
             match self.read_data(&mut scratch[..k])? {
                 0 => {
                     return Err(TarError::Truncated {
                         offset: self.header_at,
                     });
                 }
-                got => left -= got as u64,
+                got => *left -= got as u64,
             }
         }
         Ok(())
