@@ -1017,6 +1017,34 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
         assert_eq!(par.records.len(), seq.records.len());
     }
 
+    /// Blocks are joined by whichever thread parsed them (or a later one): with hundreds of
+    /// small blocks on four threads, every block is joined, in order, in every round.
+    #[test]
+    fn blocks_joined_by_the_threads_that_parsed_them_are_all_joined_in_order() {
+        let mut data = Vec::new();
+        for i in 0..6_000u32 {
+            data.extend_from_slice(format!("2021-08-03T09:{:02}:{:02}.{i:09}Z I0803 09:31:00.000000       1 sync_worker.go:541] Done syncing for configmap \"ns/cm-{}\" ({i} of 6000)\n", i / 60 % 60, i % 60, i % 700).as_bytes());
+        }
+        let seq = parse_cvo_log(&data, prov(), "cvo".into(), LogFile::Current).0;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap();
+        for round in 0..8 {
+            let stitch = pool.install(|| parse_blocks(&mut std::io::Cursor::new(&data), 2 << 10));
+            assert!(stitch.chunks > 300, "{} chunks", stitch.chunks);
+            let par = finish(stitch, prov(), "cvo".into(), LogFile::Current).0;
+            assert_eq!(par.records.len(), seq.records.len(), "round {round}");
+            for (a, b) in seq.records.iter().zip(par.records.iter()) {
+                assert_eq!(
+                    (a.line, a.offset, a.len, a.message, a.time),
+                    (b.line, b.offset, b.len, b.message, b.time),
+                    "round {round}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn empty_log_has_no_records() {
         let (l, note) = parse_cvo_log(b"", prov(), "cvo".into(), LogFile::Previous);
