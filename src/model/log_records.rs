@@ -727,48 +727,13 @@ pub struct Iter<'a> {
     reader: SegReader<'a>,
 }
 
-impl<'a> Iter<'a> {
-    /// The next record as coded, with the log's id of its message (its time not decoded).
-    fn next_raw(&mut self) -> Option<(Raw, u32)> {
-        let records = self.records;
-        let raw = loop {
-            if let Some(raw) = self.reader.next() {
-                break raw;
-            }
-            if self.seg + 1 >= self.end {
-                return None;
-            }
-            self.seg += 1;
-            let seg = records.segments.get(self.seg)?;
-            self.reader = SegReader::new(seg, &records.messages);
-        };
-        let id = self.reader.global(raw.message);
-        Some((raw, id))
-    }
-
-    /// `raw` (whose message is `id`) read back in full.
-    fn record(&mut self, raw: Raw, id: u32) -> LogRecord<'a> {
-        LogRecord {
-            time: match raw.time.decode(&mut self.reader.days) {
-                RecordTime::Absolute(t) => Some(t),
-                RecordTime::Partial(_) => None,
-            },
-            level: LEVELS[usize::from(raw.level & 3)],
-            message: self.records.messages.get(id as usize).unwrap_or_default(),
-            message_id: id,
-            line: raw.line,
-            offset: raw.offset,
-            len: raw.len,
-        }
-    }
-}
-
 /// A record as coded, read without its time decoded or its message looked up: enough to
 /// tell its message and order it by time ([`Iter::next_coded`]); [`Iter::full`] reads it in
 /// full.
 #[derive(Debug, Clone, Copy)]
 pub struct Coded {
     raw: Raw,
+    /// The log's id of its message.
     id: u32,
 }
 
@@ -786,16 +751,39 @@ impl Coded {
 }
 
 impl<'a> Iter<'a> {
-    /// The next record as coded.
+    /// The next record as coded (its time not decoded, its message not looked up).
     pub fn next_coded(&mut self) -> Option<Coded> {
-        let (raw, id) = self.next_raw()?;
+        let records = self.records;
+        let raw = loop {
+            if let Some(raw) = self.reader.next() {
+                break raw;
+            }
+            if self.seg + 1 >= self.end {
+                return None;
+            }
+            self.seg += 1;
+            let seg = records.segments.get(self.seg)?;
+            self.reader = SegReader::new(seg, &records.messages);
+        };
+        let id = self.reader.global(raw.message);
         Some(Coded { raw, id })
     }
 
     /// A record [`Iter::next_coded`] gave (by this iterator or another of the same log), read
     /// in full: what [`Iterator::next`] would have given for it.
     pub fn full(&mut self, c: Coded) -> LogRecord<'a> {
-        self.record(c.raw, c.id)
+        LogRecord {
+            time: match c.raw.time.decode(&mut self.reader.days) {
+                RecordTime::Absolute(t) => Some(t),
+                RecordTime::Partial(_) => None,
+            },
+            level: LEVELS[usize::from(c.raw.level & 3)],
+            message: self.records.messages.get(c.id as usize).unwrap_or_default(),
+            message_id: c.id,
+            line: c.raw.line,
+            offset: c.raw.offset,
+            len: c.raw.len,
+        }
     }
 }
 
@@ -803,8 +791,8 @@ impl<'a> Iterator for Iter<'a> {
     type Item = LogRecord<'a>;
 
     fn next(&mut self) -> Option<LogRecord<'a>> {
-        let (raw, id) = self.next_raw()?;
-        Some(self.record(raw, id))
+        let c = self.next_coded()?;
+        Some(self.full(c))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -836,9 +824,9 @@ impl<'a> Iterator for Matching<'a> {
 
     fn next(&mut self) -> Option<LogRecord<'a>> {
         loop {
-            let (raw, id) = self.all.next_raw()?;
-            if self.marked.get(id as usize) == Some(&true) {
-                return Some(self.all.record(raw, id));
+            let c = self.all.next_coded()?;
+            if self.marked.get(c.id as usize) == Some(&true) {
+                return Some(self.all.full(c));
             }
         }
     }

@@ -279,24 +279,24 @@ impl<R: Read> TarReader<R> {
         // most of a large archive's bytes (the logs mglint does not read).
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.resize(SKIP_PIECE, 0);
-        let mut left = n;
-        let result = self.skip_with(&mut scratch, &mut left);
+        let result = self.skip_with(&mut scratch, n);
         self.scratch = scratch;
         result
     }
 
-    fn skip_with(&mut self, scratch: &mut [u8], left: &mut u64) -> Result<(), TarError> {
-        while *left > 0 {
+    /// Skips `n` bytes, reading them into `scratch`.
+    fn skip_with(&mut self, scratch: &mut [u8], mut left: u64) -> Result<(), TarError> {
+        while left > 0 {
             let k = scratch
                 .len()
-                .min(usize::try_from(*left).unwrap_or(usize::MAX));
+                .min(usize::try_from(left).unwrap_or(usize::MAX));
             match self.read_data(&mut scratch[..k])? {
                 0 => {
                     return Err(TarError::Truncated {
                         offset: self.header_at,
                     });
                 }
-                got => *left -= got as u64,
+                got => left -= got as u64,
             }
         }
         Ok(())

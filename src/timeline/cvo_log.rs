@@ -177,9 +177,11 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
         next: 0,
         serial: None,
         ready: std::collections::VecDeque::new(),
-        messages,
-        shared,
-        facts: &shared_facts,
+        known: Known {
+            messages,
+            shared,
+            facts: &shared_facts,
+        },
         threads: rayon::current_num_threads(),
         window: Vec::new(),
     };
@@ -664,26 +666,38 @@ fn read_own(message: &str) -> Own<'_> {
     }
 }
 
+/// A log's messages as the scan reads them: their texts, and the facts of the first
+/// `shared` of them (one id per distinct text), classified once.
+#[derive(Clone, Copy)]
+struct Known<'a> {
+    messages: &'a Messages,
+    shared: usize,
+    facts: &'a [Option<Fact>],
+}
+
+impl Known<'_> {
+    /// Whether `c` counts for the scan (it has a time) and its message is past the cached
+    /// ones: it is read with its record.
+    fn own_timed(&self, c: &Coded) -> bool {
+        c.nanos().is_some() && c.message_id() as usize >= self.shared
+    }
+}
+
 /// Builds the steps of records read in order, as coded: a record's time is decoded and its
 /// message looked up only when it is one the scan keeps (a fact's, or a run's first, latest
 /// or first manifest line).
 struct Steps<'a> {
     steps: Vec<Step<'a>>,
     run: Option<CodedRun<'a>>,
-    messages: &'a Messages,
-    /// The messages below this have their facts in `facts`.
-    shared: usize,
-    facts: &'a [Option<Fact>],
+    known: Known<'a>,
 }
 
 impl<'a> Steps<'a> {
-    fn new(messages: &'a Messages, shared: usize, facts: &'a [Option<Fact>]) -> Self {
+    fn new(known: Known<'a>) -> Self {
         Steps {
             steps: Vec::new(),
             run: None,
-            messages,
-            shared,
-            facts,
+            known,
         }
     }
 
@@ -692,8 +706,8 @@ impl<'a> Steps<'a> {
     fn add(&mut self, c: Coded, it: &mut Iter<'a>, own: impl FnOnce(&'a str) -> Own<'a>) {
         let Some(code) = c.nanos() else { return };
         let id = c.message_id() as usize;
-        let said = if id < self.shared {
-            match self.facts.get(id).and_then(Option::as_ref) {
+        let said = if id < self.known.shared {
+            match self.known.facts.get(id).and_then(Option::as_ref) {
                 None => None,
                 Some(Fact::Manifest {
                     done,
@@ -707,7 +721,7 @@ impl<'a> Steps<'a> {
                 Some(f) => Some(Said::Shared(f)),
             }
         } else {
-            match own(self.messages.get(id).unwrap_or_default()) {
+            match own(self.known.messages.get(id).unwrap_or_default()) {
                 Own::Manifest(m) => return self.run.get_or_insert_default().add(code, c, Some(m)),
                 Own::Fact(f) => f.map(|f| Said::Own(Box::new(f))),
             }
@@ -744,9 +758,7 @@ struct Windows<'a> {
     next: usize,
     serial: Option<Iter<'a>>,
     ready: std::collections::VecDeque<Vec<Step<'a>>>,
-    messages: &'a Messages,
-    shared: usize,
-    facts: &'a [Option<Fact>],
+    known: Known<'a>,
     threads: usize,
     /// A serial window's records (reused).
     window: Vec<Coded>,
@@ -758,7 +770,7 @@ const SEGMENT_MAX: usize = 1 << 16;
 impl<'a> Windows<'a> {
     /// Puts the next window's steps in `steps`; `false` when there is none.
     fn next(&mut self, steps: &mut Vec<Step<'a>>) -> bool {
-        let (messages, shared, facts) = (self.messages, self.shared, self.facts);
+        let known = self.known;
         loop {
             if let Some(s) = self.ready.pop_front() {
                 *steps = s;
@@ -776,13 +788,18 @@ impl<'a> Windows<'a> {
                         .window
                         .par_iter()
                         .with_min_len(64)
-                        .filter(|c| c.nanos().is_some() && c.message_id() as usize >= shared)
+                        .filter(|c| known.own_timed(c))
                         .map(|c| {
-                            read_own(messages.get(c.message_id() as usize).unwrap_or_default())
+                            read_own(
+                                known
+                                    .messages
+                                    .get(c.message_id() as usize)
+                                    .unwrap_or_default(),
+                            )
                         })
                         .collect();
                     let mut own = own.into_iter();
-                    let mut b = Steps::new(messages, shared, facts);
+                    let mut b = Steps::new(known);
                     for &c in &self.window {
                         b.add(c, it, |_| own.next().unwrap_or(Own::Fact(None)));
                     }
@@ -806,7 +823,7 @@ impl<'a> Windows<'a> {
                     .par_iter()
                     .map(|s| {
                         let mut it = s.clone();
-                        let mut b = Steps::new(messages, shared, facts);
+                        let mut b = Steps::new(known);
                         while let Some(c) = it.next_coded() {
                             b.add(c, &mut it, read_own);
                         }
