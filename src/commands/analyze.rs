@@ -110,7 +110,8 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
         .max()
         .unwrap_or(0);
     let code = if a.exit_zero { 0 } else { worst };
-    let code = finish(&run, code);
+    drop(pages);
+    let code = finish(run, code);
     let code = super::partial_exit(code, unread, a.partial);
     Ok(if failed > 0 { 2 } else { code })
 }

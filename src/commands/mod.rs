@@ -275,11 +275,18 @@ fn write_plain(text: &str, path: Option<&Path>, ui: &Ui) -> Result<(), CliError>
 }
 
 /// Reports inputs that could not be opened; they make the exit code 2.
-fn finish(run: &Run, code: u8) -> u8 {
+/// Ends a verb: names every input that could not be read and gives the exit code.
+///
+/// The run is not freed: the process exits next and the system takes its memory back whole,
+/// where freeing a large dump's records, messages and evidence piece by piece took a tenth
+/// of a second.
+fn finish(run: Run, code: u8) -> u8 {
     for e in run.input_errors() {
         say!("error: {e}");
     }
-    run.exit_code(code)
+    let code = run.exit_code(code);
+    std::mem::forget(run);
+    code
 }
 
 /// A text per cluster, joined: one cluster's text as it is; several under a heading each

@@ -64,6 +64,6 @@ pub fn run(a: RecommendArgs, ui: &Ui) -> Result<u8, CliError> {
         }
     });
     emit(&run, &text, a.output.as_deref(), ui)?;
-    let code = finish(&run, code.get());
+    let code = finish(run, code.get());
     Ok(super::partial_exit(code, unread, a.partial))
 }

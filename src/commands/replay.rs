@@ -40,7 +40,7 @@ pub fn run(a: ReplayArgs, ui: &Ui) -> Result<u8, CliError> {
         .map(|an| an.replay().exit_code())
         .max()
         .unwrap_or(0);
-    Ok(finish(&run, code))
+    Ok(finish(run, code))
 }
 
 fn is_yaml(p: &std::path::Path) -> bool {

@@ -18,7 +18,7 @@ pub fn run(a: StatusArgs, ui: &Ui) -> Result<u8, CliError> {
     if let [one] = run.analyses() {
         let text = render(&one.bundle, now, format, JsonLayout::Pretty, &a, ui)?;
         emit(&run, &text, a.output.as_deref(), ui)?;
-        return Ok(finish(&run, 0));
+        return Ok(finish(run, 0));
     }
     // Several clusters: each its own status; one that cannot be assessed says why in its
     // section instead of hiding the others.
@@ -38,7 +38,7 @@ pub fn run(a: StatusArgs, ui: &Ui) -> Result<u8, CliError> {
         })
     });
     emit(&run, &text, a.output.as_deref(), ui)?;
-    Ok(finish(&run, 0))
+    Ok(finish(run, 0))
 }
 
 /// One cluster's status in `format`; "now" and oc's departures as notes on stderr.

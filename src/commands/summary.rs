@@ -16,5 +16,5 @@ pub fn run(a: SummaryArgs, ui: &Ui) -> Result<u8, CliError> {
         }
     });
     emit(&run, &text, a.output.as_deref(), ui)?;
-    Ok(finish(&run, 0))
+    Ok(finish(run, 0))
 }

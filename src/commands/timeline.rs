@@ -33,7 +33,7 @@ pub fn run(a: TimelineArgs, ui: &Ui) -> Result<u8, CliError> {
         },
     );
     emit(&run, &text, a.output.as_deref(), ui)?;
-    let code = finish(&run, 0);
+    let code = finish(run, 0);
     Ok(super::partial_exit(code, unread, a.partial))
 }
 

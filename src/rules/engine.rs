@@ -397,6 +397,19 @@ pub fn run(
 ) -> Report {
     use rayon::prelude::*;
     let cx = Context::new(bundle, timeline, replay, rule_file_problems);
+    // The replay runs its variants on the pool. It is made here, before the rules, when a
+    // selected rule will ask for it: made by the first rule that asked, the thread making it
+    // could take up another rule's job while it waits for its variants, and that rule would
+    // then wait for the replay this thread is making.
+    let replays = rules.iter().any(|rule| {
+        let meta = rule.meta();
+        meta.family == Family::Reconciler
+            && settings.selects(meta)
+            && meta.missing_inputs(bundle).is_none()
+    });
+    if replays && bundle.cluster_version().is_some() {
+        cx.replay();
+    }
     // The selected rules run on the pool (each reads the bundle and the timeline alone; what
     // they share is computed once, by the first that asks); their results are taken in
     // catalogue order, as when they ran one after another.

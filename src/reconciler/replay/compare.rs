@@ -243,41 +243,54 @@ fn run_as(
 
 /// Runs `scenario` under the four settings and as each CVO generation, and compares each
 /// result with `dump`.
+///
+/// Every distinct run (a setting at a minor) is made once, the runs in parallel on the
+/// current pool: a year of steady passes is tens of thousands of events, run up to a dozen
+/// times. The caller must not hold a lock that a job of the pool could wait for (the
+/// rules' engine replays before it runs its rules, not from within one).
 pub fn check(scenario: &Scenario, dump: &ClusterVersion) -> Comparison {
+    use rayon::prelude::*;
     let minor = scenario.cvo_version.as_deref().and_then(parse_cvo_minor);
-    let runs: Vec<VariantRun> = Variant::ALL
+    // The four settings first (as the writer's minor allows each), then what each
+    // generation adds: a setting at a minor no run before has.
+    let mut wanted: Vec<(Variant, Option<u32>)> = Variant::ALL
         .iter()
-        .map(|v| {
-            run_as(
-                scenario,
-                dump,
-                *v,
-                minor.map(|m| modelled_minor(v.flavour, m)),
-            )
-        })
+        .map(|v| (*v, minor.map(|m| modelled_minor(v.flavour, m))))
         .collect();
-    let generations: Vec<GenerationRun> = GENERATIONS
+    let per_generation: Vec<(&Generation, u32, Vec<Variant>)> = GENERATIONS
         .iter()
         .map(|g| {
             let m = g.modelled_minor(minor);
-            let label = Some(minor_label(m));
-            let runs = g
-                .settings(m)
-                .into_iter()
-                .map(|v| {
-                    runs.iter()
-                        .find(|r| r.variant == v && r.cvo_version == label)
-                        .cloned()
-                        .unwrap_or_else(|| run_as(scenario, dump, v, Some(m)))
-                })
-                .collect();
-            GenerationRun {
-                generation: *g,
-                minor: m,
-                runs,
-            }
+            (g, m, g.settings(m))
         })
         .collect();
+    for (_, m, settings) in &per_generation {
+        for v in settings {
+            if !wanted.contains(&(*v, Some(*m))) {
+                wanted.push((*v, Some(*m)));
+            }
+        }
+    }
+    let mut all: Vec<VariantRun> = wanted
+        .par_iter()
+        .map(|(v, m)| run_as(scenario, dump, *v, *m))
+        .collect();
+    let generations: Vec<GenerationRun> = per_generation
+        .into_iter()
+        .map(|(g, m, settings)| GenerationRun {
+            generation: *g,
+            minor: m,
+            runs: settings
+                .into_iter()
+                .filter_map(|v| {
+                    let at = wanted.iter().position(|w| *w == (v, Some(m)))?;
+                    Some(all[at].clone())
+                })
+                .collect(),
+        })
+        .collect();
+    all.truncate(Variant::ALL.len());
+    let runs = all;
     let verdict = verdict(&runs, &generations);
     Comparison {
         runs,
