@@ -14,8 +14,17 @@ use std::io::BufRead;
 pub struct KlogHeader<'a> {
     pub level: char,
     pub stamp: PartialTime,
-    pub source_file: &'a str,
+    /// `file:line`, as written before the `]`.
+    pub location: &'a str,
     pub message: &'a str,
+}
+
+impl KlogHeader<'_> {
+    /// The source file the line was logged from (the location without its line number).
+    pub fn source_file(&self) -> &str {
+        let loc = self.location;
+        memchr::memrchr(b':', loc.as_bytes()).map_or(loc, |c| &loc[..c])
+    }
 }
 
 /// The two ASCII digits at `b[i..i + 2]` as a number, `None` when either is not one (stamps
@@ -26,77 +35,180 @@ fn two_digits(b: &[u8], i: usize) -> Option<u32> {
         .then(|| u32::from(hi - b'0') * 10 + u32::from(lo - b'0'))
 }
 
+/// What a fraction of a second of so many digits is multiplied by to make nanoseconds.
+const SCALE: [u32; 10] = [
+    1_000_000_000,
+    100_000_000,
+    10_000_000,
+    1_000_000,
+    100_000,
+    10_000,
+    1_000,
+    100,
+    10,
+    1,
+];
+
+/// A byte in each of a word's eight bytes.
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// Eight bytes read little-endian (the first byte lowest) with each digit's byte made its
+/// value 0-9, and how many digits lead.
+fn digit_word(word: u64) -> (u64, usize) {
+    // Any byte that is not a digit becomes 10 or more.
+    let t = word ^ (ONES * u64::from(b'0'));
+    // The high bit of each byte that is not a digit. A carry out of a byte only reaches
+    // bytes after it, and the bytes before the first one that is not a digit carry nothing:
+    // so that first one is marked right, and it is the only one counted.
+    let marks = (t.wrapping_add(ONES * 0x76) | t) & (ONES * 0x80);
+    (t, (marks.trailing_zeros() / 8) as usize)
+}
+
+/// How many ASCII digits `b` starts with.
+fn digits(b: &[u8]) -> usize {
+    let mut n = 0;
+    while let Some(word) = b[n..].first_chunk::<8>() {
+        let (_, d) = digit_word(u64::from_le_bytes(*word));
+        n += d;
+        if d < 8 {
+            return n;
+        }
+    }
+    n + b[n..].iter().take_while(|c| c.is_ascii_digit()).count()
+}
+
+/// How many spaces `b` starts with (a klog header pads its thread id with them).
+fn spaces(b: &[u8]) -> usize {
+    let mut n = 0;
+    while let Some(word) = b[n..].first_chunk::<8>() {
+        let t = u64::from_le_bytes(*word) ^ (ONES * u64::from(b' '));
+        if t != 0 {
+            return n + (t.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + b[n..].iter().take_while(|&&c| c == b' ').count()
+}
+
+/// The number the leading ASCII digits of eight bytes (read little-endian, the first byte
+/// lowest) make, and how many there are.
+fn leading_digits(word: u64) -> (u32, usize) {
+    let (t, digits) = digit_word(word);
+    if digits == 0 {
+        return (0, 0);
+    }
+    // The digits moved to the top bytes (zeros, leading, below them), then combined in pairs,
+    // fours and eights.
+    let mut x = t << (8 * (8 - digits));
+    x = (x.wrapping_mul(10) + (x >> 8)) & 0x00ff_00ff_00ff_00ff;
+    x = (x.wrapping_mul(100) + (x >> 16)) & 0x0000_ffff_0000_ffff;
+    x = (x.wrapping_mul(10_000) + (x >> 32)) & 0xffff_ffff;
+    (x as u32, digits)
+}
+
 /// Nanoseconds from the first (at most 9) digits of a fraction of a second, all ASCII digits.
 fn nanos_of(frac: &[u8]) -> u32 {
-    const SCALE: [u32; 10] = [
-        1_000_000_000,
-        100_000_000,
-        10_000_000,
-        1_000_000,
-        100_000,
-        10_000,
-        1_000,
-        100,
-        10,
-        1,
-    ];
     let n = frac.iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
     n * SCALE[frac.len().min(9)]
 }
 
+/// The number the leading ASCII digits of `b` make, at most 9 of them, and how many there are.
+///
+/// Eight bytes are read as one word when there are eight: every digit of a stamp's fraction
+/// is read on every line.
+fn fraction(b: &[u8]) -> (u32, usize) {
+    if let Some(word) = b.first_chunk::<8>() {
+        let (n, digits) = leading_digits(u64::from_le_bytes(*word));
+        if digits < 8 {
+            return (n, digits);
+        }
+        return match b.get(8) {
+            Some(&d) if d.is_ascii_digit() => (n * 10 + u32::from(d - b'0'), 9),
+            _ => (n, 8),
+        };
+    }
+    let (mut n, mut i) = (0u32, 0);
+    while i < 9
+        && let Some(&d) = b.get(i)
+        && d.is_ascii_digit()
+    {
+        n = n * 10 + u32::from(d - b'0');
+        i += 1;
+    }
+    (n, i)
+}
+
 /// Parses a klog header at the start of `s` (after any prefix was removed).
 pub fn parse_header(s: &str) -> Option<KlogHeader<'_>> {
-    header(s)?.ok()
+    header(s, &mut None)?.ok()
 }
 
 /// Whether `s` starts with a klog header whose timestamp is impossible (month 13, 25:61:61).
 pub fn has_invalid_stamp(s: &str) -> bool {
-    matches!(header(s), Some(Err(())))
+    matches!(header(s, &mut None), Some(Err(())))
 }
 
+/// A klog header's `Lmmdd hh:mm:ss.` and its month, day, hour, minute and second.
+type KlogSecond = ([u8; 15], [u32; 5]);
+
 /// A klog header at the start of `s`: `None` when there is none, `Err` when it has the
-/// header's shape but an impossible timestamp.
-fn header(s: &str) -> Option<Result<KlogHeader<'_>, ()>> {
+/// header's shape but an impossible timestamp. `recent` is the last possible `Lmmdd
+/// hh:mm:ss.` read in full: the same one is not read again.
+fn header<'s>(s: &'s str, recent: &mut Option<KlogSecond>) -> Option<Result<KlogHeader<'s>, ()>> {
     let b = s.as_bytes();
     if b.len() < 22 || !matches!(b[0], b'I' | b'W' | b'E' | b'F') {
         return None;
     }
-    let month = two_digits(b, 1)?;
-    let day = two_digits(b, 3)?;
-    if b[5] != b' ' || b[8] != b':' || b[11] != b':' || b[14] != b'.' {
+    let head: &[u8; 15] = b[..15].try_into().ok()?;
+    let [month, day, h, m, sec] = match recent {
+        Some((k, v)) if k == head => *v,
+        _ => {
+            let month = two_digits(b, 1)?;
+            let day = two_digits(b, 3)?;
+            if b[5] != b' ' || b[8] != b':' || b[11] != b':' || b[14] != b'.' {
+                return None;
+            }
+            let v = [
+                month,
+                day,
+                two_digits(b, 6)?,
+                two_digits(b, 9)?,
+                two_digits(b, 12)?,
+            ];
+            // Whether a stamp is possible does not depend on its fraction.
+            if PartialTime::new(v[0], v[1], v[2], v[3], v[4], 0).is_some() {
+                *recent = Some((*head, v));
+            }
+            v
+        }
+    };
+    // The fraction: its first 9 digits make the nanoseconds, any more are passed over.
+    let (n, frac_digits) = fraction(&b[15..]);
+    if frac_digits == 0 {
         return None;
     }
-    let h = two_digits(b, 6)?;
-    let m = two_digits(b, 9)?;
-    let sec = two_digits(b, 12)?;
-    let mut i = 15;
-    let frac_start = i;
+    let nanos = n * SCALE[frac_digits];
+    let mut i = 15 + frac_digits;
     while i < b.len() && b[i].is_ascii_digit() {
         i += 1;
     }
-    let frac = &s[frac_start..i];
-    if frac.is_empty() {
-        return None;
-    }
-    let nanos = nanos_of(&frac.as_bytes()[..frac.len().min(9)]);
     // Thread id: spaces then digits, then one space.
-    let spaces = b[i..].iter().take_while(|&&c| c == b' ').count();
-    if spaces == 0 {
+    let pad = spaces(&b[i..]);
+    if pad == 0 {
         return None;
     }
-    let tid = i + spaces;
-    let digits = b[tid..].iter().take_while(|c| c.is_ascii_digit()).count();
-    if digits == 0 || tid + digits == b.len() || b[tid + digits] != b' ' {
+    let tid = i + pad;
+    let tid_digits = digits(&b[tid..]);
+    if tid_digits == 0 || tid + tid_digits == b.len() || b[tid + tid_digits] != b' ' {
         return None;
     }
-    let after = &s[tid + digits + 1..];
+    let after = &s[tid + tid_digits + 1..];
     // The first `] `, else a `]` that ends the line.
     let a = after.as_bytes();
     let close = memchr::memchr_iter(b']', a)
         .find(|&i| a.get(i + 1) == Some(&b' '))
         .or_else(|| after.ends_with(']').then(|| after.len() - 1))?;
-    let loc = &after[..close];
-    let source_file = memchr::memrchr(b':', loc.as_bytes()).map_or(loc, |c| &loc[..c]);
+    let location = &after[..close];
     let message = after.get(close + 2..).unwrap_or("");
     let Some(stamp) = PartialTime::new(month, day, h, m, sec, nanos) else {
         return Some(Err(()));
@@ -104,20 +216,29 @@ fn header(s: &str) -> Option<Result<KlogHeader<'_>, ()>> {
     Some(Ok(KlogHeader {
         level: b[0] as char,
         stamp,
-        source_file,
+        location,
         message,
     }))
 }
 
-/// The last `YYYY-MM-DD` read and its day number since the Unix epoch, so the lines of one
-/// day work out their date once.
+/// What the lines before left to reuse: a log writes hundreds of lines a second, whose stamps
+/// differ in their fraction alone.
 #[derive(Default)]
-struct DayCache(Option<([u8; 10], i64)>);
+struct Recent {
+    /// The last `YYYY-MM-DD` read and its day number since the Unix epoch.
+    day: Option<([u8; 10], i64)>,
+    /// The last `YYYY-MM-DDTHH:MM:SS.` read in full at the start of a time prefix, and its
+    /// seconds since the Unix epoch.
+    second: Option<([u8; 20], i64)>,
+    /// The last possible klog `Lmmdd hh:mm:ss.` read in full.
+    klog: Option<KlogSecond>,
+}
 
 /// Parses the common `YYYY-MM-DDTHH:MM:SS[.fraction]Z` form quickly, as nanoseconds since the
 /// Unix epoch, from its digits (no calendar type per line); anything else (offsets, odd
-/// widths) goes through the general RFC3339 parser. `days` holds the day of the line before.
-fn fast_utc_in(s: &str, days: &mut DayCache) -> Option<TimeCode> {
+/// widths) goes through the general RFC3339 parser. `recent` holds the day and second of the
+/// lines before.
+fn fast_utc_in(s: &str, recent: &mut Recent) -> Option<TimeCode> {
     let b = s.as_bytes();
     if b.len() < 20
         || b[b.len() - 1] != b'Z'
@@ -148,7 +269,7 @@ fn fast_utc_in(s: &str, days: &mut DayCache) -> Option<TimeCode> {
         return parse_rfc3339(s).map(TimeCode::absolute);
     }
     let ymd = &b[..10];
-    let day = match days.0 {
+    let day = match recent.day {
         Some((d, day)) if d == ymd => day,
         _ => {
             let y = two_digits(b, 0)? * 100 + two_digits(b, 2)?;
@@ -156,11 +277,14 @@ fn fast_utc_in(s: &str, days: &mut DayCache) -> Option<TimeCode> {
                 chrono::NaiveDate::from_ymd_opt(y as i32, two_digits(b, 5)?, two_digits(b, 8)?)?;
             // 719 163 days from 1 January of year 1 to 1 January 1970.
             let day = i64::from(chrono::Datelike::num_days_from_ce(&date)) - 719_163;
-            days.0 = Some((ymd.try_into().ok()?, day));
+            recent.day = Some((ymd.try_into().ok()?, day));
             day
         }
     };
     let secs = day * 86_400 + i64::from(h * 3600 + mi * 60 + se);
+    if b[19] == b'.' {
+        recent.second = Some((b[..20].try_into().ok()?, secs));
+    }
     Some(TimeCode::unix_nanos(
         i128::from(secs) * 1_000_000_000 + i128::from(nanos),
     ))
@@ -169,33 +293,56 @@ fn fast_utc_in(s: &str, days: &mut DayCache) -> Option<TimeCode> {
 /// Splits an RFC3339 prefix (`oc logs --timestamps` / CRI) off a line, with an optional
 /// CRI `stdout F ` stream tag after it.
 pub fn split_time_prefix(line: &str) -> (Option<crate::model::Time>, &str) {
-    let (t, rest) = split_time_prefix_in(line, &mut DayCache::default());
+    let (t, rest) = split_time_prefix_in(line, &mut Recent::default());
     (t.and_then(TimeCode::time), rest)
 }
 
 /// [`split_time_prefix`] for one line of many, with the day of the lines before.
 /// As a record's time code.
-fn split_time_prefix_in<'l>(line: &'l str, days: &mut DayCache) -> (Option<TimeCode>, &'l str) {
+fn split_time_prefix_in<'l>(line: &'l str, recent: &mut Recent) -> (Option<TimeCode>, &'l str) {
     let b = line.as_bytes();
-    if b.len() > 20
-        && b[0].is_ascii_digit()
-        && b[4] == b'-'
-        && b[10] == b'T'
-        && let Some(sp) = memchr::memchr(b' ', b)
-        && let Some(t) = fast_utc_in(&line[..sp], days)
-    {
-        let mut rest = &line[sp + 1..];
-        if rest.starts_with("std") {
-            for tag in ["stdout F ", "stderr F ", "stdout P ", "stderr P "] {
-                if let Some(r) = rest.strip_prefix(tag) {
-                    rest = r;
-                    break;
-                }
+    let (t, sp) = match same_second(b, recent) {
+        Some(hit) => hit,
+        None => {
+            if !(b.len() > 20 && b[0].is_ascii_digit() && b[4] == b'-' && b[10] == b'T') {
+                return (None, line);
+            }
+            let Some(sp) = memchr::memchr(b' ', b) else {
+                return (None, line);
+            };
+            let Some(t) = fast_utc_in(&line[..sp], recent) else {
+                return (None, line);
+            };
+            (t, sp)
+        }
+    };
+    let mut rest = &line[sp + 1..];
+    if rest.starts_with("std") {
+        for tag in ["stdout F ", "stderr F ", "stdout P ", "stderr P "] {
+            if let Some(r) = rest.strip_prefix(tag) {
+                rest = r;
+                break;
             }
         }
-        return (Some(t), rest);
     }
-    (None, line)
+    (Some(t), rest)
+}
+
+/// A time prefix in the second of the last one read in full: that `YYYY-MM-DDTHH:MM:SS.`, 1
+/// to 9 digits, `Z` and a space. Its time and where the space is, as reading it in full gives
+/// them (no space comes earlier: the rest are digits and separators).
+fn same_second(b: &[u8], recent: &Recent) -> Option<(TimeCode, usize)> {
+    let (key, secs) = recent.second.as_ref()?;
+    let head: &[u8; 20] = b.get(..20)?.try_into().ok()?;
+    if head != key {
+        return None;
+    }
+    let (n, digits) = fraction(&b[20..]);
+    if digits == 0 || b.get(20 + digits) != Some(&b'Z') || b.get(21 + digits) != Some(&b' ') {
+        return None;
+    }
+    let nanos = i128::from(*secs) * 1_000_000_000 + i128::from(n * SCALE[digits]);
+    Some((TimeCode::unix_nanos(nanos), 21 + digits))
 }
 
 /// Whether a line (possibly with a time prefix) starts with a klog header.
@@ -534,7 +681,7 @@ struct LineParser {
     collect_leading: bool,
     /// After a header with an impossible timestamp, until the next good header.
     in_bad: bool,
-    days: DayCache,
+    recent: Recent,
 }
 
 impl LineParser {
@@ -544,7 +691,7 @@ impl LineParser {
             offset: offset_base,
             collect_leading,
             in_bad: false,
-            days: DayCache::default(),
+            recent: Recent::default(),
         }
     }
 
@@ -572,8 +719,9 @@ impl LineParser {
                 }
             }
         };
-        let (abs, rest) = split_time_prefix_in(&text, &mut self.days);
-        if let Some(h) = parse_header(rest) {
+        let (abs, rest) = split_time_prefix_in(&text, &mut self.recent);
+        let parsed = header(rest, &mut self.recent.klog);
+        if let Some(Ok(h)) = parsed {
             self.in_bad = false;
             let time = match abs {
                 Some(t) => t,
@@ -587,7 +735,7 @@ impl LineParser {
                 line_start,
                 n.min(u32::MAX as usize) as u32,
             );
-        } else if has_invalid_stamp(rest) {
+        } else if parsed.is_some() {
             // Not a continuation of the record before: a record that cannot be placed (its
             // own continuation lines go with it).
             c.bad_stamps += 1;
@@ -727,7 +875,7 @@ mod tests {
     fn header_parses_with_padding_and_file_line() {
         let h = parse_header("I0409 18:26:05.631324       1 sync_worker.go:634] Done syncing for clusteroperator \"service-ca\" (388 of 498)").unwrap();
         assert_eq!(h.level, 'I');
-        assert_eq!(h.source_file, "sync_worker.go");
+        assert_eq!(h.source_file(), "sync_worker.go");
         assert_eq!(
             h.message,
             "Done syncing for clusteroperator \"service-ca\" (388 of 498)"
@@ -840,16 +988,16 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
         ];
         for s in cases {
             assert_eq!(
-                fast_utc_in(s, &mut DayCache::default()),
+                fast_utc_in(s, &mut Recent::default()),
                 parse_rfc3339(s).map(TimeCode::absolute),
                 "{s}"
             );
         }
         // One day cache across lines, as a log is read: the same answers in any order.
-        let mut days = DayCache::default();
+        let mut recent = Recent::default();
         for s in cases.iter().chain(cases.iter().rev()).chain(&cases) {
             assert_eq!(
-                fast_utc_in(s, &mut days),
+                fast_utc_in(s, &mut recent),
                 parse_rfc3339(s).map(TimeCode::absolute),
                 "{s}"
             );
@@ -927,6 +1075,168 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
                 let in_place = parse_block(data, 1000, leading);
                 assert_eq!(chunk_facts(in_place), chunk_facts(by_line), "{name}");
             }
+        }
+    }
+
+    #[test]
+    fn runs_of_digits_and_spaces_are_counted_in_any_bytes() {
+        let mut seed = 0x0bad_5eed_cafe_f00du64;
+        let mut rand = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for len in 0..=20 {
+            for run in 0..=len {
+                for stop in 0..=255u8 {
+                    for (byte, count) in
+                        [(None, digits as fn(&[u8]) -> usize), (Some(b' '), spaces)]
+                    {
+                        let mut b: Vec<u8> = (0..run)
+                            .map(|_| byte.unwrap_or(b'0' + rand(10) as u8))
+                            .collect();
+                        if b.len() < len {
+                            b.push(stop);
+                        }
+                        while b.len() < len {
+                            b.push(rand(256) as u8);
+                        }
+                        let want = match byte {
+                            None => b.iter().take_while(|c| c.is_ascii_digit()).count(),
+                            Some(s) => b.iter().take_while(|&&c| c == s).count(),
+                        };
+                        assert_eq!(count(&b), want, "{b:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fraction_reads_the_leading_digits_of_any_bytes() {
+        let naive = |b: &[u8]| {
+            let digits = b.iter().take(9).take_while(|d| d.is_ascii_digit()).count();
+            let n = b[..digits]
+                .iter()
+                .fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
+            (n, digits)
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rand = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        // Every count of leading digits, followed by every byte, then anything.
+        for len in 0..=12 {
+            for digits in 0..=len.min(10) {
+                for stop in 0..=255u8 {
+                    let mut b: Vec<u8> = (0..digits).map(|_| b'0' + rand(10) as u8).collect();
+                    if b.len() < len {
+                        b.push(stop);
+                    }
+                    while b.len() < len {
+                        b.push(rand(256) as u8);
+                    }
+                    assert_eq!(fraction(&b), naive(&b), "{b:?}");
+                }
+            }
+        }
+    }
+
+    /// Lines of one second, of seconds, days and years apart, with fractions of every length,
+    /// impossible times and odd shapes, read one after another: each stamp reads as it does
+    /// on a line of its own (what the lines before left is only a shortcut).
+    #[test]
+    fn stamps_read_after_other_lines_read_as_on_their_own() {
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        let mut rand = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let pick = |r: u64, of: &[&'static str]| of[r as usize % of.len()];
+        let digits = |n: u64, r: &mut dyn FnMut(u64) -> u64| -> String {
+            (0..n).map(|_| char::from(b'0' + r(10) as u8)).collect()
+        };
+        let mut shared = Recent::default();
+        let (mut day, mut second) = ("2021-06-01", "00:00:00");
+        let mut klog = "I0601 00:00:00.";
+        for _ in 0..200_000 {
+            if rand(50) == 0 {
+                day = pick(
+                    rand(7),
+                    &[
+                        "2021-06-01",
+                        "2021-06-02",
+                        "2020-02-29",
+                        "1969-12-31",
+                        "2021-02-29",
+                        "2021-13-01",
+                        "2021-0x-01",
+                    ],
+                );
+            }
+            if rand(20) == 0 {
+                second = pick(
+                    rand(6),
+                    &[
+                        "00:00:00", "00:00:01", "23:59:59", "23:59:60", "24:00:00", "12:60:00",
+                    ],
+                );
+            }
+            if rand(30) == 0 {
+                klog = pick(
+                    rand(6),
+                    &[
+                        "I0601 00:00:00.",
+                        "E0601 00:00:01.",
+                        "I1301 00:00:00.",
+                        "W0229 23:59:60.",
+                        "I0601 24:00:00.",
+                        "I0601 00:00:00:",
+                    ],
+                );
+            }
+            let frac = match rand(10) {
+                0 => String::new(),
+                1 => ".".into(),
+                n => format!(".{}", digits(if n < 4 { rand(12) } else { 9 }, &mut rand)),
+            };
+            let zone = pick(
+                rand(12),
+                &["Z", "Z", "Z", "Z", "Z", "Z", "Z", "+00:00", "", "z"],
+            );
+            let gap = pick(
+                rand(10),
+                &[" ", " ", " ", " ", " ", " ", " ", "", "  ", "\t"],
+            );
+            let stream = pick(rand(4), &["", "", "stdout F ", "stderr P "]);
+            let kfrac = digits(if rand(5) == 0 { rand(12) } else { 6 }, &mut rand);
+            let tail = pick(
+                rand(6),
+                &[
+                    "       1 sync_worker.go:752] Running sync",
+                    "   1 a.go:1] x",
+                    " 1 a.go:1]",
+                    "1 a.go:1] no space",
+                    "       1 a.go:1 no bracket",
+                    "       12 task.go:81] ] twice] ",
+                ],
+            );
+            let line = format!("{day}T{second}{frac}{zone}{gap}{stream}{klog}{kfrac}{tail}");
+            let alone = split_time_prefix_in(&line, &mut Recent::default());
+            let after = split_time_prefix_in(&line, &mut shared);
+            assert_eq!(after, alone, "{line}");
+            let rest = alone.1;
+            assert_eq!(
+                header(rest, &mut shared.klog),
+                header(rest, &mut None),
+                "{line}"
+            );
         }
     }
 

@@ -253,7 +253,16 @@ fn decode_time(code: i128, partial: bool, days: &mut DayCache) -> RecordTime {
     }
 }
 
-fn put(out: &mut Vec<u8>, mut v: u128) {
+/// Appends `v` as a varint: 7 bits a byte, lowest first, the high bit set on all but the
+/// last. In 64-bit arithmetic once it fits (every value but a far-off time fits from the
+/// start).
+fn put(out: &mut Vec<u8>, v: u128) {
+    let mut v = v;
+    while v > u128::from(u64::MAX) {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    let mut v = v as u64;
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
         v >>= 7;
@@ -261,9 +270,23 @@ fn put(out: &mut Vec<u8>, mut v: u128) {
     out.push(v as u8);
 }
 
+/// Reads a varint [`put`] wrote at `at`, and moves past it: its first nine bytes (63 bits)
+/// in 64-bit arithmetic.
 fn get(data: &[u8], at: &mut usize) -> u128 {
-    let mut v = 0u128;
+    let mut low = 0u64;
     let mut shift = 0;
+    while shift < 63 {
+        let Some(&b) = data.get(*at) else {
+            return u128::from(low);
+        };
+        *at += 1;
+        low |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            return u128::from(low);
+        }
+        shift += 7;
+    }
+    let mut v = u128::from(low);
     while let Some(&b) = data.get(*at) {
         *at += 1;
         if shift < 128 {
@@ -1386,6 +1409,51 @@ mod tests {
 
     /// Arbitrary records (times back and forth, absolute and partial, gaps, continuation
     /// lines, long and non-ASCII messages), written in parts and joined, read back as written.
+    /// The varint as one byte at a time in 128-bit arithmetic writes and reads it.
+    fn put_by_byte(out: &mut Vec<u8>, mut v: u128) {
+        while v >= 0x80 {
+            out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+
+    #[test]
+    fn varints_are_the_bytes_of_seven_bits_each_and_read_back() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut values: Vec<u128> = Vec::new();
+        for bit in 0..128 {
+            let p = 1u128 << bit;
+            values.extend([p - 1, p, p + 1]);
+        }
+        values.push(u128::MAX);
+        for _ in 0..10_000 {
+            let (hi, lo) = (u128::from(rand()), u128::from(rand()));
+            values.push(((hi << 64) | lo) >> (rand() % 128));
+        }
+        let (mut data, mut want) = (Vec::new(), Vec::new());
+        for &v in &values {
+            put(&mut data, v);
+            put_by_byte(&mut want, v);
+        }
+        assert_eq!(data, want);
+        let mut at = 0;
+        for &v in &values {
+            assert_eq!(get(&data, &mut at), v);
+        }
+        assert_eq!(at, data.len());
+        // A varint cut short reads what it has.
+        let mut at = 0;
+        assert_eq!(get(&[0xff, 0xff], &mut at), 0x3fff);
+        assert_eq!(at, 2);
+    }
+
     #[test]
     fn arbitrary_records_round_trip_through_parts() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
