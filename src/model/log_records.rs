@@ -692,6 +692,7 @@ impl<'a> SegReader<'a> {
         }
     }
 
+    #[inline(always)]
     fn next(&mut self) -> Option<Raw> {
         if self.left == 0 {
             return None;

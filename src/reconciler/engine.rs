@@ -210,9 +210,7 @@ impl Engine {
             checks_run: &mut self.checks_run,
         };
         self.worker.update(&mut cx, &inp, &desired);
-        let ws = self.worker.status.clone();
-        self.set_caps_status(&ws);
-        self.sync(&ws, &errs, now, notes);
+        self.sync_worker_status(&errs, now, notes);
     }
 
     /// The status sync that the apply loop's first report on new work queues through the
@@ -227,9 +225,17 @@ impl Engine {
             .into_iter()
             .map(|e| e.message)
             .collect();
-        let ws = self.worker.status.clone();
+        self.sync_worker_status(&errs, now, notes);
+    }
+
+    /// Syncs the status from the worker's own. Its status is taken out while the sync reads
+    /// it, not copied (once per event of a long replay): neither the sync nor the capabilities
+    /// read the worker.
+    fn sync_worker_status(&mut self, errs: &[String], now: Time, notes: &mut Vec<String>) {
+        let ws = std::mem::take(&mut self.worker.status);
         self.set_caps_status(&ws);
-        self.sync(&ws, &errs, now, notes);
+        self.sync(&ws, errs, now, notes);
+        self.worker.status = ws;
     }
 
     /// `status.capabilities` ← the worker's (4.11+).
