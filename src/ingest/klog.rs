@@ -1078,15 +1078,19 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
         }
     }
 
-    #[test]
-    fn runs_of_digits_and_spaces_are_counted_in_any_bytes() {
-        let mut seed = 0x0bad_5eed_cafe_f00du64;
-        let mut rand = move |n: u64| {
+    /// A xorshift generator from `seed`: a number below `n` per call.
+    fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed % n
-        };
+        }
+    }
+
+    #[test]
+    fn runs_of_digits_and_spaces_are_counted_in_any_bytes() {
+        let mut rand = xorshift(0x0bad_5eed_cafe_f00du64);
         for len in 0..=20 {
             for run in 0..=len {
                 for stop in 0..=255u8 {
@@ -1122,13 +1126,7 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
                 .fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
             (n, digits)
         };
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rand = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rand = xorshift(0x9e37_79b9_7f4a_7c15u64);
         // Every count of leading digits, followed by every byte, then anything.
         for len in 0..=12 {
             for digits in 0..=len.min(10) {
@@ -1151,13 +1149,7 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
     /// on a line of its own (what the lines before left is only a shortcut).
     #[test]
     fn stamps_read_after_other_lines_read_as_on_their_own() {
-        let mut seed = 0x1234_5678_9abc_def1u64;
-        let mut rand = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rand = xorshift(0x1234_5678_9abc_def1u64);
         let pick = |r: u64, of: &[&'static str]| of[r as usize % of.len()];
         let digits = |n: u64, r: &mut dyn FnMut(u64) -> u64| -> String {
             (0..n).map(|_| char::from(b'0' + r(10) as u8)).collect()
