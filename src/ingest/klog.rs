@@ -106,36 +106,33 @@ fn leading_digits(word: u64) -> (u32, usize) {
     (x as u32, digits)
 }
 
-/// Nanoseconds from the first (at most 9) digits of a fraction of a second, all ASCII digits.
-fn nanos_of(frac: &[u8]) -> u32 {
-    let n = frac.iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
-    n * SCALE[frac.len().min(9)]
-}
-
-/// The number the leading ASCII digits of `b` make, at most 9 of them, and how many there are.
+/// The nanoseconds the leading ASCII digits of `b` make as a fraction of a second, at most 9
+/// of them, and how many digits there are.
 ///
 /// Eight bytes are read as one word when there are eight: every digit of a stamp's fraction
 /// is read on every line.
 fn fraction(b: &[u8]) -> (u32, usize) {
-    if let Some(word) = b.first_chunk::<8>() {
-        let (n, digits) = leading_digits(u64::from_le_bytes(*word));
-        if digits < 8 {
-            return (n, digits);
+    let (n, digits) = match b.first_chunk::<8>() {
+        Some(word) => match leading_digits(u64::from_le_bytes(*word)) {
+            (n, 8) => match b.get(8) {
+                Some(&d) if d.is_ascii_digit() => (n * 10 + u32::from(d - b'0'), 9),
+                _ => (n, 8),
+            },
+            short => short,
+        },
+        None => {
+            let (mut n, mut i) = (0u32, 0);
+            while i < 9
+                && let Some(&d) = b.get(i)
+                && d.is_ascii_digit()
+            {
+                n = n * 10 + u32::from(d - b'0');
+                i += 1;
+            }
+            (n, i)
         }
-        return match b.get(8) {
-            Some(&d) if d.is_ascii_digit() => (n * 10 + u32::from(d - b'0'), 9),
-            _ => (n, 8),
-        };
-    }
-    let (mut n, mut i) = (0u32, 0);
-    while i < 9
-        && let Some(&d) = b.get(i)
-        && d.is_ascii_digit()
-    {
-        n = n * 10 + u32::from(d - b'0');
-        i += 1;
-    }
-    (n, i)
+    };
+    (n * SCALE[digits], digits)
 }
 
 /// Parses a klog header at the start of `s` (after any prefix was removed).
@@ -183,11 +180,10 @@ fn header<'s>(s: &'s str, recent: &mut Option<KlogSecond>) -> Option<Result<Klog
         }
     };
     // The fraction: its first 9 digits make the nanoseconds, any more are passed over.
-    let (n, frac_digits) = fraction(&b[15..]);
+    let (nanos, frac_digits) = fraction(&b[15..]);
     if frac_digits == 0 {
         return None;
     }
-    let nanos = n * SCALE[frac_digits];
     let mut i = 15 + frac_digits;
     while i < b.len() && b[i].is_ascii_digit() {
         i += 1;
@@ -254,10 +250,11 @@ fn fast_utc_in(s: &str, recent: &mut Recent) -> Option<TimeCode> {
     let mut nanos = 0u32;
     if b[19] == b'.' {
         let frac = &b[20..b.len() - 1];
-        if frac.is_empty() || frac.len() > 9 || !frac.iter().all(u8::is_ascii_digit) {
+        let (n, digits) = fraction(frac);
+        if digits == 0 || digits != frac.len() {
             return parse_rfc3339(s).map(TimeCode::absolute);
         }
-        nanos = nanos_of(frac);
+        nanos = n;
     } else if b.len() != 20 {
         return parse_rfc3339(s).map(TimeCode::absolute);
     }
@@ -341,7 +338,7 @@ fn same_second(b: &[u8], recent: &Recent) -> Option<(TimeCode, usize)> {
     if digits == 0 || b.get(20 + digits) != Some(&b'Z') || b.get(21 + digits) != Some(&b' ') {
         return None;
     }
-    let nanos = i128::from(*secs) * 1_000_000_000 + i128::from(n * SCALE[digits]);
+    let nanos = i128::from(*secs) * 1_000_000_000 + i128::from(n);
     Some((TimeCode::unix_nanos(nanos), 21 + digits))
 }
 
@@ -1118,13 +1115,13 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
     }
 
     #[test]
-    fn fraction_reads_the_leading_digits_of_any_bytes() {
+    fn fraction_reads_the_nanoseconds_of_the_leading_digits_of_any_bytes() {
         let naive = |b: &[u8]| {
             let digits = b.iter().take(9).take_while(|d| d.is_ascii_digit()).count();
             let n = b[..digits]
                 .iter()
                 .fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
-            (n, digits)
+            (n * 10u32.pow(9 - digits as u32), digits)
         };
         let mut rand = xorshift(0x9e37_79b9_7f4a_7c15u64);
         // Every count of leading digits, followed by every byte, then anything.

@@ -1408,8 +1408,6 @@ mod tests {
         assert_eq!(last.offset + u64::from(last.len), offset);
     }
 
-    /// Arbitrary records (times back and forth, absolute and partial, gaps, continuation
-    /// lines, long and non-ASCII messages), written in parts and joined, read back as written.
     /// The varint as one byte at a time in 128-bit arithmetic writes and reads it.
     fn put_by_byte(out: &mut Vec<u8>, mut v: u128) {
         while v >= 0x80 {
@@ -1455,6 +1453,8 @@ mod tests {
         assert_eq!(at, 2);
     }
 
+    /// Arbitrary records (times back and forth, absolute and partial, gaps, continuation
+    /// lines, long and non-ASCII messages), written in parts and joined, read back as written.
     #[test]
     fn arbitrary_records_round_trip_through_parts() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;

@@ -257,36 +257,35 @@ pub fn check(scenario: &Scenario, dump: &ClusterVersion) -> Comparison {
         .iter()
         .map(|v| (*v, minor.map(|m| modelled_minor(v.flavour, m))))
         .collect();
-    let per_generation: Vec<(&Generation, u32, Vec<Variant>)> = GENERATIONS
+    // Each generation's settings, as indices into `wanted`.
+    let per_generation: Vec<(&Generation, u32, Vec<usize>)> = GENERATIONS
         .iter()
         .map(|g| {
             let m = g.modelled_minor(minor);
-            (g, m, g.settings(m))
+            let at = g
+                .settings(m)
+                .into_iter()
+                .map(|v| {
+                    let run = (v, Some(m));
+                    wanted.iter().position(|w| *w == run).unwrap_or_else(|| {
+                        wanted.push(run);
+                        wanted.len() - 1
+                    })
+                })
+                .collect();
+            (g, m, at)
         })
         .collect();
-    for (_, m, settings) in &per_generation {
-        for v in settings {
-            if !wanted.contains(&(*v, Some(*m))) {
-                wanted.push((*v, Some(*m)));
-            }
-        }
-    }
     let mut all: Vec<VariantRun> = wanted
         .par_iter()
         .map(|(v, m)| run_as(scenario, dump, *v, *m))
         .collect();
     let generations: Vec<GenerationRun> = per_generation
         .into_iter()
-        .map(|(g, m, settings)| GenerationRun {
+        .map(|(g, m, at)| GenerationRun {
             generation: *g,
             minor: m,
-            runs: settings
-                .into_iter()
-                .filter_map(|v| {
-                    let at = wanted.iter().position(|w| *w == (v, Some(m)))?;
-                    Some(all[at].clone())
-                })
-                .collect(),
+            runs: at.into_iter().map(|i| all[i].clone()).collect(),
         })
         .collect();
     all.truncate(Variant::ALL.len());
