@@ -26,9 +26,26 @@ impl Budget {
         }
     }
 
+    /// What is left to build.
+    pub fn left(&self) -> usize {
+        self.left.get()
+    }
+
     /// True when building stopped at the bound.
     pub fn tripped(&self) -> bool {
         self.tripped.get()
+    }
+
+    /// Takes `n` when that much is left, without tripping: a reader that can give up (the
+    /// YAML shortcut) pays for what it built at the end, and only when it can, so that the
+    /// library reading the text after it starts from the same budget.
+    pub fn spend(&self, n: usize) -> bool {
+        let left = self.left.get();
+        if n > left {
+            return false;
+        }
+        self.left.set(left - n);
+        true
     }
 
     fn charge<E: serde::de::Error>(&self, n: usize) -> Result<(), E> {

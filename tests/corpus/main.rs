@@ -12,6 +12,7 @@ mod replay;
 mod rules;
 mod status;
 mod timeline;
+mod yaml;
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
@@ -42,6 +43,7 @@ fn main() {
         ("redact", redact::TESTS),
         ("rules", rules::TESTS),
         ("timeline", timeline::TESTS),
+        ("yaml", yaml::TESTS),
     ];
     let mut all: Vec<(String, DynTest)> = Vec::new();
     for (group, tests) in groups {
