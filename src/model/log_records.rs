@@ -270,6 +270,19 @@ fn put(out: &mut Vec<u8>, v: u128) {
     out.push(v as u8);
 }
 
+/// Writes `v` as [`put`] does into `out` (room for ten bytes), giving the bytes written.
+fn put_u64(out: &mut [u8], v: u64) -> usize {
+    let mut v = v;
+    let mut n = 0;
+    while v >= 0x80 {
+        out[n] = (v as u8) | 0x80;
+        v >>= 7;
+        n += 1;
+    }
+    out[n] = v as u8;
+    n + 1
+}
+
 /// Reads a varint [`put`] wrote at `at`, and moves past it: its first nine bytes (63 bits)
 /// in 64-bit arithmetic.
 fn get(data: &[u8], at: &mut usize) -> u128 {
@@ -894,21 +907,36 @@ impl Writer {
                 flags |= bit;
             }
         }
-        self.data.push(flags);
+        // The record's bytes gathered on the stack and appended at once (one capacity check,
+        // not one per byte); the same bytes [`put`] writes.
+        let mut buf = [0u8; 1 + 5 * 10];
+        buf[0] = flags;
+        let mut n = 1;
+        let mut add = |v: u64| n += put_u64(&mut buf[n..], v);
         if !id_same {
-            put(&mut self.data, u128::from(id));
+            add(u64::from(id));
         }
         if !line_next {
-            put(&mut self.data, u128::from(r.line.wrapping_sub(p.line)));
+            add(u64::from(r.line.wrapping_sub(p.line)));
         }
         if !contiguous {
-            put(&mut self.data, u128::from(r.offset.wrapping_sub(p.end)));
+            add(r.offset.wrapping_sub(p.end));
         }
         if !len_same {
-            put(&mut self.data, u128::from(r.len));
+            add(u64::from(r.len));
         }
         let t = r.time.code;
-        put(&mut self.data, zigzag(t.wrapping_sub(p.time)));
+        let delta = zigzag(t.wrapping_sub(p.time));
+        match u64::try_from(delta) {
+            Ok(d) => {
+                add(d);
+                self.data.extend_from_slice(&buf[..n]);
+            }
+            Err(_) => {
+                self.data.extend_from_slice(&buf[..n]);
+                put(&mut self.data, delta);
+            }
+        }
         if !r.time.partial {
             self.span = widen(self.span, Some((t, t)));
         }
@@ -1442,6 +1470,19 @@ mod tests {
             put_by_byte(&mut want, v);
         }
         assert_eq!(data, want);
+        // The stack writer the records use writes the same bytes for what fits 64 bits.
+        let mut stacked = Vec::new();
+        for &v in &values {
+            match u64::try_from(v) {
+                Ok(v) => {
+                    let mut buf = [0u8; 10];
+                    let n = put_u64(&mut buf, v);
+                    stacked.extend_from_slice(&buf[..n]);
+                }
+                Err(_) => put(&mut stacked, v),
+            }
+        }
+        assert_eq!(stacked, want);
         let mut at = 0;
         for &v in &values {
             assert_eq!(get(&data, &mut at), v);
