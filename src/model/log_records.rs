@@ -355,7 +355,11 @@ impl Messages {
 
     /// Message `id`, `None` past the last one.
     pub fn get(&self, id: usize) -> Option<&str> {
-        let s = self.spans.get(id)?;
+        self.text(*self.spans.get(id)?)
+    }
+
+    /// The text at `s`.
+    fn text(&self, s: Span) -> Option<&str> {
         let start = s.start as usize;
         self.chunks
             .get(s.chunk as usize)?
@@ -416,6 +420,9 @@ impl Messages {
 struct Entry {
     hash: u64,
     id: u32,
+    /// Where its text is: a look-up that finds the hash compares the text without first
+    /// reading the id's span (a cache miss of its own in a large table).
+    span: Span,
 }
 
 /// Messages and the ids they were given: a text seen before gets its id again while the
@@ -447,11 +454,13 @@ impl MessageTable {
             let text = t.messages.get(id).unwrap_or_default();
             let hash = t.hasher.hash_one(text);
             if t.find(hash, text).is_none() {
+                let span = t.messages.spans[id];
                 t.index.insert_unique(
                     hash,
                     Entry {
                         hash,
                         id: id as u32,
+                        span,
                     },
                     |e| e.hash,
                 );
@@ -488,7 +497,7 @@ impl MessageTable {
         let messages = &self.messages;
         self.index
             .find(hash, |e| {
-                e.hash == hash && messages.get(e.id as usize) == Some(text)
+                e.hash == hash && messages.text(e.span) == Some(text)
             })
             .map(|e| e.id)
     }
@@ -501,11 +510,13 @@ impl MessageTable {
             return id;
         }
         let id = u32::try_from(self.messages.len()).unwrap_or(u32::MAX);
-        if self.messages.len() < SHARED_MAX {
-            self.index
-                .insert_unique(hash, Entry { hash, id }, |e| e.hash);
-        }
         self.messages.push(text);
+        if self.messages.len() <= SHARED_MAX
+            && let Some(&span) = self.messages.spans.last()
+        {
+            self.index
+                .insert_unique(hash, Entry { hash, id, span }, |e| e.hash);
+        }
         id
     }
 }
