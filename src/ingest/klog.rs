@@ -863,6 +863,7 @@ pub fn resolve_times(log: &mut CvoLog, yi: &crate::model::YearInference) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vocab::testing::xorshift;
 
     fn prov() -> Provenance {
         Provenance::detached("in", "current.log")
@@ -1072,16 +1073,6 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
                 let in_place = parse_block(data, 1000, leading);
                 assert_eq!(chunk_facts(in_place), chunk_facts(by_line), "{name}");
             }
-        }
-    }
-
-    /// A xorshift generator from `seed`: a number below `n` per call.
-    fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
-        move |n| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
         }
     }
 

@@ -23,3 +23,18 @@ pub mod wants;
 pub use files::{FileEntry, FileId, FileRef, FileTable, Provenance};
 pub use kind::FileKind;
 pub use time::Time;
+
+/// Helpers the unit tests of every layer share.
+#[cfg(test)]
+pub(crate) mod testing {
+    /// A xorshift generator from `seed`: a number below `n` per call (random test inputs
+    /// that are the same on every run).
+    pub fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        }
+    }
+}

@@ -614,6 +614,7 @@ fn float(s: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vocab::testing::xorshift;
     use crate::yaml::{YamlError, expansion_bound, library_values_within};
 
     type Read = (Vec<Value>, Dups);
@@ -785,15 +786,6 @@ mod tests {
             lib.is_err() && short.tripped(),
             "the library trips the bound"
         );
-    }
-
-    fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
-        move |n| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        }
     }
 
     /// The shapes changed at random (a character from what YAML gives meaning to inserted,
