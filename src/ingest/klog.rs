@@ -795,7 +795,7 @@ impl Stitch {
         if let Some(first) = c.records.first_offset() {
             if let Some((mut p, lines_before)) = self.pending.take() {
                 p.extend_open_to(first);
-                self.done.push(p.finish(), lines_before);
+                self.done.push_built(p, lines_before);
             }
             self.pending = Some((c.records, base.min(u64::from(u32::MAX)) as u32));
         }
@@ -815,7 +815,7 @@ fn finish(s: Stitch, prov: Provenance, pod: String, file: LogFile) -> (CvoLog, O
     let mut done = s.done;
     if let Some((mut p, lines_before)) = s.pending {
         p.extend_open_to(s.bytes);
-        done.push(p.finish(), lines_before);
+        done.push_built(p, lines_before);
     }
     let records = done.finish();
     let mut notes = Vec::new();

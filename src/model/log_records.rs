@@ -9,7 +9,9 @@
 //! its message and length) until the next one is pushed or the builder is finished.
 
 use crate::vocab::time::{PartialTime, Time};
-use std::hash::BuildHasher;
+use index::Index;
+
+mod index;
 
 /// One klog record of a CVO log (a header line plus its continuation lines), as read back.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -358,6 +360,20 @@ impl Messages {
         self.text(*self.spans.get(id)?)
     }
 
+    /// Where message `id` is, `None` past the last one.
+    fn span(&self, id: u32) -> Option<Span> {
+        self.spans.get(id as usize).copied()
+    }
+
+    /// The first byte of the text at `s` (`None` for an empty one).
+    fn first_byte(&self, s: Span) -> Option<u8> {
+        if s.len == 0 {
+            return None;
+        }
+        let c = self.chunks.get(s.chunk as usize)?;
+        c.as_bytes().get(s.start as usize).copied()
+    }
+
     /// The text at `s`.
     fn text(&self, s: Span) -> Option<&str> {
         let start = s.start as usize;
@@ -414,108 +430,213 @@ impl Messages {
     }
 }
 
-/// A message id in a [`MessageTable`]'s index, with its text's hash (a table growing
-/// re-hashes nothing, and a lookup compares texts only when the whole hash is the same).
-#[derive(Debug, Clone, Copy)]
-struct Entry {
-    hash: u64,
-    id: u32,
-    /// Where its text is: a look-up that finds the hash compares the text without first
-    /// reading the id's span (a cache miss of its own in a large table).
-    span: Span,
-}
-
 /// Messages and the ids they were given: a text seen before gets its id again while the
 /// table is below [`SHARED_MAX`]; past it, each new message is stored with an id of its own.
 #[derive(Debug, Default)]
 struct MessageTable {
     messages: Messages,
-    index: hashbrown::HashTable<Entry>,
-    hasher: foldhash::fast::RandomState,
-    /// Once the index is full (it takes no more texts), one bit per [`Self::slot`] of the
+    index: Index,
+    hasher: TextHasher,
+    /// Once the index is full (it takes no more texts), one bit per [`Self::held_bit`] of the
     /// hashes it holds: a text whose bit is clear is not in it, and its lookup skips the
     /// index (whose probes miss the cache). A log of mostly distinct messages looks up every
     /// new one past [`SHARED_MAX`]; nearly all are new. Empty until then.
     held: Vec<u64>,
 }
 
+/// The hasher of message texts: one random seed for the whole process, so a hash computed
+/// while a block is parsed (in its own table) is the one the log's table would compute.
+#[derive(Debug, Clone)]
+struct TextHasher(foldhash::fast::RandomState);
+
+impl Default for TextHasher {
+    fn default() -> Self {
+        static SHARED: std::sync::OnceLock<foldhash::fast::RandomState> =
+            std::sync::OnceLock::new();
+        TextHasher(SHARED.get_or_init(Default::default).clone())
+    }
+}
+
+impl TextHasher {
+    fn hash(&self, text: &str) -> u64 {
+        std::hash::BuildHasher::hash_one(&self.0, text)
+    }
+}
+
 /// How many bits [`MessageTable::held`] has (256 KiB: it stays in the cache, and a full
 /// index sets about one bit in eight).
 const HELD_BITS: usize = 1 << 21;
 
+/// How many look-ups [`MessageTable::find_batch`] has under way at once.
+const BATCH: usize = 32;
+
 impl MessageTable {
-    /// The table of messages already numbered (id = index).
-    fn numbered(messages: Messages) -> Self {
+    /// The table of messages already numbered (id = index), `hashes` the hashes of the first
+    /// ones (the others are computed).
+    fn numbered(messages: Messages, hashes: &[u64]) -> Self {
         let mut t = MessageTable {
             messages,
             ..MessageTable::default()
         };
         for id in 0..t.messages.len().min(SHARED_MAX) {
             let text = t.messages.get(id).unwrap_or_default();
-            let hash = t.hasher.hash_one(text);
+            let hash = match hashes.get(id) {
+                Some(&h) => h,
+                None => t.hasher.hash(text),
+            };
             if t.find(hash, text).is_none() {
-                let span = t.messages.spans[id];
-                t.index.insert_unique(
-                    hash,
-                    Entry {
-                        hash,
-                        id: id as u32,
-                        span,
-                    },
-                    |e| e.hash,
-                );
+                t.index.insert(hash, id as u32);
             }
         }
         t
     }
 
-    /// The bit of `hash` in [`Self::held`].
-    fn slot(hash: u64) -> (usize, u64) {
-        let bit = (hash >> 32) as usize & (HELD_BITS - 1);
+    /// The bit of `hash` in [`Self::held`]: its tag (the upper 32 bits the index keeps)
+    /// mixed, so that it is not the tag's low bits that also place it in the index.
+    fn held_bit(hash: u64) -> (usize, u64) {
+        let bit = ((hash >> 32).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - 21)) as usize;
         (bit / 64, 1 << (bit % 64))
     }
 
+    /// Whether the index may hold `hash` (always, until it is full).
+    fn may_hold(&self, hash: u64) -> bool {
+        if self.held.is_empty() {
+            return true;
+        }
+        let (word, bit) = Self::held_bit(hash);
+        self.held[word] & bit != 0
+    }
+
     /// Builds [`Self::held`] when the index has just become full.
+    #[inline]
     fn hold_when_full(&mut self) {
         if self.held.is_empty() && self.messages.len() >= SHARED_MAX {
-            self.held = vec![0; HELD_BITS / 64];
-            for e in self.index.iter() {
-                let (word, bit) = Self::slot(e.hash);
-                self.held[word] |= bit;
-            }
+            self.hold();
+        }
+    }
+
+    #[cold]
+    fn hold(&mut self) {
+        self.held = vec![0; HELD_BITS / 64];
+        for tag in self.index.tags() {
+            let (word, bit) = Self::held_bit(tag);
+            self.held[word] |= bit;
         }
     }
 
     /// The id `text` (whose hash is `hash`) has in the index.
     fn find(&self, hash: u64, text: &str) -> Option<u32> {
-        if !self.held.is_empty() {
-            let (word, bit) = Self::slot(hash);
-            if self.held[word] & bit == 0 {
-                return None;
+        if !self.may_hold(hash) {
+            return None;
+        }
+        self.index
+            .candidates(hash)
+            .find(|&id| self.messages.get(id as usize) == Some(text))
+    }
+
+    /// [`Self::find`] for each of up to [`BATCH`] `texts` (whose hashes are `hashes`),
+    /// `u32::MAX` for one not found, appended to `out`.
+    ///
+    /// Each look-up's loads depend on each other (the slot, the id's span, the text), and in
+    /// a large index each misses the cache. Each step is taken for all the texts before the
+    /// next, in loops that do little but load, so that the misses of different texts overlap
+    /// instead of following one another.
+    fn find_batch(&self, hashes: &[u64], texts: &[&str], out: &mut Vec<u32>) {
+        let mut slots = [0u64; BATCH];
+        for (slot, &hash) in slots.iter_mut().zip(hashes) {
+            *slot = self.index.first_slot(hash);
+        }
+        let mut ids = [u32::MAX; BATCH];
+        for ((id, &slot), &hash) in ids.iter_mut().zip(&slots).zip(hashes) {
+            if self.may_hold(hash) {
+                *id = self.index.candidates_from(hash, slot).unwrap_or(u32::MAX);
             }
         }
-        let messages = &self.messages;
-        self.index
-            .find(hash, |e| {
-                e.hash == hash && messages.text(e.span) == Some(text)
-            })
-            .map(|e| e.id)
+        let mut spans = [None; BATCH];
+        for (span, &id) in spans.iter_mut().zip(&ids) {
+            *span = self.messages.span(id);
+        }
+        // Each candidate's first byte: its text's first line loaded for the comparison.
+        let mut firsts = [None; BATCH];
+        for (first, span) in firsts.iter_mut().zip(spans) {
+            *first = span.and_then(|s| self.messages.first_byte(s));
+        }
+        for ((((&id, span), first), &hash), &text) in
+            ids.iter().zip(spans).zip(firsts).zip(hashes).zip(texts)
+        {
+            out.push(match span {
+                None => u32::MAX,
+                Some(s)
+                    if first == text.as_bytes().first().copied()
+                        && self.messages.text(s) == Some(text) =>
+                {
+                    id
+                }
+                // The first candidate was another text with the same tag.
+                Some(_) => self.find(hash, text).unwrap_or(u32::MAX),
+            });
+        }
     }
 
     /// The id of `text`, adding it when it is new.
     fn intern(&mut self, text: &str) -> u32 {
+        let hash = self.hasher.hash(text);
+        self.intern_hashed(text, hash).0
+    }
+
+    /// The id of `text`, whose hash is `hash`, and whether it was added (it is new).
+    fn intern_hashed(&mut self, text: &str, hash: u64) -> (u32, bool) {
         self.hold_when_full();
-        let hash = self.hasher.hash_one(text);
         if let Some(id) = self.find(hash, text) {
-            return id;
+            return (id, false);
         }
+        (self.add_new(text, hash), true)
+    }
+
+    /// The ids of a part's messages (`hashes` the hashes of the first ones), each added when
+    /// new: the same ids as interning them one by one, in order.
+    ///
+    /// A part's messages below [`SHARED_MAX`] are distinct (its own table gave them), so a
+    /// message added cannot be one looked up after it: [`BATCH`] at a time are looked up
+    /// together ([`Self::find_batch`]), then the ones not found added in order. In a log of
+    /// many distinct messages the join, which is serial, spent most of its time waiting on
+    /// these look-ups one after another.
+    fn intern_part(&mut self, messages: &Messages, hashes: &[u64]) -> Vec<u32> {
+        let n = messages.len();
+        let distinct = n.min(SHARED_MAX);
+        let mut ids = Vec::with_capacity(n);
+        let mut texts = [""; BATCH];
+        let mut batch_hashes = [0u64; BATCH];
+        for start in (0..distinct).step_by(BATCH) {
+            let k = BATCH.min(distinct - start);
+            for j in 0..k {
+                let text = messages.get(start + j).unwrap_or_default();
+                texts[j] = text;
+                batch_hashes[j] = match hashes.get(start + j) {
+                    Some(&hash) => hash,
+                    None => self.hasher.hash(text),
+                };
+            }
+            self.hold_when_full();
+            self.find_batch(&batch_hashes[..k], &texts[..k], &mut ids);
+            // The texts not found, added in order while their slots are still cached.
+            for j in 0..k {
+                if ids[start + j] == u32::MAX {
+                    ids[start + j] = self.add_new(texts[j], batch_hashes[j]);
+                }
+            }
+        }
+        ids.extend((distinct..n).map(|id| self.intern(messages.get(id).unwrap_or_default())));
+        ids
+    }
+
+    /// Adds `text` (whose hash is `hash`), known not to be in the index, and gives its id.
+    fn add_new(&mut self, text: &str, hash: u64) -> u32 {
+        self.hold_when_full();
         let id = u32::try_from(self.messages.len()).unwrap_or(u32::MAX);
         self.messages.push(text);
-        if self.messages.len() <= SHARED_MAX
-            && let Some(&span) = self.messages.spans.last()
-        {
-            self.index
-                .insert_unique(hash, Entry { hash, id, span }, |e| e.hash);
+        if self.messages.len() <= SHARED_MAX {
+            self.index.insert(hash, id);
         }
         id
     }
@@ -967,6 +1088,9 @@ pub struct RecordsBuilder {
     /// The open record's message while continuation lines grow it.
     open_text: Option<String>,
     first: Option<u64>,
+    /// The hash of each message below [`SHARED_MAX`], by id: the join looks the messages up
+    /// in the log's table without hashing them again (see [`Appender::push_built`]).
+    hashes: Vec<u64>,
 }
 
 impl RecordsBuilder {
@@ -993,7 +1117,7 @@ impl RecordsBuilder {
             {
                 p
             }
-            _ => self.table.intern(message),
+            _ => self.intern(message),
         };
         self.first.get_or_insert(offset);
         let time = time.into();
@@ -1011,11 +1135,21 @@ impl RecordsBuilder {
         });
     }
 
+    /// The id of `text` in this part's table, keeping the hash of a new one.
+    fn intern(&mut self, text: &str) -> u32 {
+        let hash = self.table.hasher.hash(text);
+        let (id, new) = self.table.intern_hashed(text, hash);
+        if new && self.hashes.len() == id as usize && self.hashes.len() < SHARED_MAX {
+            self.hashes.push(hash);
+        }
+        id
+    }
+
     /// Codes the open record.
     fn close(&mut self) {
         if let Some(mut r) = self.open.take() {
             if let Some(t) = self.open_text.take() {
-                r.message = self.table.intern(&t);
+                r.message = self.intern(&t);
             }
             self.w.code(&r, self.table.messages.len_of(r.message));
         }
@@ -1098,7 +1232,19 @@ pub struct Appender {
 
 impl Appender {
     /// Appends the next part, whose lines are numbered from `lines_before` + 1 on.
-    pub fn push(&mut self, mut later: LogRecords, lines_before: u32) {
+    pub fn push(&mut self, later: LogRecords, lines_before: u32) {
+        self.push_hashed(later, &[], lines_before);
+    }
+
+    /// Appends the records `part` built, as [`Self::push`] does with them finished, using the
+    /// hashes it kept of its messages.
+    pub fn push_built(&mut self, mut part: RecordsBuilder, lines_before: u32) {
+        let hashes = std::mem::take(&mut part.hashes);
+        self.push_hashed(part.finish(), &hashes, lines_before);
+    }
+
+    /// Appends `later`, `hashes` the hashes of its first messages.
+    fn push_hashed(&mut self, mut later: LogRecords, hashes: &[u64], lines_before: u32) {
         if later.count == 0 {
             return;
         }
@@ -1107,14 +1253,10 @@ impl Appender {
         }
         if self.segments.is_empty() {
             // The first part's ids are the log's.
-            self.table = MessageTable::numbered(later.messages);
+            self.table = MessageTable::numbered(later.messages, hashes);
             self.segments = later.segments;
         } else {
-            let table: Vec<u32> = later
-                .messages
-                .iter()
-                .map(|m| self.table.intern(m))
-                .collect();
+            let table = self.table.intern_part(&later.messages, hashes);
             for seg in later.segments {
                 let remap = match seg.remap {
                     None => table.clone(),
@@ -1369,10 +1511,79 @@ mod tests {
         assert!(!table.held.is_empty());
         assert_eq!(table.messages.len(), next as usize);
         // The filter names every text of the index.
-        for e in table.index.iter() {
-            let (word, bit) = MessageTable::slot(e.hash);
+        assert_eq!(table.index.len(), SHARED_MAX);
+        for tag in table.index.tags() {
+            let (word, bit) = MessageTable::held_bit(tag);
             assert_ne!(table.held[word] & bit, 0);
         }
+    }
+
+    #[test]
+    fn parts_joined_at_once_get_the_ids_interning_one_by_one_gives() {
+        // Parts of new texts and repeats of earlier parts' (each part's texts distinct, as its
+        // own table gives them), joined with and without their hashes, until the index is
+        // full and past it: every id is the one interning each text in order gives.
+        let mut rng = crate::vocab::testing::xorshift(0x5EED_1234);
+        let mut one = MessageTable::default();
+        let mut joined = MessageTable::default();
+        let mut seen = 0u64;
+        let mut parts = 0;
+        while one.messages.len() < SHARED_MAX + 30_000 {
+            let mut local = MessageTable::default();
+            let mut hashes = Vec::new();
+            for _ in 0..rng(6_000) + 1 {
+                let k = if rng(3) == 0 {
+                    rng(seen + 1)
+                } else {
+                    seen += 1;
+                    seen
+                };
+                let text = format!("Running sync for configmap \"ns/cm-{k}\"");
+                let hash = local.hasher.hash(&text);
+                if local.intern_hashed(&text, hash).1 {
+                    hashes.push(hash);
+                }
+            }
+            let want: Vec<u32> = local.messages.iter().map(|t| one.intern(t)).collect();
+            let hashes = if parts % 2 == 0 { &hashes[..] } else { &[] };
+            assert_eq!(
+                joined.intern_part(&local.messages, hashes),
+                want,
+                "part {parts}"
+            );
+            parts += 1;
+        }
+        assert!(!joined.held.is_empty());
+        assert!(one.messages.iter().eq(joined.messages.iter()));
+    }
+
+    #[test]
+    fn batched_look_ups_find_what_single_ones_find_when_tags_collide() {
+        // Hashes made to collide: three tags for 300 texts, so that a text's first candidate
+        // is mostly another text's.
+        let fake = |text: &str| ((text.len() as u64 % 3) << 32) | text.len() as u64;
+        let texts: Vec<String> = (0..300).map(|i| format!("message {i}")).collect();
+        let mut table = MessageTable::default();
+        for t in &texts[..200] {
+            table.add_new(t, fake(t));
+        }
+        let probe: Vec<&str> = texts.iter().rev().map(String::as_str).collect();
+        let hashes: Vec<u64> = probe.iter().map(|t| fake(t)).collect();
+        let mut got = Vec::new();
+        for (h, t) in hashes.chunks(BATCH).zip(probe.chunks(BATCH)) {
+            table.find_batch(h, t, &mut got);
+        }
+        let want: Vec<u32> = (0..300u32)
+            .rev()
+            .map(|i| if i < 200 { i } else { u32::MAX })
+            .collect();
+        assert_eq!(got, want);
+        let single: Vec<u32> = probe
+            .iter()
+            .zip(&hashes)
+            .map(|(t, &h)| table.find(h, t).unwrap_or(u32::MAX))
+            .collect();
+        assert_eq!(single, want);
     }
 
     #[test]
