@@ -4,7 +4,7 @@
 //! [`Interval`]s. Duplicate keys are accepted (the later value wins, as in a JSON object read
 //! whole: in v3 that is the structured form), not rejected.
 //!
-//! The file is streamed: serde visitors read each `items` element straight into a [`Raw`]
+//! The file is streamed: serde visitors read each `items` element straight into a `Raw`
 //! record (the fields mglint uses, everything else skipped unread), which is normalised at
 //! once. No generic JSON tree is built, so memory is the intervals themselves, not a multiple
 //! of the file (a 223 MB `e2e-events` file used to peak at 3.1 GB).

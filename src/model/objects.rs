@@ -1,5 +1,5 @@
 //! The kind-keyed object store: every Kubernetes/OpenShift object kind mglint reads is
-//! declared once here (a [`Kind`] impl next to its type, plus one line of [`objects!`]), and
+//! declared once here (a [`Kind`] impl next to its type, plus one line of `objects!`), and
 //! parsing by `kind`, the kind a path or an object's shape implies, merging, de-duplication
 //! (one object per key, the freshest), presence and counts iterate over the kinds uniformly.
 //! Adding a kind: its type and `Kind` impl in `model/`, a line below, and (for must-gathers)

@@ -1,4 +1,4 @@
-//! `status.history`: merging the worker's release into history[0] or pushing a new entry
+//! `status.history`: merging the worker's release into `history[0]` or pushing a new entry
 //! (with and without the Bug 1756461 fix), the sticky `verified` flag, acceptedRisks and the
 //! three pruning variants (cvo-reference §4).
 

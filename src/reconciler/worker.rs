@@ -165,7 +165,7 @@ pub fn equal_digest(a: &str, b: &str) -> bool {
 }
 
 /// The state Operator.sync suggests (cvo-reference §5.1 step 4): Initializing while history has
-/// no Completed entry, Reconciling when history[0] is Completed for the image, else Updating.
+/// no Completed entry, Reconciling when `history[0]` is Completed for the image, else Updating.
 pub fn initial_state(history: &[HistoryEntry], desired: &Release) -> WorkerState {
     if !history.iter().any(HistoryEntry::is_completed) {
         WorkerState::Initializing

@@ -5,7 +5,7 @@
 //! `build.rs` from the rule files' names (`src/rules/<family>/<code>_<slug>.rs`), so adding a
 //! rule is: write the file (`scripts/new-rule CODE slug` makes it, its page and fixtures).
 //!
-//! ```ignore
+//! ```text
 //! declare_rule! {
 //!     OperatorDegraded: "CO002" "operator-degraded" {
 //!         severity: Error,
@@ -35,6 +35,9 @@ macro_rules! declare_rule {
         }
     ) => {
         #[doc = concat!("`", $code, "` `", $slug, "`: ", $summary, ".")]
+        // The summary is the text users read (`mglint rules`), not written for rustdoc: a
+        // `history[0]` in it is not a link.
+        #[allow(rustdoc::broken_intra_doc_links)]
         pub struct $ty;
 
         /// The rule's declaration.

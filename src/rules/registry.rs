@@ -10,7 +10,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
     RULES
 }
 
-/// The file of each rule (`<family>/<module>`), in the order of [`all`].
+/// The file of each rule (`<family>/<module>`), in the order of `all`.
 pub fn files() -> &'static [&'static str] {
     FILES
 }

@@ -132,7 +132,7 @@ pub fn stalls(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
 }
 
 /// The legacy stuck-update signature in a snapshot (Failing and Progressing with a load or
-/// precondition reason, history[0] Partial) when no CVO log covers it.
+/// precondition reason, `history[0]` Partial) when no CVO log covers it.
 fn snapshot_stalls(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
     for cv in &inp.bundle.objects.cluster_versions {
         let failing = cv.condition("Failing").filter(|c| c.is_true());

@@ -54,7 +54,7 @@ pub struct Timeline {
     /// loaded with hash and architecture), by time.
     #[serde(skip)]
     pub loads: Vec<LoadRecord>,
-    /// The CVO's status syncs that merged into history[0], from the logs: only the lines
+    /// The CVO's status syncs that merged into `history[0]`, from the logs: only the lines
     /// where the release or `completed` changed (the line repeats on every sync), by time.
     #[serde(skip)]
     pub history_merges: Vec<HistoryMergeRecord>,

@@ -172,7 +172,7 @@ pub struct LoadRecord {
 
 /// A `merge into existing history completed=… desired=…` line where what it says changed
 /// from the previous one in the same log: the status sync that first merged a release, and
-/// the one that first found it completed (and wrote history[0].completionTime).
+/// the one that first found it completed (and wrote `history[0].completionTime`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HistoryMergeRecord {
     pub time: Time,

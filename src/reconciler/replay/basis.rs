@@ -37,7 +37,7 @@ impl Basis<'_> {
     }
 }
 
-/// Whether a field is part of what the last status sync computes (history[0], desired,
+/// Whether a field is part of what the last status sync computes (`history[0]`, desired,
 /// observedGeneration, conditions), rather than an older history entry frozen long ago.
 fn current(field: &StatusField) -> bool {
     match field {

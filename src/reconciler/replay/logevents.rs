@@ -14,7 +14,7 @@ use crate::timeline::{Pass, same_release};
 use chrono::Duration;
 
 /// The Completed entry a successful non-Reconciling pass completed: the entry of its release
-/// that was history[0] when the pass ended.
+/// that was `history[0]` when the pass ended.
 fn completed_by(cx: &Cx<'_>, p: &Pass, end: Time) -> Option<Completion> {
     cx.completions.iter().copied().find(|c| {
         let h = &cx.hist[c.index];

@@ -2,7 +2,7 @@
 //! pass that applied every manifest ends with `Result of work: []` and `Sync succeeded,
 //! transitioning from S to Reconciling`; its last report (`consistentReporter.Complete`:
 //! `Completed` + 1, `Reconciling`) only goes to the worker's status channel. The status that
-//! records it (history[0] `Completed`, its `completionTime`, `Done applying`) is written by
+//! records it (`history[0]` `Completed`, its `completionTime`, `Done applying`) is written by
 //! the next `Operator.sync`, whose `syncStatus` takes `now` for the time. What runs that sync
 //! (CVO `pkg/cvo/cvo.go`, `pkg/cvo/sync_worker.go`, `pkg/start/start.go`, the same from
 //! release-4.1 to main):

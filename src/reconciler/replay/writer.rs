@@ -48,7 +48,7 @@ fn pod_release(cx: &Cx<'_>) -> Option<(String, String)> {
 
 /// The CVO that wrote the dump: the one a CVO Pod object runs; else the release of
 /// `status.history[0]` when its update was accepted (or it is Completed); else the newest
-/// Completed entry (history[0] is a target that was never applied).
+/// Completed entry (`history[0]` is a target that was never applied).
 pub fn infer(cx: &Cx<'_>, reqs: &[Req]) -> Option<Writer> {
     let from = |release: String, basis: String| {
         parse_cvo_minor(&release).map(|minor| Writer {

@@ -1,5 +1,5 @@
 //! The "update blocked before it was applied" analysis shared by CV002, CV003 and CV004: the
-//! legacy signature (history[0] Partial for a target that failed preconditions, payload
+//! legacy signature (`history[0]` Partial for a target that failed preconditions, payload
 //! retrieval or verification, and was never applied) and the open stall in the timeline.
 
 use crate::model::{ClusterVersion, Condition, HistoryEntry, Sourced};
@@ -17,7 +17,7 @@ pub const BLOCK_REASONS: &[&str] = &[
 /// A target that the CVO is retrying without having applied any of it.
 pub struct Blocked<'a> {
     pub cv: &'a Sourced<ClusterVersion>,
-    /// history[0], the target.
+    /// `history[0]`, the target.
     pub target: &'a HistoryEntry,
     /// The most recent Completed entry (what actually runs), with its index.
     pub source: Option<(usize, &'a HistoryEntry)>,

@@ -1,4 +1,4 @@
-//! CV003 `running-version-hidden`: `status.desired` and history[0] name a target that was
+//! CV003 `running-version-hidden`: `status.desired` and `history[0]` name a target that was
 //! never applied, and nothing outside `status.history` says which release actually runs. The
 //! finding names the running release and where that was found (history, the Available
 //! message, ClusterOperator versions, the CVO pod's image).

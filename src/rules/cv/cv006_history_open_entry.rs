@@ -1,4 +1,4 @@
-//! CV006 `history-open-entry`: only history[0] may have a null completionTime; an older entry
+//! CV006 `history-open-entry`: only `history[0]` may have a null completionTime; an older entry
 //! without one was never closed when the next update started.
 
 use crate::rules::engine::{Context, Input};

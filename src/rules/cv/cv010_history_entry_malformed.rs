@@ -1,5 +1,5 @@
 //! CV010 `history-entry-malformed`: a history entry without an image, with a state other than
-//! Completed or Partial, or a Partial history[0] that already has a completionTime.
+//! Completed or Partial, or a Partial `history[0]` that already has a completionTime.
 
 use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;

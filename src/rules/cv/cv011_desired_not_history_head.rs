@@ -1,4 +1,4 @@
-//! CV011 `desired-not-history-head`: `status.desired` and history[0] are written in the same
+//! CV011 `desired-not-history-head`: `status.desired` and `history[0]` are written in the same
 //! status sync, so they name the same release (image, and version when both have one).
 
 use crate::rules::engine::{Context, Input};

@@ -1,6 +1,6 @@
-//! CV013 `progressing-message-mismatch`: the Progressing message must agree with history[0]:
-//! `Cluster version is X` / `Error while reconciling X` (False) need a Completed history[0]
-//! for X; `Working towards X` / `Unable to apply X` (True) name history[0]; and the message
+//! CV013 `progressing-message-mismatch`: the Progressing message must agree with `history[0]`:
+//! `Cluster version is X` / `Error while reconciling X` (False) need a Completed `history[0]`
+//! for X; `Working towards X` / `Unable to apply X` (True) name `history[0]`; and the message
 //! starts with one of the CVO's prefixes.
 
 use crate::rules::engine::{Context, Input};

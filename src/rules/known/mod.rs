@@ -6,7 +6,7 @@
 //! the built-in ones (selection, fail level, every output format); a bad file never stops
 //! them: it is reported (`IN003`). The format is documented in `docs/known-issue-rules.md`.
 //!
-//! Modules: [`format`] (the serde types), [`compile`] (checks and compiled matchers),
+//! Modules: [`format`](mod@format) (the serde types), [`compile`] (checks and compiled matchers),
 //! [`version`] (ranges), [`template`] (messages), [`error`] (precise errors), [`load`]
 //! (files and sources), [`eval`] (matching), [`rule`] (the declaration and `Rule` impl),
 //! [`cases`] (the `tests:` a file carries).

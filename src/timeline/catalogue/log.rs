@@ -36,8 +36,8 @@ pub enum Fact {
 }
 
 /// What one `merge into existing history` line says: at this status sync the worker's
-/// release was history[0]'s, and whether the worker had completed it (the sync that first
-/// says `completed=true` is the one that wrote history[0]'s completionTime).
+/// release was `history[0]`'s, and whether the worker had completed it (the sync that first
+/// says `completed=true` is the one that wrote `history[0]`'s completionTime).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HistoryMerge {
     pub completed: bool,
