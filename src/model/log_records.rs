@@ -461,6 +461,14 @@ impl TextHasher {
     fn hash(&self, text: &str) -> u64 {
         std::hash::BuildHasher::hash_one(&self.0, text)
     }
+
+    /// The hash of message `id`, whose text is `text`: `hashes[id]` when it was kept.
+    fn hash_kept(&self, hashes: &[u64], id: usize, text: &str) -> u64 {
+        match hashes.get(id) {
+            Some(&hash) => hash,
+            None => self.hash(text),
+        }
+    }
 }
 
 /// How many bits [`MessageTable::held`] has (256 KiB: it stays in the cache, and a full
@@ -480,10 +488,7 @@ impl MessageTable {
         };
         for id in 0..t.messages.len().min(SHARED_MAX) {
             let text = t.messages.get(id).unwrap_or_default();
-            let hash = match hashes.get(id) {
-                Some(&h) => h,
-                None => t.hasher.hash(text),
-            };
+            let hash = t.hasher.hash_kept(hashes, id, text);
             if t.find(hash, text).is_none() {
                 t.index.insert(hash, id as u32);
             }
@@ -612,10 +617,7 @@ impl MessageTable {
             for j in 0..k {
                 let text = messages.get(start + j).unwrap_or_default();
                 texts[j] = text;
-                batch_hashes[j] = match hashes.get(start + j) {
-                    Some(&hash) => hash,
-                    None => self.hasher.hash(text),
-                };
+                batch_hashes[j] = self.hasher.hash_kept(hashes, start + j, text);
             }
             self.hold_when_full();
             self.find_batch(&batch_hashes[..k], &texts[..k], &mut ids);
@@ -631,8 +633,8 @@ impl MessageTable {
     }
 
     /// Adds `text` (whose hash is `hash`), known not to be in the index, and gives its id.
+    /// (The filter of a full index is built before the next look-up, by its caller.)
     fn add_new(&mut self, text: &str, hash: u64) -> u32 {
-        self.hold_when_full();
         let id = u32::try_from(self.messages.len()).unwrap_or(u32::MAX);
         self.messages.push(text);
         if self.messages.len() <= SHARED_MAX {

@@ -12,20 +12,11 @@ use mglint::yaml::{check_text, expansion_bound, library_values_within, simple};
 
 /// The YAML texts of the corpus: loose files, then the must-gathers' entries.
 fn texts(c: &Path) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut dirs = vec![c.to_path_buf()];
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml")
-                && let Ok(text) = std::fs::read_to_string(&p)
-            {
-                out.push((p.display().to_string(), text));
-            }
-        }
-    }
+    let mut out: Vec<(String, String)> = crate::common::dir_files(c, "")
+        .into_iter()
+        .filter(|(name, _)| name.ends_with(".yaml") || name.ends_with(".yml"))
+        .filter_map(|(name, bytes)| Some((name, String::from_utf8(bytes).ok()?)))
+        .collect();
     for archive in ["must-gather-aws.tar.xz", "must-gather-metal.tar.xz"] {
         let f = std::fs::File::open(c.join("must-gathers").join(archive)).unwrap();
         let mut a = tar::Archive::new(liblzma::read::XzDecoder::new(f));

@@ -77,13 +77,7 @@ impl Index {
         if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }
-        let at = self.home(hash);
-        let mask = self.slots.len() - 1;
-        let mut i = at;
-        while self.slots[i] != EMPTY {
-            i = (i + 1) & mask;
-        }
-        self.slots[i] = (hash & TAG) | u64::from(id);
+        place(&mut self.slots, (hash & TAG) | u64::from(id));
         self.len += 1;
     }
 
@@ -91,13 +85,8 @@ impl Index {
     fn grow(&mut self) {
         let size = (self.slots.len() * 2).max(FIRST_SLOTS);
         let old = std::mem::replace(&mut self.slots, vec![EMPTY; size]);
-        let mask = size - 1;
         for s in old.into_iter().filter(|&s| s != EMPTY) {
-            let mut i = (s >> 32) as usize & mask;
-            while self.slots[i] != EMPTY {
-                i = (i + 1) & mask;
-            }
-            self.slots[i] = s;
+            place(&mut self.slots, s);
         }
     }
 
@@ -105,6 +94,17 @@ impl Index {
     pub(super) fn tags(&self) -> impl Iterator<Item = u64> + '_ {
         self.slots.iter().filter(|&&s| s != EMPTY).map(|&s| s & TAG)
     }
+}
+
+/// Puts slot value `s` in the first empty slot from the one its tag places it in (`slots` is
+/// a power of two long and not full).
+fn place(slots: &mut [u64], s: u64) {
+    let mask = slots.len() - 1;
+    let mut i = (s >> 32) as usize & mask;
+    while slots[i] != EMPTY {
+        i = (i + 1) & mask;
+    }
+    slots[i] = s;
 }
 
 /// The ids whose tag matches, from a hash's slot on to the first empty one.
