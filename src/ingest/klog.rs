@@ -328,6 +328,7 @@ fn split_time_prefix_in<'l>(line: &'l str, recent: &mut Recent) -> (Option<TimeC
 /// A time prefix in the second of the last one read in full: that `YYYY-MM-DDTHH:MM:SS.`, 1
 /// to 9 digits, `Z` and a space. Its time and where the space is, as reading it in full gives
 /// them (no space comes earlier: the rest are digits and separators).
+#[inline]
 fn same_second(b: &[u8], recent: &Recent) -> Option<(TimeCode, usize)> {
     let (key, secs) = recent.second.as_ref()?;
     let head: &[u8; 20] = b.get(..20)?.try_into().ok()?;
@@ -604,6 +605,9 @@ struct Chunk {
     /// Lines with a klog header whose timestamp is impossible, and the first of them.
     bad_stamps: u64,
     first_bad_stamp: Option<u64>,
+    /// Lines read as repeats of a line before ([`LineParser::repeated`]).
+    #[cfg(test)]
+    repeats: u64,
 }
 
 impl Chunk {
@@ -620,6 +624,8 @@ impl Chunk {
             read_error,
             bad_stamps: 0,
             first_bad_stamp: None,
+            #[cfg(test)]
+            repeats: 0,
         }
     }
 }
@@ -643,32 +649,78 @@ fn parse_chunk(r: &mut dyn BufRead, offset_base: u64, collect_leading: bool) -> 
     p.finish()
 }
 
-/// Parses a block held in memory: the same as [`parse_chunk`] over it, but a block that is
-/// valid UTF-8 (almost every one) is checked once, not line by line, and its lines are read
-/// in place rather than copied.
+/// Parses a block held in memory: the same as [`parse_chunk`] over it, but its lines are
+/// read in place rather than copied, and a line that repeats a line before it (the bulk of
+/// a reconcile pass) is read as such ([`LineParser::repeated`]): neither its header nor its
+/// UTF-8 is checked again. The other lines' UTF-8 is checked a stretch of lines at a time
+/// ([`Checked`]), not line by line.
 fn parse_block(block: &[u8], offset_base: u64, collect_leading: bool) -> Chunk {
-    let Ok(text) = std::str::from_utf8(block) else {
-        return parse_chunk(
-            &mut std::io::Cursor::new(block),
-            offset_base,
-            collect_leading,
-        );
-    };
     let mut p = LineParser::new(offset_base, collect_leading);
+    p.heads = Some(Heads::default());
+    let mut checked = Checked::default();
     let mut start = 0;
-    let mut ends = memchr::memchr_iter(b'\n', block);
     while start < block.len() {
-        let (end, n) = match ends.next() {
-            Some(i) => (i, i + 1 - start),
+        if let Some(n) = p.repeated(&block[start..]) {
+            start += n;
+            continue;
+        }
+        let (end, n) = match memchr::memchr(b'\n', &block[start..]) {
+            Some(i) => (start + i, i + 1),
             None => (block.len(), block.len() - start),
         };
         // As read_line_capped keeps it: at most MAX_LINE_BYTES of the line.
         let kept = end.min(start + MAX_LINE_BYTES);
-        let whole = (kept == end).then(|| &text[start..end]);
-        p.line(&block[start..kept], whole, n);
+        let text = checked.text(block, start, kept);
+        p.line(&block[start..kept], text, n);
         start += n;
     }
     p.finish()
+}
+
+/// A stretch of a block's lines known to be valid UTF-8, as text.
+#[derive(Default)]
+struct Checked<'b> {
+    start: usize,
+    text: &'b str,
+    /// How far the next stretch reaches past the line that starts it.
+    reach: usize,
+}
+
+/// How far a stretch checked for UTF-8 reaches at first, and at most: a line read in full
+/// among repeated ones is checked about alone, and a block of lines read in full in stretches
+/// that double up to 64 KiB (as fast as checking the whole block at once).
+const CHECKED_FIRST: usize = 256;
+const CHECKED_MAX: usize = 64 << 10;
+
+impl<'b> Checked<'b> {
+    /// `block[start..end]` (a line, `start` where one starts) as text, when it is valid
+    /// UTF-8. A line past the stretch checked starts a new one, which ends where a line
+    /// does (a newline is never inside a character) or at the first invalid byte.
+    fn text(&mut self, block: &'b [u8], start: usize, end: usize) -> Option<&'b str> {
+        let within = |c: &Self| start >= c.start && end <= c.start + c.text.len();
+        if !within(self) {
+            // Right after the stretch before: the lines are read in full one after another.
+            self.reach = match start == self.start + self.text.len() {
+                true => (self.reach * 2).clamp(CHECKED_FIRST, CHECKED_MAX),
+                false => CHECKED_FIRST,
+            };
+            let stop = (end + self.reach).min(block.len());
+            let stop = match memchr::memrchr(b'\n', &block[end..stop]) {
+                Some(i) => end + i + 1,
+                None => stop,
+            };
+            let bytes = &block[start..stop];
+            self.start = start;
+            self.text = match std::str::from_utf8(bytes) {
+                Ok(t) => t,
+                Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default(),
+            };
+            if !within(self) {
+                return None;
+            }
+        }
+        self.text.get(start - self.start..end - self.start)
+    }
 }
 
 /// The state of parsing one chunk's lines in order.
@@ -679,6 +731,48 @@ struct LineParser {
     /// After a header with an impossible timestamp, until the next good header.
     in_bad: bool,
     recent: Recent,
+    /// The heads of the messages read, when lines that repeat one are read as such (a
+    /// block read in place; the line-by-line reference reads every header).
+    heads: Option<Heads>,
+}
+
+/// The bytes each message's header had between its klog stamp and the message (`       1
+/// sync_worker.go:752] `), by message id, as last read whole.
+///
+/// A reconcile pass logs the lines of the pass before again, with new times: a line whose
+/// message is the one predicted ([`RecordsBuilder::predicted`]) and whose bytes after its
+/// stamps are that message's head, its text and a newline parses as the line it repeats did,
+/// so its header is not read again ([`LineParser::repeated`]).
+#[derive(Default)]
+struct Heads {
+    bytes: Vec<u8>,
+    /// By message id: where its head is in `bytes` and how long it is.
+    at: Vec<Option<(u32, u32)>>,
+}
+
+/// The most head bytes kept for one block: past them a message's head is not updated (its
+/// lines are then read in full). A block of 4 MiB of steady passes holds a few thousand
+/// messages' heads of about 30 bytes.
+const HEADS_MAX_BYTES: usize = 256 << 10;
+
+impl Heads {
+    fn get(&self, id: u32) -> Option<&[u8]> {
+        let (at, len) = (*self.at.get(id as usize)?)?;
+        self.bytes.get(at as usize..at as usize + len as usize)
+    }
+
+    /// Keeps `head` as message `id`'s.
+    fn note(&mut self, id: u32, head: &[u8]) {
+        if self.get(id) == Some(head) || self.bytes.len() + head.len() > HEADS_MAX_BYTES {
+            return;
+        }
+        let i = id as usize;
+        if self.at.len() <= i {
+            self.at.resize(i + 1, None);
+        }
+        self.at[i] = Some((self.bytes.len() as u32, head.len() as u32));
+        self.bytes.extend_from_slice(head);
+    }
 }
 
 impl LineParser {
@@ -689,12 +783,86 @@ impl LineParser {
             collect_leading,
             in_bad: false,
             recent: Recent::default(),
+            heads: None,
         }
+    }
+
+    /// Reads the line at the start of `b` (the rest of a block) when it repeats the
+    /// predicted message's head and text after stamps in the seconds of the last ones read
+    /// (see [`Heads`]): what [`LineParser::line`] does with it, without reading its header
+    /// or checking its UTF-8 (its bytes are those of text read before). The bytes it had with
+    /// its newline; `None` when it must be read in full.
+    fn repeated(&mut self, b: &[u8]) -> Option<usize> {
+        let id = self.c.records.predicted()?;
+        let head = self.heads.as_ref()?.get(id)?;
+        let message = self.c.records.message(id)?.as_bytes();
+        // The time prefix, as `split_time_prefix_in` reads one in a second read before (that
+        // second, 1 to 9 digits, `Z` and a space); a line that starts with a level has none.
+        let prefixed = !matches!(b.first(), Some(b'I' | b'W' | b'E' | b'F'));
+        let at = match prefixed {
+            false => 0,
+            true => {
+                let (second, _) = self.recent.second.as_ref()?;
+                let digits = digits(b.get(20..)?);
+                if b.get(..20)? != second.as_slice()
+                    || !(1..=9).contains(&digits)
+                    || b.get(20 + digits..22 + digits)? != b"Z "
+                {
+                    return None;
+                }
+                22 + digits
+            }
+        };
+        // The klog stamp, as `header` reads one in a second read before.
+        let rest = b.get(at..)?;
+        let (second, v) = self.recent.klog.as_ref()?;
+        if rest.get(..15)? != second.as_slice() {
+            return None;
+        }
+        let stamp = 15 + digits(&rest[15..]);
+        // Then the head, the message and the newline, byte for byte.
+        let tail = &rest[stamp..];
+        let body = head.len() + message.len();
+        if stamp == 15
+            || tail.get(..head.len())? != head
+            || tail.get(head.len()..body)? != message
+            || tail.get(body) != Some(&b'\n')
+        {
+            return None;
+        }
+        // `header` reads no shorter line, and a longer one is cut.
+        let n = at + stamp + body + 1;
+        if stamp + body < 22 || n > MAX_LINE_BYTES + 1 {
+            return None;
+        }
+        let level = char::from(rest[0]);
+        let time = match prefixed {
+            true => same_second(b, &self.recent)?.0,
+            false => {
+                let (nanos, _) = fraction(&rest[15..]);
+                RecordTime::Partial(PartialTime::new(v[0], v[1], v[2], v[3], v[4], nanos)?).into()
+            }
+        };
+        let line_start = self.offset;
+        self.offset += n as u64;
+        self.c.lines += 1;
+        self.in_bad = false;
+        let lineno = self.c.lines.min(u64::from(u32::MAX)) as u32;
+        self.c
+            .records
+            .push_known(time, level, id, lineno, line_start, n as u32);
+        #[cfg(test)]
+        {
+            self.c.repeats += 1;
+        }
+        Some(n)
     }
 
     /// One line: `kept` is what was kept of it (without the newline; `text` is the same
     /// when known to be valid UTF-8), `n` the bytes it had with its newline.
     fn line(&mut self, kept: &[u8], text: Option<&str>, n: usize) {
+        // Not cut short: all of it but its newline was kept.
+        let whole = kept.len() + 1 >= n;
         let c = &mut self.c;
         let line_start = self.offset;
         self.offset += n as u64;
@@ -716,6 +884,8 @@ impl LineParser {
                 }
             }
         };
+        // A line read whole and valid: its head can be matched byte for byte.
+        let whole = whole && matches!(text, std::borrow::Cow::Borrowed(_));
         let (abs, rest) = split_time_prefix_in(&text, &mut self.recent);
         let parsed = header(rest, &mut self.recent.klog);
         if let Some(Ok(h)) = parsed {
@@ -724,6 +894,7 @@ impl LineParser {
                 Some(t) => t,
                 None => RecordTime::Partial(h.stamp).into(),
             };
+            let known = c.records.message_count();
             c.records.push(
                 time,
                 h.level,
@@ -732,6 +903,16 @@ impl LineParser {
                 line_start,
                 n.min(u32::MAX as usize) as u32,
             );
+            // A message read before (a log whose messages are all new has nothing to
+            // repeat): the bytes between the stamp (its fraction and any digits after it)
+            // and the message, the end of the line, are its head.
+            if let Some(heads) = self.heads.as_mut().filter(|_| whole)
+                && let Some(id) = c.records.open_id().filter(|&id| (id as usize) < known)
+            {
+                let b = rest.as_bytes();
+                let stamp = 15 + digits(&b[15..]);
+                heads.note(id, &b[stamp..b.len() - h.message.len()]);
+            }
         } else if parsed.is_some() {
             // Not a continuation of the record before: a record that cannot be placed (its
             // own continuation lines go with it).
@@ -1074,6 +1255,113 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
                 assert_eq!(chunk_facts(in_place), chunk_facts(by_line), "{name}");
             }
         }
+    }
+
+    /// A log of reconcile passes: most lines repeat a line of the pass before after their
+    /// stamps, among lines that break a repeat in one place or another (a head or message
+    /// one byte off, a stamp in a new second or with more digits, no time prefix, a stream
+    /// tag, CRLF, continuation lines, an impossible stamp, invalid UTF-8, an empty message).
+    fn passes_log(seed: u64) -> Vec<u8> {
+        let mut r = xorshift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut messages: Vec<String> = (0..40)
+            .map(|i| format!("Running sync for configmap \"ns/cm-{i}\" ({i} of 40)"))
+            .collect();
+        messages.extend(["", "a ] b] c", "é ü multi-byte", "]"].map(String::from));
+        let heads = [
+            "       1 sync_worker.go:752] ",
+            "       1 sync_worker.go:764] ",
+            "      12 task.go:81] ",
+            " 1 a.go:1] ",
+            "       1 a.go:1]",
+            "       1 a.go ",
+        ];
+        let mut out = Vec::new();
+        let mut nanos: u64 = 0;
+        for _pass in 0..40 {
+            for (i, m) in messages.iter().enumerate() {
+                nanos += r(100_000_000);
+                let (sec, frac) = (nanos / 1_000_000_000, nanos % 1_000_000_000);
+                let (mm, ss) = (sec / 60 % 60, sec % 60);
+                let prefix = match r(40) {
+                    0 => String::new(),
+                    1 => format!("2021-08-03T09:{mm:02}:{ss:02}.{:03}Z ", frac / 1_000_000),
+                    2 => format!("2021-08-03T09:{mm:02}:{ss:02}.{frac:09}7Z "),
+                    3 => format!("2021-08-03T09:{mm:02}:{ss:02}.{frac:09}Z stdout F "),
+                    _ => format!("2021-08-03T09:{mm:02}:{ss:02}.{frac:09}Z "),
+                };
+                let level = match r(40) {
+                    0 => "W",
+                    1 => "E",
+                    _ => "I",
+                };
+                let kfrac = match r(50) {
+                    0 => String::new(),
+                    1 => format!("{:09}", frac),
+                    _ => format!("{:06}", frac / 1000),
+                };
+                let head = match r(30) {
+                    0 => heads[r(heads.len() as u64) as usize],
+                    _ => heads[i % 2],
+                };
+                let message = match r(40) {
+                    0 => format!("{m}x"),
+                    1 => m.chars().skip(1).collect(),
+                    _ => m.clone(),
+                };
+                out.extend_from_slice(
+                    format!("{prefix}{level}0803 09:{mm:02}:{ss:02}.{kfrac}{head}{message}")
+                        .as_bytes(),
+                );
+                out.extend_from_slice(match r(60) {
+                    0 => b"\r\n",
+                    _ => b"\n",
+                });
+                match r(120) {
+                    0 => out.extend_from_slice(b"  continued\n"),
+                    1 => {
+                        out.extend_from_slice(b"I1399 09:31:00.000000       1 a.go:1] impossible\n")
+                    }
+                    2 => out.extend_from_slice(b"  \xff not UTF-8\n"),
+                    3 => out.extend_from_slice(b"\n"),
+                    _ => {}
+                }
+            }
+        }
+        if r(2) == 0 {
+            out.pop();
+        }
+        out
+    }
+
+    #[test]
+    fn lines_read_as_repeats_parse_as_when_read_in_full() {
+        for seed in 1..=16 {
+            let data = passes_log(seed);
+            for leading in [false, true] {
+                let by_line = parse_chunk(&mut std::io::Cursor::new(&data), 1000, leading);
+                let in_place = parse_block(&data, 1000, leading);
+                // Most lines are read as repeats (the test reads what it means to), though
+                // about one in five breaks one.
+                assert!(
+                    in_place.repeats * 2 > in_place.lines,
+                    "seed {seed}: {} of {} lines read as repeats",
+                    in_place.repeats,
+                    in_place.lines
+                );
+                assert_eq!(chunk_facts(in_place), chunk_facts(by_line), "seed {seed}");
+            }
+        }
+        // In blocks on two threads, joined: the ids a block gave its repeats are its own.
+        let data = passes_log(99);
+        let (seq, _) = parse_cvo_log(&data, prov(), "cvo".into(), LogFile::Current);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let stitch = pool.install(|| parse_blocks(&mut std::io::Cursor::new(&data), 8 << 10));
+        assert!(stitch.chunks > 10, "{} chunks", stitch.chunks);
+        let (par, _) = finish(stitch, prov(), "cvo".into(), LogFile::Current);
+        same_records(&seq, &par, "8 KiB blocks");
     }
 
     #[test]

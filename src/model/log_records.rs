@@ -923,6 +923,7 @@ impl Coded {
 
 impl<'a> Iter<'a> {
     /// The next record as coded (its time not decoded, its message not looked up).
+    #[inline]
     pub fn next_coded(&mut self) -> Option<Coded> {
         let records = self.records;
         let raw = loop {
@@ -1121,8 +1122,74 @@ impl RecordsBuilder {
             }
             _ => self.intern(message),
         };
+        self.open_record(time.into(), level, id, line, offset, len);
+    }
+
+    /// Adds a record whose message is the text of `id`, an id below [`SHARED_MAX`] this
+    /// builder gave ([`RecordsBuilder::predicted`]): what [`RecordsBuilder::push`] with that
+    /// text adds (below `SHARED_MAX` an id is the only one with its text, so `push` finds
+    /// this id), without comparing or looking the text up.
+    pub fn push_known(
+        &mut self,
+        time: impl Into<TimeCode>,
+        level: char,
+        id: u32,
+        line: u32,
+        offset: u64,
+        len: u32,
+    ) {
+        debug_assert!((id as usize) < SHARED_MAX.min(self.table.messages.len()));
+        self.close();
+        self.open_record(time.into(), level, id, line, offset, len);
+    }
+
+    /// The message id [`RecordsBuilder::push`] tries first for the next record (the one that
+    /// followed the open record's message the last time), when it is below [`SHARED_MAX`]
+    /// and the open record has no continuation lines. A hint: the caller compares its text.
+    pub fn predicted(&self) -> Option<u32> {
+        let prev = &self.w.prev;
+        // What the previous record will be once the open one is closed.
+        let before = match &self.open {
+            None => prev.id,
+            Some(_) if self.open_text.is_some() => return None,
+            // Closing it makes it follow itself.
+            Some(o) if o.message == prev.id => {
+                return ((o.message as usize) < SHARED_MAX).then_some(o.message);
+            }
+            Some(o) => o.message,
+        };
+        prev.next
+            .get(before as usize)
+            .copied()
+            .filter(|&n| (n as usize) < SHARED_MAX)
+    }
+
+    /// How many distinct messages this builder holds (a message added next gets this id).
+    pub fn message_count(&self) -> usize {
+        self.table.messages.len()
+    }
+
+    /// The text of message `id` of this builder.
+    pub fn message(&self, id: u32) -> Option<&str> {
+        self.table.messages.get(id as usize)
+    }
+
+    /// The open record's message id (before any continuation line changes it).
+    pub fn open_id(&self) -> Option<u32> {
+        self.open.as_ref().map(|o| o.message)
+    }
+
+    /// Opens the record pushed, the one before closed.
+    fn open_record(
+        &mut self,
+        time: TimeCode,
+        level: char,
+        id: u32,
+        line: u32,
+        offset: u64,
+        len: u32,
+    ) {
         self.first.get_or_insert(offset);
-        let time = time.into();
         if time.partial {
             self.partial += 1;
         }
@@ -1148,12 +1215,19 @@ impl RecordsBuilder {
     }
 
     /// Codes the open record.
+    ///
+    /// It is coded where it lies: a copy taken out of its `Option` is written in pieces
+    /// that do not line up with the fields read back, and each read then waits.
     fn close(&mut self) {
-        if let Some(mut r) = self.open.take() {
-            if let Some(t) = self.open_text.take() {
-                r.message = self.intern(&t);
+        if let Some(t) = self.open_text.take() {
+            let id = self.intern(&t);
+            if let Some(r) = self.open.as_mut() {
+                r.message = id;
             }
-            self.w.code(&r, self.table.messages.len_of(r.message));
+        }
+        if let Some(r) = &self.open {
+            self.w.code(r, self.table.messages.len_of(r.message));
+            self.open = None;
         }
     }
 
