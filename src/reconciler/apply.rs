@@ -138,16 +138,18 @@ impl Worker {
             next.total = total;
             next.done = r.done.unwrap_or(total);
             next.completed = self.work.as_ref().map_or(0, |w| w.completed);
-            self.report(cx, next.clone());
-            if report_only {
-                // The errors are reported after the completion, in a report that (like every
-                // report but the completion) has no completed count and the pass's own state.
-                next.completed = 0;
-                next.reconciling = from == WorkerState::Reconciling;
-                next.initial = from == WorkerState::Initializing;
-                next.failure = summarize_task_errors(errs, sem).map(UpdateError::into_failure);
+            if !report_only {
                 self.report(cx, next);
+                return;
             }
+            self.report(cx, next.clone());
+            // The errors are reported after the completion, in a report that (like every
+            // report but the completion) has no completed count and the pass's own state.
+            next.completed = 0;
+            next.reconciling = from == WorkerState::Reconciling;
+            next.initial = from == WorkerState::Initializing;
+            next.failure = summarize_task_errors(errs, sem).map(UpdateError::into_failure);
+            self.report(cx, next);
             return;
         }
         self.fail_pass(cx, &errs);

@@ -241,7 +241,14 @@ impl Engine {
     /// `status.capabilities` ← the worker's (4.11+).
     fn set_caps_status(&mut self, ws: &WorkerStatus) {
         if self.sem.capabilities() {
-            self.caps_status = ws.capabilities.clone().unwrap_or_default();
+            // In place: the same few names again on every sync.
+            match &ws.capabilities {
+                Some(CapabilitiesStatus { enabled, known }) => {
+                    self.caps_status.enabled.clone_from(enabled);
+                    self.caps_status.known.clone_from(known);
+                }
+                None => self.caps_status = CapabilitiesStatus::default(),
+            }
         }
     }
 

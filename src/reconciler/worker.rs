@@ -95,9 +95,9 @@ pub struct Worker {
     pub payload: Option<Payload>,
     pub candidate: Option<Candidate>,
     pub status: WorkerStatus,
-    /// The status when the running pass started: the statusWrapper compares every report of
-    /// the pass with it.
-    pub pass_base: Option<WorkerStatus>,
+    /// The status when the running pass started, as far as the statusWrapper compares every
+    /// report of the pass with it.
+    pub pass_base: Option<ReportBase>,
     /// The first report of the apply loop on new work, which Operator.sync sees only at the
     /// next sync (fixed flavour): `SyncWorker.Update` returns the status from before it, and
     /// the target's url and verification arrive with `SyncWorker.apply`'s report.
@@ -111,35 +111,80 @@ pub struct ReportDecision {
     pub progress: bool,
 }
 
-fn fraction(s: &WorkerStatus) -> f32 {
-    match s.total {
-        0 => 0.0,
-        t => s.done as f32 / t as f32,
+/// What the statusWrapper reads of the status a report is compared with: its generation,
+/// image, whether it failed, and its progress. Kept for a pass instead of the whole status
+/// (whose capability lists made a copy per pass the bulk of a steady year's replay).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReportBase {
+    pub generation: i64,
+    pub image: String,
+    pub failed: bool,
+    pub done: u32,
+    pub total: u32,
+    pub completed: u32,
+}
+
+impl ReportBase {
+    pub fn of(s: &WorkerStatus) -> Self {
+        ReportBase {
+            generation: s.generation,
+            image: s.actual.image.clone(),
+            failed: s.failure.is_some(),
+            done: s.done,
+            total: s.total,
+            completed: s.completed,
+        }
     }
 }
 
-/// The statusWrapper rules (cvo-reference §5.7) against the status the pass started from:
-/// drops a failure-free report for the same image with a lower fraction after a failed one;
-/// sets LastProgress on progress and clears it otherwise (a report replaces the whole
-/// status); inherits generation 0.
-pub fn filter_report(prev: &WorkerStatus, next: &mut WorkerStatus, now: Time) -> ReportDecision {
-    if next.generation == 0 {
-        next.generation = prev.generation;
+fn fraction(done: u32, total: u32) -> f32 {
+    match total {
+        0 => 0.0,
+        t => done as f32 / t as f32,
     }
-    let same_image = next.actual.image == prev.actual.image;
-    if next.failure.is_none()
-        && prev.failure.is_some()
-        && same_image
-        && fraction(next) < fraction(prev)
-    {
+}
+
+/// The statusWrapper rules (cvo-reference §5.7) against the status the pass started from
+/// (`prev`, or the status itself outside a pass): drops a failure-free report for the same
+/// image with a lower fraction after a failed one; sets LastProgress on progress and clears
+/// it otherwise (a report replaces the whole status); inherits generation 0.
+pub fn filter_report(
+    prev: Option<&ReportBase>,
+    status: &WorkerStatus,
+    next: &mut WorkerStatus,
+    now: Time,
+) -> ReportDecision {
+    let (generation, image, failed, done, total, completed) = match prev {
+        Some(b) => (
+            b.generation,
+            b.image.as_str(),
+            b.failed,
+            b.done,
+            b.total,
+            b.completed,
+        ),
+        None => (
+            status.generation,
+            status.actual.image.as_str(),
+            status.failure.is_some(),
+            status.done,
+            status.total,
+            status.completed,
+        ),
+    };
+    if next.generation == 0 {
+        next.generation = generation;
+    }
+    let same_image = next.actual.image == image;
+    let (before, after) = (fraction(done, total), fraction(next.done, next.total));
+    if next.failure.is_none() && failed && same_image && after < before {
         return ReportDecision {
             forwarded: false,
             progress: false,
         };
     }
-    let progress = fraction(next) > fraction(prev)
-        || next.completed > prev.completed
-        || (next.failure.is_none() && !same_image);
+    let progress =
+        after > before || next.completed > completed || (next.failure.is_none() && !same_image);
     next.last_progress = progress.then_some(now);
     ReportDecision {
         forwarded: true,
@@ -185,18 +230,27 @@ impl Worker {
     /// Forwards an apply-loop report through the filter, keeping the load and capability
     /// fields.
     pub(super) fn report(&mut self, cx: &mut Ctx<'_>, mut next: WorkerStatus) {
-        next.load = self.status.load.clone();
-        next.implicitly_enabled = self.status.implicitly_enabled.clone();
-        next.capabilities = self.status.capabilities.clone();
-        let base = self.pass_base.as_ref().unwrap_or(&self.status);
-        if next.generation != 0 && next.generation < base.generation {
+        let known = match &self.pass_base {
+            Some(b) => b.generation,
+            None => self.status.generation,
+        };
+        if next.generation != 0 && next.generation < known {
             cx.note(format!(
                 "Received a Generation({}) lower than previously known Generation({}), this is most probably an internal error",
-                next.generation, base.generation
+                next.generation, known
             ));
         }
-        match filter_report(base, &mut next, cx.now).forwarded {
-            true => self.status = next,
+        let base = self.pass_base.as_ref();
+        match filter_report(base, &self.status, &mut next, cx.now).forwarded {
+            // The report carries the load and capability status as they are (the filter does
+            // not read them): moved over, as the report replaces the status.
+            true => {
+                let old = &mut self.status;
+                next.load = std::mem::take(&mut old.load);
+                next.implicitly_enabled = std::mem::take(&mut old.implicitly_enabled);
+                next.capabilities = old.capabilities.take();
+                self.status = next;
+            }
             false => cx.note("Dropping status report from earlier in sync loop".into()),
         }
     }
@@ -227,7 +281,7 @@ impl Worker {
     /// Marks the start of a pass (if one is not running already).
     pub(super) fn begin_pass(&mut self) {
         if self.pass_base.is_none() {
-            self.pass_base = Some(self.status.clone());
+            self.pass_base = Some(ReportBase::of(&self.status));
         }
     }
 
@@ -335,7 +389,10 @@ mod tests {
             total: 10,
             ..Default::default()
         };
-        assert!(filter_report(&prev, &mut next, t).forwarded);
+        assert!(filter_report(None, &prev, &mut next, t).forwarded);
+        let mut again = next.clone();
+        assert!(filter_report(Some(&ReportBase::of(&prev)), &next, &mut again, t).forwarded);
+        assert_eq!(again.last_progress, None);
         assert_eq!(next.last_progress, None);
     }
 }
