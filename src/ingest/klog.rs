@@ -1354,11 +1354,7 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
         // In blocks on two threads, joined: the ids a block gave its repeats are its own.
         let data = passes_log(99);
         let (seq, _) = parse_cvo_log(&data, prov(), "cvo".into(), LogFile::Current);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let stitch = pool.install(|| parse_blocks(&mut std::io::Cursor::new(&data), 8 << 10));
+        let stitch = blocks_on_two_threads(&data, 8 << 10);
         assert!(stitch.chunks > 10, "{} chunks", stitch.chunks);
         let (par, _) = finish(stitch, prov(), "cvo".into(), LogFile::Current);
         same_records(&seq, &par, "8 KiB blocks");
@@ -1537,11 +1533,7 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
         assert!(seq_note.contains("from line 19432 on"), "{seq_note}");
         // Blocks far smaller than the log, on two threads: many chunk boundaries, some
         // falling just before a continuation line.
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let stitch = pool.install(|| parse_blocks(&mut std::io::Cursor::new(&data), 64 << 10));
+        let stitch = blocks_on_two_threads(&data, 64 << 10);
         assert!(stitch.chunks > 20, "{} chunks", stitch.chunks);
         let (par, par_note) = finish(stitch, prov(), "cvo".into(), LogFile::Current);
         assert_eq!(par_note.as_deref(), Some(seq_note.as_str()));
@@ -1550,6 +1542,15 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
             (par.lines, par.bytes, par.unparsed_lines)
         );
         same_records(&seq, &par, "64 KiB blocks");
+    }
+
+    /// `data` parsed in blocks of `block_bytes` on a pool of two threads.
+    fn blocks_on_two_threads(data: &[u8], block_bytes: usize) -> Stitch {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| parse_blocks(&mut std::io::Cursor::new(data), block_bytes))
     }
 
     /// Asserts a log parsed in blocks has the records of the log parsed line by line.

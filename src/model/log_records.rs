@@ -1125,10 +1125,10 @@ impl RecordsBuilder {
         self.open_record(time.into(), level, id, line, offset, len);
     }
 
-    /// Adds a record whose message is the text of `id`, an id below [`SHARED_MAX`] this
-    /// builder gave ([`RecordsBuilder::predicted`]): what [`RecordsBuilder::push`] with that
-    /// text adds (below `SHARED_MAX` an id is the only one with its text, so `push` finds
-    /// this id), without comparing or looking the text up.
+    /// Adds a record whose message is the text of `id`, a shared id (the only one with its
+    /// text) this builder gave ([`RecordsBuilder::predicted`]): what
+    /// [`RecordsBuilder::push`] with that text adds (it finds this id), without comparing or
+    /// looking the text up.
     pub fn push_known(
         &mut self,
         time: impl Into<TimeCode>,
@@ -1144,8 +1144,9 @@ impl RecordsBuilder {
     }
 
     /// The message id [`RecordsBuilder::push`] tries first for the next record (the one that
-    /// followed the open record's message the last time), when it is below [`SHARED_MAX`]
-    /// and the open record has no continuation lines. A hint: the caller compares its text.
+    /// followed the open record's message the last time), when it is a shared id (the only
+    /// one with its text) and the open record has no continuation lines. A hint: the caller
+    /// compares its text.
     pub fn predicted(&self) -> Option<u32> {
         let prev = &self.w.prev;
         // What the previous record will be once the open one is closed.
