@@ -796,21 +796,13 @@ impl LineParser {
         let id = self.c.records.predicted()?;
         let head = self.heads.as_ref()?.get(id)?;
         let message = self.c.records.message(id)?.as_bytes();
-        // The time prefix, as `split_time_prefix_in` reads one in a second read before (that
-        // second, 1 to 9 digits, `Z` and a space); a line that starts with a level has none.
-        let prefixed = !matches!(b.first(), Some(b'I' | b'W' | b'E' | b'F'));
-        let at = match prefixed {
-            false => 0,
-            true => {
-                let (second, _) = self.recent.second.as_ref()?;
-                let digits = digits(b.get(20..)?);
-                if b.get(..20)? != second.as_slice()
-                    || !(1..=9).contains(&digits)
-                    || b.get(20 + digits..22 + digits)? != b"Z "
-                {
-                    return None;
-                }
-                22 + digits
+        // The time prefix, as `split_time_prefix_in` reads one in a second read before; a
+        // line that starts with a level has none.
+        let (abs, at) = match b.first() {
+            Some(b'I' | b'W' | b'E' | b'F') => (None, 0),
+            _ => {
+                let (t, space) = same_second(b, &self.recent)?;
+                (Some(t), space + 1)
             }
         };
         // The klog stamp, as `header` reads one in a second read before.
@@ -836,9 +828,9 @@ impl LineParser {
             return None;
         }
         let level = char::from(rest[0]);
-        let time = match prefixed {
-            true => same_second(b, &self.recent)?.0,
-            false => {
+        let time = match abs {
+            Some(t) => t,
+            None => {
                 let (nanos, _) = fraction(&rest[15..]);
                 RecordTime::Partial(PartialTime::new(v[0], v[1], v[2], v[3], v[4], nanos)?).into()
             }

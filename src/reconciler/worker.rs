@@ -144,47 +144,28 @@ fn fraction(done: u32, total: u32) -> f32 {
     }
 }
 
-/// The statusWrapper rules (cvo-reference §5.7) against the status the pass started from
-/// (`prev`, or the status itself outside a pass): drops a failure-free report for the same
-/// image with a lower fraction after a failed one; sets LastProgress on progress and clears
-/// it otherwise (a report replaces the whole status); inherits generation 0.
-pub fn filter_report(
-    prev: Option<&ReportBase>,
-    status: &WorkerStatus,
-    next: &mut WorkerStatus,
-    now: Time,
-) -> ReportDecision {
-    let (generation, image, failed, done, total, completed) = match prev {
-        Some(b) => (
-            b.generation,
-            b.image.as_str(),
-            b.failed,
-            b.done,
-            b.total,
-            b.completed,
-        ),
-        None => (
-            status.generation,
-            status.actual.image.as_str(),
-            status.failure.is_some(),
-            status.done,
-            status.total,
-            status.completed,
-        ),
-    };
+/// The statusWrapper rules (cvo-reference §5.7) against the status the pass started from:
+/// drops a failure-free report for the same image with a lower fraction after a failed one;
+/// sets LastProgress on progress and clears it otherwise (a report replaces the whole
+/// status); inherits generation 0.
+pub fn filter_report(prev: &ReportBase, next: &mut WorkerStatus, now: Time) -> ReportDecision {
     if next.generation == 0 {
-        next.generation = generation;
+        next.generation = prev.generation;
     }
-    let same_image = next.actual.image == image;
-    let (before, after) = (fraction(done, total), fraction(next.done, next.total));
-    if next.failure.is_none() && failed && same_image && after < before {
+    let same_image = next.actual.image == prev.image;
+    let (before, after) = (
+        fraction(prev.done, prev.total),
+        fraction(next.done, next.total),
+    );
+    if next.failure.is_none() && prev.failed && same_image && after < before {
         return ReportDecision {
             forwarded: false,
             progress: false,
         };
     }
-    let progress =
-        after > before || next.completed > completed || (next.failure.is_none() && !same_image);
+    let progress = after > before
+        || next.completed > prev.completed
+        || (next.failure.is_none() && !same_image);
     next.last_progress = progress.then_some(now);
     ReportDecision {
         forwarded: true,
@@ -230,18 +211,22 @@ impl Worker {
     /// Forwards an apply-loop report through the filter, keeping the load and capability
     /// fields.
     pub(super) fn report(&mut self, cx: &mut Ctx<'_>, mut next: WorkerStatus) {
-        let known = match &self.pass_base {
-            Some(b) => b.generation,
-            None => self.status.generation,
+        // Outside a pass, the status itself.
+        let own;
+        let base = match &self.pass_base {
+            Some(b) => b,
+            None => {
+                own = ReportBase::of(&self.status);
+                &own
+            }
         };
-        if next.generation != 0 && next.generation < known {
+        if next.generation != 0 && next.generation < base.generation {
             cx.note(format!(
                 "Received a Generation({}) lower than previously known Generation({}), this is most probably an internal error",
-                next.generation, known
+                next.generation, base.generation
             ));
         }
-        let base = self.pass_base.as_ref();
-        match filter_report(base, &self.status, &mut next, cx.now).forwarded {
+        match filter_report(base, &mut next, cx.now).forwarded {
             // The report carries the load and capability status as they are (the filter does
             // not read them): moved over, as the report replaces the status.
             true => {
@@ -389,10 +374,7 @@ mod tests {
             total: 10,
             ..Default::default()
         };
-        assert!(filter_report(None, &prev, &mut next, t).forwarded);
-        let mut again = next.clone();
-        assert!(filter_report(Some(&ReportBase::of(&prev)), &next, &mut again, t).forwarded);
-        assert_eq!(again.last_progress, None);
+        assert!(filter_report(&ReportBase::of(&prev), &mut next, t).forwarded);
         assert_eq!(next.last_progress, None);
     }
 }
