@@ -513,24 +513,34 @@ pub fn manifest_line(msg: &str) -> Option<ManifestLine<'_>> {
         (true, msg.strip_prefix("Done syncing for ")?)
     };
     let body = rest.trim_end().strip_suffix(')')?.as_bytes();
-    // The last ` (`: the counts follow it (byte scans; this runs on every record).
-    let mut end = body.len();
-    let open = loop {
-        let at = memchr::memrchr(b'(', &body[..end])?;
-        if at > 0 && body[at - 1] == b' ' {
-            break at - 1;
-        }
-        end = at;
-    };
-    let (name, counts) = (&rest[..open], &body[open + 2..]);
-    // `i of n`, both all digits (`u32::parse` turns away empty and too large).
-    let i = counts.iter().take_while(|b| b.is_ascii_digit()).count();
-    let n = counts[i..].strip_prefix(b" of ")?;
-    if name.is_empty() || name.contains('\n') || !n.iter().all(u8::is_ascii_digit) {
+    // Read from the end (this runs on every record): ` (i of n` with both numbers all
+    // digits. The ` (` before them is then the body's last: nothing after it holds one.
+    let (n, before) = digits_back(body)?;
+    let (i, before) = digits_back(before.strip_suffix(b" of ")?)?;
+    let open = before.strip_suffix(b" (")?.len();
+    let name = &rest[..open];
+    if name.is_empty() || memchr::memchr(b'\n', name.as_bytes()).is_some() {
         return None;
     }
-    let number = |d: &[u8]| std::str::from_utf8(d).ok()?.parse::<u32>().ok();
-    Some((done, name, number(&counts[..i])?, number(n)?))
+    Some((done, name, i, n))
+}
+
+/// The number that `s` ends with (at least one ASCII digit, at most `u32::MAX`, as
+/// `u32::parse` reads it) and what is before it.
+fn digits_back(s: &[u8]) -> Option<(u32, &[u8])> {
+    let start = s
+        .iter()
+        .rposition(|b| !b.is_ascii_digit())
+        .map_or(0, |p| p + 1);
+    let digits = &s[start..];
+    if digits.is_empty() {
+        return None;
+    }
+    let mut v: u32 = 0;
+    for &d in digits {
+        v = v.checked_mul(10)?.checked_add(u32::from(d - b'0'))?;
+    }
+    Some((v, &s[..start]))
 }
 
 /// Fast path for the pass line, `Running sync X (force=F) on generation G in state S at
@@ -617,11 +627,74 @@ mod fast_path_tests {
             "Done syncing for x (1 of 2",
             "Done syncing for ",
             "Done syncing for  (",
+            "Done syncing for x (4294967295 of 4294967295)",
+            "Done syncing for x (4294967296 of 5)",
+            "Done syncing for x (1 of 99999999999)",
+            "Done syncing for x (007 of 0009)",
+            "Done syncing for x (1 2 of 3)",
+            "Done syncing for x (+1 of 2)",
+            "Done syncing for x (1 of +2)",
+            "Done syncing for x (1 of 2\u{0663})",
+            "Done syncing for x (\u{0661} of 2)",
+            "Done syncing for x (1 of 2)\u{2003}",
+            "Running sync for x\u{1} (3 of 4) \t",
+            "Running sync for ( (1 of 2)",
+            "Running sync for  (1 of 2) (3 of 4)",
+            "Running sync for x (1 of 2)) (3 of 4)",
         ];
         for l in lines {
             let slow = RE_MANIFEST.captures(l).and_then(|c| manifest(&c));
             assert_eq!(manifest_fast(l), slow, "{l}");
         }
+    }
+
+    /// Generated lines made of the pieces a manifest line is read from (digits, ` of `,
+    /// brackets, spaces, a newline, a non-ASCII digit and space): the fast path reads each
+    /// as the regex does, and enough of them are manifest lines for that to mean something.
+    #[test]
+    fn manifest_fast_path_agrees_with_the_regex_on_generated_lines() {
+        let mut rnd = crate::vocab::testing::xorshift(0x9E37_79B9_7F4A_7C15);
+        let pieces = [
+            "0",
+            "7",
+            "42",
+            "4294967295",
+            "4294967296",
+            " of ",
+            " (",
+            "(",
+            ")",
+            " ",
+            "x",
+            "\"a\"",
+            "\n",
+            "\u{0663}",
+            "\u{2003}",
+            "of",
+            "\t",
+        ];
+        let mut matched = 0;
+        for _ in 0..20_000 {
+            let mut l = String::from(
+                ["Running sync for ", "Done syncing for ", "Running sync "][rnd(3) as usize],
+            );
+            if rnd(2) == 0 {
+                l.push_str("deployment \"ns/name\"");
+            }
+            for _ in 0..rnd(9) {
+                l.push_str(pieces[rnd(pieces.len() as u64) as usize]);
+            }
+            if rnd(2) == 0 {
+                l.push_str(&format!(" ({} of {})", rnd(1000), rnd(1000)));
+            }
+            for _ in 0..rnd(3) {
+                l.push_str(pieces[rnd(pieces.len() as u64) as usize]);
+            }
+            let slow = RE_MANIFEST.captures(&l).and_then(|c| manifest(&c));
+            matched += usize::from(slow.is_some());
+            assert_eq!(manifest_fast(&l), slow, "{l:?}");
+        }
+        assert!(matched > 2_000, "{matched} manifest lines");
     }
 
     #[test]
