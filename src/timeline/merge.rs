@@ -27,51 +27,74 @@ pub fn sort(events: &mut [TimelineEvent]) {
 
 /// Sorts and merges. The kept event is the first in order (the earliest, then the highest
 /// ranked source); the others add their evidence and fill in a missing reason.
+///
+/// The events are merged where they lie (a kept event is moved down over the ones merged
+/// away): a log-heavy timeline's events are megabytes, and a second vector of them was fresh
+/// memory to fault in and fill on the one thread. Each fact's key is written into one
+/// buffer, and only a new key is stored.
 pub fn merge(mut events: Vec<TimelineEvent>) -> Vec<TimelineEvent> {
     sort(&mut events);
-    let mut kept: Vec<TimelineEvent> = Vec::with_capacity(events.len());
     // The evidence of each kept event that absorbed others, as a set: a burst of readings
     // of one fact (hundreds of same-second log lines) merges in linear time.
     let mut seen: HashMap<usize, HashSet<Evidence>> = HashMap::new();
-    let mut last: HashMap<(String, String), usize> = HashMap::new();
-    for e in events {
-        // Payload and precondition facts are about the ClusterVersion whether the log (subject
-        // `cvo-pod/…`) or an Event on the ClusterVersion reports them.
-        let subject = match e.kind {
-            EventKind::PayloadRetrieve { .. }
-            | EventKind::PayloadVerify { .. }
-            | EventKind::PayloadLoaded { .. }
-            | EventKind::PayloadRejected { .. }
-            | EventKind::PreconditionFailed { .. }
-            | EventKind::PreconditionWarning { .. }
-            | EventKind::LeaderAcquired => "clusterversion/version".to_string(),
-            _ => e.subject.clone(),
-        };
-        let key = (subject, e.kind.fact_key());
-        if let Some(&i) = last.get(&key) {
-            let k = &mut kept[i];
-            if e.time - k.time <= SAME_MOMENT {
+    // The last kept event of each fact: its subject (its length first, so no subject runs
+    // into the key after it) and fact key.
+    let mut last: HashMap<String, usize> = HashMap::new();
+    let mut key = String::new();
+    let mut kept = 0;
+    for i in 0..events.len() {
+        key.clear();
+        fact_of(&events[i], &mut key);
+        let (before, rest) = events.split_at_mut(i);
+        let e = &mut rest[0];
+        if let Some(&k) = last.get(key.as_str()) {
+            let k_ev = &mut before[k];
+            if e.time - k_ev.time <= SAME_MOMENT {
                 let set = seen
-                    .entry(i)
-                    .or_insert_with(|| k.evidence.iter().cloned().collect());
+                    .entry(k)
+                    .or_insert_with(|| k_ev.evidence.iter().cloned().collect());
                 if !e.evidence.iter().all(|x| set.contains(x)) {
-                    absorb(k, e, set);
-                    continue;
+                    absorb(k_ev, e, set);
+                } else {
+                    // The very same reading twice (the same file given twice): drop it.
                 }
-            }
-            if e.time - k.time <= SAME_MOMENT {
-                // The very same reading twice (the same file given twice): drop it.
                 continue;
             }
         }
-        last.insert(key, kept.len());
-        kept.push(e);
+        match last.get_mut(key.as_str()) {
+            Some(k) => *k = kept,
+            None => {
+                last.insert(key.clone(), kept);
+            }
+        }
+        events.swap(kept, i);
+        kept += 1;
     }
-    kept
+    events.truncate(kept);
+    events
 }
 
-fn absorb(k: &mut TimelineEvent, e: TimelineEvent, seen: &mut HashSet<Evidence>) {
-    for ev in e.evidence {
+/// Writes what identifies `e`'s fact: the subject it is about and its kind's fact key.
+fn fact_of(e: &TimelineEvent, key: &mut String) {
+    use std::fmt::Write;
+    // Payload and precondition facts are about the ClusterVersion whether the log (subject
+    // `cvo-pod/…`) or an Event on the ClusterVersion reports them.
+    let subject = match e.kind {
+        EventKind::PayloadRetrieve { .. }
+        | EventKind::PayloadVerify { .. }
+        | EventKind::PayloadLoaded { .. }
+        | EventKind::PayloadRejected { .. }
+        | EventKind::PreconditionFailed { .. }
+        | EventKind::PreconditionWarning { .. }
+        | EventKind::LeaderAcquired => "clusterversion/version",
+        _ => e.subject.as_str(),
+    };
+    let _ = write!(key, "{}:{subject}", subject.len());
+    e.kind.write_fact_key(key);
+}
+
+fn absorb(k: &mut TimelineEvent, e: &mut TimelineEvent, seen: &mut HashSet<Evidence>) {
+    for ev in std::mem::take(&mut e.evidence) {
         if seen.insert(ev.clone()) {
             k.evidence.push(ev);
         }
@@ -88,7 +111,7 @@ fn absorb(k: &mut TimelineEvent, e: TimelineEvent, seen: &mut HashSet<Evidence>)
     // Prefer the more informative wording of the same text (e.g. a monitor line that adds
     // the condition's message to what the other source only names).
     if e.message.len() > k.message.len() && e.message.starts_with(&k.message) {
-        k.message = e.message;
+        k.message = std::mem::take(&mut e.message);
     }
 }
 
@@ -176,6 +199,48 @@ mod tests {
             "c",
         );
         assert_eq!(merge(vec![a, b, c]).len(), 3);
+    }
+
+    /// Events merged away and dropped between kept ones: a later reading still finds the
+    /// kept event of its fact where it was moved to, and nothing merged away is left.
+    #[test]
+    fn merged_and_dropped_events_leave_the_kept_ones_in_order() {
+        let at = |t: &str, path: &str, line: u32, kind: EventKind, msg: &str| {
+            ev(t, EventSource::TestLog, path, line, kind, msg)
+        };
+        let x = || cond("True", "");
+        let y = || cond("False", "");
+        let a = at("2020-04-09T18:00:00Z", "a.log", 1, x(), "x");
+        let events = vec![
+            a.clone(),
+            // The same reading again: dropped.
+            a.clone(),
+            at("2020-04-09T18:00:00.5Z", "b.log", 1, y(), "y"),
+            // The same fact from another file a second later: merged into the first.
+            at("2020-04-09T18:00:01Z", "c.log", 7, x(), "x, with more"),
+            // Far later: a new reading of the fact.
+            at("2020-04-09T18:00:09Z", "d.log", 2, x(), "x again"),
+            // Merged into that one, not the first.
+            at("2020-04-09T18:00:10Z", "e.log", 3, x(), "x again"),
+        ];
+        let merged = merge(events);
+        let files = |e: &TimelineEvent| {
+            e.evidence
+                .iter()
+                .map(|v| v.prov.file.path().to_string())
+                .collect::<Vec<_>>()
+        };
+        let got: Vec<(String, Vec<String>)> = merged
+            .iter()
+            .map(|e| (e.message.clone(), files(e)))
+            .collect();
+        let want = [
+            ("x, with more", vec!["a.log", "c.log"]),
+            ("y", vec!["b.log"]),
+            ("x again", vec!["d.log", "e.log"]),
+        ]
+        .map(|(m, f)| (m.to_string(), f.into_iter().map(String::from).collect()));
+        assert_eq!(got, want);
     }
 
     #[test]

@@ -297,42 +297,38 @@ impl EventKind {
         }
     }
 
-    /// The identity of the fact, for merging the same fact read from two files. Facts that
-    /// different sources word differently use a key without the source-specific details.
-    pub fn fact_key(&self) -> String {
-        let img_or = |image: &str, version: &str| {
-            if image.is_empty() {
-                version.to_string()
-            } else {
-                image.to_string()
-            }
-        };
-        match self {
+    /// Writes the identity of the fact, for merging the same fact read from two files, to
+    /// `out`. Facts that different sources word differently use a key without the
+    /// source-specific details.
+    pub fn write_fact_key(&self, out: &mut String) {
+        use std::fmt::Write;
+        fn img_or<'a>(image: &'a str, version: &'a str) -> &'a str {
+            if image.is_empty() { version } else { image }
+        }
+        let _ = match self {
             EventKind::ConditionTransition {
                 condition, status, ..
-            } => {
-                format!("cond/{condition}/{status}")
-            }
+            } => write!(out, "cond/{condition}/{status}"),
             EventKind::PayloadRetrieve { version, image } => {
-                format!("retrieve/{}", img_or(image, version))
+                write!(out, "retrieve/{}", img_or(image, version))
             }
             EventKind::PayloadVerify { version, image } => {
-                format!("verify/{}", img_or(image, version))
+                write!(out, "verify/{}", img_or(image, version))
             }
             EventKind::PayloadLoaded { version, image } => {
-                format!("loaded/{}", img_or(image, version))
+                write!(out, "loaded/{}", img_or(image, version))
             }
-            EventKind::PreconditionFailed { name, .. } => format!("precondition/{name}"),
-            EventKind::PreconditionWarning { name } => format!("precondition-warn/{name}"),
-            EventKind::UpgradeStarted { .. } => "upgrade-started".into(),
-            EventKind::UpgradeComplete { .. } => "upgrade-complete".into(),
-            EventKind::UpgradeRollback { .. } => "upgrade-rollback".into(),
-            EventKind::UpgradeFailed { .. } => "upgrade-failed".into(),
-            EventKind::NodeLifecycle { phase } => format!("node/{phase}"),
-            EventKind::LeaderAcquired => "leader".into(),
-            EventKind::PayloadRejected { step } => format!("rejected/{step}"),
-            other => format!("{other:?}"),
-        }
+            EventKind::PreconditionFailed { name, .. } => write!(out, "precondition/{name}"),
+            EventKind::PreconditionWarning { name } => write!(out, "precondition-warn/{name}"),
+            EventKind::UpgradeStarted { .. } => out.write_str("upgrade-started"),
+            EventKind::UpgradeComplete { .. } => out.write_str("upgrade-complete"),
+            EventKind::UpgradeRollback { .. } => out.write_str("upgrade-rollback"),
+            EventKind::UpgradeFailed { .. } => out.write_str("upgrade-failed"),
+            EventKind::NodeLifecycle { phase } => write!(out, "node/{phase}"),
+            EventKind::LeaderAcquired => out.write_str("leader"),
+            EventKind::PayloadRejected { step } => write!(out, "rejected/{step}"),
+            other => write!(out, "{other:?}"),
+        };
     }
 }
 
