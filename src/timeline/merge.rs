@@ -243,6 +243,77 @@ mod tests {
         assert_eq!(got, want);
     }
 
+    /// The pass kinds' keys are written field by field, not as their `Debug` text: two
+    /// such kinds have the same key exactly when their `Debug` texts are the same, over
+    /// field values that differ a little (an empty string, a digit moved from one string to
+    /// the next, a quote, a missing number).
+    #[test]
+    fn pass_kinds_have_the_same_key_exactly_when_they_are_the_same_fact() {
+        // `a` and `1:z` written one after the other without the first's length would read
+        // as `a3:` and `z`.
+        let texts = ["", "4.6.42", "4.6.4", "24.6.4", "\"q\"", "3:x", "a", "a3:"];
+        let mut kinds = Vec::new();
+        for t in texts {
+            for s in ["", "Updating", "2", "3:x", "1:z", "z"] {
+                for generation in [None, Some(-1), Some(12)] {
+                    for force in [None, Some(false), Some(true)] {
+                        for attempt in [0, 12] {
+                            kinds.push(EventKind::PassStart {
+                                target: t.into(),
+                                generation,
+                                state: s.into(),
+                                attempt,
+                                force,
+                            });
+                        }
+                    }
+                }
+                for (index, total) in [(1, 23), (12, 3), (0, 0)] {
+                    kinds.push(EventKind::FirstManifest {
+                        target: t.into(),
+                        manifest: s.into(),
+                        index,
+                        total,
+                    });
+                }
+                for errors in [
+                    vec![],
+                    vec![s.to_string()],
+                    vec![s.to_string(), t.to_string()],
+                ] {
+                    for ok in [false, true] {
+                        kinds.push(EventKind::PassResult {
+                            target: t.into(),
+                            ok,
+                            errors: errors.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        let key = |k: &EventKind| {
+            let mut s = String::new();
+            k.write_fact_key(&mut s);
+            s
+        };
+        let keys: Vec<String> = kinds.iter().map(key).collect();
+        let texts: Vec<String> = kinds.iter().map(|k| format!("{k:?}")).collect();
+        for i in 0..kinds.len() {
+            for j in 0..kinds.len() {
+                assert_eq!(
+                    keys[i] == keys[j],
+                    texts[i] == texts[j],
+                    "{} / {}",
+                    texts[i],
+                    texts[j]
+                );
+            }
+        }
+        // Nor the key of another kind.
+        let other = key(&EventKind::LeaderAcquired);
+        assert!(keys.iter().all(|k| *k != other && k.starts_with('\0')));
+    }
+
     #[test]
     fn same_reading_twice_is_dropped_and_order_is_stable() {
         let a = ev(

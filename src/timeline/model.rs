@@ -327,6 +327,38 @@ impl EventKind {
             EventKind::NodeLifecycle { phase } => write!(out, "node/{phase}"),
             EventKind::LeaderAcquired => out.write_str("leader"),
             EventKind::PayloadRejected { step } => write!(out, "rejected/{step}"),
+            // The three kinds of every sync pass (most of a long log's events): their fields,
+            // each string after its length, after a NUL no other key starts with. Equal
+            // exactly when the fields are, as their `Debug` texts are.
+            EventKind::PassStart {
+                target,
+                generation,
+                state,
+                attempt,
+                force,
+            } => write!(
+                out,
+                "\0S{}:{target}{}:{state}{attempt};{generation:?};{force:?}",
+                target.len(),
+                state.len()
+            ),
+            EventKind::PassResult { target, ok, errors } => {
+                let _ = write!(out, "\0R{}:{target}{ok};{};", target.len(), errors.len());
+                errors
+                    .iter()
+                    .try_for_each(|e| write!(out, "{}:{e}", e.len()))
+            }
+            EventKind::FirstManifest {
+                target,
+                manifest,
+                index,
+                total,
+            } => write!(
+                out,
+                "\0F{}:{target}{}:{manifest}{index};{total}",
+                target.len(),
+                manifest.len()
+            ),
             other => write!(out, "{other:?}"),
         };
     }
