@@ -48,8 +48,6 @@ static RE_SOME_UPDATING: LazyLock<Regex> =
     LazyLock::new(|| re(r"^Some cluster operators are still updating: (.+)$"));
 static RE_COULD_NOT_UPDATE: LazyLock<Regex> =
     LazyLock::new(|| re(r#"^Could not update \S+ "[^"]*" \(\d+ of \d+\)(?:: (.*))?$"#));
-static RE_VERSION: LazyLock<Regex> = LazyLock::new(|| re(r#"version[/=]"?([^"\s]+)"?"#));
-static RE_IMAGE: LazyLock<Regex> = LazyLock::new(|| re(r#"image[/=]"?([^"\s]+)"?"#));
 
 /// One failed precondition check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -423,20 +421,73 @@ fn cause_reason(cause: &str) -> &'static str {
 /// `(version, image)` from an event's `version/<v> image/<i>` or `version="<v>"
 /// image="<i>"`.
 pub fn version_image(msg: &str) -> (String, String) {
-    let v = RE_VERSION
-        .captures(msg)
-        .map(|c| c[1].to_string())
-        .unwrap_or_default();
-    let i = RE_IMAGE
-        .captures(msg)
-        .map(|c| c[1].to_string())
-        .unwrap_or_default();
+    let v = field_value(msg, "version").unwrap_or_default().to_string();
+    let i = field_value(msg, "image").unwrap_or_default().to_string();
     (v, i)
+}
+
+/// The value after the first `<name>/` or `<name>=` (a `"` after it skipped) that has one:
+/// the characters up to a `"` or a space. What `<name>[/=]"?([^"\s]+)` captures, read with
+/// a substring search (every event's message is read for it).
+fn field_value<'m>(msg: &'m str, name: &str) -> Option<&'m str> {
+    memchr::memmem::find_iter(msg.as_bytes(), name.as_bytes()).find_map(|at| {
+        let rest = &msg[at + name.len()..];
+        let rest = rest.strip_prefix(['/', '='])?;
+        let rest = rest.strip_prefix('"').unwrap_or(rest);
+        let end = rest
+            .find(|c: char| c == '"' || c.is_whitespace())
+            .unwrap_or(rest.len());
+        (end > 0).then(|| &rest[..end])
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The substring search reads what the regexes it replaced read, on generated messages
+    /// made of the pieces that matter (the names, `/`, `=`, quotes, spaces of both kinds, a
+    /// name twice, one without a value).
+    #[test]
+    fn version_and_image_are_read_as_the_regexes_read_them() {
+        let version = re(r#"version[/=]"?([^"\s]+)"?"#);
+        let image = re(r#"image[/=]"?([^"\s]+)"?"#);
+        let pieces = [
+            "version",
+            "image",
+            "/",
+            "=",
+            "\"",
+            " ",
+            "\u{2003}",
+            "\t",
+            "4.6.42",
+            "quay.io/x@sha256:ab",
+            "Version",
+            "images",
+            "é",
+            "",
+        ];
+        let mut rnd = crate::vocab::testing::xorshift(0x51ED_2701_F00D_CAFE);
+        let mut found = 0;
+        for _ in 0..30_000 {
+            let msg: String = (0..rnd(12))
+                .map(|_| pieces[rnd(pieces.len() as u64) as usize])
+                .collect();
+            for (name, regex) in [("version", &version), ("image", &image)] {
+                let want = regex
+                    .captures(&msg)
+                    .map(|c| c.get(1).map_or("", |m| m.as_str()));
+                found += usize::from(want.is_some());
+                assert_eq!(field_value(&msg, name), want, "{name} in {msg:?}");
+            }
+        }
+        assert!(found > 1_000, "{found} values");
+        assert_eq!(
+            version_image("Retrieving payload version=\"4.14.1\" image=\"quay.io/r@sha256:1\""),
+            ("4.14.1".to_string(), "quay.io/r@sha256:1".to_string())
+        );
+    }
 
     const SCC: &str = "Cluster operator kube-apiserver cannot be upgraded: DefaultSecurityContextConstraintsUpgradeable: Default SecurityContextConstraints object(s) have mutated [privileged]";
 
