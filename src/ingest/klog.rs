@@ -594,8 +594,16 @@ fn fill_block(r: &mut dyn BufRead, block: &mut Vec<u8>, want: usize) -> Option<S
 /// What parsing one block (or a whole log) gave, its lines numbered from its own start.
 struct Chunk {
     records: RecordsBuilder,
-    /// Continuation lines before the first header (only collected for chunks after the first).
+    /// Continuation lines before the first header (only collected for chunks after the
+    /// first), as many as can still reach the record before the chunk: once they add up to
+    /// [`MAX_LINE_BYTES`] that record's message cannot take more ([`RecordsBuilder::continue_message`]),
+    /// and the rest are only counted (`leading_more`: those that are not blank). A block of a
+    /// log with no klog line is all leading lines.
     leading: Vec<String>,
+    /// The bytes the kept leading lines would add to a message (each with its newline).
+    leading_bytes: usize,
+    /// Leading lines past those kept that are not blank.
+    leading_more: u64,
     unparsed: u64,
     lines: u64,
     end_offset: u64,
@@ -616,6 +624,8 @@ impl Chunk {
         Chunk {
             records: RecordsBuilder::default(),
             leading: Vec::new(),
+            leading_bytes: 0,
+            leading_more: 0,
             unparsed: 0,
             lines: 0,
             end_offset: offset,
@@ -917,7 +927,14 @@ impl LineParser {
             c.records.continue_message(rest, MAX_LINE_BYTES);
             c.records.extend_open_to(self.offset);
         } else if self.collect_leading {
-            c.leading.push(rest.to_string());
+            if c.leading_bytes < MAX_LINE_BYTES {
+                if !rest.is_empty() {
+                    c.leading_bytes += rest.len() + 1;
+                }
+                c.leading.push(rest.to_string());
+            } else if !rest.trim().is_empty() {
+                c.leading_more += 1;
+            }
         } else if !rest.trim().is_empty() {
             c.unparsed += 1;
         }
@@ -963,6 +980,11 @@ impl Stitch {
                 None if !rest.trim().is_empty() => self.unparsed += 1,
                 None => {}
             }
+        }
+        // The lines past those kept: beyond what the open record's message can take, or
+        // lines of no record.
+        if !self.pending.as_ref().is_some_and(|(r, _)| r.has_open()) {
+            self.unparsed += c.leading_more;
         }
         let base = self.lines;
         if let Some(first) = c.records.first_offset() {
@@ -1204,6 +1226,7 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
             "{recs:?} {:?}",
             (
                 &c.leading,
+                c.leading_more,
                 c.unparsed,
                 c.lines,
                 c.end_offset,
@@ -1534,6 +1557,81 @@ I0409 18:26:06.000000       1 sync_worker.go:634] last\n";
             (par.lines, par.bytes, par.unparsed_lines)
         );
         same_records(&seq, &par, "64 KiB blocks");
+    }
+
+    /// Stretches of lines that are not klog lines, longer than a message can grow (a record
+    /// followed by 7 MB of them, and a log that starts with them), parsed in blocks of
+    /// 1.5 MiB: the same records, the open record's message cut where the line-by-line parse
+    /// cuts it, and the same count of lines of no record. A block of such lines keeps only
+    /// what can still reach a message.
+    #[test]
+    fn long_stretches_without_klog_lines_parse_in_blocks_as_line_by_line() {
+        let stretch = |data: &mut Vec<u8>, n: usize| {
+            for i in 0..n {
+                match i % 7 {
+                    0 => data.extend_from_slice(b"\n"),
+                    1 => data.extend_from_slice(b"   \n"),
+                    _ => data.extend_from_slice(
+                        format!("{{\"level\":\"info\",\"msg\":\"line {i}\"}}\n").as_bytes(),
+                    ),
+                }
+            }
+        };
+        let record = |data: &mut Vec<u8>, s: u32| {
+            data.extend_from_slice(
+                format!("I0601 00:00:{s:02}.000000       1 a.go:1] record {s}\n").as_bytes(),
+            )
+        };
+        // Records first, so that the block the first stretch starts in ends before its
+        // record's message is full: the next block's leading lines must fill it.
+        let mut after_record = Vec::new();
+        for _ in 0..28_000 {
+            record(&mut after_record, 0);
+        }
+        record(&mut after_record, 1);
+        stretch(&mut after_record, 300_000);
+        record(&mut after_record, 2);
+        let mut no_record_first = Vec::new();
+        stretch(&mut no_record_first, 300_000);
+        record(&mut no_record_first, 3);
+        for (what, data) in [
+            ("after a record", &after_record),
+            ("before any record", &no_record_first),
+        ] {
+            assert!(data.len() > 6 * MAX_LINE_BYTES, "{what}");
+            let (seq, _) = parse_cvo_log(data, prov(), "cvo".into(), LogFile::Current);
+            // Blocks larger than a message can grow, as the 4 MiB ones are.
+            let stitch = blocks_on_two_threads(data, MAX_LINE_BYTES * 3 / 2);
+            assert!(stitch.chunks > 3, "{what}: {} chunks", stitch.chunks);
+            let (par, _) = finish(stitch, prov(), "cvo".into(), LogFile::Current);
+            assert_eq!(
+                (seq.lines, seq.bytes, seq.unparsed_lines),
+                (par.lines, par.bytes, par.unparsed_lines),
+                "{what}"
+            );
+            same_records(&seq, &par, what);
+        }
+        let long = after_record_message(&after_record, 28_000);
+        assert!(long.len() >= MAX_LINE_BYTES && long.len() < MAX_LINE_BYTES + 100);
+        // One block of such lines, read as a chunk after the first.
+        let at = memchr::memmem::find(&after_record, b"] record 1\n").unwrap();
+        let block = &after_record[at + 11..];
+        assert!(block.len() > 2 * MAX_LINE_BYTES);
+        let c = parse_block(block, 0, true);
+        let kept: usize = c
+            .leading
+            .iter()
+            .filter(|l| !l.is_empty())
+            .map(|l| l.len() + 1)
+            .sum();
+        assert!(kept < MAX_LINE_BYTES + 100, "{kept} bytes kept");
+        assert!(c.leading_more > 10_000, "{} lines counted", c.leading_more);
+    }
+
+    /// Record `i`'s message of `data` parsed line by line.
+    fn after_record_message(data: &[u8], i: usize) -> String {
+        let (log, _) = parse_cvo_log(data, prov(), "cvo".into(), LogFile::Current);
+        log.records.iter().nth(i).unwrap().message.to_string()
     }
 
     /// `data` parsed in blocks of `block_bytes` on a pool of two threads.
