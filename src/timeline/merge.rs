@@ -48,15 +48,15 @@ pub fn merge(mut events: Vec<TimelineEvent>) -> Vec<TimelineEvent> {
         let (before, rest) = events.split_at_mut(i);
         let e = &mut rest[0];
         if let Some(&k) = last.get(key.as_str()) {
-            let k_ev = &mut before[k];
-            if e.time - k_ev.time <= SAME_MOMENT {
+            let same = &mut before[k];
+            if e.time - same.time <= SAME_MOMENT {
                 let set = seen
                     .entry(k)
-                    .or_insert_with(|| k_ev.evidence.iter().cloned().collect());
+                    .or_insert_with(|| same.evidence.iter().cloned().collect());
+                // Merged into the kept reading, or dropped when it is the very same reading
+                // twice (the same file given twice).
                 if !e.evidence.iter().all(|x| set.contains(x)) {
-                    absorb(k_ev, e, set);
-                } else {
-                    // The very same reading twice (the same file given twice): drop it.
+                    absorb(same, e, set);
                 }
                 continue;
             }
