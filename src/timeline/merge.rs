@@ -47,22 +47,22 @@ pub fn merge(mut events: Vec<TimelineEvent>) -> Vec<TimelineEvent> {
         fact_of(&events[i], &mut key);
         let (before, rest) = events.split_at_mut(i);
         let e = &mut rest[0];
-        if let Some(&k) = last.get(key.as_str()) {
-            let same = &mut before[k];
-            if e.time - same.time <= SAME_MOMENT {
-                let set = seen
-                    .entry(k)
-                    .or_insert_with(|| same.evidence.iter().cloned().collect());
-                // Merged into the kept reading, or dropped when it is the very same reading
-                // twice (the same file given twice).
-                if !e.evidence.iter().all(|x| set.contains(x)) {
-                    absorb(same, e, set);
-                }
-                continue;
-            }
-        }
         match last.get_mut(key.as_str()) {
-            Some(k) => *k = kept,
+            Some(k) => {
+                let same = &mut before[*k];
+                if e.time - same.time <= SAME_MOMENT {
+                    let set = seen
+                        .entry(*k)
+                        .or_insert_with(|| same.evidence.iter().cloned().collect());
+                    // Merged into the kept reading, or dropped when it is the very same
+                    // reading twice (the same file given twice).
+                    if !e.evidence.iter().all(|x| set.contains(x)) {
+                        absorb(same, e, set);
+                    }
+                    continue;
+                }
+                *k = kept;
+            }
             None => {
                 last.insert(key.clone(), kept);
             }

@@ -8,26 +8,8 @@ use crate::timeline::model::EventKind;
 /// Returns several kinds for multi-precondition summaries; empty when the reason is not one
 /// of ours.
 pub fn cvo_reason_kinds(reason: &str, event_type: &str, message: &str) -> Vec<EventKind> {
+    let (version, image) = version_image(message);
     let one = |k: EventKind| vec![k];
-    // Read only for the reasons that name a release (most events name none, and the two
-    // searches were most of the cost of reading an event).
-    let names_release = matches!(
-        reason,
-        "UpgradeStarted"
-            | "UpgradeVersion"
-            | "UpgradeComplete"
-            | "UpgradeRollback"
-            | "UpgradeFailed"
-            | "RetrievePayload"
-            | "VerifyPayload"
-            | "LoadPayload"
-            | "PayloadLoaded"
-    );
-    let (version, image) = if names_release {
-        version_image(message)
-    } else {
-        Default::default()
-    };
     match reason {
         "UpgradeStarted" | "UpgradeVersion" => one(EventKind::UpgradeStarted { version, image }),
         "UpgradeComplete" => one(EventKind::UpgradeComplete { version, image }),
