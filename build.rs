@@ -7,6 +7,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 fn main() {
+    heavy_tests();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
     println!("cargo:rerun-if-changed=src/rules");
     let mut rules: Vec<(String, String, String)> = Vec::new(); // (code, family dir, module)
@@ -91,4 +92,17 @@ fn known_issues() {
     out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("known_issues.rs");
     std::fs::write(&dest, out).expect("write the catalogue list");
+}
+
+/// `cfg(mglint_heavy)` when the heavy tests run (`CI=true` or `MGLINT_TEST_ALL=1`, as `.ci/run`
+/// sets): without it they carry `#[ignore]` with the reason, so a plain `cargo test` reports
+/// them as ignored rather than passed.
+fn heavy_tests() {
+    println!("cargo::rustc-check-cfg=cfg(mglint_heavy)");
+    println!("cargo:rerun-if-env-changed=CI");
+    println!("cargo:rerun-if-env-changed=MGLINT_TEST_ALL");
+    let on = |k: &str, v: &str| std::env::var(k).is_ok_and(|x| x == v);
+    if on("CI", "true") || on("MGLINT_TEST_ALL", "1") {
+        println!("cargo:rustc-cfg=mglint_heavy");
+    }
 }

@@ -69,7 +69,7 @@ mod isal_stream {
             // is near: the rest is read a tar block at a time, so a bad trailer after a tar's
             // end costs at most its padding. (A byte at a time would lose nothing, but each
             // call shifts isal-rs's 16 KiB input buffer.) The call in which the input ends
-            // can still lose its output (README, Install).
+            // can still lose its output (docs/development.md, `--features isal`).
             let buf = if self.d.get_ref().ended {
                 let n = buf.len().min(TAIL);
                 &mut buf[..n]

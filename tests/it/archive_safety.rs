@@ -532,6 +532,10 @@ fn filler(out: &mut impl std::io::Write, byte: u8, n: u64) {
         .unwrap();
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn huge_extension_headers_are_streamed_and_the_rest_is_analyzed() {
     if !crate::common::heavy("huge_extension_headers_are_streamed_and_the_rest_is_analyzed") {
@@ -660,6 +664,10 @@ fn nested_zips_share_one_memory_bound() {
 /// chain hold three times `--max-file-bytes`: three nested stored zips of 150 MB each with a
 /// 200 MB bound run in 512 MiB; the levels past what may be held are streamed, and the
 /// ClusterVersion beside the padding in the innermost is read.
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn a_chain_of_large_stored_zips_stays_under_the_bound_under_prlimit() {
     if !crate::common::heavy("a_chain_of_large_stored_zips_stays_under_the_bound_under_prlimit") {

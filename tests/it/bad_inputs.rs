@@ -84,6 +84,10 @@ fn corrupted_input_corpus() {
 /// Every case, as the binary runs it (`analyze -j 1`) under a 512 MiB address-space limit
 /// (`prlimit --as`): no crash, exit 0 or 1, and JSON out. Time against `summary` is measured
 /// by `bench/bad.sh`, not here.
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn every_case_runs_within_512_mib() {
     if !crate::common::heavy("every_case_runs_within_512_mib") {

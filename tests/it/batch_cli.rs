@@ -160,6 +160,10 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn batch_over_200_jobs_gives_200_rows_in_order_at_any_thread_count() {
     if !crate::common::heavy("batch_over_200_jobs_gives_200_rows_in_order_at_any_thread_count") {
@@ -337,6 +341,10 @@ fn batch_over_200_jobs_gives_200_rows_in_order_at_any_thread_count() {
     assert_eq!(cols[1], most.to_string());
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn batch_shards_cover_the_list_exactly_once() {
     if !crate::common::heavy("batch_shards_cover_the_list_exactly_once") {
@@ -547,6 +555,10 @@ fn duckdb_types(path: &Path) -> Option<String> {
     crate::common::python_with("duckdb", script, path)
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn a_warehouse_types_every_column_once_whatever_the_rows() {
     if !crate::common::heavy("a_warehouse_types_every_column_once_whatever_the_rows") {

@@ -284,6 +284,10 @@ fn lanes(dom: &str) -> Vec<String> {
     re.captures_iter(dom).map(|c| c[1].to_string()).collect()
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn seed1_returned_shows_the_stall_and_the_failing_precondition() {
     let Some(bin) = chromium() else { return };
@@ -316,6 +320,10 @@ fn seed1_returned_shows_the_stall_and_the_failing_precondition() {
     );
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn seed1_blocked_shows_the_open_stall_and_cv002() {
     let Some(bin) = chromium() else { return };
@@ -331,6 +339,10 @@ fn seed1_blocked_shows_the_open_stall_and_cv002() {
     assert!(r.dom.contains(r#"<details class="rule" id="rule-CV002">"#));
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn seed2_shows_recorded_versus_actual_install_completion() {
     let Some(bin) = chromium() else { return };
@@ -349,6 +361,10 @@ fn seed2_shows_recorded_versus_actual_install_completion() {
     assert!(r.dom.contains(r#"data-code="CV001""#));
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn real_must_gather_renders() {
     let Some(bin) = chromium() else { return };
@@ -374,6 +390,10 @@ fn real_must_gather_renders() {
     assert!(r.dom.contains("data-episode=\"install\""));
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn hostile_fixture_shows_text_and_runs_no_injected_script() {
     let Some(bin) = chromium() else { return };
@@ -394,6 +414,10 @@ fn hostile_fixture_shows_text_and_runs_no_injected_script() {
     );
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn without_javascript_the_chart_and_findings_are_there() {
     let Some(bin) = chromium() else { return };
@@ -418,6 +442,10 @@ fn without_javascript_the_chart_and_findings_are_there() {
     assert_not_blank(&r.png, "seed1-returned without JavaScript");
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn deep_link_zooms_the_chart() {
     let Some(bin) = chromium() else { return };
@@ -459,6 +487,10 @@ fn deep_link_zooms_the_chart() {
 
 /// Drives the page script the way a user would (zoom in twice, hover the stall, filter the
 /// lanes) from a second script appended for the test, and checks what it did to the DOM.
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn page_script_zooms_hovers_and_filters() {
     let Some(bin) = chromium() else { return };
@@ -513,6 +545,10 @@ fn page_script_zooms_hovers_and_filters() {
     );
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn the_network_check_sees_a_page_request() {
     // The check above must be able to fail: a page that loads an image is caught.
@@ -566,6 +602,10 @@ fn scroll_width(bin: &Path, name: &str, page_html: &str, width: u32) -> u64 {
     c[1].parse().unwrap()
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn no_sideways_scroll_at_800_pixels() {
     let Some(bin) = chromium() else { return };
@@ -617,6 +657,10 @@ fn two_cluster_page() -> String {
 
 /// Two clusters on one page: each has its own chart and controls that the script wires up
 /// apart (zooming the second leaves the first alone), and every id is unique.
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn two_clusters_share_one_page_and_their_charts_stay_apart() {
     let page = two_cluster_page();
@@ -723,6 +767,10 @@ fn axe_violations(bin: &Path, name: &str, page: &str, axe: &str) -> Vec<String> 
 
 /// axe-core finds nothing serious or critical on the report pages: a blocked update, a CI
 /// job, a hostile input and two clusters on one page.
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn axe_core_finds_no_serious_or_critical_violation() {
     let Some(bin) = chromium() else { return };
@@ -742,6 +790,10 @@ fn axe_core_finds_no_serious_or_critical_violation() {
 /// "fit" shows the whole span in the visible width: at 800 and at 1280 px the plot is as
 /// wide as the chart's visible part (no sideways scroll inside the chart), and the page
 /// itself never scrolls sideways.
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn fit_shows_the_whole_timeline_in_the_window_at_800_and_1280_pixels() {
     let Some(bin) = chromium() else { return };

@@ -78,6 +78,10 @@ fn check_jsonschema(schema: &Path, files: &[PathBuf]) -> Option<(bool, String)> 
     Some((o.status.success(), format!("{out}{err}")))
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn check_jsonschema_takes_every_document_of_every_fixture() {
     if !crate::common::heavy("check_jsonschema_takes_every_document_of_every_fixture") {

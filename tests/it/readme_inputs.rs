@@ -1,4 +1,5 @@
-//! The README's "What it reads" table, held to the code: every row has a case here, and each
+//! The "What it reads" table of `docs/inputs.md` (the README links it), held to the code:
+//! every row has a case here, and each
 //! case gives mglint an input of that row and checks that what the row promises is read from it
 //! (a row added to the table without a case fails, as does a case whose input reads nothing).
 
@@ -8,13 +9,13 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// The first cell of every row of the README's input table.
+/// The first cell of every row of the input table.
 fn rows() -> Vec<String> {
-    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(common::root().join("docs/inputs.md")).unwrap();
     let table = readme
         .split("## What it reads")
         .nth(1)
-        .expect("the README has a `What it reads` section");
+        .expect("docs/inputs.md has a `What it reads` section");
     table
         .lines()
         .skip_while(|l| !l.starts_with("| input |"))
@@ -160,7 +161,7 @@ fn check(row: &str, tmp: &Path) {
             "{row}"
         );
     } else {
-        panic!("the README's input row `{row}` has no case in tests/it/readme_inputs.rs");
+        panic!("the input row of docs/inputs.md `{row}` has no case in tests/it/readme_inputs.rs");
     }
 }
 

@@ -283,6 +283,10 @@ fn duplicate_keys_give_one_warning_per_file_with_a_count() {
     good_survives(&r);
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn huge_files_on_disk_are_read_one_after_another_not_one_per_thread() {
     if !crate::common::heavy("huge_files_on_disk_are_read_one_after_another_not_one_per_thread") {
@@ -475,6 +479,10 @@ fn a_scenario_of_5000_updates_with_a_huge_max_history_runs_in_low_polynomial_tim
     assert_eq!(text.matches("state: Completed").count(), 5001);
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn fifty_thousand_local_rule_files_load_up_to_their_bound_in_linear_time() {
     if !crate::common::heavy(

@@ -333,6 +333,10 @@ fn rules_check_refuses_a_user_rule_with_a_catalogue_code_as_analyze_does() {
     );
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn a_large_zip_inside_a_tar_gz_is_streamed_in_bounded_memory() {
     if !crate::common::heavy("a_large_zip_inside_a_tar_gz_is_streamed_in_bounded_memory") {
@@ -522,6 +526,10 @@ fn a_write_that_fails_midway_leaves_the_old_report_and_no_other_file() {
     assert_eq!(names.len(), 3, "no temporary file left: {names:?}");
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn twenty_thousand_updates_in_a_scenario_run_in_seconds() {
     if !crate::common::heavy("twenty_thousand_updates_in_a_scenario_run_in_seconds") {

@@ -98,8 +98,8 @@ fn status_prints_what_oc_prints_on_every_generated_set() {
     );
 }
 
-/// Sets where oc's mock mode judges differently from mglint on purpose (see the README's
-/// `status` section): oc compares a NotReady node's age with the wall clock, so a node
+/// Sets where oc's mock mode judges differently from mglint on purpose (see
+/// docs/status-and-recommend.md, `status` section): oc compares a NotReady node's age with the wall clock, so a node
 /// NotReady for 3 minutes, or with its network unavailable for 40 seconds, is serious for
 /// oc's examples and not yet for mglint. (Installs within the installer's window, which
 /// `analyze` reports at info, are recognised by their findings below.)

@@ -55,6 +55,10 @@ fn children(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn every_fixture_is_the_same_with_one_and_two_threads() {
     if !crate::common::heavy("every_fixture_is_the_same_with_one_and_two_threads") {
@@ -79,6 +83,10 @@ fn every_fixture_is_the_same_with_one_and_two_threads() {
     }
 }
 
+#[cfg_attr(
+    not(mglint_heavy),
+    ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
+)]
 #[test]
 fn a_packed_must_gather_and_a_many_block_log_are_the_same_with_one_and_two_threads() {
     if !crate::common::heavy(
