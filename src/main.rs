@@ -11,14 +11,18 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let ui = commands::Ui::new(cli.color, cli.quiet);
-    match commands::run(cli.command, &ui) {
-        Ok(code) => ExitCode::from(code),
+    let code = match commands::run(cli.command, &ui) {
+        Ok(code) => code,
         Err(e) => {
             eprintln!(
                 "error: {}",
                 mglint::vocab::text::show_controls(&e.to_string())
             );
-            ExitCode::from(2)
+            2
         }
+    };
+    if code == 2 {
+        commands::name_unwritten();
     }
+    ExitCode::from(code)
 }

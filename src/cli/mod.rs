@@ -3,6 +3,7 @@
 //! long help texts ([`help`]). No logic lives here.
 
 mod codes;
+pub mod completion;
 mod help;
 mod size;
 
@@ -166,7 +167,10 @@ fn extension(path: &std::path::Path) -> Option<String> {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TextOrJson {
+    /// Text for people (`human` is the same)
+    #[value(alias = "human")]
     Text,
+    /// The versioned JSON document
     Json,
 }
 
@@ -188,11 +192,15 @@ impl ByExtension for TextOrJson {
 pub struct SummaryArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// Accepted as by the other verbs; a summary is complete when files could not be read
+    /// (it names each, with why), so it never exits 2 for them
+    #[arg(help_heading = "Output", long)]
+    pub partial: bool,
     /// Output format [default: from -o's extension, else text]
-    #[arg(long, value_enum)]
+    #[arg(help_heading = "Output", long, value_enum)]
     pub format: Option<TextOrJson>,
     /// Write to this file instead of standard output
-    #[arg(long, short = 'o', value_name = "PATH")]
+    #[arg(help_heading = "Output", long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,
 }
 
@@ -249,23 +257,28 @@ pub struct AnalyzeArgs {
     #[command(flatten)]
     pub rules: RuleArgs,
     /// Exit 0 even when a finding is at or above the fail level (input errors still exit 2)
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub exit_zero: bool,
     /// Accept an incomplete answer when input files could not be read (each is named on
     /// stderr and in the output); without it such an input exits 2
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub partial: bool,
     /// Output format [default: from -o's extension, else human]
-    #[arg(long, value_enum)]
+    #[arg(help_heading = "Output", long, value_enum)]
     pub format: Option<Format>,
     /// Write the report here, in the format its extension names (or --format); repeat as
     /// FORMAT=PATH to write several formats in one run (e.g. --output junit=junit_mglint.xml
     /// --output json=report.json --output html=report.html)
-    #[arg(long, short = 'o', value_name = "[FORMAT=]PATH")]
+    #[arg(
+        help_heading = "Output",
+        long,
+        short = 'o',
+        value_name = "[FORMAT=]PATH"
+    )]
     pub output: Vec<String>,
     /// Markdown: cut the report at a finding boundary to at most N bytes, with an "N more
     /// findings" line (GitHub refuses a comment over 65,536 characters); 0: no cap
-    #[arg(long, value_name = "N", default_value_t = mglint::output::markdown::DEFAULT_MAX_BYTES)]
+    #[arg(help_heading = "Output", long, value_name = "N", default_value_t = mglint::output::markdown::DEFAULT_MAX_BYTES)]
     pub max_bytes: usize,
 }
 
@@ -276,10 +289,10 @@ pub struct TimelineArgs {
     pub input: InputArgs,
     /// Accept an incomplete answer when input files could not be read (each is named on
     /// stderr and in the output); without it such an input exits 2
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub partial: bool,
     /// Output format [default: from -o's extension, else text]
-    #[arg(long, value_enum)]
+    #[arg(help_heading = "Output", long, value_enum)]
     pub format: Option<TextOrJson>,
     /// Only events at or after this time (RFC3339, e.g. 2020-04-09T18:00:00Z)
     #[arg(long, value_name = "TIME")]
@@ -295,7 +308,7 @@ pub struct TimelineArgs {
     #[arg(long, value_name = "SUBJECT")]
     pub subject: Option<String>,
     /// Write to this file instead of standard output
-    #[arg(long, short = 'o', value_name = "PATH")]
+    #[arg(help_heading = "Output", long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,
 }
 
@@ -344,13 +357,13 @@ pub struct ReconcileArgs {
     #[arg(long, value_enum, value_name = "ON|OFF")]
     pub history_fix: Option<OnOff>,
     /// Output format of the resulting ClusterVersion [default: from -o's extension, else yaml]
-    #[arg(long, value_enum)]
+    #[arg(help_heading = "Output", long, value_enum)]
     pub format: Option<YamlOrJson>,
     /// Print, per event, the release being reconciled, the worker state and status changes
     #[arg(long)]
     pub trace: bool,
     /// Write the ClusterVersion here instead of standard output
-    #[arg(long, short = 'o', value_name = "PATH")]
+    #[arg(help_heading = "Output", long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,
 }
 
@@ -360,7 +373,7 @@ pub struct RulesArgs {
     #[command(subcommand)]
     pub action: Option<RulesAction>,
     /// Output format
-    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    #[arg(help_heading = "Output", long, value_enum, default_value_t = TextOrJson::Text)]
     pub format: TextOrJson,
     /// Settings file [default: ./mglint.toml when present]
     #[arg(long, value_name = "PATH")]
@@ -405,7 +418,7 @@ pub struct FetchArgs {
     #[arg(value_name = "URL")]
     pub url: String,
     /// Directory to write the job's artifacts into
-    #[arg(long, short = 'o', value_name = "DIR")]
+    #[arg(help_heading = "Output", long, short = 'o', value_name = "DIR")]
     pub output: PathBuf,
     #[command(flatten)]
     pub remote: RemoteArgs,
@@ -430,16 +443,16 @@ pub struct BatchArgs {
     #[arg(long = "threads", short = 'j', alias = "jobs", value_name = "N")]
     pub threads: Option<usize>,
     /// Write the rows to this file instead of standard output
-    #[arg(long, short = 'o', value_name = "PATH")]
+    #[arg(help_heading = "Output", long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,
     /// Keep the rows already in --output, skip their inputs and append the new rows
     #[arg(long, requires = "output")]
     pub resume: bool,
     /// Print a summary table (to standard output with --output, else to standard error)
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub summary: bool,
     /// Never draw the progress bar (it is only drawn when standard error is a terminal)
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub no_progress: bool,
     /// Rule selection; a row's outcome is `findings` when a finding at or above
     /// `--fail-on` exists
@@ -464,15 +477,19 @@ pub struct BatchArgs {
 pub struct ReplayArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// Accept an incomplete answer when input files could not be read (each is named on
+    /// stderr); without it such an input exits 2
+    #[arg(help_heading = "Output", long)]
+    pub partial: bool,
     /// Output format of the verdict and deviations
-    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    #[arg(help_heading = "Output", long, value_enum, default_value_t = TextOrJson::Text)]
     pub format: TextOrJson,
     /// Write the derived scenario here (re-run it with `mglint reconcile`)
-    #[arg(long, value_name = "SCENARIO.yaml", value_hint = clap::ValueHint::FilePath)]
+    #[arg(help_heading = "Output", long, value_name = "SCENARIO.yaml", value_hint = clap::ValueHint::FilePath)]
     pub scenario: Option<PathBuf>,
     /// Write the verdict here (text or JSON as --format says); a `.yaml`/`.yml` path is taken
     /// as --scenario, as before that flag existed, with a note
-    #[arg(long, short = 'o', value_name = "PATH", value_hint = clap::ValueHint::FilePath)]
+    #[arg(help_heading = "Output", long, short = 'o', value_name = "PATH", value_hint = clap::ValueHint::FilePath)]
     pub output: Option<PathBuf>,
 }
 
@@ -506,7 +523,8 @@ impl From<DetailsArg> for mglint::status::Details {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum StatusFormat {
-    /// Exactly what `oc adm upgrade status` prints
+    /// Exactly what `oc adm upgrade status` prints (`human` is the same)
+    #[value(alias = "human")]
     Text,
     /// The versioned `mglint/status/v2` document
     Json,
@@ -546,14 +564,14 @@ pub struct RecommendArgs {
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub accept: Vec<String>,
     /// Output format [default: from -o's extension, else text]
-    #[arg(long, value_enum)]
+    #[arg(help_heading = "Output", long, value_enum)]
     pub format: Option<StatusFormat>,
     /// Write to this file instead of standard output
-    #[arg(long, short = 'o', value_name = "PATH")]
+    #[arg(help_heading = "Output", long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,
     /// Answer although input files could not be read (each is named on stderr); without it
     /// such an input exits 2
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub partial: bool,
 }
 
@@ -570,13 +588,13 @@ pub struct StatusArgs {
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
     /// Output format [default: from -o's extension, else text]
-    #[arg(long, value_enum)]
+    #[arg(help_heading = "Output", long, value_enum)]
     pub format: Option<StatusFormat>,
     /// Write to this file instead of standard output
-    #[arg(long, short = 'o', value_name = "PATH")]
+    #[arg(help_heading = "Output", long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,
     /// Print what can be told when input files could not be read (each is named on stderr and
     /// under "Unknown"); without it such an input is an error (exit 2)
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub partial: bool,
 }

@@ -160,6 +160,7 @@ fn reports_for_unreadable(
         }
         let text = mglint::output::render(&report, *format, &RenderOptions::default());
         write_text(&mglint::redact::scrub_secrets(&text), path.as_deref())?;
+        super::mark_written(path.as_deref());
     }
     Ok(())
 }

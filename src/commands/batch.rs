@@ -73,6 +73,7 @@ pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
         None => run_to(&inputs, &opts, &Default::default(), &mut std::io::stdout()),
     }
     .map_err(|e| CliError::Failed(e.to_string()))?;
+    super::mark_written(a.output.as_deref());
     if run.skipped > 0 {
         ui.note(&format!(
             "{} already had a row; skipped",

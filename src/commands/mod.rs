@@ -95,7 +95,52 @@ fn guard_outputs(inputs: &[String], outputs: &[Option<&Path>]) -> Result<(), Cli
         .map(PathBuf::from)
         .collect();
     let outs: Vec<&Path> = outputs.iter().flatten().copied().collect();
-    Ok(app::check_destinations(&outs, &inputs)?)
+    app::check_destinations(&outs, &inputs)?;
+    let mut named = OUTPUTS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for o in outs.iter().filter(|o| !app::is_stdout(o)) {
+        if !named.iter().any(|(p, _)| p == o) {
+            named.push((o.to_path_buf(), false));
+        }
+    }
+    Ok(())
+}
+
+/// The files named with `-o` in this run, each with whether it was written, so that a run
+/// ending with exit 2 can name every one it did not write ([`unwritten`]): a CI step then
+/// knows which artifact is missing, and why, instead of finding out from a later step.
+static OUTPUTS: std::sync::Mutex<Vec<(PathBuf, bool)>> = std::sync::Mutex::new(Vec::new());
+
+/// Notes that `path` (a file named with `-o`) was written whole.
+fn mark_written(path: Option<&Path>) {
+    let Some(path) = path else { return };
+    let mut named = OUTPUTS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    match named.iter_mut().find(|(p, _)| p == path) {
+        Some(entry) => entry.1 = true,
+        None if !app::is_stdout(path) => named.push((path.to_path_buf(), true)),
+        None => {}
+    }
+}
+
+/// The files named with `-o` that were not written (in the order they were named).
+pub fn unwritten() -> Vec<PathBuf> {
+    OUTPUTS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .iter()
+        .filter(|(_, written)| !written)
+        .map(|(p, _)| p.clone())
+        .collect()
+}
+
+/// Ends a run that exits 2: names on stderr each file named with `-o` that was not written.
+pub fn name_unwritten() {
+    for p in unwritten() {
+        say!("error: `{}` was not written", p.display());
+    }
 }
 
 /// Why a command failed before it could report anything (exit 2).
@@ -263,7 +308,22 @@ fn emit(run: &Run, text: &str, path: Option<&Path>, ui: &Ui) -> Result<(), CliEr
     if path.is_none_or(app::is_stdout) && ui.quiet {
         return Ok(());
     }
-    Ok(app::write_text(&run.finish(text), path)?)
+    app::write_text(&run.finish(text), path)?;
+    mark_written(path);
+    Ok(())
+}
+
+/// A text view for standard output, wrapped to the width `COLUMNS` or the terminal gives
+/// ([`mglint::output::term::wrap_lines`]); a file, or a pipe without `COLUMNS`, gets its
+/// lines whole.
+fn for_terminal(text: String, path: Option<&Path>) -> String {
+    match (
+        path.is_none_or(app::is_stdout),
+        mglint::output::term::known_stdout_width(),
+    ) {
+        (true, Some(w)) => mglint::output::term::wrap_lines(&text, w),
+        _ => text,
+    }
 }
 
 /// [`app::write_text`] for texts that belong to no run, honouring `--quiet` for stdout.
@@ -271,7 +331,9 @@ fn write_plain(text: &str, path: Option<&Path>, ui: &Ui) -> Result<(), CliError>
     if path.is_none_or(app::is_stdout) && ui.quiet {
         return Ok(());
     }
-    Ok(app::write_text(text, path)?)
+    app::write_text(text, path)?;
+    mark_written(path);
+    Ok(())
 }
 
 /// Reports inputs that could not be opened; they make the exit code 2.

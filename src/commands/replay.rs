@@ -21,6 +21,7 @@ pub fn run(a: ReplayArgs, ui: &Ui) -> Result<u8, CliError> {
     super::guard_outputs(&a.input.inputs, &[scenario.as_deref(), output.as_deref()])?;
     let s = settings(&a.input, None, ui)?;
     let run = load(&a.input, &s, ui)?;
+    let unread = super::note_unread(&run, ui);
     let r = run.analysis().replay();
     if let Some(p) = &scenario {
         let yaml = scenario_yaml(r).map_err(|e| CliError::Failed(e.to_string()))?;
@@ -33,6 +34,10 @@ pub fn run(a: ReplayArgs, ui: &Ui) -> Result<u8, CliError> {
             TextOrJson::Json => render_json(an.replay(), layout),
         }
     });
+    let text = match a.format {
+        TextOrJson::Text => super::for_terminal(text, output.as_deref()),
+        TextOrJson::Json => text,
+    };
     emit(&run, &text, output.as_deref(), ui)?;
     let code = run
         .analyses()
@@ -40,7 +45,8 @@ pub fn run(a: ReplayArgs, ui: &Ui) -> Result<u8, CliError> {
         .map(|an| an.replay().exit_code())
         .max()
         .unwrap_or(0);
-    Ok(finish(run, code))
+    let code = finish(run, code);
+    Ok(super::partial_exit(code, unread, a.partial))
 }
 
 fn is_yaml(p: &std::path::Path) -> bool {

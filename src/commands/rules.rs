@@ -20,7 +20,7 @@ pub fn list(a: RulesArgs, ui: &Ui) -> Result<u8, CliError> {
     let cat = mglint::rules::catalogue_with(&s.known);
     let text = match a.format {
         TextOrJson::Json => mglint::rules::render_rules_json(&cat),
-        TextOrJson::Text => mglint::rules::render_rules_text(&cat),
+        TextOrJson::Text => super::for_terminal(mglint::rules::render_rules_text(&cat), None),
     };
     write_plain(&text, None, ui)?;
     Ok(0)
@@ -32,11 +32,8 @@ pub fn explain(a: ExplainArgs, ui: &Ui) -> Result<u8, CliError> {
     match mglint::rules::explain(&a.code, &s.known) {
         Some(page) => {
             let opts = ui.stdout_options();
-            write_plain(
-                &mglint::output::page::render_terminal(&page, &opts),
-                None,
-                ui,
-            )?;
+            let text = mglint::output::page::render_terminal(&page, &opts);
+            write_plain(&super::for_terminal(text, None), None, ui)?;
             drop(s);
             Ok(0)
         }

@@ -32,6 +32,10 @@ pub fn run(a: TimelineArgs, ui: &Ui) -> Result<u8, CliError> {
             TextOrJson::Json => mglint::timeline::render_json(an.timeline(), &filter, layout),
         },
     );
+    let text = match format {
+        TextOrJson::Text => super::for_terminal(text, a.output.as_deref()),
+        TextOrJson::Json => text,
+    };
     emit(&run, &text, a.output.as_deref(), ui)?;
     let code = finish(run, 0);
     Ok(super::partial_exit(code, unread, a.partial))

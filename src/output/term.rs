@@ -79,6 +79,81 @@ impl RenderOptions {
     }
 }
 
+/// The width standard output asks for, when something says it: `COLUMNS` when it is a
+/// number, else the terminal's width when standard output is one; `None` for a pipe without
+/// `COLUMNS` (then lines stay whole, so `grep` and `cut` see one record a line).
+pub fn known_stdout_width() -> Option<usize> {
+    let from_env = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|w| *w > 0);
+    from_env
+        .or_else(|| {
+            let out = std::io::stdout();
+            out.is_terminal()
+                .then(|| terminal_size::terminal_size_of(&out))
+                .flatten()
+                .map(|(w, _)| usize::from(w.0))
+        })
+        .map(|w| w.max(MIN_WIDTH))
+}
+
+/// Wraps each line of a text view (a summary, a timeline table, the rule list, a replay
+/// verdict) that is wider than `width` at spaces. A continuation line is indented to where
+/// the line's last column starts (after the last run of two spaces or more, when that lies
+/// in the first half of the width), else two columns past the line's own indentation,
+/// so a table's last column reads as a block under its heading. A word longer than the room
+/// left is broken.
+pub fn wrap_lines(text: &str, width: usize) -> String {
+    let width = width.max(MIN_WIDTH);
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    for line in text.split_inclusive('\n') {
+        let (body, nl) = match line.strip_suffix('\n') {
+            Some(b) => (b, "\n"),
+            None => (line, ""),
+        };
+        if textwrap::core::display_width(body) <= width {
+            out.push_str(line);
+            continue;
+        }
+        let indent = " ".repeat(continuation_indent(body, width));
+        let opts = textwrap::Options::new(width)
+            .subsequent_indent(&indent)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation)
+            .break_words(true)
+            .word_separator(textwrap::WordSeparator::AsciiSpace);
+        let lead = body.len() - body.trim_start_matches(' ').len();
+        let wrapped = textwrap::wrap(&body[lead..], opts.initial_indent(&body[..lead]));
+        for (i, l) in wrapped.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            out.push_str(l.trim_end());
+        }
+        out.push_str(nl);
+    }
+    out
+}
+
+/// Where a wrapped line's continuation starts (see [`wrap_lines`]).
+fn continuation_indent(line: &str, width: usize) -> usize {
+    let lead = line.len() - line.trim_start_matches(' ').len();
+    let limit = width / 2;
+    let mut col = None;
+    let mut spaces = 0;
+    for (i, c) in line.char_indices() {
+        if c == ' ' {
+            spaces += 1;
+            continue;
+        }
+        if spaces >= 2 && i > lead && i <= limit {
+            col = Some(textwrap::core::display_width(&line[..i]));
+        }
+        spaces = 0;
+    }
+    col.unwrap_or((lead + 2).min(limit))
+}
+
 #[cfg(test)]
 mod color_tests {
     use super::auto_color;
@@ -102,5 +177,25 @@ mod color_tests {
         assert!(!auto_color(env(&[("TERM", "dumb")]), true));
         assert!(auto_color(env(&[("TERM", "xterm")]), true));
         assert!(!auto_color(env(&[]), false));
+    }
+}
+
+#[cfg(test)]
+mod wrap_tests {
+    use super::wrap_lines;
+
+    #[test]
+    fn a_table_row_wraps_under_its_last_column_and_short_lines_stay() {
+        let row = "2020-04-09 17:38:21.000  cluster-operator     clusteroperator/kube-controller-manager  `Upgradeable` → True (AsExpected)\nshort\n";
+        let w = wrap_lines(row, 60);
+        for l in w.lines() {
+            assert!(l.chars().count() <= 60, "{l:?}");
+        }
+        let lines: Vec<&str> = w.lines().collect();
+        assert_eq!(lines.last(), Some(&"short"));
+        // Continuations start at the second column (after the time), the first half.
+        assert!(lines[1].starts_with(&" ".repeat(25)) && !lines[1].starts_with(&" ".repeat(26)));
+        let words = |t: &str| t.split_whitespace().collect::<String>();
+        assert_eq!(words(&w), words(row));
     }
 }
