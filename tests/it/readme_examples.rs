@@ -117,3 +117,28 @@ fn every_mglint_command_of_the_readme_runs_as_written() {
         "only {ran} commands found in the README's sh blocks"
     );
 }
+
+#[test]
+fn the_settings_file_example_of_the_docs_works_as_written() {
+    let doc = std::fs::read_to_string(common::root().join("docs/commands.md")).unwrap();
+    let toml = blocks(&doc, "toml")
+        .into_iter()
+        .next()
+        .expect("docs/commands.md shows a mglint.toml");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mglint.toml"), toml).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_mglint"))
+        .args(["analyze", "--format", "json"])
+        .arg(common::fixture("must-gather/seed1-blocked"))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{err}");
+    assert!(err.contains("settings from"), "{err}");
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        report["settings"]["select"],
+        serde_json::json!(["CV", "CO"])
+    );
+}
