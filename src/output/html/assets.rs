@@ -16,7 +16,7 @@ h1{font-size:22px;margin:0 0 6px}
 h2{font-size:18px;margin:22px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}
 h3{font-size:15px;margin:0 0 6px}
 code{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#eef0f3;padding:0 3px;border-radius:3px;overflow-wrap:anywhere}
-pre{background:#f3f4f6;padding:8px;overflow-x:auto;border-radius:4px}
+pre{background:#f3f4f6;padding:8px;overflow-x:auto;border-radius:4px;white-space:pre-wrap;overflow-wrap:anywhere}
 pre code{background:none;padding:0}
 table{border-collapse:collapse}
 table.meta th{text-align:left;padding:2px 14px 2px 0;color:var(--muted);font-weight:600;vertical-align:top;white-space:nowrap}
@@ -40,10 +40,12 @@ nav a{margin-right:14px}
 .finding.sev-error{border-color:var(--bad)}
 .finding.sev-warning{border-color:var(--warn)}
 .finding.sev-info{border-color:var(--info)}
-.finding dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0 0}
+.finding dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:2px 12px;margin:6px 0 0}
 .finding dt{color:var(--muted);font-weight:600}
-.finding dd{margin:0}
+.finding dd{margin:0;min-width:0;overflow-wrap:anywhere}
+a{overflow-wrap:anywhere}
 .msg{margin:4px 0}
+.finding,p,li{overflow-wrap:anywhere}
 ul.ev{margin:0;padding-left:16px}
 ul.ev li{margin:2px 0}
 details.rule{border:1px solid var(--line);border-radius:4px;padding:4px 10px;margin:8px 0}
@@ -123,7 +125,12 @@ a .mark{cursor:pointer}
 html:not([data-js]) .js-only{display:none}
 button.js-only{font-size:11px;padding:0 4px}
 footer{color:var(--muted);font-size:12px;border-top:1px solid var(--line);margin-top:24px}
-@media print{.controls,#tip{display:none}.chart{overflow:visible}}
+.nw{white-space:nowrap}
+.tablewrap{overflow-x:auto;max-width:100%}
+.tablewrap:focus-visible,.chart:focus-visible{outline:2px solid var(--info-ink);outline-offset:2px}
+main,section{min-width:0}
+@media (max-width:700px){header,main,footer{padding:8px 10px}:root{--lblw:120px}h1{font-size:18px}table.meta th{white-space:normal}.finding dl{grid-template-columns:1fr}nav a{display:inline-block;margin:2px 10px 2px 0}}
+@media print{@page{size:A4 landscape;margin:10mm}.controls,#tip,.js-only{display:none}.chart{overflow:visible;border:none}.chart .inner{zoom:.78}.lbl{position:static}.tablewrap{overflow:visible}.finding{break-inside:avoid}}
 "#;
 
 /// One hatched fill: a `size`-pixel tile of `bg` with a `stripe`-wide band of `fg`, turned by

@@ -389,7 +389,8 @@ pub fn render(chart: &Chart, scope: Scope<'_>) -> Markup {
     let quiet: Vec<&Lane> = chart.lanes.iter().filter(|l| l.is_quiet()).collect();
     html! {
         (controls(chart, scope))
-        div class="chart" id=(scope.id("chart")) data-w=(n(sc.width)) data-segs=(sc.encode())
+        div class="chart" id=(scope.id("chart")) tabindex="0" role="region" aria-label="Timeline chart (scrolls sideways)"
+            data-w=(n(sc.width)) data-segs=(sc.encode())
             data-zooms=(ZOOMS.map(|z| z.to_string()).join(" ")) data-start=(fmt_short(&chart.start))
             data-end=(fmt_short(&chart.end)) {
             "\n"

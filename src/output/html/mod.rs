@@ -155,13 +155,18 @@ fn meta_row(name: &str, value: Option<&str>) -> Markup {
 }
 
 /// One input in the header: name, kind and how many files were read.
-fn input_item(name: &str, kind: &str, files_read: u64) -> Markup {
+/// One input of the header, with the root its evidence paths are shown under (named once
+/// here, as the terminal names it once per input).
+fn input_item(name: &str, kind: &str, files_read: u64, root: &str) -> Markup {
     html! {
         li {
             code { (Text(name)) }
             " (" (Text(kind)) ", "
             (plural(usize::try_from(files_read).unwrap_or(usize::MAX), "file read", "files read"))
             ")"
+            @if !root.is_empty() {
+                "; evidence paths below are relative to " code class="path" { (Text(root)) }
+            }
         }
     }
 }
@@ -188,6 +193,17 @@ fn header(report: &Report, tl: &Timeline, meta: &HtmlMeta, scope: Scope<'_>) -> 
             .collect()
     };
     let older = tl.history.len().saturating_sub(8);
+    let bases = crate::output::paths::Bases::of(report);
+    let root_of = |name: &str| -> String {
+        report
+            .inputs
+            .iter()
+            .find(|i| i.name == name)
+            .map(|i| bases.base(i))
+            .filter(|b| !b.is_empty())
+            .map(|b| crate::vocab::files::join_path(name, b))
+            .unwrap_or_default()
+    };
     html! {
         header {
             @match scope.heading {
@@ -241,7 +257,7 @@ fn header(report: &Report, tl: &Timeline, meta: &HtmlMeta, scope: Scope<'_>) -> 
                         td {
                             ul {
                                 @for (name, kind, files_read) in &inputs {
-                                    (input_item(name, kind, *files_read))
+                                    (input_item(name, kind, *files_read, &root_of(name)))
                                 }
                             }
                         }

@@ -5,17 +5,21 @@
 
 use super::Scope;
 use super::text::{Text, code_spans};
+use crate::output::paths::Bases;
 use crate::rules::{ConfidenceLevel, Finding, Report, RuleMeta};
 use crate::timeline::{Episode, EpisodeKind, Timeline, fmt_short, human_duration};
 use maud::{Markup, PreEscaped, html};
 
-fn evidence(f: &Finding) -> Markup {
+/// A finding's evidence, each path relative to its input's must-gather root, as the terminal
+/// shows it (the header names each input's root once).
+fn evidence(f: &Finding, bases: &Bases<'_>) -> Markup {
     html! {
         ul class="ev" {
             @for e in &f.evidence {
+                @let shown = bases.short(e);
                 @let loc = match e.line {
-                    Some(l) => format!("{}:{l}", e.display_path()),
-                    None => e.display_path(),
+                    Some(l) => format!("{shown}:{l}"),
+                    None => shown,
                 };
                 li {
                     code class="path" { (Text(&loc)) }
@@ -41,7 +45,7 @@ fn link(url: &str) -> Markup {
     }
 }
 
-fn card(n: usize, f: &Finding, scope: Scope<'_>) -> Markup {
+fn card(n: usize, f: &Finding, scope: Scope<'_>, bases: &Bases<'_>) -> Markup {
     let sev = f.severity.as_str();
     html! {
         article class={ "finding sev-" (sev) } id=(scope.id(&format!("f-{n}"))) data-code=(Text(f.code))
@@ -70,7 +74,7 @@ fn card(n: usize, f: &Finding, scope: Scope<'_>) -> Markup {
                     dt { "Fix" } dd { (code_spans(&f.help)) }
                 }
                 @if !f.evidence.is_empty() {
-                    dt { "Evidence" } dd { (evidence(f)) }
+                    dt { "Evidence" } dd { (evidence(f, bases)) }
                 }
                 @if !f.details.is_empty() {
                     dt { "Details" }
@@ -103,6 +107,7 @@ fn card(n: usize, f: &Finding, scope: Scope<'_>) -> Markup {
 }
 
 pub fn findings(report: &Report, scope: Scope<'_>) -> Markup {
+    let bases = Bases::of(report);
     html! {
         section id=(scope.id("findings")) {
             h2 { "Findings " span class="muted" { "(" (report.findings.len()) ")" } }
@@ -110,6 +115,7 @@ pub fn findings(report: &Report, scope: Scope<'_>) -> Markup {
             @if report.findings.is_empty() {
                 p { "No findings." }
             } @else {
+                div class="tablewrap" tabindex="0" role="region" aria-label="Findings table" {
                 table class="list" {
                     thead {
                         tr {
@@ -122,10 +128,10 @@ pub fn findings(report: &Report, scope: Scope<'_>) -> Markup {
                         @for (i, f) in report.findings.iter().enumerate() {
                             @let sev = f.severity.as_str();
                             tr {
-                                td { span class={ "sev sev-" (sev) } { (sev) } }
-                                td { a href=(scope.href(&format!("f-{}", i + 1))) { code { (Text(f.code)) } } }
+                                td class="nw" { span class={ "sev sev-" (sev) } { (sev) } }
+                                td class="nw" { a href=(scope.href(&format!("f-{}", i + 1))) { code { (Text(f.code)) } } }
                                 td { code { (Text(&f.object.display())) } }
-                                td {
+                                td class="nw" {
                                     @if let Some(t) = f.at { (Text(&fmt_short(&t))) }
                                 }
                                 td { (code_spans(&f.message)) }
@@ -134,9 +140,10 @@ pub fn findings(report: &Report, scope: Scope<'_>) -> Markup {
                         }
                     }
                 }
+                }
                 "\n"
                 @for (i, f) in report.findings.iter().enumerate() {
-                    (card(i + 1, f, scope))
+                    (card(i + 1, f, scope, &bases))
                 }
             }
         }
@@ -222,14 +229,14 @@ fn episode_row(e: &Episode, end_of_data: Option<crate::model::Time>) -> Markup {
         tr data-episode=(Text(&kind)) data-start=(Text(&start))
             data-end=(Text(&e.end.map(|t| fmt_short(&t)).unwrap_or_default())) {
             td {
-                (Text(&kind)) " "
+                span class="nw" { (Text(&kind)) } " "
                 button type="button" class="js-only" data-show-start=(Text(&start))
                     data-show-end=(Text(&fmt_short(&show_end))) title="show on the chart" { "chart" }
             }
             td { (Text(&what)) }
             td { (Text(&start)) }
             td { (Text(&end)) }
-            td { (Text(&took)) }
+            td class="nw" { (Text(&took)) }
             td { (Text(e.running_release.as_deref().unwrap_or(""))) }
             td {
                 (code_spans(&e.summary))
@@ -250,6 +257,7 @@ pub fn episodes(tl: &Timeline, scope: Scope<'_>) -> Markup {
             @if tl.episodes.is_empty() {
                 p { "No install, update, stall or restart could be placed in time." }
             } @else {
+                div class="tablewrap" tabindex="0" role="region" aria-label="Episodes table" {
                 table class="list" {
                     thead {
                         tr {
@@ -262,6 +270,7 @@ pub fn episodes(tl: &Timeline, scope: Scope<'_>) -> Markup {
                         "\n"
                         @for e in &tl.episodes { (episode_row(e, tl.reference)) }
                     }
+                }
                 }
             }
         }
@@ -343,6 +352,7 @@ pub fn updates(u: Option<&UpdatesView>, scope: Scope<'_>) -> Markup {
             }
             @for (minor, rows) in &u.minors {
                 h3 { "Updates to " (Text(minor)) }
+                div class="tablewrap" tabindex="0" role="region" aria-label={ "Updates to " (Text(minor)) } {
                 table class="list" {
                     thead { tr { th { "Version" } th { "Recommended" } th { "Reason" } th { "Risks" } } }
                     tbody {
@@ -355,6 +365,7 @@ pub fn updates(u: Option<&UpdatesView>, scope: Scope<'_>) -> Markup {
                             }
                         }
                     }
+                }
                 }
                 "\n"
             }
