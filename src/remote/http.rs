@@ -595,3 +595,41 @@ fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
     }
     cur.to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_listing_page_keeps_names_and_sizes_and_is_bounded() {
+        let page = br#"{"kind":"storage#objects","prefixes":["p/"],"nextPageToken":"t2",
+            "items":[{"kind":"storage#object","name":"a","size":"12","metadata":{"x":[1,2]}},
+                     {"name":"b","size":7},{"name":"c","size":{"odd":true}},{"name":"d"}]}"#;
+        let p = parse_listing_page(page).unwrap();
+        let got: Vec<(&str, Option<u64>)> =
+            p.items.iter().map(|l| (l.name.as_str(), l.size)).collect();
+        assert_eq!(
+            got,
+            [("a", Some(12)), ("b", Some(7)), ("c", None), ("d", None)]
+        );
+        assert_eq!(p.next_page_token.as_deref(), Some("t2"));
+        assert!(
+            parse_listing_page(br#"{"items":null}"#)
+                .unwrap()
+                .items
+                .is_empty()
+        );
+        let e = parse_listing_page(br#"{"items":[{"size":"1"}]}"#).unwrap_err();
+        assert!(e.contains("missing field `name`"), "{e}");
+        assert!(parse_listing_page(b"[1]").is_err());
+        let many = format!(
+            r#"{{"items":[{}{{"name":"z"}}]}}"#,
+            r#"{"name":"x"},"#.repeat(MAX_PAGE_ITEMS)
+        );
+        let e = parse_listing_page(many.as_bytes()).unwrap_err();
+        assert!(
+            e.contains(&format!("more than {MAX_PAGE_ITEMS} items in one page")),
+            "{e}"
+        );
+    }
+}

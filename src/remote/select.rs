@@ -367,4 +367,35 @@ mod tests {
                 .any(|s| s.contains("cannot be used as a local path"))
         );
     }
+
+    #[test]
+    fn long_names_and_paths_get_short_stable_unique_local_paths() {
+        let ok = format!("{T}/gather-extra/artifacts/clusterversion.json");
+        assert_eq!(local_path(&ok), ok);
+        let long = |c: char| format!("{T}/junit/junit_{}.xml", c.to_string().repeat(250));
+        let (a, b) = (local_path(&long('a')), local_path(&long('b')));
+        assert_ne!(a, b);
+        assert_eq!(a, local_path(&long('a')), "stable");
+        assert!(a.starts_with(&format!("{T}/junit/junit_aaa")) && a.ends_with("aaa.xml"));
+        assert!(a.split('/').all(|c| c.len() <= MAX_NAME_BYTES), "{a}");
+        // Multi-byte characters are cut at their boundaries.
+        let wide = local_path(&"é".repeat(300));
+        assert!(wide.len() <= MAX_NAME_BYTES && wide.contains('~'), "{wide}");
+        let deep = |leaf: &str| {
+            format!(
+                "{T}/junit/{}{leaf}",
+                format!("{}/", "d".repeat(150)).repeat(30)
+            )
+        };
+        let (x, y) = (
+            local_path(&deep("junit_x.xml")),
+            local_path(&deep("junit_y.xml")),
+        );
+        assert_ne!(x, y);
+        for p in [&x, &y] {
+            assert!(p.len() <= MAX_PATH_BYTES, "{}", p.len());
+            assert!(p.starts_with(&format!("{T}/junit/")), "{p}");
+        }
+        assert!(x.ends_with("/junit_x.xml"), "{x}");
+    }
 }
