@@ -122,7 +122,7 @@ pub fn local_path(rel: &str) -> String {
     }
     let mut head = 0;
     let mut head_len = 0;
-    while head < tail && head_len + parts[head].len() + 1 <= MAX_PATH_BYTES / 4 {
+    while head < tail && head_len + parts[head].len() < MAX_PATH_BYTES / 4 {
         head_len += parts[head].len() + 1;
         head += 1;
     }
