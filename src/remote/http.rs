@@ -45,9 +45,11 @@ impl Budget {
     pub fn new(limit: Duration, max_bytes: u64) -> Self {
         let now = Instant::now();
         Budget {
+            // A limit past what an Instant holds is no limit (about a century).
             deadline: now
                 .checked_add(limit)
-                .unwrap_or(now + Duration::from_secs(1 << 32)),
+                .or_else(|| now.checked_add(Duration::from_secs(1 << 32)))
+                .unwrap_or(now),
             limit,
             max_bytes,
             used: AtomicU64::new(0),
