@@ -219,3 +219,33 @@ fn links_planted_in_a_fetch_directory_are_replaced_or_refused() {
         );
     }
 }
+
+/// `mglint fetch --job-timeout`: the object still trickling when it runs out is named, the
+/// rest is written, and the exit code says the job is not whole.
+#[test]
+fn fetch_job_timeout_flag_cuts_a_drip() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = job_server(100, tmp.path());
+    let data = std::fs::read(tmp.path().join("job/finished.json")).unwrap();
+    server.put(
+        BUCKET,
+        &format!("{JOB}/finished.json"),
+        data,
+        Behaviour::Drip(Duration::from_secs(30)),
+    );
+    let out = tmp.path().join("out");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mglint"))
+        .args(["fetch", &job_url(), "--gcs-endpoint", &server.endpoint])
+        .args(["--job-timeout", "1", "--timeout", "60", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("error: `finished.json` could not be downloaded: ")
+            && err.contains("not done when the job's time limit of 1.0s ran out"),
+        "{err}"
+    );
+    assert!(out.join("prowjob.json").is_file());
+}
