@@ -16,6 +16,7 @@ pub mod reconciler;
 pub mod redact;
 pub mod remote;
 pub mod rules;
+pub mod safe_fs;
 pub mod source;
 pub mod status;
 pub mod summary;

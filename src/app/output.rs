@@ -4,9 +4,11 @@
 //!
 //! - [`check_destinations`] refuses, before any work, an output that is an input or inside
 //!   one, the same file named twice, and a FIFO or socket (which would block with no reader);
-//! - [`write_text`] writes a regular file through a temporary file in the same directory,
-//!   renamed into place only when complete, so a failure (a full disk) leaves the old file
-//!   or none, never a truncated report.
+//! - [`write_text`] writes a regular file through a temporary file with a random name,
+//!   created exclusively in the same directory and renamed into place only when complete
+//!   ([`crate::safe_fs`]): a failure (a full disk) leaves the old file or none, never a
+//!   truncated report, and a symbolic link at the destination is replaced, never written
+//!   through.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -135,25 +137,7 @@ fn write_file(p: &Path, bytes: &[u8]) -> std::io::Result<()> {
                 .write_all(bytes);
         }
     }
-    let dir = match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = p
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.mglint-{}.tmp", std::process::id()));
-    let written = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, p)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
+    crate::safe_fs::write_replace(p, bytes)
 }
 
 #[cfg(test)]
@@ -200,5 +184,30 @@ mod tests {
         assert!(write_text("x", Some(&bad)).is_err());
         // /dev/null is written directly (no rename over a device).
         write_text("x", Some(Path::new("/dev/null"))).unwrap();
+    }
+
+    #[test]
+    fn a_planted_link_is_replaced_and_what_it_points_at_is_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside");
+        std::fs::create_dir(&outside).unwrap();
+        let victim = outside.join("victim.txt");
+        std::fs::write(&victim, "precious\n").unwrap();
+        let out = dir.path().join("out");
+        std::fs::create_dir(&out).unwrap();
+        let p = out.join("r.json");
+        std::os::unix::fs::symlink(&victim, &p).unwrap();
+        // Links at the names a temporary file used to get (and any other predictable one).
+        for n in [
+            format!(".r.json.mglint-{}.tmp", std::process::id()),
+            ".mglint-.tmp".to_string(),
+        ] {
+            std::os::unix::fs::symlink(&victim, out.join(n)).unwrap();
+        }
+        write_text("report\n", Some(&p)).unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+        assert!(!std::fs::symlink_metadata(&p).unwrap().is_symlink());
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "report\n");
+        assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 1);
     }
 }

@@ -120,6 +120,18 @@ pub struct RemoteArgs {
     /// Largest object downloaded [default: 1 GiB]
     #[arg(long, value_name = "SIZE", default_value_t = ByteSize(1 << 30), hide_default_value = true)]
     pub max_object_bytes: ByteSize,
+    /// Time for one whole job (listing, downloads, retries) in seconds; what is not fetched
+    /// by then is named as not downloaded
+    #[arg(long, value_name = "SECS", default_value_t = 3600,
+          value_parser = clap::value_parser!(u64).range(1..=604_800))]
+    pub job_timeout: u64,
+    /// Most bytes fetched for one job [default: 16 GiB]
+    #[arg(long, value_name = "SIZE", default_value_t = ByteSize(16 << 30), hide_default_value = true)]
+    pub max_job_bytes: ByteSize,
+    /// Most objects the analysis may read kept from one job's listing; the listing stops there
+    #[arg(long, value_name = "N", default_value_t = 100_000,
+          value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub max_listed_objects: u64,
     /// Also download the must-gather archive when other artifacts have the data
     #[arg(long)]
     pub with_must_gather: bool,

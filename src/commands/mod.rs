@@ -187,6 +187,9 @@ fn fetch_options(a: &RemoteArgs) -> FetchOptions {
         timeout: Duration::from_secs(a.timeout.max(1)),
         retries: a.retries,
         max_object_bytes: a.max_object_bytes.0,
+        job_timeout: Duration::from_secs(a.job_timeout.max(1)),
+        max_job_bytes: a.max_job_bytes.0,
+        max_listed_objects: usize::try_from(a.max_listed_objects).unwrap_or(usize::MAX),
         with_must_gather: a.with_must_gather,
         ..FetchOptions::default()
     };

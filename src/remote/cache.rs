@@ -1,8 +1,9 @@
 //! The local cache of fetched jobs: where it lives, the `<cache>/<bucket>/<path>/` layout (a
-//! normal CI job directory ingestion reads), and the manifest that marks a completed fetch.
+//! normal CI job directory ingestion reads), and the manifest that marks a completed fetch
+//! (written through a temporary file renamed into place, [`crate::safe_fs`]; a file counts
+//! as present only as itself, never through a symbolic link).
 
 use super::RemoteError;
-use super::http::TempFile;
 use super::location::GcsLocation;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -81,7 +82,8 @@ impl Manifest {
             return None;
         }
         let intact = m.objects.iter().all(|e| {
-            std::fs::metadata(dir.join(&e.path)).is_ok_and(|md| md.is_file() && md.len() == e.bytes)
+            std::fs::symlink_metadata(dir.join(&e.path))
+                .is_ok_and(|md| md.is_file() && md.len() == e.bytes)
         });
         intact.then_some(m)
     }
@@ -96,10 +98,7 @@ impl Manifest {
         let text =
             serde_json::to_vec_pretty(self).map_err(|e| io(format!("cannot encode: {e}")))?;
         std::fs::create_dir_all(dir).map_err(|e| io(format!("cannot create directory: {e}")))?;
-        let mut tmp = TempFile::new(&dest);
-        std::fs::write(&tmp.path, text).map_err(|e| io(format!("cannot write: {e}")))?;
-        tmp.persist(&dest)
-            .map_err(|e| io(format!("cannot rename into place: {e}")))
+        crate::safe_fs::write_replace(&dest, &text).map_err(|e| io(format!("cannot write: {e}")))
     }
 }
 

@@ -38,6 +38,17 @@ pub enum RemoteError {
     NotCached { url: String, dir: PathBuf },
     /// A local file or directory could not be written.
     Io { path: PathBuf, reason: String },
+    /// The job's time limit ran out before this request was done (after `attempts` tries).
+    JobDeadline {
+        url: String,
+        after: Duration,
+        attempts: u32,
+    },
+    /// The job's byte budget was spent while this object (or page) was read.
+    JobBytes { url: String, cap: u64 },
+    /// One object's place in the job directory cannot be made (a symbolic link or a file
+    /// where a directory goes): the object is not downloaded, the rest of the job is.
+    Unplaceable { path: PathBuf, reason: String },
 }
 
 impl RemoteError {
@@ -51,8 +62,12 @@ impl RemoteError {
             | RemoteError::TooLarge { url, .. }
             | RemoteError::BadListing { url, .. }
             | RemoteError::NoObjects { url }
-            | RemoteError::NotCached { url, .. } => url.clone(),
-            RemoteError::Io { path, .. } => path.display().to_string(),
+            | RemoteError::NotCached { url, .. }
+            | RemoteError::JobDeadline { url, .. }
+            | RemoteError::JobBytes { url, .. } => url.clone(),
+            RemoteError::Io { path, .. } | RemoteError::Unplaceable { path, .. } => {
+                path.display().to_string()
+            }
             RemoteError::Config { .. } => String::new(),
         }
     }
@@ -70,7 +85,8 @@ impl RemoteError {
         match &mut self {
             RemoteError::Http { attempts, .. }
             | RemoteError::Network { attempts, .. }
-            | RemoteError::Timeout { attempts, .. } => *attempts = n,
+            | RemoteError::Timeout { attempts, .. }
+            | RemoteError::JobDeadline { attempts, .. } => *attempts = n,
             _ => {}
         }
         self
@@ -142,7 +158,23 @@ impl std::fmt::Display for RemoteError {
                 "`{url}`: not in the cache `{}` (fetch it once without `--offline`)",
                 dir.display()
             ),
-            RemoteError::Io { path, reason } => write!(f, "`{}`: {reason}", path.display()),
+            RemoteError::Io { path, reason } | RemoteError::Unplaceable { path, reason } => {
+                write!(f, "`{}`: {reason}", path.display())
+            }
+            RemoteError::JobDeadline {
+                url,
+                after,
+                attempts,
+            } => write!(
+                f,
+                "`{url}`: not done when the job's time limit of {:.1}s ran out (`--job-timeout`){}",
+                after.as_secs_f64(),
+                tries(*attempts)
+            ),
+            RemoteError::JobBytes { url, cap } => write!(
+                f,
+                "`{url}`: the job's budget of {cap} bytes fetched ran out (`--max-job-bytes`)"
+            ),
         }
     }
 }

@@ -1,21 +1,25 @@
 //! The HTTP side of a fetch: a blocking reqwest client with connect and total timeouts,
 //! bounded retries with exponential backoff (5xx, 408, 429, connection errors and timeouts;
-//! never other 4xx), the GCS JSON listing with paging, and object downloads that stream to a
-//! temporary file and rename it only when complete.
+//! never other 4xx), the GCS JSON listing with paging (each page read under a byte cap and
+//! parsed into only the names and sizes, at most [`MAX_PAGE_ITEMS`] of them), and object
+//! downloads that stream to a temporary file ([`crate::safe_fs`]) renamed only when complete.
+//! Every request of one job shares a [`Budget`]: a deadline (retries, waits and a body that
+//! trickles included) and a byte count.
 
 use super::RemoteError;
 use super::location::GcsLocation;
 use super::select::Listed;
 use reqwest::Url;
 use reqwest::blocking::{Client, Response};
-use serde_json::Value;
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// Largest listing page we read into memory.
-const MAX_PAGE_BYTES: u64 = 64 << 20;
+/// Largest listing page read into memory (a real page of 1000 items is about 200 KB).
+pub const MAX_PAGE_BYTES: u64 = 32 << 20;
+/// Most items one listing page may hold (mglint asks for 1000).
+pub const MAX_PAGE_ITEMS: usize = 10_000;
 /// Most pages of one listing (1000 objects each).
 const MAX_PAGES: usize = 10_000;
 /// Longest wait between two attempts.
@@ -25,6 +29,152 @@ const MAX_BACKOFF: Duration = Duration::from_secs(10);
 enum Failure {
     Retry(RemoteError),
     Fatal(RemoteError),
+}
+
+/// What one job's requests may spend together: time until a deadline (attempts, the waits
+/// between them and body reads all count) and bytes received.
+#[derive(Debug)]
+pub(crate) struct Budget {
+    deadline: Instant,
+    limit: Duration,
+    max_bytes: u64,
+    used: AtomicU64,
+}
+
+impl Budget {
+    pub fn new(limit: Duration, max_bytes: u64) -> Self {
+        let now = Instant::now();
+        Budget {
+            // A limit past what an Instant holds is no limit (about a century).
+            deadline: now
+                .checked_add(limit)
+                .or_else(|| now.checked_add(Duration::from_secs(1 << 32)))
+                .unwrap_or(now),
+            limit,
+            max_bytes,
+            used: AtomicU64::new(0),
+        }
+    }
+
+    fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+
+    fn out_of_time(&self, url: &Url, attempts: u32) -> RemoteError {
+        RemoteError::JobDeadline {
+            url: url.to_string(),
+            after: self.limit,
+            attempts,
+        }
+    }
+
+    /// Counts `n` more bytes received; false once the job is over its byte budget.
+    fn take(&self, n: u64) -> bool {
+        self.used.fetch_add(n, Ordering::Relaxed).saturating_add(n) <= self.max_bytes
+    }
+}
+
+/// One page of a GCS listing: the items' names and sizes (every other field is skipped
+/// unread) and the next page's token.
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct ListingPage {
+    #[serde(default, deserialize_with = "bounded_items")]
+    pub items: Vec<Listed>,
+    #[serde(default, rename = "nextPageToken")]
+    pub next_page_token: Option<String>,
+}
+
+/// Parses one listing page (a JSON object) into its items and next token.
+pub fn parse_listing_page(body: &[u8]) -> Result<ListingPage, String> {
+    let v: ListingPage = serde_json::from_slice(body).map_err(|e| format!("invalid JSON: {e}"))?;
+    Ok(v)
+}
+
+#[derive(serde::Deserialize)]
+struct RawItem {
+    name: String,
+    #[serde(default)]
+    size: Size,
+}
+
+/// An item's `size`: GCS gives a decimal string (a uint64); a number is accepted too, and
+/// anything else is no size.
+#[derive(Default)]
+struct Size(Option<u64>);
+
+impl<'de> serde::Deserialize<'de> for Size {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Size;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a size")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Size, E> {
+                Ok(Size(v.parse().ok()))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Size, E> {
+                Ok(Size(Some(v)))
+            }
+            fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Size, E> {
+                Ok(Size(None))
+            }
+            fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Size, E> {
+                Ok(Size(None))
+            }
+            fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Size, E> {
+                Ok(Size(None))
+            }
+            fn visit_unit<E: serde::de::Error>(self) -> Result<Size, E> {
+                Ok(Size(None))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Size, A::Error> {
+                while a.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Size(None))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Size, A::Error> {
+                while a
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(Size(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The `items` array, refused past [`MAX_PAGE_ITEMS`] while it is read.
+fn bounded_items<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Listed>, D::Error> {
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = Vec<Listed>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an array of objects with a `name`")
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Vec<Listed>, E> {
+            Ok(Vec::new())
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut a: A,
+        ) -> Result<Vec<Listed>, A::Error> {
+            let mut out = Vec::new();
+            while let Some(item) = a.next_element::<RawItem>()? {
+                if out.len() == MAX_PAGE_ITEMS {
+                    return Err(serde::de::Error::custom(format!(
+                        "more than {MAX_PAGE_ITEMS} items in one page"
+                    )));
+                }
+                out.push(Listed {
+                    name: item.name,
+                    size: item.size.0,
+                });
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_any(V)
 }
 
 /// Client settings taken from the fetch options.
@@ -123,53 +273,58 @@ impl Http {
         u
     }
 
-    /// Lists every object under the job prefix (recursively: no delimiter), following pages.
-    pub fn list(&self, loc: &GcsLocation) -> Result<Vec<Listed>, RemoteError> {
+    /// Lists the objects under the job prefix (recursively: no delimiter), following pages,
+    /// and keeps those `keep` accepts, at most `max_kept` of them: one page at a time is held,
+    /// never the whole listing. Gives the objects kept, how many were listed, and whether
+    /// the listing stopped at `max_kept` with pages still to come.
+    pub fn list(
+        &self,
+        loc: &GcsLocation,
+        budget: &Budget,
+        keep: &dyn Fn(&str) -> bool,
+        max_kept: usize,
+    ) -> Result<(Vec<Listed>, usize, bool), RemoteError> {
         let mut out = Vec::new();
+        let mut listed = 0usize;
         let mut token: Option<String> = None;
         // Every token seen: a server cycling A→B→A is caught on the first repeat, not after
         // MAX_PAGES requests.
         let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
         for _ in 0..MAX_PAGES {
             let url = self.listing_url(loc, token.as_deref());
-            let body = self.get_bytes(&url, MAX_PAGE_BYTES)?;
+            let body = self
+                .get_bytes(&url, MAX_PAGE_BYTES, budget)
+                .map_err(|e| match e {
+                    RemoteError::TooLarge { url, cap } => RemoteError::BadListing {
+                        url,
+                        reason: format!("a page is over the {cap}-byte cap for one listing page"),
+                    },
+                    e => e,
+                })?;
             let bad = |reason: String| RemoteError::BadListing {
                 url: url.to_string(),
                 reason,
             };
-            let v: Value =
-                serde_json::from_slice(&body).map_err(|e| bad(format!("invalid JSON: {e}")))?;
-            if !v.is_object() {
-                return Err(bad("expected a JSON object".to_string()));
+            let page = parse_listing_page(&body).map_err(bad)?;
+            drop(body);
+            listed += page.items.len();
+            for item in page.items {
+                if !keep(&item.name) {
+                    continue;
+                }
+                if out.len() == max_kept {
+                    return Ok((out, listed, true));
+                }
+                out.push(item);
             }
-            for item in v
-                .get("items")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let Some(name) = item.get("name").and_then(Value::as_str) else {
-                    return Err(bad("an item has no `name`".to_string()));
-                };
-                // GCS gives `size` as a decimal string (a uint64); accept a number too.
-                let size = match item.get("size") {
-                    Some(Value::String(s)) => s.parse().ok(),
-                    Some(v) => v.as_u64(),
-                    None => None,
-                };
-                out.push(Listed {
-                    name: name.to_string(),
-                    size,
-                });
-            }
-            match v.get("nextPageToken").and_then(Value::as_str) {
+            match page.next_page_token {
                 Some(t) if !t.is_empty() => {
-                    if !seen.insert(t.to_string()) {
+                    if !seen.insert(t.clone()) {
                         return Err(bad(format!("the server repeated page token `{t}`")));
                     }
-                    token = Some(t.to_string());
+                    token = Some(t);
                 }
-                _ => return Ok(out),
+                _ => return Ok((out, listed, false)),
             }
         }
         Err(RemoteError::BadListing {
@@ -178,33 +333,44 @@ impl Http {
         })
     }
 
-    /// Runs `attempt` until it succeeds, fails for good, or the retries are spent.
+    /// Runs `attempt` (given the time it may take) until it succeeds, fails for good, the
+    /// retries are spent, or the job's deadline passes.
     fn retrying<T>(
         &self,
-        mut attempt: impl FnMut() -> Result<T, Failure>,
+        url: &Url,
+        budget: &Budget,
+        mut attempt: impl FnMut(Duration) -> Result<T, Failure>,
     ) -> Result<T, RemoteError> {
         let mut n = 0;
         loop {
-            match attempt() {
+            let left = budget.remaining();
+            if left.is_zero() {
+                return Err(budget.out_of_time(url, n));
+            }
+            match attempt(left.min(self.timeout)) {
                 Ok(v) => return Ok(v),
                 Err(Failure::Fatal(e)) => return Err(e.with_attempts(n + 1)),
                 Err(Failure::Retry(e)) => {
+                    if budget.remaining().is_zero() {
+                        return Err(budget.out_of_time(url, n + 1));
+                    }
                     if n >= self.retries {
                         return Err(e.with_attempts(n + 1));
                     }
                     let wait = self.backoff.saturating_mul(1 << n.min(16)).min(MAX_BACKOFF);
-                    std::thread::sleep(wait);
+                    std::thread::sleep(wait.min(budget.remaining()));
                     n += 1;
                 }
             }
         }
     }
 
-    /// Sends one GET and checks the status.
-    fn send(&self, url: &Url) -> Result<Response, Failure> {
+    /// Sends one GET, to be answered whole within `time`, and checks the status.
+    fn send(&self, url: &Url, time: Duration) -> Result<Response, Failure> {
         let resp = self
             .client
             .get(url.clone())
+            .timeout(time)
             .send()
             .map_err(|e| self.transport(url, &e))?;
         let status = resp.status();
@@ -263,13 +429,16 @@ impl Http {
         }
     }
 
-    /// Streams a response body into `sink`, enforcing the size cap and the total timeout.
+    /// Streams a response body into `sink`, enforcing the size cap, the job's byte budget
+    /// and the attempt's `time` (a body that trickles is cut when it runs out).
+    #[allow(clippy::too_many_arguments)]
     fn copy_body(
         &self,
         url: &Url,
         resp: Response,
         cap: u64,
-        started: Instant,
+        (started, time): (Instant, Duration),
+        budget: &Budget,
         sink: &mut dyn Write,
         sink_path: &Path,
     ) -> Result<u64, Failure> {
@@ -307,7 +476,7 @@ impl Http {
         let mut buf = vec![0u8; 64 << 10];
         let mut total = 0u64;
         loop {
-            if started.elapsed() > self.timeout {
+            if started.elapsed() > time {
                 return Err(Failure::Retry(RemoteError::Timeout {
                     url: url.to_string(),
                     after: self.timeout,
@@ -321,6 +490,12 @@ impl Http {
                 Err(e) => return Err(self.body_error(url, &e)),
             };
             total += n as u64;
+            if !budget.take(n as u64) {
+                return Err(Failure::Fatal(RemoteError::JobBytes {
+                    url: url.to_string(),
+                    cap: budget.max_bytes,
+                }));
+            }
             if total > cap {
                 return Err(Failure::Fatal(RemoteError::TooLarge {
                     url: url.to_string(),
@@ -337,36 +512,50 @@ impl Http {
     }
 
     /// GETs a small document into memory.
-    pub fn get_bytes(&self, url: &Url, cap: u64) -> Result<Vec<u8>, RemoteError> {
-        self.retrying(|| {
+    pub fn get_bytes(&self, url: &Url, cap: u64, budget: &Budget) -> Result<Vec<u8>, RemoteError> {
+        self.retrying(url, budget, |time| {
             let started = Instant::now();
-            let resp = self.send(url)?;
+            let resp = self.send(url, time)?;
             let mut out = Vec::new();
-            self.copy_body(url, resp, cap, started, &mut out, Path::new("memory"))?;
+            let at = (started, time);
+            self.copy_body(url, resp, cap, at, budget, &mut out, Path::new("memory"))?;
             Ok(out)
         })
     }
 
     /// Downloads `url` to `dest`, bytes as received; returns the byte count. The data goes to
-    /// a temporary file next to `dest`, renamed only when complete, and removed on failure.
-    pub fn download(&self, url: &Url, dest: &Path, cap: u64) -> Result<u64, RemoteError> {
-        let io = |path: &Path, what: &str, e: std::io::Error| RemoteError::Io {
-            path: path.to_path_buf(),
-            reason: format!("{what}: {e}"),
+    /// a temporary file with a random name, created exclusively in `dest`'s directory (which
+    /// must exist), renamed over `dest` only when complete and removed on failure.
+    pub fn download(
+        &self,
+        url: &Url,
+        dest: &Path,
+        cap: u64,
+        budget: &Budget,
+    ) -> Result<u64, RemoteError> {
+        // A name the file system refuses is this object's failure alone; any other local
+        // error (a full disk) stops the fetch.
+        let io = |path: &Path, what: &str, e: std::io::Error| {
+            let (path, reason) = (path.to_path_buf(), format!("{what}: {e}"));
+            if e.kind() == std::io::ErrorKind::InvalidFilename {
+                RemoteError::Unplaceable { path, reason }
+            } else {
+                RemoteError::Io { path, reason }
+            }
         };
-        let dir = dest.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir).map_err(|e| io(dir, "cannot create directory", e))?;
-        self.retrying(|| {
+        let dir = crate::safe_fs::parent_dir(dest);
+        self.retrying(url, budget, |time| {
             let started = Instant::now();
-            let resp = self.send(url)?;
-            let mut tmp = TempFile::new(dest);
-            let mut file = std::fs::File::create(&tmp.path)
-                .map_err(|e| Failure::Fatal(io(&tmp.path, "cannot create file", e)))?;
-            let n = self.copy_body(url, resp, cap, started, &mut file, &tmp.path)?;
-            file.sync_all()
-                .map_err(|e| Failure::Fatal(io(&tmp.path, "cannot write file", e)))?;
-            drop(file);
-            tmp.persist(dest)
+            let resp = self.send(url, time)?;
+            let mut tmp = crate::safe_fs::temp_in(dir)
+                .map_err(|e| Failure::Fatal(io(dir, "cannot create a temporary file", e)))?;
+            let tmp_path = tmp.path().to_path_buf();
+            let at = (started, time);
+            let n = self.copy_body(url, resp, cap, at, budget, &mut tmp, &tmp_path)?;
+            tmp.as_file()
+                .sync_all()
+                .map_err(|e| Failure::Fatal(io(&tmp_path, "cannot write file", e)))?;
+            crate::safe_fs::persist(tmp, dest)
                 .map_err(|e| Failure::Fatal(io(dest, "cannot rename into place", e)))?;
             Ok(n)
         })
@@ -400,40 +589,6 @@ fn check_cert_file() -> Result<(), RemoteError> {
     }
 }
 
-/// A temporary file next to its destination, removed on drop unless persisted.
-pub(crate) struct TempFile {
-    pub path: PathBuf,
-    kept: bool,
-}
-
-impl TempFile {
-    pub fn new(dest: &Path) -> Self {
-        static SEQ: AtomicU64 = AtomicU64::new(0);
-        let name = dest
-            .file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_default();
-        let seq = SEQ.fetch_add(1, Ordering::Relaxed);
-        let path = dest.with_file_name(format!(".{name}.mglint-part-{}-{seq}", std::process::id()));
-        TempFile { path, kept: false }
-    }
-
-    /// Renames the file to `dest`.
-    pub fn persist(&mut self, dest: &Path) -> std::io::Result<()> {
-        std::fs::rename(&self.path, dest)?;
-        self.kept = true;
-        Ok(())
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if !self.kept {
-            let _ = std::fs::remove_file(&self.path);
-        }
-    }
-}
-
 /// The innermost message of an error chain ("connection refused", not "error sending request").
 fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
     let mut cur = e;
@@ -441,4 +596,42 @@ fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
         cur = next;
     }
     cur.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_listing_page_keeps_names_and_sizes_and_is_bounded() {
+        let page = br#"{"kind":"storage#objects","prefixes":["p/"],"nextPageToken":"t2",
+            "items":[{"kind":"storage#object","name":"a","size":"12","metadata":{"x":[1,2]}},
+                     {"name":"b","size":7},{"name":"c","size":{"odd":true}},{"name":"d"}]}"#;
+        let p = parse_listing_page(page).unwrap();
+        let got: Vec<(&str, Option<u64>)> =
+            p.items.iter().map(|l| (l.name.as_str(), l.size)).collect();
+        assert_eq!(
+            got,
+            [("a", Some(12)), ("b", Some(7)), ("c", None), ("d", None)]
+        );
+        assert_eq!(p.next_page_token.as_deref(), Some("t2"));
+        assert!(
+            parse_listing_page(br#"{"items":null}"#)
+                .unwrap()
+                .items
+                .is_empty()
+        );
+        let e = parse_listing_page(br#"{"items":[{"size":"1"}]}"#).unwrap_err();
+        assert!(e.contains("missing field `name`"), "{e}");
+        assert!(parse_listing_page(b"[1]").is_err());
+        let many = format!(
+            r#"{{"items":[{}{{"name":"z"}}]}}"#,
+            r#"{"name":"x"},"#.repeat(MAX_PAGE_ITEMS)
+        );
+        let e = parse_listing_page(many.as_bytes()).unwrap_err();
+        assert!(
+            e.contains(&format!("more than {MAX_PAGE_ITEMS} items in one page")),
+            "{e}"
+        );
+    }
 }

@@ -5,6 +5,15 @@
 //! manifest so that a second run does no network I/O. Bytes are stored as received (objects
 //! may be gzip data without a `.gz` suffix; ingestion sniffs content).
 //!
+//! Every file is written through a temporary file renamed into place, and every directory
+//! below the job directory is made with `create_dir`, a symbolic link there refused, never
+//! followed ([`crate::safe_fs`]). A local path is bounded ([`select::local_path`]: a long
+//! name is shortened around a hash). One job is bounded in total: the listing (a page at a
+//! time, each under a byte cap, only the objects the analysis may need kept, at most
+//! [`FetchOptions::max_listed_objects`]), its time ([`FetchOptions::job_timeout`], retries
+//! and slow bodies included) and its bytes ([`FetchOptions::max_job_bytes`]); what runs out
+//! costs the objects not yet fetched, each recorded as a [`FailedObject`].
+//!
 //! One [`Fetcher`] (one HTTP client) can serve many fetches, from many threads.
 
 mod cache;
@@ -16,12 +25,15 @@ mod select;
 
 pub use cache::{MANIFEST, default_cache_dir, job_dir};
 pub use error::RemoteError;
+pub use http::{ListingPage, MAX_PAGE_BYTES, MAX_PAGE_ITEMS, parse_listing_page};
 pub use location::{GcsLocation, is_remote};
 pub use plain::{fetch_url, is_http_url};
-pub use select::{Listed, MAX_OBJECTS_PER_JOB, Plan, Wanted, plan};
+pub use select::{
+    Listed, MAX_NAME_BYTES, MAX_OBJECTS_PER_JOB, MAX_PATH_BYTES, Plan, Wanted, local_path, plan,
+};
 
 use cache::{Entry, Manifest};
-use http::{Http, HttpSettings};
+use http::{Budget, Http, HttpSettings};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -52,6 +64,15 @@ pub struct FetchOptions {
     pub with_must_gather: bool,
     /// Downloads in flight at once.
     pub concurrency: usize,
+    /// Time allowed for one whole job: the listing and every download, retries, the waits
+    /// between them and slow bodies included. What is not done by then fails.
+    pub job_timeout: Duration,
+    /// Bytes one job may fetch in all (listing pages and objects); the object being read
+    /// when they run out fails, and so does every later one.
+    pub max_job_bytes: u64,
+    /// Most objects kept from a listing (those the analysis may read; the rest are counted
+    /// and dropped page by page); the listing stops there, with a line in `skipped`.
+    pub max_listed_objects: usize,
 }
 
 impl Default for FetchOptions {
@@ -67,6 +88,9 @@ impl Default for FetchOptions {
             max_object_bytes: 1 << 30,
             with_must_gather: false,
             concurrency: 4,
+            job_timeout: Duration::from_secs(3600),
+            max_job_bytes: 16 << 30,
+            max_listed_objects: 100_000,
         }
     }
 }
@@ -127,7 +151,8 @@ pub struct Fetcher {
 /// One object placed in the job directory.
 #[derive(Debug, Clone)]
 struct Placed {
-    rel: String,
+    /// Its path below the job directory.
+    local: String,
     bytes: u64,
     downloaded: bool,
 }
@@ -231,22 +256,43 @@ impl Fetcher {
             });
         };
         let prefix = loc.prefix();
-        let listed = http.list(loc)?;
-        if listed.is_empty() {
+        let budget = Budget::new(self.opts.job_timeout, self.opts.max_job_bytes);
+        let keep = |name: &str| {
+            name.strip_prefix(prefix.as_str()).is_some_and(|rel| {
+                !rel.is_empty()
+                    && !rel.ends_with('/')
+                    && crate::vocab::kind::classify_path(rel).is_some()
+            })
+        };
+        let max_kept = self.opts.max_listed_objects;
+        let (kept, listed, cut) = http.list(loc, &budget, &keep, max_kept)?;
+        if listed == 0 {
             return Err(RemoteError::NoObjects { url: loc.gs_url() });
         }
-        let plan = select::plan(
+        let mut plan = select::plan(
             &prefix,
-            &listed,
+            &kept,
             self.opts.with_must_gather,
             self.opts.max_object_bytes,
         );
-        let (placed, failed) = self.download_all(http, loc, dir, &plan.fetch)?;
+        if cut {
+            plan.skipped.push(format!(
+                "`{}`: the listing stopped after {max_kept} objects the analysis may read \
+                 (`--max-listed-objects`); the objects listed after them were not \
+                 downloaded",
+                loc.gs_url()
+            ));
+        }
+        std::fs::create_dir_all(dir).map_err(|e| RemoteError::Io {
+            path: dir.to_path_buf(),
+            reason: format!("cannot create directory: {e}"),
+        })?;
+        let (placed, failed) = self.download_all(http, loc, dir, &plan.fetch, &budget)?;
         let mut manifest = Manifest::new(loc, &self.opts.endpoint, self.opts.with_must_gather);
         manifest.objects = placed
             .iter()
             .map(|p| Entry {
-                path: p.rel.clone(),
+                path: p.local.clone(),
                 bytes: p.bytes,
             })
             .collect();
@@ -265,30 +311,48 @@ impl Fetcher {
         })
     }
 
-    /// Places one object: reused when a complete copy of the listed size is already there.
+    /// Places one object: reused when a complete copy of the listed size is already there
+    /// (itself, not a link to one). Its folders are made one by one below `dir`; one that
+    /// cannot be (a link or a file in the way, a name the file system refuses) costs only
+    /// this object.
     fn place(
         &self,
         http: &Http,
         loc: &GcsLocation,
         dir: &Path,
         w: &Wanted,
+        budget: &Budget,
     ) -> Result<Placed, RemoteError> {
-        let mut dest = dir.to_path_buf();
-        dest.extend(w.rel.split('/'));
-        if let Ok(md) = std::fs::metadata(&dest)
+        let local = Path::new(&w.local);
+        let parent =
+            crate::safe_fs::create_dirs_under(dir, local.parent().unwrap_or(Path::new("")))
+                .map_err(|e| RemoteError::Unplaceable {
+                    path: dir.join(local),
+                    reason: format!("cannot make its folder: {e}"),
+                })?;
+        let dest = match local.file_name() {
+            Some(name) => parent.join(name),
+            None => {
+                return Err(RemoteError::Unplaceable {
+                    path: dir.join(local),
+                    reason: "no file name".to_string(),
+                });
+            }
+        };
+        if let Ok(md) = std::fs::symlink_metadata(&dest)
             && md.is_file()
             && Some(md.len()) == w.size
         {
             return Ok(Placed {
-                rel: w.rel.clone(),
+                local: w.local.clone(),
                 bytes: md.len(),
                 downloaded: false,
             });
         }
         let url = http.object_url(&loc.bucket, &format!("{}{}", loc.prefix(), w.rel));
-        let bytes = http.download(&url, &dest, self.opts.max_object_bytes)?;
+        let bytes = http.download(&url, &dest, self.opts.max_object_bytes, budget)?;
         Ok(Placed {
-            rel: w.rel.clone(),
+            local: w.local.clone(),
             bytes,
             downloaded: true,
         })
@@ -304,6 +368,7 @@ impl Fetcher {
         loc: &GcsLocation,
         dir: &Path,
         wanted: &[Wanted],
+        budget: &Budget,
     ) -> Result<(Vec<Placed>, Vec<FailedObject>), RemoteError> {
         let next = AtomicUsize::new(0);
         let failed = AtomicBool::new(false);
@@ -318,7 +383,7 @@ impl Fetcher {
                         while !failed.load(Ordering::Relaxed) {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(w) = wanted.get(i) else { break };
-                            let r = self.place(http, loc, dir, w);
+                            let r = self.place(http, loc, dir, w, budget);
                             if matches!(r, Err(RemoteError::Io { .. })) {
                                 failed.store(true, Ordering::Relaxed);
                             }

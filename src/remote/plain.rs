@@ -4,10 +4,10 @@
 //! A completed download is the file itself (it is renamed into place only when complete), so
 //! a second run, or `--offline`, makes no request.
 
-use super::http::{Http, HttpSettings};
+use super::http::{Budget, Http, HttpSettings};
 use super::{FetchOptions, RemoteError};
 use reqwest::Url;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Whether `input` is an http(s) URL (of any host).
 pub fn is_http_url(input: &str) -> bool {
@@ -57,7 +57,7 @@ pub fn fetch_url(url: &str, opts: &FetchOptions) -> Result<PathBuf, RemoteError>
     })?;
     let dir = opts.cache_dir.join("urls").join(key(parsed.as_str()));
     let dest = dir.join(file_name(&parsed));
-    if dest.is_file() {
+    if std::fs::symlink_metadata(&dest).is_ok_and(|m| m.is_file()) {
         return Ok(dest);
     }
     if opts.offline {
@@ -75,7 +75,19 @@ pub fn fetch_url(url: &str, opts: &FetchOptions) -> Result<PathBuf, RemoteError>
         backoff: opts.backoff,
         decode_content_encoding: true,
     })?;
-    http.download(&parsed, &dest, opts.max_object_bytes)?;
+    let budget = Budget::new(opts.job_timeout, opts.max_job_bytes);
+    std::fs::create_dir_all(&opts.cache_dir)
+        .and_then(|()| {
+            crate::safe_fs::create_dirs_under(
+                &opts.cache_dir,
+                &Path::new("urls").join(key(parsed.as_str())),
+            )
+        })
+        .map_err(|e| RemoteError::Io {
+            path: dir.clone(),
+            reason: format!("cannot create directory: {e}"),
+        })?;
+    http.download(&parsed, &dest, opts.max_object_bytes, &budget)?;
     if looks_like_html(&dest) {
         // A login or error page sent with 200: never kept as the download, so the next run
         // asks again instead of failing on the cached page for ever.

@@ -13,10 +13,12 @@ pub struct Listed {
     pub size: Option<u64>,
 }
 
-/// An object to download: its name relative to the job prefix (also its local path).
+/// An object to download: its name relative to the job prefix, and its local path below the
+/// job directory (the same, unless [`local_path`] had to shorten it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Wanted {
     pub rel: String,
+    pub local: String,
     pub size: Option<u64>,
     pub kind: FileKind,
 }
@@ -46,6 +48,88 @@ fn has_cluster_version(rel: &str, kind: FileKind) -> bool {
     name == "clusterversion.json"
         || name == "clusterversions.yaml"
         || lower.contains("/clusterversions/")
+}
+
+/// The longest name a local path component gets (a file system allows 255 bytes; the rest
+/// is room for what is added to it).
+pub const MAX_NAME_BYTES: usize = 200;
+/// The longest local path below the job directory (Linux allows 4096 bytes in all, the cache
+/// directory's own path included).
+pub const MAX_PATH_BYTES: usize = 1024;
+
+/// The first 16 hex digits of the SHA-256 of `s`: what keeps a shortened name unique.
+fn short_hash(s: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(s.as_bytes())
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// At most `n` bytes of the start (`from_end` false) or the end of `s`, cut at a character
+/// boundary.
+fn clip(s: &str, n: usize, from_end: bool) -> &str {
+    if s.len() <= n {
+        return s;
+    }
+    if from_end {
+        let mut i = s.len() - n;
+        while !s.is_char_boundary(i) {
+            i += 1;
+        }
+        &s[i..]
+    } else {
+        let mut i = n;
+        while !s.is_char_boundary(i) {
+            i -= 1;
+        }
+        &s[..i]
+    }
+}
+
+/// A path component of at most [`MAX_NAME_BYTES`]: a longer one keeps its start and its end
+/// (the suffixes that say what a file is) around a hash of the whole name.
+fn short_name(name: &str) -> String {
+    if name.len() <= MAX_NAME_BYTES {
+        return name.to_string();
+    }
+    format!(
+        "{}~{}~{}",
+        clip(name, 120, false),
+        short_hash(name),
+        clip(name, 60, true)
+    )
+}
+
+/// The local path of the object `rel`: each component at most [`MAX_NAME_BYTES`] and the
+/// whole at most [`MAX_PATH_BYTES`] (the first and last components kept, the ones between
+/// replaced by one named by a hash of `rel`). The same `rel` always gives the same path, and
+/// two objects different paths.
+pub fn local_path(rel: &str) -> String {
+    let parts: Vec<String> = rel.split('/').map(short_name).collect();
+    let joined = parts.join("/");
+    if joined.len() <= MAX_PATH_BYTES {
+        return joined;
+    }
+    // The file name and as many folders before it as fit in half the bound, the top folders
+    // in a quarter; the middle becomes one folder.
+    let mut tail = parts.len() - 1;
+    let mut tail_len = parts[tail].len();
+    while tail > 1 && tail_len + 1 + parts[tail - 1].len() <= MAX_PATH_BYTES / 2 {
+        tail -= 1;
+        tail_len += 1 + parts[tail].len();
+    }
+    let mut head = 0;
+    let mut head_len = 0;
+    while head < tail && head_len + parts[head].len() < MAX_PATH_BYTES / 4 {
+        head_len += parts[head].len() + 1;
+        head += 1;
+    }
+    let mut out: Vec<String> = parts[..head].to_vec();
+    out.push(format!("~{}", short_hash(rel)));
+    out.extend_from_slice(&parts[tail..]);
+    out.join("/")
 }
 
 /// The most objects downloaded for one job: a listing of 200k JUnit files is real (and a
@@ -112,6 +196,7 @@ pub fn plan(
         }
         let w = Wanted {
             rel: rel.to_string(),
+            local: local_path(rel),
             size: obj.size,
             kind,
         };
@@ -281,5 +366,36 @@ mod tests {
                 .iter()
                 .any(|s| s.contains("cannot be used as a local path"))
         );
+    }
+
+    #[test]
+    fn long_names_and_paths_get_short_stable_unique_local_paths() {
+        let ok = format!("{T}/gather-extra/artifacts/clusterversion.json");
+        assert_eq!(local_path(&ok), ok);
+        let long = |c: char| format!("{T}/junit/junit_{}.xml", c.to_string().repeat(250));
+        let (a, b) = (local_path(&long('a')), local_path(&long('b')));
+        assert_ne!(a, b);
+        assert_eq!(a, local_path(&long('a')), "stable");
+        assert!(a.starts_with(&format!("{T}/junit/junit_aaa")) && a.ends_with("aaa.xml"));
+        assert!(a.split('/').all(|c| c.len() <= MAX_NAME_BYTES), "{a}");
+        // Multi-byte characters are cut at their boundaries.
+        let wide = local_path(&"é".repeat(300));
+        assert!(wide.len() <= MAX_NAME_BYTES && wide.contains('~'), "{wide}");
+        let deep = |leaf: &str| {
+            format!(
+                "{T}/junit/{}{leaf}",
+                format!("{}/", "d".repeat(150)).repeat(30)
+            )
+        };
+        let (x, y) = (
+            local_path(&deep("junit_x.xml")),
+            local_path(&deep("junit_y.xml")),
+        );
+        assert_ne!(x, y);
+        for p in [&x, &y] {
+            assert!(p.len() <= MAX_PATH_BYTES, "{}", p.len());
+            assert!(p.starts_with(&format!("{T}/junit/")), "{p}");
+        }
+        assert!(x.ends_with("/junit_x.xml"), "{x}");
     }
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// Bottom to top. A module may use any module of a lower rank (and itself).
 const LAYERS: &[&[&str]] = &[
-    &["vocab"],
+    &["vocab", "safe_fs"],
     &["model", "yaml", "redact"],
     &["bundle"],
     &["source", "remote"],

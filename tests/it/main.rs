@@ -52,6 +52,7 @@ mod reconciler_scenarios;
 mod reconciler_seeds;
 mod reconciler_upstream;
 mod redact_cli;
+mod remote_bounds;
 mod remote_fetch;
 mod remote_tls;
 mod replay_fixtures;

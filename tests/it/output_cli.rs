@@ -291,6 +291,29 @@ fn man_dir_writes_a_page_per_command_that_man_reads() {
     }
 }
 
+/// A link planted at a page's name (pointing outside the directory) is replaced by the
+/// page; the file it pointed at is untouched.
+#[test]
+fn man_dir_replaces_a_planted_link_and_leaves_its_target() {
+    let tmp = tempfile::tempdir().unwrap();
+    let victim = tmp.path().join("victim");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let dir = tmp.path().join("man1");
+    std::fs::create_dir(&dir).unwrap();
+    std::os::unix::fs::symlink(&victim, dir.join("mglint-analyze.1")).unwrap();
+    let o = run(&["man", "--dir", dir.to_str().unwrap()], &[]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    let page = dir.join("mglint-analyze.1");
+    assert!(!std::fs::symlink_metadata(&page).unwrap().is_symlink());
+    assert!(std::fs::read_to_string(&page).unwrap().contains(".TH"));
+}
+
 #[test]
 fn help_has_examples_exit_codes_environment_and_readable_defaults() {
     let top = stdout(&run(&["--help"], &[]));

@@ -40,6 +40,8 @@ pub enum Behaviour {
     GzipEncoded,
     /// 200 with an HTML page (a login or error page) instead of the object.
     HtmlPage,
+    /// The whole body, a byte at a time, spread over this long (a slow drip).
+    Drip(Duration),
 }
 
 struct Obj {
@@ -53,6 +55,9 @@ struct State {
     requests: AtomicUsize,
     log: Mutex<Vec<String>>,
     page_size: usize,
+    /// When not 0, every listing page is this many bytes of items (names under the prefix
+    /// asked for), sent without a length.
+    huge_pages: AtomicUsize,
 }
 
 pub struct Server {
@@ -84,6 +89,7 @@ impl Server {
             requests: AtomicUsize::new(0),
             log: Mutex::new(Vec::new()),
             page_size,
+            huge_pages: AtomicUsize::new(0),
         });
         let stop = Arc::new(AtomicBool::new(false));
         let (st, sp) = (state.clone(), stop.clone());
@@ -156,6 +162,11 @@ impl Server {
                 }
             }
         }
+    }
+
+    /// From now on every listing page is `bytes` bytes of generated items.
+    pub fn huge_listing_pages(&self, bytes: usize) {
+        self.state.huge_pages.store(bytes, Ordering::SeqCst);
     }
 
     /// Requests received so far.
@@ -279,6 +290,30 @@ fn serve<S: Read + Write>(s: &mut S, st: &State) {
 
 fn list<S: Write>(s: &mut S, st: &State, bucket: &str, q: &BTreeMap<String, String>) {
     let prefix = q.get("prefix").cloned().unwrap_or_default();
+    let huge = st.huge_pages.load(Ordering::SeqCst);
+    if huge > 0 {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{\"items\":[";
+        if s.write_all(head.as_bytes()).is_err() {
+            return;
+        }
+        let mut sent = 0;
+        let mut i = 0u64;
+        while sent < huge {
+            let mut chunk = String::new();
+            for _ in 0..1000 {
+                chunk.push_str(&format!(
+                    "{{\"name\":\"{prefix}artifacts/junit/junit_{i:09}.xml\",\"size\":\"10\"}},"
+                ));
+                i += 1;
+            }
+            sent += chunk.len();
+            if s.write_all(chunk.as_bytes()).is_err() {
+                return;
+            }
+        }
+        let _ = s.write_all(b"{\"name\":\"end\"}]}");
+        return;
+    }
     let delim = q.get("delimiter").cloned().unwrap_or_default();
     let start: usize = q
         .get("pageToken")
@@ -405,6 +440,20 @@ fn object<S: Write>(s: &mut S, st: &State, bucket: &str, name: &str) {
             &[("Content-Type", "text/html".to_string())],
             b"<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>Please sign in</body></html>\n",
         ),
+        Behaviour::Drip(d) => {
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n",
+                data.len()
+            );
+            let _ = s.write_all(head.as_bytes());
+            let pause = d / u32::try_from(data.len().max(1)).unwrap_or(u32::MAX);
+            for b in data.iter() {
+                if s.write_all(&[*b]).and_then(|()| s.flush()).is_err() {
+                    return;
+                }
+                std::thread::sleep(pause);
+            }
+        }
         Behaviour::Stall(d) => {
             let head = format!(
                 "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n",
