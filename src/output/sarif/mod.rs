@@ -124,12 +124,18 @@ fn full_description(meta: &RuleMeta) -> String {
 }
 
 /// A message as plain text (GitHub shows `text` only and drops Markdown's backticks itself)
-/// with the Markdown beside it when the message has any.
+/// with the Markdown beside it when the message has any; control characters shown
+/// (`\x1b`), the Markdown escaped as the Markdown report's prose.
 fn message(m: &str) -> Message {
     Message {
-        text: m.replace('`', ""),
-        markdown: m.contains('`').then(|| m.to_string()),
+        text: shown(&m.replace('`', "")),
+        markdown: m.contains('`').then(|| super::markdown::paragraph(m)),
     }
+}
+
+/// Text from the input with its control characters shown ([`crate::vocab::escape`]).
+fn shown(s: &str) -> String {
+    crate::vocab::escape::show_controls(s).into_owned()
 }
 
 fn rule(meta: &RuleMeta) -> Rule {
@@ -198,7 +204,7 @@ fn base_location(input: &ReportInput, bases: &Bases<'_>) -> ArtifactLocation {
         uri: (!uri.is_empty()).then_some(uri),
         uri_base_id: base_id,
         description: Some(Text {
-            text: format!("input `{}` ({})", input.name, input.kind),
+            text: shown(&format!("input `{}` ({})", input.name, input.kind)),
         }),
     }
 }
@@ -276,7 +282,7 @@ fn location(e: &EvidenceItem, report: &Report, bases: &Bases<'_>) -> Location {
                 },
             }),
         },
-        message: e.label.as_ref().map(|l| Text { text: l.clone() }),
+        message: e.label.as_ref().map(|l| Text { text: shown(l) }),
     }
 }
 
@@ -409,14 +415,14 @@ fn execution_notes(report: &Report) -> Vec<Notification> {
         .iter()
         .map(|e| Notification {
             level: "error",
-            message: Text { text: e.clone() },
+            message: Text { text: shown(e) },
             descriptor: None,
         })
         .collect();
     notes.extend(report.unread.iter().map(|u| Notification {
         level: "warning",
         message: Text {
-            text: format!("could not read {}", u.describe()),
+            text: shown(&format!("could not read {}", u.describe())),
         },
         descriptor: Some(Descriptor { id: "IN001" }),
     }));
@@ -440,11 +446,11 @@ fn run(report: &Report, automation_id: String) -> Run {
         .map(|r| Notification {
             level: "note",
             message: Text {
-                text: format!(
+                text: shown(&format!(
                     "{} skipped: {}",
                     r.code,
                     r.reason.as_deref().unwrap_or("inputs absent")
-                ),
+                )),
             },
             descriptor: Some(Descriptor { id: r.code }),
         })
