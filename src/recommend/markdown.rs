@@ -25,6 +25,11 @@ fn cell(s: &str) -> String {
             // No autolink (`scheme://`, GFM's extended autolinks) and no mention
             // (`@name`) from the input, as [`crate::vocab::escape::markdown_text`].
             ':' if chars.peek() == Some(&'/') => out.push_str(":\u{200b}"),
+            '.' if out.ends_with("www")
+                && !out[..out.len() - 3].ends_with(|p: char| p.is_alphanumeric()) =>
+            {
+                out.push_str("\u{200b}.");
+            }
             '@' if chars
                 .peek()
                 .is_some_and(|n| n.is_alphanumeric() || *n == '-') =>

@@ -20,8 +20,10 @@
 //!   while the text still reads the same. Code spans (GitHub neither links
 //!   nor mentions inside them) get a fence longer than any backtick run and are one line.
 //!   Links mglint writes itself (to rule pages, to a section of the same document) stay live.
-//! - **JSON is data**: its strings keep the input's text as it was; JSON's own escaping
-//!   (`\u001b`) makes every control character inert, and a consumer gets the original back.
+//! - **JSON is data** ([`to_json`]): its strings keep the input's text as it was, and a
+//!   consumer parses the original back; every character [`show_controls`] shows is written as
+//!   a JSON escape (`\u001b`, and also `\u007f`, `\u009b`, `\u202e`, which JSON would allow
+//!   raw), so `cat report.json` is as inert as the text formats.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -131,6 +133,81 @@ pub fn markdown_code(s: &str) -> String {
     format!("{fence}{pad}{s}{pad}{fence}")
 }
 
+/// A JSON formatter that writes every character [`is_hostile`] selects as a `\uXXXX` escape
+/// (JSON escapes C0 itself; DEL, C1 and the bidi controls it would write raw) and leaves the
+/// layout to `F`.
+struct Inert<F>(F);
+
+impl<F: serde_json::ser::Formatter> serde_json::ser::Formatter for Inert<F> {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut rest = fragment;
+        while let Some(i) = rest.find(is_hostile) {
+            w.write_all(&rest.as_bytes()[..i])?;
+            let c = rest[i..].chars().next().unwrap_or_default();
+            write!(w, "\\u{:04x}", c as u32)?;
+            rest = &rest[i + c.len_utf8()..];
+        }
+        w.write_all(rest.as_bytes())
+    }
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_array(w)
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object(w)
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+    fn end_object_key<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object_key(w)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object_value(w)
+    }
+}
+
+/// `v` as JSON (pretty: indented by two spaces, as `serde_json::to_string_pretty`; else on
+/// one line), with every character [`is_hostile`] selects written as a `\uXXXX` escape.
+pub fn to_json<T: serde::Serialize + ?Sized>(v: &T, pretty: bool) -> serde_json::Result<String> {
+    let mut out = Vec::with_capacity(128);
+    if pretty {
+        let f = Inert(serde_json::ser::PrettyFormatter::new());
+        v.serialize(&mut serde_json::Serializer::with_formatter(&mut out, f))?;
+    } else {
+        let f = Inert(serde_json::ser::CompactFormatter);
+        v.serialize(&mut serde_json::Serializer::with_formatter(&mut out, f))?;
+    }
+    // The serializer writes UTF-8 only.
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,6 +227,27 @@ mod tests {
         );
         assert!(matches!(show_controls("plain\ttext\n"), Cow::Borrowed(_)));
         assert!(matches!(one_line("4.14.1 élan"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn json_keeps_the_text_and_writes_no_control_raw() {
+        let v = serde_json::json!({"m": HOSTILE, "n": [1, {"k": "é\u{85}"}]});
+        for pretty in [true, false] {
+            let s = to_json(&v, pretty).unwrap();
+            assert!(!s.chars().any(|c| is_hostile(c)), "{s}");
+            assert!(s.contains("\\u202e") && s.contains("\\u009b") && s.contains("\\u007f"));
+            let back: serde_json::Value = serde_json::from_str(&s).unwrap();
+            assert_eq!(back, v);
+        }
+        let plain = serde_json::json!({"a": [1, "b"], "c": {}});
+        assert_eq!(
+            to_json(&plain, true).unwrap(),
+            serde_json::to_string_pretty(&plain).unwrap()
+        );
+        assert_eq!(
+            to_json(&plain, false).unwrap(),
+            serde_json::to_string(&plain).unwrap()
+        );
     }
 
     /// What a CommonMark renderer makes of inline Markdown.

@@ -110,10 +110,8 @@ pub enum JsonLayout {
 impl JsonLayout {
     /// `v` serialized in this layout, without a final newline.
     pub fn write<T: serde::Serialize + ?Sized>(self, v: &T) -> serde_json::Result<String> {
-        match self {
-            JsonLayout::Pretty => serde_json::to_string_pretty(v),
-            JsonLayout::Line => serde_json::to_string(v),
-        }
+        // Controls JSON would write raw (DEL, C1, bidi) escaped too: see `vocab::escape`.
+        super::escape::to_json(v, self == JsonLayout::Pretty)
     }
 
     /// `v` as a document: pretty with a final newline, or one line without one (the JSON

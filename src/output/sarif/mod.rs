@@ -190,6 +190,15 @@ fn base_location(input: &ReportInput, bases: &Bases<'_>) -> ArtifactLocation {
             format!("{name}/{base}")
         }
     };
+    // No `.` or `..` segment in a base (GitHub refuses them, SARIF1004): a directory outside
+    // the working directory (`../mg`) is named by its absolute path, as an absolute input is.
+    let dir = match normalize(&dir) {
+        Some(d) => d,
+        None => std::env::current_dir()
+            .ok()
+            .and_then(|cwd| normalize(&format!("{}/{dir}", cwd.to_string_lossy())))
+            .unwrap_or(dir),
+    };
     let (uri, base_id) = if dir.starts_with('/') {
         (format!("file://{}/", self::uri(&dir)), None)
     } else if dir.is_empty() {
@@ -207,6 +216,31 @@ fn base_location(input: &ReportInput, bases: &Bases<'_>) -> ArtifactLocation {
             text: shown(&format!("input `{}` ({})", input.name, input.kind)),
         }),
     }
+}
+
+/// `path` without `.` segments, empty segments or `..` segments that a segment before them
+/// cancels; `None` when a `..` would climb above a relative path's start (or stays above
+/// `/`: dropped, as the file system does).
+fn normalize(path: &str) -> Option<String> {
+    let absolute = path.starts_with('/');
+    let mut kept: Vec<&str> = Vec::new();
+    for seg in path.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if kept.pop().is_none() && !absolute {
+                    return None;
+                }
+            }
+            s => kept.push(s),
+        }
+    }
+    let joined = kept.join("/");
+    Some(if absolute {
+        format!("/{joined}")
+    } else {
+        joined
+    })
 }
 
 /// An evidence path as (base id, URI relative to it).
@@ -401,7 +435,7 @@ fn log(runs: Vec<Run>) -> String {
         version: "2.1.0",
         runs,
     };
-    match serde_json::to_string_pretty(&log) {
+    match crate::vocab::escape::to_json(&log, true) {
         Ok(s) => s + "\n",
         Err(_) => String::from("{}\n"),
     }
@@ -494,6 +528,15 @@ fn run(report: &Report, automation_id: String) -> Run {
 #[cfg(test)]
 mod tests {
     use super::uri;
+
+    #[test]
+    fn bases_have_no_dot_segments() {
+        assert_eq!(normalize("./mg/../mg2/x").as_deref(), Some("mg2/x"));
+        assert_eq!(normalize("/a/b/../../../c/.").as_deref(), Some("/c"));
+        assert_eq!(normalize("a/../..").as_deref(), None);
+        assert_eq!(normalize("").as_deref(), Some(""));
+        assert_eq!(normalize("..").as_deref(), None);
+    }
 
     #[test]
     fn uris_are_percent_encoded_paths() {
