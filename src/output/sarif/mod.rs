@@ -527,7 +527,7 @@ fn run(report: &Report, automation_id: String) -> Run {
 
 #[cfg(test)]
 mod tests {
-    use super::uri;
+    use super::{normalize, uri};
 
     #[test]
     fn bases_have_no_dot_segments() {
