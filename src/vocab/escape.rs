@@ -234,7 +234,7 @@ mod tests {
         let v = serde_json::json!({"m": HOSTILE, "n": [1, {"k": "é\u{85}"}]});
         for pretty in [true, false] {
             let s = to_json(&v, pretty).unwrap();
-            assert!(!s.chars().any(|c| is_hostile(c)), "{s}");
+            assert!(!s.chars().any(is_hostile), "{s}");
             assert!(s.contains("\\u202e") && s.contains("\\u009b") && s.contains("\\u007f"));
             let back: serde_json::Value = serde_json::from_str(&s).unwrap();
             assert_eq!(back, v);
