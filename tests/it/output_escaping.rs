@@ -90,7 +90,8 @@ fn hostile_must_gather(dir: &Path) -> String {
     );
     std::fs::rename(&node, node.with_file_name(format!("{EVIL_NAME}.yaml"))).unwrap();
     // The image directory holds the cluster-scoped resources: the CVO's log goes beside.
-    let image_dir = etcd.ancestors().nth(3).unwrap().to_path_buf();
+    let image_dir = etcd.ancestors().nth(4).unwrap().to_path_buf();
+    assert!(image_dir.join("cluster-scoped-resources").is_dir());
     let logs = image_dir.join(
         "namespaces/openshift-cluster-version/pods/cluster-version-operator-6d8c9f7b5-x2k4p/cluster-version-operator/cluster-version-operator/logs",
     );
