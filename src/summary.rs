@@ -288,7 +288,11 @@ pub fn render_text(s: &Summary) -> String {
     crate::vocab::text::show_controls(&render_text_unescaped(s)).into_owned()
 }
 
+/// The summary's text, one line per item: a value from the input (a name, a path, a reason)
+/// is kept on its line ([`crate::vocab::escape::one_line`]: a newline shown as `\x0a`), so it
+/// can never forge a heading or an item of its own.
 fn render_text_unescaped(s: &Summary) -> String {
+    use crate::vocab::escape::one_line as ol;
     let mut o = String::new();
     let _ = writeln!(o, "Inputs");
     for i in &s.inputs {
@@ -307,7 +311,7 @@ fn render_text_unescaped(s: &Summary) -> String {
         let _ = writeln!(
             o,
             "  {}  ({}; {} files looked at, {} read{archives}, {} not read, {} bytes)",
-            i.name,
+            ol(&i.name),
             serde_json::to_value(i.kind)
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string))
@@ -343,19 +347,19 @@ fn render_text_unescaped(s: &Summary) -> String {
                 o,
                 "    not read, {why}: {} ({}{more})",
                 t.count,
-                short.join(", ")
+                ol(&short.join(", "))
             );
         }
         for r in &i.must_gather_roots {
             let _ = writeln!(
                 o,
                 "    must-gather root: {}",
-                if r.is_empty() { "." } else { r }
+                if r.is_empty() { ".".into() } else { ol(r) }
             );
         }
     }
     for e in &s.input_errors {
-        let _ = writeln!(o, "  error: {e}");
+        let _ = writeln!(o, "  error: {}", ol(e));
     }
     if let Some(p) = &s.prow_job {
         let _ = writeln!(
@@ -377,10 +381,10 @@ fn render_text_unescaped(s: &Summary) -> String {
         );
     }
     let _ = writeln!(o, "\nCluster");
-    // One value per line: a newline inside a value (a hostile cluster ID) is shown as `\n`,
-    // never allowed to start a line of its own.
+    // One value per line: a newline inside a value (a hostile cluster ID) is shown as
+    // `\x0a`, never allowed to start a line of its own.
     let line = |o: &mut String, k: &str, v: Option<&str>| {
-        let v = v.unwrap_or("-").replace('\r', "\\r").replace('\n', "\\n");
+        let v = ol(v.unwrap_or("-"));
         let _ = writeln!(o, "  {k:<16} {v}");
     };
     line(
@@ -399,12 +403,12 @@ fn render_text_unescaped(s: &Summary) -> String {
             let _ = writeln!(
                 o,
                 "  {:<9} {:<32} {} → {}{}",
-                h.state,
-                if h.version.is_empty() {
+                ol(&h.state),
+                ol(if h.version.is_empty() {
                     &h.image
                 } else {
                     &h.version
-                },
+                }),
                 show(h.started.as_ref()).as_deref().unwrap_or("?"),
                 show(h.completed.as_ref())
                     .as_deref()
@@ -420,7 +424,10 @@ fn render_text_unescaped(s: &Summary) -> String {
             let _ = writeln!(
                 o,
                 "  {:<30} {:<7} {:<32} {}",
-                c.type_, c.status, c.reason, msg
+                ol(&c.type_),
+                ol(&c.status),
+                ol(&c.reason),
+                ol(msg)
             );
         }
     }
@@ -429,14 +436,20 @@ fn render_text_unescaped(s: &Summary) -> String {
         let _ = writeln!(
             o,
             "  pod {} ({} restarts) image {}",
-            p.name, p.restarts, p.image
+            ol(&p.name),
+            p.restarts,
+            ol(&p.image)
         );
     }
     for l in &s.cvo_logs {
         let _ = writeln!(
             o,
             "  log {}{}: {} → {} ({} lines, {} records{})",
-            if l.pod.is_empty() { "?" } else { &l.pod },
+            if l.pod.is_empty() {
+                "?".into()
+            } else {
+                ol(&l.pod)
+            },
             if l.previous { " (previous)" } else { "" },
             show(l.first.as_ref()).as_deref().unwrap_or("-"),
             show(l.last.as_ref()).as_deref().unwrap_or("-"),
@@ -459,7 +472,7 @@ fn render_text_unescaped(s: &Summary) -> String {
         s.operator_problems.len()
     );
     for p in &s.operator_problems {
-        let _ = writeln!(o, "  {:<40} {}", p.name, p.problems.join("; "));
+        let _ = writeln!(o, "  {:<40} {}", ol(&p.name), ol(&p.problems.join("; ")));
     }
     if !s.update_insights.is_empty() {
         let _ = writeln!(
@@ -468,7 +481,7 @@ fn render_text_unescaped(s: &Summary) -> String {
             s.update_insights.len()
         );
         for i in &s.update_insights {
-            let _ = writeln!(o, "  {}", i.line());
+            let _ = writeln!(o, "  {}", ol(&i.line()));
         }
     }
     let _ = writeln!(
@@ -493,7 +506,7 @@ fn render_text_unescaped(s: &Summary) -> String {
             "warning"
         };
         let path = crate::vocab::files::join_path(&u.input, &u.path);
-        let _ = writeln!(o, "  {lvl}: {path}{loc}: {}", u.reason);
+        let _ = writeln!(o, "  {lvl}: {}{loc}: {}", ol(&path), ol(&u.reason));
     }
     o
 }

@@ -171,7 +171,8 @@ impl Ctx<'_> {
 
     /// A row as one JSON line, through the same output hygiene as every other output.
     fn line(&self, row: &Row) -> String {
-        let line = match serde_json::to_string(row) {
+        // Controls JSON would write raw (DEL, C1, bidi) as escapes: `vocab::escape::to_json`.
+        let line = match crate::vocab::escape::to_json(row, false) {
             Ok(l) => l,
             Err(e) => {
                 let r = Row::error(

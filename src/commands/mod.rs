@@ -405,7 +405,7 @@ pub(crate) fn error_doc(
 /// a HyperShift hosted cluster's dump, `hostedcluster-<name>/`), else its inputs; control
 /// characters shown escaped (the ID is the dump's text). Markdown and HTML escape it further.
 pub(crate) fn cluster_label(b: &mglint::bundle::Bundle) -> String {
-    mglint::vocab::text::show_controls(&raw_cluster_label(b)).into_owned()
+    mglint::vocab::escape::one_line(&raw_cluster_label(b)).into_owned()
 }
 
 fn raw_cluster_label(b: &mglint::bundle::Bundle) -> String {

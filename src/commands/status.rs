@@ -16,7 +16,22 @@ pub fn run(a: StatusArgs, ui: &Ui) -> Result<u8, CliError> {
     let s = settings(&a.input, None, ui)?;
     let run = load(&a.input, &s, ui)?;
     if let [one] = run.analyses() {
-        let text = render(&one.bundle, now, format, JsonLayout::Pretty, &a, ui)?;
+        let text = match render(&one.bundle, now, format, JsonLayout::Pretty, &a, ui) {
+            Ok(text) => text,
+            // JSON is still a document of its schema (its `error` form) when the cluster
+            // cannot be assessed, as with several clusters; the error and exit 2 as ever.
+            Err(e) if format == StatusFormat::Json => {
+                let doc = super::error_doc(
+                    mglint::vocab::schema::STATUS,
+                    &one.bundle,
+                    &e.to_string(),
+                    JsonLayout::Pretty,
+                );
+                emit(&run, &doc, a.output.as_deref(), ui)?;
+                return Err(e);
+            }
+            Err(e) => return Err(e),
+        };
         emit(&run, &text, a.output.as_deref(), ui)?;
         return Ok(finish(run, 0));
     }

@@ -23,11 +23,14 @@ pub fn case_name(code: &str, name: &str) -> String {
     format!("[mglint] {code} {name}")
 }
 
-/// Drops what XML 1.0 cannot carry (control characters other than tab and newline, such as
-/// ANSI escapes, and the non-characters U+FFFE/U+FFFF); the writer escapes the rest.
+/// What XML 1.0 can carry: control characters other than tab and newline (ANSI escapes,
+/// which XML 1.0 cannot hold) and bidirectional overrides shown as `\x1b`, `\u{202e}`
+/// ([`crate::vocab::escape::show_controls`]), the non-characters U+FFFE/U+FFFF dropped; the
+/// writer escapes the rest.
 fn xml_chars(s: &str) -> String {
-    s.chars()
-        .filter(|&c| matches!(c, '\t' | '\n') || (c >= ' ' && c != '\u{FFFE}' && c != '\u{FFFF}'))
+    crate::vocab::escape::show_controls(s)
+        .chars()
+        .filter(|&c| c != '\u{FFFE}' && c != '\u{FFFF}')
         .collect()
 }
 

@@ -1,10 +1,11 @@
 //! Markdown for pasting into a support case or bug: the inputs and result, a table of the
 //! findings, one section per finding with its evidence and fix, and the rules that could not
-//! run. Escaping cannot be switched off by the input: text is backslash-escaped, names in
-//! backticks become code spans whose fence is longer than any backtick run inside them, an
-//! unmatched backtick is escaped, no link is ever built from input, evidence sits in a fence
-//! longer than any backtick run it holds. Paths are relative to each input's root. A paragraph
-//! is one line (GitHub renders a newline inside a comment's paragraph as a line break); the
+//! run. Escaping cannot be switched off by the input (the policy is
+//! [`crate::vocab::escape`]'s): text is backslash-escaped, names in backticks become code
+//! spans whose fence is longer than any backtick run inside them, an unmatched backtick is
+//! escaped, no link or mention is ever built from input, control characters are shown
+//! (`\x1b`), evidence sits in a fence longer than any backtick run it holds, one line per
+//! item. Paths are relative to each input's root. A paragraph is one line (GitHub renders a newline inside a comment's paragraph as a line break); the
 //! input's own line breaks are hard breaks (`\`), never trailing spaces. [`render_capped`] cuts
 //! at a finding boundary to stay under GitHub's 65,536-character comment limit.
 
@@ -16,43 +17,18 @@ use std::fmt::Write;
 /// The default cap of a Markdown report, under GitHub's 65,536-character comment limit.
 pub const DEFAULT_MAX_BYTES: usize = 60_000;
 
-/// Longest run of backticks in `s`.
-fn longest_backtick_run(s: &str) -> usize {
-    s.split(|c| c != '`').map(str::len).max().unwrap_or(0)
-}
+use crate::vocab::escape::longest_backtick_run;
 
-/// `s` as one code span: a fence one longer than any backtick run inside, padded with a
-/// space when `s` starts or ends with a backtick or a space (CommonMark strips one).
+/// `s` as one code span (one line, controls shown, a fence longer than any backtick run):
+/// [`crate::vocab::escape::markdown_code`].
 pub fn code(s: &str) -> String {
-    let s = s.replace(['\n', '\r'], " ");
-    let fence = "`".repeat(longest_backtick_run(&s) + 1);
-    let pad = if s.starts_with(['`', ' ']) || s.ends_with(['`', ' ']) || s.is_empty() {
-        " "
-    } else {
-        ""
-    };
-    format!("{fence}{pad}{s}{pad}{fence}")
+    crate::vocab::escape::markdown_code(s)
 }
 
-/// Backslash-escapes every character with a meaning in CommonMark or GFM inline text (so no
-/// emphasis, link, autolink, HTML, entity, strikethrough or table cell can come from input).
+/// Text from the input with no markup, link, autolink, mention or control character left
+/// live: [`crate::vocab::escape::markdown_text`].
 pub(crate) fn escape_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '&' | '#' | '|' | '~' | '$' => {
-                out.push('\\');
-                out.push(c);
-            }
-            // `scheme://` would become an autolink in GFM.
-            ':' if chars.peek() == Some(&'/') => out.push_str("\\:"),
-            '\r' => {}
-            c if c.is_control() && c != '\n' && c != '\t' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::vocab::escape::markdown_text(s)
 }
 
 /// Inline Markdown for a message: `` `name` `` pairs as code spans, everything else escaped.
@@ -146,6 +122,15 @@ fn prose(out: &mut String, first: &str, indent: &str, s: &str) {
     out.push('\n');
 }
 
+/// `s` as Markdown prose without a final newline (lines joined by hard breaks), as a
+/// finding's message is written here: for other formats' Markdown fields (SARIF).
+pub(crate) fn paragraph(s: &str) -> String {
+    let mut out = String::new();
+    prose(&mut out, "", "", s);
+    out.truncate(out.trim_end().len());
+    out
+}
+
 /// A table cell: one line, escaped, with `|` escaped even inside code spans.
 fn cell(s: &str) -> String {
     inline_tokens(&s.replace('\n', " "))
@@ -154,9 +139,9 @@ fn cell(s: &str) -> String {
         .replace('|', "\\|")
 }
 
-/// `s` on one line: line breaks shown as `\n` and `\r`.
+/// `s` on one line, controls shown: [`crate::vocab::escape::one_line`].
 fn one_line(s: &str) -> String {
-    s.replace('\r', "\\r").replace('\n', "\\n")
+    crate::vocab::escape::one_line(s).into_owned()
 }
 
 /// A fenced block holding `lines` literally: the fence is longer than any backtick run.
@@ -256,13 +241,13 @@ fn header(out: &mut String, report: &Report, bases: &Bases<'_>) {
         .map(|r| format!(" ({})", r.replace(" (IN001)", ": `IN001`")))
         .unwrap_or_default();
     for e in &report.input_errors {
-        let _ = writeln!(out, "- **Not read:** {}", escape_text(e));
+        let _ = writeln!(out, "- **Not read:** {}", escape_text(&one_line(e)));
     }
     for a in &report.absent {
         let _ = writeln!(
             out,
             "- **Missing:** {}: {} could not run",
-            escape_text(&a.headline()),
+            escape_text(&one_line(&a.headline())),
             plural(a.rules.len(), "rule", "rules")
         );
     }

@@ -6,11 +6,13 @@ use super::{Options, Plan, issues, requested_target};
 use std::fmt::Write;
 
 /// Text safe in a table cell and in running text: Markdown's active characters escaped,
-/// HTML's brackets as entities, control characters shown, newlines as `<br>`.
+/// HTML's brackets as entities, control characters shown, newlines as `<br>`, no link or
+/// mention built from it.
 fn cell(s: &str) -> String {
     let s = crate::vocab::text::show_controls(s);
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
             '\\' | '|' | '`' | '*' | '_' | '[' | ']' | '#' | '~' => {
                 out.push('\\');
@@ -20,6 +22,20 @@ fn cell(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
             '\n' => out.push_str("<br>"),
+            // No autolink (`scheme://`, GFM's extended autolinks) and no mention
+            // (`@name`) from the input, as [`crate::vocab::escape::markdown_text`].
+            ':' if chars.peek() == Some(&'/') => out.push_str(":\u{200b}"),
+            '.' if out.ends_with("www")
+                && !out[..out.len() - 3].ends_with(|p: char| p.is_alphanumeric()) =>
+            {
+                out.push_str("\u{200b}.");
+            }
+            '@' if chars
+                .peek()
+                .is_some_and(|n| n.is_alphanumeric() || *n == '-') =>
+            {
+                out.push_str("@\u{200b}");
+            }
             c => out.push(c),
         }
     }

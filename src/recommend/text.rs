@@ -10,8 +10,21 @@ use std::fmt::Write as _;
 
 const HEADER: &str = "  VERSION\tISSUES\n";
 
-/// Runs `recommend` with `o` on `p`.
+/// Runs `recommend` with `o` on `p`: oc's text, with the control characters of text from
+/// the input shown escaped (`\x1b`, [`crate::vocab::escape::show_controls`]); ordinary text
+/// is oc's byte for byte.
 pub fn render_text(p: &Plan, o: &Options) -> Answer {
+    let a = render_text_unescaped(p, o);
+    let shown = |s: &str| crate::vocab::escape::show_controls(s).into_owned();
+    Answer {
+        out: shown(&a.out),
+        err: shown(&a.err),
+        error: a.error.as_deref().map(shown),
+    }
+}
+
+/// oc's text as oc writes it, control characters and all.
+fn render_text_unescaped(p: &Plan, o: &Options) -> Answer {
     if let Err(e) = check_options(o) {
         return Answer {
             error: Some(e),

@@ -168,7 +168,7 @@ pub fn render_yaml(cv: &ClusterVersion) -> Result<String, RenderError> {
 
 /// The ClusterVersion as pretty JSON.
 pub fn render_json(cv: &ClusterVersion) -> Result<String, RenderError> {
-    serde_json::to_string_pretty(cv)
+    crate::vocab::escape::to_json(cv, true)
         .map(|mut s| {
             s.push('\n');
             s

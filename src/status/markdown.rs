@@ -1,5 +1,5 @@
 //! Markdown for a support case: the verdict, the control plane, pools and Update Health as
-//! tables (cells escaped), built from the same [`Assessment`] as the text.
+//! tables (cells escaped by [`crate::vocab::escape`]'s policy), built from the same [`Assessment`] as the text.
 
 use super::Assessment;
 use super::godur::Dur;
@@ -7,11 +7,16 @@ use super::nodes::PoolAssessment;
 use crate::model::fmt_k8s;
 use std::fmt::Write;
 
+/// Text from the input in a table cell: no markup, link, mention or control character left
+/// live ([`crate::vocab::escape::markdown_text`]), its line breaks as `<br>`.
 fn cell(s: &str) -> String {
-    crate::vocab::text::show_controls(s)
-        .replace('\\', "\\\\")
-        .replace('|', "\\|")
-        .replace('\n', "<br>")
+    crate::vocab::escape::markdown_text(s).replace('\n', "<br>")
+}
+
+/// A name from the input as a code span in a table cell: one line, controls shown, `|`
+/// escaped for the table (GFM reads `\|` before the code span).
+fn code_cell(s: &str) -> String {
+    crate::vocab::escape::markdown_code(s).replace('|', "\\|")
 }
 
 fn pool_table(out: &mut String, title: &str, p: &PoolAssessment) {
@@ -27,8 +32,8 @@ fn pool_table(out: &mut String, title: &str, p: &PoolAssessment) {
         };
         let _ = writeln!(
             out,
-            "| `{}` | {} | {} | {} | {} | {} |",
-            cell(&n.name),
+            "| {} | {} | {} | {} | {} | {} |",
+            code_cell(&n.name),
             n.state.as_str(),
             n.phase.as_str(),
             cell(version),
@@ -81,8 +86,8 @@ pub fn render_markdown(a: &Assessment) -> String {
         for o in &ops.updating {
             let _ = writeln!(
                 out,
-                "| `{}` | {} | {} |",
-                cell(&o.name),
+                "| {} | {} | {} |",
+                code_cell(&o.name),
                 cell(&o.reason),
                 cell(&o.message)
             );
@@ -102,8 +107,8 @@ pub fn render_markdown(a: &Assessment) -> String {
             };
             let _ = writeln!(
                 out,
-                "| `{}` | {state} | {completion} | {} | {} | {} | {} | {} | {} |",
-                cell(&p.name),
+                "| {} | {state} | {completion} | {} | {} | {} | {} | {} | {} |",
+                code_cell(&p.name),
                 o.total,
                 o.available,
                 o.progressing,
@@ -113,7 +118,8 @@ pub fn render_markdown(a: &Assessment) -> String {
             );
         }
         for p in a.worker_pools.iter().filter(|p| !p.nodes.is_empty()) {
-            pool_table(&mut out, &format!("Worker pool `{}`", cell(&p.name)), p);
+            let name = crate::vocab::escape::markdown_code(&p.name);
+            pool_table(&mut out, &format!("Worker pool {name}"), p);
         }
     }
     out.push_str("\n### Update health\n\n| since | level | impact | message | reference |\n|---|---|---|---|---|\n");

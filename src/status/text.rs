@@ -92,7 +92,7 @@ fn control_plane(out: &mut String, cp: &ControlPlane, detailed: bool, a: &Assess
     let _ = writeln!(out, "Assessment:      {}", cp.state.as_str());
     let _ = writeln!(out, "Target Version:  {}", cp.target);
     if !ops.updating.is_empty() {
-        let names: Vec<&str> = ops.updating.iter().map(|o| o.name.as_str()).collect();
+        let names: Vec<_> = ops.updating.iter().map(|o| name(&o.name)).collect();
         let _ = writeln!(out, "Updating:        {}", names.join(", "));
     }
     let _ = writeln!(
@@ -127,7 +127,7 @@ fn control_plane(out: &mut String, cp: &ControlPlane, detailed: bool, a: &Assess
             let _ = write!(
                 t,
                 "{}\t{}\t{}\t",
-                o.name,
+                name(&o.name),
                 since.short(),
                 ellipsis(reason, 20)
             );
@@ -143,18 +143,25 @@ fn control_plane(out: &mut String, cp: &ControlPlane, detailed: bool, a: &Assess
     }
 }
 
+/// An object's name on its line and in its table cell: a newline or a tab in it (never in a
+/// real name) shown as `\x0a`, `\x09`, so it cannot forge a line or a column; oc's bytes
+/// for every real name.
+fn name(s: &str) -> std::borrow::Cow<'_, str> {
+    crate::vocab::escape::one_line(s)
+}
+
 fn worker_pools(out: &mut String, pools: &[PoolAssessment]) {
     let mut t = String::from("\nWORKER POOL\tASSESSMENT\tCOMPLETION\tSTATUS\n");
     for p in pools {
         let o = &p.overview;
         if p.nodes.is_empty() {
-            let _ = writeln!(t, "{}\tEmpty\t\t{} Total", p.name, o.total);
+            let _ = writeln!(t, "{}\tEmpty\t\t{} Total", name(&p.name), o.total);
             continue;
         }
         let _ = write!(
             t,
             "{}\t{}\t{:.0}% ({}/{})\t{} Available, {} Progressing, {} Draining",
-            p.name,
+            name(&p.name),
             p.state.as_str(),
             p.completion,
             o.total - o.outdated,
@@ -189,7 +196,7 @@ fn pool_nodes(out: &mut String, p: &PoolAssessment, detailed: bool) {
         }
         out.push_str("\nControl Plane Nodes");
     } else {
-        let _ = write!(out, "\nWorker Pool Nodes: {}", p.name);
+        let _ = write!(out, "\nWorker Pool Nodes: {}", name(&p.name));
     }
     let mut t = String::from("\nNAME\tASSESSMENT\tPHASE\tVERSION\tEST\tMESSAGE\n");
     let mut omitted = [0usize; 7];
@@ -233,7 +240,7 @@ fn pool_nodes(out: &mut String, p: &PoolAssessment, detailed: bool) {
         let _ = writeln!(
             t,
             "{}\t{}\t{}\t{version}\t{}\t{}",
-            n.name,
+            name(&n.name),
             n.state.as_str(),
             n.phase.as_str(),
             n.estimate,

@@ -174,7 +174,8 @@ fn render_table_unescaped(tl: &Timeline, f: &Filter) -> String {
             "{:<23}  {:<19}  {:<subj_w$}  {what}\n",
             table_time(&e.time),
             e.source.name(),
-            e.subject
+            // A subject (an object's name) stays on its line: a newline is shown `\x0a`.
+            crate::vocab::escape::one_line(&e.subject)
         ));
     }
     if rows.is_empty() {

@@ -50,31 +50,7 @@ pub fn plural(n: usize, one: &str, many: &str) -> String {
     }
 }
 
-/// `s` safe to print on a terminal: every control character other than a newline and a tab
-/// (ESC starting a colour, a window-title or a clear-screen sequence, BEL, backspace, a
-/// carriage return, DEL, the C1 controls) shown escaped as `\x1b`, `\x07`, `\u{9b}`, so
-/// that text from the input can neither restyle nor rewrite the screen.
-pub fn show_controls(s: &str) -> std::borrow::Cow<'_, str> {
-    use std::fmt::Write as _;
-    if !s.chars().any(is_hostile_control) {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        if !is_hostile_control(c) {
-            out.push(c);
-        } else if (c as u32) < 0x80 {
-            let _ = write!(out, "\\x{:02x}", c as u32);
-        } else {
-            let _ = write!(out, "\\u{{{:x}}}", c as u32);
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
-
-fn is_hostile_control(c: char) -> bool {
-    c.is_control() && c != '\n' && c != '\t'
-}
+pub use super::escape::show_controls;
 
 /// Go's `%q` of a string (`strconv.Quote`): printable characters as they are, the usual
 /// escapes, `\xNN` for other control bytes, `\uNNNN` / `\UNNNNNNNN` for other unprintables.
@@ -134,10 +110,8 @@ pub enum JsonLayout {
 impl JsonLayout {
     /// `v` serialized in this layout, without a final newline.
     pub fn write<T: serde::Serialize + ?Sized>(self, v: &T) -> serde_json::Result<String> {
-        match self {
-            JsonLayout::Pretty => serde_json::to_string_pretty(v),
-            JsonLayout::Line => serde_json::to_string(v),
-        }
+        // Controls JSON would write raw (DEL, C1, bidi) escaped too: see `vocab::escape`.
+        super::escape::to_json(v, self == JsonLayout::Pretty)
     }
 
     /// `v` as a document: pretty with a final newline, or one line without one (the JSON
@@ -154,19 +128,6 @@ impl JsonLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn control_characters_are_shown_escaped() {
-        let hostile = "a\u{1b}]0;pwned\u{7}b\u{1b}[2Jc\u{1b}[31mred\r\u{9b}\u{7f}\n\tok";
-        assert_eq!(
-            show_controls(hostile),
-            "a\\x1b]0;pwned\\x07b\\x1b[2Jc\\x1b[31mred\\x0d\\u{9b}\\x7f\n\tok"
-        );
-        assert!(matches!(
-            show_controls("plain\ttext\n"),
-            std::borrow::Cow::Borrowed(_)
-        ));
-    }
 
     #[test]
     fn one_line_cuts_on_char_boundary_and_marks_more_lines() {

@@ -285,3 +285,97 @@ fn a_run_that_read_nothing_writes_a_valid_report_saying_so() {
     );
     assert_eq!(v["summary"]["rules_ran"], 0);
 }
+
+/// Every document in `out` (one, or JSON Lines of several) checked against `name`'s schema.
+fn check_all(name: &str, out: &str, what: &str) {
+    let docs: Vec<&str> = if out.trim_start().starts_with("{\n") {
+        vec![out]
+    } else {
+        out.lines().filter(|l| !l.trim().is_empty()).collect()
+    };
+    for d in docs {
+        check(name, d, what);
+    }
+}
+
+/// Each JSON-writing verb as (schema, arguments before the input).
+const JSON_VERBS: [(&str, &[&str]); 6] = [
+    ("report", &["analyze", "--format", "json"]),
+    ("summary", &["summary", "--format", "json"]),
+    ("timeline", &["timeline", "--format", "json"]),
+    ("replay", &["replay", "--format", "json"]),
+    ("status", &["status", "--format", "json"]),
+    ("recommend", &["recommend", "--format", "json"]),
+];
+
+/// Runs every JSON-writing verb on `input` and checks what it wrote against its schema,
+/// whatever the exit code; returns (verb, exit code, whether a document was written).
+fn every_verb_on(input: &str) -> Vec<(&'static str, Option<i32>, bool)> {
+    JSON_VERBS
+        .iter()
+        .map(|(name, args)| {
+            let mut all = args.to_vec();
+            all.push(input);
+            let o = Command::new(env!("CARGO_BIN_EXE_mglint"))
+                .current_dir(common::root())
+                .args(&all)
+                .output()
+                .unwrap();
+            let out = String::from_utf8(o.stdout).unwrap();
+            let what = format!("{all:?} (exit {:?})", o.status.code());
+            check_all(name, &out, &what);
+            (*name, o.status.code(), !out.trim().is_empty())
+        })
+        .collect()
+}
+
+#[test]
+fn documents_match_their_schemas_on_every_exit_code() {
+    // An input with no ClusterVersion: replay has nothing to compare (exit 2, `verdict` null,
+    // which its schema refused), status and recommend cannot assess (exit 2, their `error`
+    // form; status wrote nothing at all); the others read what there is (exit 0).
+    let dir = tempfile::tempdir().unwrap();
+    let base = common::fixture("bad/_base");
+    let co = common::dir_files(&base, "")
+        .into_iter()
+        .find(|(p, _)| p.ends_with("clusteroperators/dns.yaml"))
+        .unwrap();
+    std::fs::write(dir.path().join("dns.yaml"), co.1).unwrap();
+    let runs = every_verb_on(dir.path().to_str().unwrap());
+    for (name, code, wrote) in &runs {
+        let want = if matches!(*name, "replay" | "status" | "recommend") {
+            2
+        } else {
+            0
+        };
+        assert_eq!(*code, Some(want), "{name}: {runs:?}");
+        assert!(wrote, "{name} wrote no document: {runs:?}");
+    }
+    // The corrupted-input corpus (each case over the good base): every document valid.
+    let cases: Vec<_> = std::fs::read_dir(common::fixture("bad"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.join("files").is_dir() && !p.file_name().unwrap().to_string_lossy().starts_with('_')
+        })
+        .collect();
+    assert!(cases.len() >= 30, "{}", cases.len());
+    // A few cases on every run; every case in the heavy run.
+    let all = common::heavy("documents_match_their_schemas_on_every_exit_code (every bad case)");
+    let mut codes = std::collections::BTreeSet::new();
+    for (i, case) in cases.iter().enumerate() {
+        if !all && i % 10 != 0 {
+            continue;
+        }
+        let d = tempfile::tempdir().unwrap();
+        common::copy_tree(&base, d.path());
+        common::copy_tree(&case.join("files"), d.path());
+        for (_, code, _) in every_verb_on(d.path().to_str().unwrap()) {
+            codes.insert(code);
+        }
+    }
+    // A path that does not exist: analyze writes its report saying so (exit 2).
+    every_verb_on("/no/such/input");
+    assert!(codes.contains(&Some(0)), "{codes:?}");
+}

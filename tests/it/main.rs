@@ -32,6 +32,7 @@ mod known_rules;
 mod layers;
 mod no_silent_answers;
 mod output_cli;
+mod output_escaping;
 mod output_formats;
 mod output_human;
 mod output_junit;

@@ -123,6 +123,22 @@ fn github_problems(doc: &Value) -> Vec<String> {
                 }
             }
         }
+        // SARIF1004: a base's URI ends with `/`, has no `.` or `..` segment, and is absolute
+        // when it is relative to no other base.
+        for (id, base) in run["originalUriBaseIds"].as_object().into_iter().flatten() {
+            let Some(uri) = base["uri"].as_str() else {
+                continue;
+            };
+            let path = uri.strip_prefix("file://").unwrap_or(uri);
+            if path.split('/').any(|s| s == ".." || s == ".") || !uri.ends_with('/') {
+                p.push(format!("{at}/originalUriBaseIds/{id}: {uri} (SARIF1004)"));
+            }
+            if base["uriBaseId"].is_null() && !uri.starts_with("file:///") {
+                p.push(format!(
+                    "{at}/originalUriBaseIds/{id}: {uri} is relative (SARIF1004)"
+                ));
+            }
+        }
         for inv in run["invocations"].as_array().into_iter().flatten() {
             if !inv["executionSuccessful"].is_boolean() {
                 p.push(format!("{at}/invocations: executionSuccessful missing"));
@@ -191,9 +207,59 @@ fn messages_carry_markdown_beside_plain_text() {
         assert!(!text.contains('`'), "{text}");
         if let Some(md) = r["message"]["markdown"].as_str() {
             assert!(md.contains('`'));
-            assert_eq!(md.replace('`', ""), text);
+            // The Markdown (escaped as the Markdown report's prose) reads as the text.
+            assert_eq!(markdown_as_text(md), text);
         }
     }
+}
+
+/// What a reader sees of inline Markdown: its text and code spans, breaks as newlines.
+fn markdown_as_text(md: &str) -> String {
+    use pulldown_cmark::{Event, Parser};
+    Parser::new(md)
+        .map(|e| match e {
+            Event::Text(t) | Event::Code(t) => t.to_string(),
+            Event::SoftBreak | Event::HardBreak => "\n".to_string(),
+            _ => String::new(),
+        })
+        .collect()
+}
+
+#[test]
+fn inputs_outside_the_working_directory_get_absolute_bases() {
+    // `../mg` gave the base `../mg/…/` relative to %SRCROOT%, which GitHub refuses
+    // (SARIF1004); outside the working directory the base is absolute, as for an absolute
+    // input, and both name the same directory.
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let mg = dir.path().join("mg");
+    std::fs::create_dir(&mg).unwrap();
+    common::copy_tree(&common::fixture("must-gather/seed1-blocked"), &mg);
+    let run = |input: &str| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_mglint"))
+            .current_dir(&work)
+            .args(["analyze", "--format", "sarif", "--exit-zero", input])
+            .output()
+            .unwrap();
+        let doc: Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{input}: {e}: {}", String::from_utf8_lossy(&o.stderr)));
+        let problems = github_problems(&doc);
+        assert!(problems.is_empty(), "{input}:\n{}", problems.join("\n"));
+        doc["runs"][0]["originalUriBaseIds"]["INPUT1"].clone()
+    };
+    let absolute = mg.to_str().unwrap().to_string();
+    let (up, abs, dotted) = (
+        run("../mg"),
+        run(&absolute),
+        run(&format!("{absolute}/../mg")),
+    );
+    let uri = up["uri"].as_str().unwrap();
+    assert!(uri.starts_with("file:///") && !uri.contains("/../"), "{up}");
+    assert!(up["uriBaseId"].is_null(), "{up}");
+    assert_eq!(up["uri"], abs["uri"]);
+    assert_eq!(dotted["uri"], abs["uri"]);
+    assert!(run("../work/../mg")["uri"] == abs["uri"]);
 }
 
 #[test]

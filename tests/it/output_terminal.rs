@@ -135,7 +135,7 @@ fn a_hostile_cluster_id_or_node_name_is_shown_escaped_on_one_line() {
     assert!(!out.contains('\u{1b}') && !out.contains('\0'), "{out:?}");
     assert!(!out.lines().any(|l| l.starts_with("forged")), "{out}");
     assert!(
-        out.contains(r"cluster ID       abc\x1b[31mRED\nforged: line\x00"),
+        out.contains(r"cluster ID       abc\x1b[31mRED\x0aforged: line\x00"),
         "{out}"
     );
     // A node name with ESC, in status's Markdown.
@@ -176,7 +176,7 @@ fn a_hostile_cluster_id_or_node_name_is_shown_escaped_on_one_line() {
     );
     assert!(!md.contains('\u{1b}'), "{md:?}");
     assert!(
-        md.contains(r"\\x1b[2Jip-"),
-        "the node is listed, escaped: {md}"
+        md.contains(r"`\x1b[2Jip-"),
+        "the node is listed, escaped, as a code span: {md}"
     );
 }

@@ -1,27 +1,21 @@
 //! Input text on the page. Every string that comes from the input reaches the page through
-//! maud's escaping: spliced as [`Text`] (which also replaces control characters, not allowed
-//! in HTML text) or as [`code_spans`] (backtick spans as `<code>`). Nothing here writes markup
-//! by hand.
+//! maud's escaping: spliced as [`Text`] (which also shows control characters, not allowed in
+//! HTML text, as `\x1b`) or as [`code_spans`] (backtick spans as `<code>`). Nothing here
+//! writes markup by hand.
 
 use maud::{Markup, Render, html};
 use std::fmt::Write;
 
 /// Input text, escaped by maud (`&`, `<`, `>`, `"`: safe in text and in quoted attribute
-/// values), with control characters other than tab and newline replaced by U+FFFD.
+/// values), with control characters other than tab and newline, and bidirectional overrides,
+/// shown as `\x1b`, `\u{202e}` ([`crate::vocab::escape::show_controls`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Text<'a>(pub &'a str);
 
 impl Render for Text<'_> {
     fn render_to(&self, buffer: &mut String) {
         let mut out = maud::Escaper::new(buffer);
-        for c in self.0.chars() {
-            let c = if c.is_control() && c != '\n' && c != '\t' {
-                '\u{FFFD}'
-            } else {
-                c
-            };
-            let _ = out.write_char(c);
-        }
+        let _ = out.write_str(&crate::vocab::escape::show_controls(self.0));
     }
 }
 
@@ -79,7 +73,7 @@ mod tests {
         );
         assert_eq!(
             html! { (Text("a\u{1b}[31mb\tc\nd")) }.into_string(),
-            "a\u{FFFD}[31mb\tc\nd"
+            "a\\x1b[31mb\tc\nd"
         );
     }
 

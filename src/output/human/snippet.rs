@@ -27,8 +27,9 @@ pub fn lines(s: &Snippet, line: Option<u32>, context: bool) -> Vec<ShownLine> {
         s.first_line + u32::try_from(before).unwrap_or(u32::MAX - s.first_line)
     });
     let this = &text[line_start..line_end];
-    let col = text[line_start..start].chars().count();
-    let len = text[start..end].chars().count().max(1);
+    // Columns of the line as shown (a control character takes the width of its `\x1b`).
+    let col = width(&text[line_start..start]);
+    let len = width(&text[start..end]).max(1);
     let mut out = Vec::new();
     if context && line_start > 0 {
         let prev_start = text[..line_start - 1].rfind('\n').map_or(0, |i| i + 1);
@@ -59,16 +60,20 @@ pub fn lines(s: &Snippet, line: Option<u32>, context: bool) -> Vec<ShownLine> {
     out
 }
 
-/// Tabs as spaces, other control characters (ANSI escapes in logs) as `�`, no `\r`.
+/// Tabs as spaces, no `\r` at the end, other control characters (ANSI escapes in logs) and
+/// bidi overrides shown as everywhere else (`\x1b`, [`crate::vocab::escape::show_controls`]).
 fn clean(s: &str) -> String {
-    s.trim_end_matches('\r')
-        .chars()
-        .map(|c| match c {
-            '\t' => ' ',
-            c if c.is_control() => '\u{FFFD}',
-            c => c,
-        })
-        .collect()
+    shown(s.trim_end_matches('\r'))
+}
+
+/// `s` with tabs as spaces and its controls shown.
+fn shown(s: &str) -> String {
+    crate::vocab::escape::show_controls(&s.replace('\t', " ")).into_owned()
+}
+
+/// How many chars `s` takes once shown.
+fn width(s: &str) -> usize {
+    shown(s).chars().count()
 }
 
 /// Cuts `text` to at most `width` chars around the marked part, putting `…` where text was
@@ -134,6 +139,22 @@ mod tests {
         assert_eq!((l[0].number, l[2].number), (1, 3));
         // The line number is counted when the evidence has none.
         assert_eq!(lines(&s, None, false)[0].number, 2);
+    }
+
+    #[test]
+    fn controls_in_a_line_are_shown_and_the_mark_follows() {
+        // A log line with an ESC sequence before the span: shown `\x1b`, the mark still on
+        // the span's text.
+        let s = Snippet {
+            text: Arc::from("E \u{1b}]0;x\u{7}\tmsg: NEEDLE\r\n"),
+            first_line: 1,
+            span: (14, 20),
+        };
+        let l = &lines(&s, Some(1), false)[0];
+        assert_eq!(l.text, "E \\x1b]0;x\\x07 msg: NEEDLE");
+        let (at, n) = l.mark.unwrap();
+        let marked: String = l.text.chars().skip(at).take(n).collect();
+        assert_eq!(marked, "NEEDLE");
     }
 
     #[test]

@@ -124,12 +124,18 @@ fn full_description(meta: &RuleMeta) -> String {
 }
 
 /// A message as plain text (GitHub shows `text` only and drops Markdown's backticks itself)
-/// with the Markdown beside it when the message has any.
+/// with the Markdown beside it when the message has any; control characters shown
+/// (`\x1b`), the Markdown escaped as the Markdown report's prose.
 fn message(m: &str) -> Message {
     Message {
-        text: m.replace('`', ""),
-        markdown: m.contains('`').then(|| m.to_string()),
+        text: shown(&m.replace('`', "")),
+        markdown: m.contains('`').then(|| super::markdown::paragraph(m)),
     }
+}
+
+/// Text from the input with its control characters shown ([`crate::vocab::escape`]).
+fn shown(s: &str) -> String {
+    crate::vocab::escape::show_controls(s).into_owned()
 }
 
 fn rule(meta: &RuleMeta) -> Rule {
@@ -184,6 +190,15 @@ fn base_location(input: &ReportInput, bases: &Bases<'_>) -> ArtifactLocation {
             format!("{name}/{base}")
         }
     };
+    // No `.` or `..` segment in a base (GitHub refuses them, SARIF1004): a directory outside
+    // the working directory (`../mg`) is named by its absolute path, as an absolute input is.
+    let dir = match normalize(&dir) {
+        Some(d) => d,
+        None => std::env::current_dir()
+            .ok()
+            .and_then(|cwd| normalize(&format!("{}/{dir}", cwd.to_string_lossy())))
+            .unwrap_or(dir),
+    };
     let (uri, base_id) = if dir.starts_with('/') {
         (format!("file://{}/", self::uri(&dir)), None)
     } else if dir.is_empty() {
@@ -198,9 +213,34 @@ fn base_location(input: &ReportInput, bases: &Bases<'_>) -> ArtifactLocation {
         uri: (!uri.is_empty()).then_some(uri),
         uri_base_id: base_id,
         description: Some(Text {
-            text: format!("input `{}` ({})", input.name, input.kind),
+            text: shown(&format!("input `{}` ({})", input.name, input.kind)),
         }),
     }
+}
+
+/// `path` without `.` segments, empty segments or `..` segments that a segment before them
+/// cancels; `None` when a `..` would climb above a relative path's start (or stays above
+/// `/`: dropped, as the file system does).
+fn normalize(path: &str) -> Option<String> {
+    let absolute = path.starts_with('/');
+    let mut kept: Vec<&str> = Vec::new();
+    for seg in path.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if kept.pop().is_none() && !absolute {
+                    return None;
+                }
+            }
+            s => kept.push(s),
+        }
+    }
+    let joined = kept.join("/");
+    Some(if absolute {
+        format!("/{joined}")
+    } else {
+        joined
+    })
 }
 
 /// An evidence path as (base id, URI relative to it).
@@ -276,7 +316,7 @@ fn location(e: &EvidenceItem, report: &Report, bases: &Bases<'_>) -> Location {
                 },
             }),
         },
-        message: e.label.as_ref().map(|l| Text { text: l.clone() }),
+        message: e.label.as_ref().map(|l| Text { text: shown(l) }),
     }
 }
 
@@ -395,7 +435,7 @@ fn log(runs: Vec<Run>) -> String {
         version: "2.1.0",
         runs,
     };
-    match serde_json::to_string_pretty(&log) {
+    match crate::vocab::escape::to_json(&log, true) {
         Ok(s) => s + "\n",
         Err(_) => String::from("{}\n"),
     }
@@ -409,14 +449,14 @@ fn execution_notes(report: &Report) -> Vec<Notification> {
         .iter()
         .map(|e| Notification {
             level: "error",
-            message: Text { text: e.clone() },
+            message: Text { text: shown(e) },
             descriptor: None,
         })
         .collect();
     notes.extend(report.unread.iter().map(|u| Notification {
         level: "warning",
         message: Text {
-            text: format!("could not read {}", u.describe()),
+            text: shown(&format!("could not read {}", u.describe())),
         },
         descriptor: Some(Descriptor { id: "IN001" }),
     }));
@@ -440,11 +480,11 @@ fn run(report: &Report, automation_id: String) -> Run {
         .map(|r| Notification {
             level: "note",
             message: Text {
-                text: format!(
+                text: shown(&format!(
                     "{} skipped: {}",
                     r.code,
                     r.reason.as_deref().unwrap_or("inputs absent")
-                ),
+                )),
             },
             descriptor: Some(Descriptor { id: r.code }),
         })
@@ -487,7 +527,16 @@ fn run(report: &Report, automation_id: String) -> Run {
 
 #[cfg(test)]
 mod tests {
-    use super::uri;
+    use super::{normalize, uri};
+
+    #[test]
+    fn bases_have_no_dot_segments() {
+        assert_eq!(normalize("./mg/../mg2/x").as_deref(), Some("mg2/x"));
+        assert_eq!(normalize("/a/b/../../../c/.").as_deref(), Some("/c"));
+        assert_eq!(normalize("a/../..").as_deref(), None);
+        assert_eq!(normalize("").as_deref(), Some(""));
+        assert_eq!(normalize("..").as_deref(), None);
+    }
 
     #[test]
     fn uris_are_percent_encoded_paths() {

@@ -43,7 +43,12 @@ fn deviations(s: &mut String, run: &VariantRun, indent: &str) {
     let mut core: Vec<&Deviation> = run.core().collect();
     core.sort_by(|a, b| a.field.cmp(&b.field));
     for d in &core {
-        s.push_str(&format!("{indent}{}\n", d.describe(&run.variant)));
+        // One a line: a value from the dump (a multi-line message) shows its newlines `\x0a`.
+        let line = d.describe(&run.variant);
+        s.push_str(&format!(
+            "{indent}{}\n",
+            crate::vocab::escape::one_line(&line)
+        ));
     }
     let timing = run.deviations.len() - core.len();
     if timing > 0 {
@@ -66,7 +71,10 @@ fn render_text_unescaped(r: &ReplayResult) -> String {
     } else {
         r.inputs.join(", ")
     };
-    s.push_str(&format!("replay of {inputs}\n"));
+    s.push_str(&format!(
+        "replay of {}\n",
+        crate::vocab::escape::one_line(&inputs)
+    ));
     if let Some(w) = &r.derived.writer {
         s.push_str(&format!("written by: CVO {} ({})\n", w.release, w.basis));
     }
@@ -126,7 +134,7 @@ fn render_text_unescaped(r: &ReplayResult) -> String {
         }
     ));
     for n in &r.derived.notes {
-        s.push_str(&format!("  {n}\n"));
+        s.push_str(&format!("  {}\n", crate::vocab::escape::one_line(n)));
     }
     s
 }
