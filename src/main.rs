@@ -14,10 +14,7 @@ fn main() -> ExitCode {
     match commands::run(cli.command, &ui) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!(
-                "error: {}",
-                mglint::vocab::text::show_controls(&e.to_string())
-            );
+            eprintln!("error: {}", commands::for_stderr(&e.to_string()));
             ExitCode::from(2)
         }
     }

@@ -67,6 +67,9 @@ pub fn scrub_secrets(text: &str) -> String {
     crate::vocab::secrets::mask_rendered(text).into_owned()
 }
 
+/// A redactor several outputs share (a run's outputs, its standard error, a batch's rows).
+pub type SharedRedactor = std::sync::Arc<std::sync::Mutex<Redactor>>;
+
 /// Stable placeholder mapping for one run.
 #[derive(Debug, Default)]
 pub struct Redactor {
