@@ -50,6 +50,7 @@ mod reconciler_scenarios;
 mod reconciler_seeds;
 mod reconciler_upstream;
 mod redact_cli;
+mod secrets_masked;
 mod remote_fetch;
 mod remote_tls;
 mod replay_fixtures;
