@@ -34,16 +34,82 @@ use std::sync::LazyLock;
 /// What a masked value becomes.
 pub const PLACEHOLDER: &str = "<secret>";
 
-/// Literals at least one of which every shape holds (any case): text without any is clean.
+/// The shapes, as bits: which a text may hold, told by the literals below.
+const KEY_VALUE: u16 = 1;
+const SCHEME: u16 = 1 << 1;
+const BASE64_JSON: u16 = 1 << 2;
+const PEM: u16 = 1 << 3;
+const PEM_BASE64: u16 = 1 << 4;
+const AWS_KEY_ID: u16 = 1 << 5;
+const GITHUB: u16 = 1 << 6;
+const URL: u16 = 1 << 7;
+
+/// Literals, one of which every shape holds (the keys in their usual casings: `password`,
+/// `Password`, `PASSWORD`), each with the shapes it may begin. A literal search (SIMD) over
+/// them is the cheap test before any shape's regex runs; only the shapes found run.
+const TRIGGERS: &[(&str, u16)] = &[
+    ("auth", KEY_VALUE),
+    ("Auth", KEY_VALUE),
+    ("AUTH", KEY_VALUE),
+    ("pass", KEY_VALUE),
+    ("Pass", KEY_VALUE),
+    ("PASS", KEY_VALUE),
+    ("token", KEY_VALUE),
+    ("Token", KEY_VALUE),
+    ("TOKEN", KEY_VALUE),
+    ("secret", KEY_VALUE),
+    ("Secret", KEY_VALUE),
+    ("SECRET", KEY_VALUE),
+    ("key", KEY_VALUE),
+    ("Key", KEY_VALUE),
+    ("KEY", KEY_VALUE | PEM),
+    ("dockerc", KEY_VALUE),
+    ("bearer", SCHEME),
+    ("Bearer", SCHEME),
+    ("BEARER", SCHEME),
+    ("basic", SCHEME),
+    ("Basic", SCHEME),
+    ("BASIC", SCHEME),
+    ("eyJ", BASE64_JSON),
+    ("ewo", BASE64_JSON),
+    ("eyAi", BASE64_JSON),
+    ("LS0tLS1CRUdJTi", PEM_BASE64),
+    ("AKIA", AWS_KEY_ID),
+    ("ASIA", AWS_KEY_ID),
+    ("ghp_", GITHUB),
+    ("gho_", GITHUB),
+    ("ghu_", GITHUB),
+    ("ghs_", GITHUB),
+    ("ghr_", GITHUB),
+    ("github_pat_", GITHUB),
+    ("://", URL),
+];
+
 static PREFILTER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)auth|pass|token|secret|key|bearer|basic|eyJ|ewo|LS0tLS1CRUdJTi|AKIA|ASIA|gh[pousr]_|github_pat_|://|dockerc|PRIVATE",
-    )
-    .expect("static regex")
+    let alternation: Vec<String> = TRIGGERS.iter().map(|(l, _)| regex::escape(l)).collect();
+    Regex::new(&alternation.join("|")).expect("static regex")
 });
 
+/// The shapes `text` may hold (no bit: it holds none).
+fn shapes_in(text: &str) -> u16 {
+    let mut bits = 0;
+    for m in PREFILTER.find_iter(text) {
+        if let Some((_, b)) = TRIGGERS.iter().find(|(l, _)| *l == m.as_str()) {
+            bits |= b;
+        }
+    }
+    // A value follows a key after `:` or `=`; userinfo ends with `@`.
+    if bits & KEY_VALUE != 0 && !text.contains([':', '=']) {
+        bits &= !KEY_VALUE;
+    }
+    if bits & URL != 0 && !text.contains('@') {
+        bits &= !URL;
+    }
+    bits
+}
+
 /// The keys whose value is a secret (see the module doc).
-const KEYS: &str = r"(?:\b(?:auth|password|passwd|token|access[_-]?token|refresh[_-]?token|id[_-]?token|secret|client[_-]?secret|access[_-]?key|secret[_-]?key|api[_-]?key|private[_-]?key|aws[_-]?secret[_-]?access[_-]?key|client-key-data)|\.dockerconfigjson|\.dockercfg)";
+const KEYS: &str = r"(?:(?-u:\b)(?:auth|password|passwd|token|access[_-]?token|refresh[_-]?token|id[_-]?token|secret|client[_-]?secret|access[_-]?key|secret[_-]?key|api[_-]?key|private[_-]?key|aws[_-]?secret[_-]?access[_-]?key|client-key-data)|\.dockerconfigjson|\.dockercfg)";
 
 /// A quote around a key or a value: in the model, `"` or `'`; in rendered text, also the
 /// escaped forms.
@@ -97,33 +163,45 @@ static PLAIN: LazyLock<Shapes> = LazyLock::new(|| Shapes::new(false));
 static RENDERED: LazyLock<Shapes> = LazyLock::new(|| Shapes::new(true));
 
 /// Shapes whose characters no format escapes: one regex each, masked whole.
-static WHOLE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+static WHOLE: LazyLock<Vec<(u16, Regex)>> = LazyLock::new(|| {
     [
         // JSON Web Tokens.
-        r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+        (
+            BASE64_JSON,
+            r"(?-u:\b)eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+        ),
         // A base64 Docker config (`{"auths":`, `{\n  "auths"`, `{\n\t"auths"`, `{ "auths"`).
-        r"\b(?:eyJhdXRocyI|ewogICJhdXRocyI|ewoJImF1dGhzI|eyAiYXV0aHMi)[A-Za-z0-9+/]*={0,2}",
+        (
+            BASE64_JSON,
+            r"(?-u:\b)(?:eyJhdXRocyI|ewogICJhdXRocyI|ewoJImF1dGhzI|eyAiYXV0aHMi)[A-Za-z0-9+/]*={0,2}",
+        ),
         // A base64 PEM private key block.
-        r"\bLS0tLS1CRUdJTiB(?:QUklWQVRF|SU0EgUFJJ|FQyBQUklW|PUEVOU1NI|FTkNSWVBU|EU0EgUFJJ)[A-Za-z0-9+/]*={0,2}",
+        (
+            PEM_BASE64,
+            r"(?-u:\b)LS0tLS1CRUdJTiB(?:QUklWQVRF|SU0EgUFJJ|FQyBQUklW|PUEVOU1NI|FTkNSWVBU|EU0EgUFJJ)[A-Za-z0-9+/]*={0,2}",
+        ),
         // AWS access key IDs.
-        r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b",
+        (AWS_KEY_ID, r"(?-u:\b)(?:AKIA|ASIA)[A-Z0-9]{16}(?-u:\b)"),
         // GitHub tokens.
-        r"\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})\b",
+        (
+            GITHUB,
+            r"(?-u:\b)(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})(?-u:\b)",
+        ),
     ]
     .into_iter()
-    .map(|r| Regex::new(r).expect("static regex"))
+    .map(|(bit, r)| (bit, Regex::new(r).expect("static regex")))
     .collect()
 });
 
 /// `Bearer` and `Basic` credentials.
 static AUTH_SCHEME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(bearer|basic)(\s+)([A-Za-z0-9._~+/-]{8,}=*)").expect("static regex")
+    Regex::new(r"(?i)(?-u:\b)(bearer|basic)(\s+)([A-Za-z0-9._~+/-]{8,}=*)").expect("static regex")
 });
 
 /// Whether `text` may hold a secret (one of the literals every shape holds): the cheap test
 /// before any shape's regex runs.
 pub fn may_hold_secret(text: &str) -> bool {
-    PREFILTER.is_match(text)
+    shapes_in(text) != 0
 }
 
 /// `text` with every secret shape of the module doc masked; borrowed when nothing was.
@@ -156,50 +234,61 @@ fn is_word(v: &str) -> bool {
         || v == "…"
 }
 
-fn mask_with<'a>(text: &'a str, shapes: &Shapes, placeholder: &str) -> Cow<'a, str> {
-    if !may_hold_secret(text) {
-        return Cow::Borrowed(text);
-    }
+fn mask_with<'a>(text: &'a str, re: &Shapes, placeholder: &str) -> Cow<'a, str> {
+    let shapes = shapes_in(text);
     let mut out = Cow::Borrowed(text);
-    let pem = |c: &Captures| {
-        format!(
-            "-----BEGIN {}-----{placeholder}-----END {}-----",
-            &c[1], &c[1]
-        )
-    };
-    replace(&mut out, &shapes.pem, pem);
-    replace(&mut out, &shapes.pem_open, |c| {
-        let head = format!("-----BEGIN {}-----", &c[1]);
-        if c[0][head.len()..].starts_with(placeholder) {
-            // A whole block masked above.
-            c[0].to_string()
-        } else {
-            head + placeholder
-        }
-    });
-    for re in WHOLE.iter() {
-        replace(&mut out, re, |_| placeholder.to_string());
+    if shapes == 0 {
+        return out;
     }
-    replace(&mut out, &AUTH_SCHEME, |c| {
-        let v = &c[3];
-        if v.bytes().all(|b| b.is_ascii_lowercase()) {
-            c[0].to_string()
-        } else {
-            format!("{}{}{placeholder}", &c[1], &c[2])
+    if shapes & PEM != 0 {
+        let pem = |c: &Captures| {
+            format!(
+                "-----BEGIN {}-----{placeholder}-----END {}-----",
+                &c[1], &c[1]
+            )
+        };
+        replace(&mut out, &re.pem, pem);
+        replace(&mut out, &re.pem_open, |c| {
+            let head = format!("-----BEGIN {}-----", &c[1]);
+            if c[0][head.len()..].starts_with(placeholder) {
+                // A whole block masked above.
+                c[0].to_string()
+            } else {
+                head + placeholder
+            }
+        });
+    }
+    for (bit, re) in WHOLE.iter() {
+        if shapes & bit != 0 {
+            replace(&mut out, re, |_| placeholder.to_string());
         }
-    });
-    replace(&mut out, &shapes.key_value, |c| {
-        let v = &c[2];
-        let bare = v.trim_end_matches('…');
-        if (bare.len() < 4 && !v.ends_with('…')) || is_word(v) {
-            c[0].to_string()
-        } else {
-            format!("{}{placeholder}", &c[1])
-        }
-    });
-    replace(&mut out, &shapes.url_userinfo, |c| {
-        format!("{}{placeholder}@", &c[1])
-    });
+    }
+    if shapes & SCHEME != 0 {
+        replace(&mut out, &AUTH_SCHEME, |c| {
+            let v = &c[3];
+            if v.bytes().all(|b| b.is_ascii_lowercase()) {
+                c[0].to_string()
+            } else {
+                format!("{}{}{placeholder}", &c[1], &c[2])
+            }
+        });
+    }
+    if shapes & KEY_VALUE != 0 {
+        replace(&mut out, &re.key_value, |c| {
+            let v = &c[2];
+            let bare = v.trim_end_matches('…');
+            if (bare.len() < 4 && !v.ends_with('…')) || is_word(v) {
+                c[0].to_string()
+            } else {
+                format!("{}{placeholder}", &c[1])
+            }
+        });
+    }
+    if shapes & URL != 0 {
+        replace(&mut out, &re.url_userinfo, |c| {
+            format!("{}{placeholder}@", &c[1])
+        });
+    }
     out
 }
 
