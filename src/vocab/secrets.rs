@@ -117,7 +117,7 @@ const QUOTE_PLAIN: &str = r#"["']?"#;
 const QUOTE_RENDERED: &str = r#"(?:\\?["']|&quot;|&#34;|&#39;|&#x27;|&apos;)?"#;
 /// A value's characters up to its end (a quote, a space, a separator).
 const VALUE_PLAIN: &str = r#"[^"'\s,;}\]<]+"#;
-const VALUE_RENDERED: &str = r#"(?:[^"'\s,;}\]<&\\]|\\[\\/]|&amp;)+"#;
+const VALUE_RENDERED: &str = r#"(?:[^"'\s,;}\]<&\\]|\\[\\/_*]|&amp;)+"#;
 
 /// The PEM private key labels.
 const PEM_KIND: &str = r"((?:RSA |EC |DSA |OPENSSH |ENCRYPTED )?PRIVATE KEY)";
@@ -144,8 +144,14 @@ impl Shapes {
         } else {
             r"(?s:.*)"
         };
+        // Markdown writes `_` as `\_` in rendered text.
+        let keys = if rendered {
+            KEYS.replace("[_-]", r"(?:\\?[_-])")
+        } else {
+            KEYS.to_string()
+        };
         Shapes {
-            key_value: Regex::new(&format!(r"(?i)({q}{KEYS}{q}\s*[:=]\s*{q})({v})"))
+            key_value: Regex::new(&format!(r"(?i)({q}{keys}{q}\s*[:=]\s*{q})({v})"))
                 .expect("static regex"),
             pem: Regex::new(&format!(
                 r"(?s)-----BEGIN {PEM_KIND}-----.*?-----END (?:RSA |EC |DSA |OPENSSH |ENCRYPTED )?PRIVATE KEY-----"

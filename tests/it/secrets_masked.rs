@@ -45,7 +45,10 @@ const SECRETS: &[(&str, &str)] = &[
         "client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpDTElFTlRLRVk=",
         "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpDTElFTlRLRVk",
     ),
-    ("token: sha256~KubeconfigTokenValue42", "KubeconfigTokenValue42"),
+    (
+        "token: sha256~KubeconfigTokenValue42",
+        "KubeconfigTokenValue42",
+    ),
     (
         ".dockerconfigjson: eyJhdXRocyI6eyJyZWdpc3RyeS5leGFtcGxlIjp7fX19",
         "eyJhdXRocyI6eyJyZWdpc3RyeS5leGFtcGxlIjp7fX19",
@@ -75,7 +78,8 @@ fn hostile_must_gather(dir: &Path, part: usize) -> PathBuf {
     });
     let progressing = format!("'Unable to apply 4.3.11: {progressing}'");
     let privileged = format!("[privileged] {operator}");
-    let upgradeable = format!("Cluster operator kube-apiserver cannot be upgraded ({upgradeable}):");
+    let upgradeable =
+        format!("Cluster operator kube-apiserver cannot be upgraded ({upgradeable}):");
     let mut stack = vec![to.clone()];
     let mut changed = 0;
     while let Some(d) = stack.pop() {
@@ -137,19 +141,26 @@ fn no_format_shows_a_secret_with_or_without_redact() {
 }
 
 fn no_secret_in_any_output(mg: &str) {
-
     // The report as built, before any rendering, holds the placeholders and no secret: the
     // masking is in the data (the evidence snippets the human view prints included).
     let report = common::report(&[mg.to_string()], &[]);
     let model = serde_json::to_string(&report).unwrap();
-    assert_eq!(leaks(&model), Vec::<&str>::new(), "the report holds secrets");
+    assert_eq!(
+        leaks(&model),
+        Vec::<&str>::new(),
+        "the report holds secrets"
+    );
     let snippets: String = report
         .findings
         .iter()
         .flat_map(|f| &f.evidence)
         .filter_map(|e| e.snippet.as_ref().map(|s| s.text.to_string()))
         .collect();
-    assert_eq!(leaks(&snippets), Vec::<&str>::new(), "a snippet holds secrets");
+    assert_eq!(
+        leaks(&snippets),
+        Vec::<&str>::new(),
+        "a snippet holds secrets"
+    );
     assert!(model.contains("<secret>"), "no masked value: {model}");
 
     for format in ["human", "json", "junit", "markdown", "sarif", "html"] {
@@ -182,7 +193,10 @@ fn no_secret_in_any_output(mg: &str) {
         &["summary", mg],
         &["summary", mg, "--format", "json"],
         &["status", mg, "--partial"],
+        &["status", mg, "--partial", "--format", "json"],
+        &["status", mg, "--partial", "--format", "markdown"],
         &["recommend", mg, "--partial"],
+        &["recommend", mg, "--partial", "--format", "json"],
         &["replay", mg],
     ] {
         let o = common::mglint(args);

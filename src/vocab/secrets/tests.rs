@@ -67,6 +67,16 @@ fn password_token_and_secret_keys() {
 }
 
 #[test]
+fn markdown_escapes_are_seen_through() {
+    let m = mask_rendered(r"aws\_secret\_access\_key = wJalrXUtnFEMI\_K7MDENG/bPxRfiCY and more");
+    assert!(
+        !m.contains("wJalrXUtnFEMI") && !m.contains("K7MDENG"),
+        "{m}"
+    );
+    assert!(m.ends_with(" and more"), "{m}");
+}
+
+#[test]
 fn authorization_headers() {
     masks(
         "Authorization: Bearer sha256~Zm9vYmFyYmF6cXV4MTIz rejected",
