@@ -14,10 +14,7 @@ fn main() -> ExitCode {
     let code = match commands::run(cli.command, &ui) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!(
-                "error: {}",
-                mglint::vocab::text::show_controls(&e.to_string())
-            );
+            eprintln!("error: {}", commands::for_stderr(&e.to_string()));
             2
         }
     };

@@ -1,7 +1,8 @@
-//! Redaction of rendered output for sharing: cluster IDs, IP addresses, domains, node names
-//! and image registries become stable placeholders (the same value maps to the same
-//! placeholder within a run), and secret-looking values (bearer tokens, JWTs, pull-secret
-//! `auth` fields, passwords) are masked in every output, with or without `--redact`.
+//! Redaction of rendered output for sharing: cluster IDs, IP addresses, domains, node names,
+//! image registries, AWS account IDs in ARNs and support case numbers in paths become stable
+//! placeholders (the same value maps to the same placeholder within a run), and secret-looking
+//! values (the shapes of [`crate::vocab::secrets`], masked already where they enter the
+//! report) are masked again in every output, with or without `--redact`.
 //!
 //! It works on the rendered text of any format: placeholders are plain ASCII, so JSON, XML,
 //! SARIF, Markdown and HTML stay valid.
@@ -50,25 +51,24 @@ const KEEP: &[&str] = &[
     "metal3.io",
 ];
 
-static SECRETS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
-    vec![
-        (Regex::new(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}").expect("static regex"), "$1 <secret>"),
-        (Regex::new(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}").expect("static regex"), "<secret>"),
-        (Regex::new(r#"(?i)("?(?:auth|password|passwd|token|secret|client_secret|access_key|secret_key)"?\s*[:=]\s*"?)([^"\s,}]{4,})"#).expect("static regex"), "$1<secret>"),
-        (Regex::new(r"(?i)(://[^/\s:@]+:)[^@\s/]+@").expect("static regex"), "$1<secret>@"),
-    ]
+/// An AWS account ID in an ARN (`arn:aws:iam::123456789012:role/x`, 12 digits).
+static ARN_ACCOUNT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\barn:aws[a-z-]*:[a-z0-9-]*:[a-z0-9-]*:(\d{12}):").expect("static regex")
 });
+/// A support case number (8 digits) in a path or a name: `/cases/03812345/`, `case-03812345`,
+/// `case_03812345`, `case03812345`.
+static CASE_NUMBER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\bcases?[/_-]?(\d{8})\b").expect("static regex"));
 
-/// Masks secret-looking values. Applied to every output.
+/// Masks secret-looking values in a rendered text (see [`crate::vocab::secrets`], which
+/// also masks them where they enter the report): the second net, which also finds them in
+/// their escaped forms. Applied to every output.
 pub fn scrub_secrets(text: &str) -> String {
-    let mut out = text.to_string();
-    for (re, rep) in SECRETS.iter() {
-        if re.is_match(&out) {
-            out = re.replace_all(&out, *rep).into_owned();
-        }
-    }
-    out
+    crate::vocab::secrets::mask_rendered(text).into_owned()
 }
+
+/// A redactor several outputs share (a run's outputs, its standard error, a batch's rows).
+pub type SharedRedactor = std::sync::Arc<std::sync::Mutex<Redactor>>;
 
 /// Stable placeholder mapping for one run.
 #[derive(Debug, Default)]
@@ -212,6 +212,31 @@ impl Redactor {
         out
     }
 
+    /// Support case numbers: in a directory (`cases/03812345/`) the number becomes the
+    /// placeholder (`cases/case-1/`), in a name (`case-03812345`) the name does (`case-1`).
+    fn case_numbers(&mut self, text: &str) -> String {
+        if !CASE_NUMBER.is_match(text) {
+            return text.to_string();
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for c in CASE_NUMBER.captures_iter(text) {
+            let (Some(whole), Some(digits)) = (c.get(0), c.get(1)) else {
+                continue;
+            };
+            let from = if text[whole.start()..digits.start()].ends_with('/') {
+                digits.start()
+            } else {
+                whole.start()
+            };
+            out.push_str(&text[last..from]);
+            out.push_str(&self.placeholder("case", digits.as_str()));
+            last = whole.end();
+        }
+        out.push_str(&text[last..]);
+        out
+    }
+
     /// Redacts one rendered output (and masks secrets).
     pub fn apply(&mut self, text: &str) -> String {
         let mut t = scrub_secrets(text);
@@ -225,6 +250,8 @@ impl Redactor {
         t = self.replace(&t, &IP_HOST, "node", 1, |_, _| false);
         t = self.replace(&t, &REGISTRY, "registry", 1, |h, _| h.ends_with(".example"));
         t = self.replace(&t, &UUID, "cluster-id", 0, |_, _| false);
+        t = self.replace(&t, &ARN_ACCOUNT, "account", 1, |_, _| false);
+        t = self.case_numbers(&t);
         t = self.replace(&t, &IPV4, "ip", 0, |_, _| false);
         t = self.replace(&t, &IPV6, "ip", 0, |s, _| {
             !s.contains("::") && s.matches(':').count() < 7
@@ -269,6 +296,25 @@ mod tests {
         assert!(b.contains("\"cluster-id-1\""), "{b}");
         assert!(b.contains("domain-1.example"), "{b}");
         assert!(serde_json::from_str::<serde_json::Value>(&b).is_ok());
+    }
+
+    #[test]
+    fn arn_accounts_and_case_numbers_are_redacted() {
+        let mut r = Redactor::new(Vec::new());
+        let s = r.apply(
+            "role arn:aws:iam::123456789012:role/installer read /cases/03812345/must-gather.tar.gz \
+             and case-03812345, arn:aws:s3:::bucket kept",
+        );
+        assert_eq!(
+            s,
+            "role arn:aws:iam::account-1:role/installer read /cases/case-1/must-gather.tar.gz \
+             and case-1, arn:aws:s3:::bucket kept"
+        );
+        // The same values give the same placeholders in the next output of the run.
+        assert_eq!(
+            r.apply("{\"p\":\"case_03812345\",\"a\":\"arn:aws-us-gov:sts::123456789012:assumed-role/x\"}"),
+            "{\"p\":\"case-1\",\"a\":\"arn:aws-us-gov:sts::account-1:assumed-role/x\"}"
+        );
     }
 
     #[test]

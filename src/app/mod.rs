@@ -24,7 +24,7 @@ pub use threads::{ThreadError, init_threads};
 use crate::bundle::{Bundle, InputInfo};
 use crate::ingest::{IngestError, IngestOptions};
 use crate::reconciler::replay::ReplayResult;
-use crate::redact::Redactor;
+use crate::redact::{Redactor, SharedRedactor};
 use crate::remote;
 use crate::rules::Report;
 use crate::timeline::Timeline;
@@ -114,7 +114,7 @@ pub struct Run {
     pub warnings: Vec<String>,
     /// One analysis per cluster, in the order of the inputs; never empty.
     analyses: Vec<Analysis>,
-    redactor: Option<Mutex<Redactor>>,
+    redactor: Option<SharedRedactor>,
 }
 
 impl Run {
@@ -171,6 +171,22 @@ impl Run {
         } else {
             2
         }
+    }
+
+    /// Makes `shared` the run's redactor (what the run's inputs say is identifying is added
+    /// to it), so that the outputs and what else shares it (standard error) give a value the
+    /// same placeholder.
+    pub fn share_redactor(&mut self, shared: SharedRedactor) {
+        let names = self
+            .analyses
+            .iter()
+            .flat_map(|a| identifying_names(&a.bundle))
+            .collect();
+        shared
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .learn_names(names);
+        self.redactor = Some(shared);
     }
 
     /// A text as it may leave the run: secrets masked, and with `redact` identifying values
@@ -291,7 +307,7 @@ pub fn load_named(
     };
     let redactor = settings.redact.then(|| {
         let names = bundles.iter().flat_map(identifying_names).collect();
-        Mutex::new(Redactor::new(names))
+        std::sync::Arc::new(Mutex::new(Redactor::new(names)))
     });
     Ok(Run {
         notes: Vec::new(),

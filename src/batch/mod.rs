@@ -74,6 +74,9 @@ pub struct BatchOptions {
     pub shard: Option<Shard>,
     /// Draw a progress bar on standard error (indicatif hides it when that is not a terminal).
     pub progress: bool,
+    /// With `redact`: the placeholder mapping to use (shared with standard error); a new
+    /// one when `None`.
+    pub redactor: Option<crate::redact::SharedRedactor>,
 }
 
 /// What a batch did.
@@ -95,7 +98,7 @@ pub struct BatchRun {
 struct Ctx<'a> {
     opts: &'a BatchOptions,
     /// With `redact`: one placeholder mapping for every row of the batch.
-    redactor: Option<Mutex<Redactor>>,
+    redactor: Option<crate::redact::SharedRedactor>,
     /// Built on first use; `Err` holds why no client could be made.
     fetcher: std::sync::OnceLock<Result<Fetcher, String>>,
     /// One lock per job location, so that repeated URLs are fetched once, not concurrently.
@@ -220,10 +223,11 @@ impl<'a> Ctx<'a> {
     fn new(opts: &'a BatchOptions) -> Self {
         Ctx {
             opts,
-            redactor: opts
-                .settings
-                .redact
-                .then(|| Mutex::new(Redactor::new(Vec::new()))),
+            redactor: opts.settings.redact.then(|| {
+                opts.redactor
+                    .clone()
+                    .unwrap_or_else(|| std::sync::Arc::new(Mutex::new(Redactor::new(Vec::new()))))
+            }),
             fetcher: Default::default(),
             fetch_locks: Default::default(),
         }

@@ -154,8 +154,9 @@ pub struct InputArgs {
     /// Largest total decompressed size of one archive [default: 64 GiB]
     #[arg(long, value_name = "SIZE", default_value_t = ByteSize(64 << 30), hide_default_value = true)]
     pub max_archive_bytes: ByteSize,
-    /// Replace cluster IDs, domains, IP addresses, node names and image registries in the
-    /// output with stable placeholders, for output that will be shared
+    /// Replace cluster IDs, domains, IP addresses, node names, image registries, AWS account
+    /// IDs in ARNs and support case numbers in the output and on standard error with stable
+    /// placeholders, for output that will be shared
     #[arg(long)]
     pub redact: bool,
     #[command(flatten)]

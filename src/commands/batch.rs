@@ -66,6 +66,7 @@ pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
         settings,
         shard: a.shard,
         progress: !a.no_progress && !ui.quiet && std::io::stderr().is_terminal(),
+        redactor: a.redact.then(super::stderr_redactor),
     };
     let run = match &a.output {
         Some(p) => run_file(&inputs, &opts, p, a.resume),
@@ -84,7 +85,7 @@ pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
         let table = run.summary.render();
         match a.output {
             Some(_) => app::write_text(&table, None)?,
-            None => eprint!("{table}"),
+            None => eprint!("{}", super::for_stderr(&table)),
         }
     }
     let errors = run

@@ -8,7 +8,7 @@
 /// ([`mglint::vocab::text::show_controls`]), so a hostile dump cannot restyle the terminal.
 macro_rules! say {
     ($($arg:tt)*) => {
-        eprintln!("{}", mglint::vocab::text::show_controls(&format!($($arg)*)))
+        eprintln!("{}", crate::commands::for_stderr(&format!($($arg)*)))
     };
 }
 
@@ -27,10 +27,39 @@ mod timeline;
 use crate::cli::{ByExtension, ColorArg, Command, InputArgs, RemoteArgs, RuleArgs};
 use mglint::app::{self, Overrides, Run, Settings};
 use mglint::output::{ColorChoice, RenderOptions};
+use mglint::redact::{Redactor, SharedRedactor};
 use mglint::remote::FetchOptions;
 use mglint::vocab::text::JsonLayout;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
+
+/// With `--redact`, the redactor of what mglint says on standard error: the run's once it is
+/// loaded, so that a value gets the same placeholder on standard error as in every output.
+static STDERR_REDACTOR: Mutex<Option<SharedRedactor>> = Mutex::new(None);
+
+/// `text` as it may go to standard error: secrets masked, identifying values redacted under
+/// `--redact`, control characters shown escaped.
+pub fn for_stderr(text: &str) -> String {
+    let shared = STDERR_REDACTOR
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone();
+    let text = match shared {
+        Some(r) => r.lock().unwrap_or_else(PoisonError::into_inner).apply(text),
+        None => mglint::redact::scrub_secrets(text),
+    };
+    mglint::vocab::text::show_controls(&text).into_owned()
+}
+
+/// The redactor standard error goes through under `--redact` (made on first use).
+fn stderr_redactor() -> SharedRedactor {
+    STDERR_REDACTOR
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get_or_insert_with(|| Arc::new(Mutex::new(Redactor::new(Vec::new()))))
+        .clone()
+}
 
 /// The global flags every verb honours.
 #[derive(Debug, Clone, Copy)]
@@ -230,6 +259,9 @@ fn settings(input: &InputArgs, rules: Option<&RuleArgs>, ui: &Ui) -> Result<Sett
         o.no_bundled_rules = r.known.no_bundled_rules;
     }
     let s = Settings::resolve(&cwd, o)?;
+    if s.redact {
+        stderr_redactor();
+    }
     if let Some(n) = s.config_note() {
         ui.note(&n);
     }
@@ -295,7 +327,10 @@ fn warn_rule_files(s: &Settings) {
 /// Starts the worker pool and loads the inputs.
 fn load(input: &InputArgs, settings: &Settings, ui: &Ui) -> Result<Run, CliError> {
     app::init_threads(settings.threads)?;
-    let run = app::load(&input.inputs, settings)?;
+    let mut run = app::load(&input.inputs, settings)?;
+    if settings.redact {
+        run.share_redactor(stderr_redactor());
+    }
     for n in &run.notes {
         ui.note(n);
     }

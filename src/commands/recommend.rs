@@ -54,7 +54,7 @@ pub fn run(a: RecommendArgs, ui: &Ui) -> Result<u8, CliError> {
             StatusFormat::Json => render_json(&p, &opts, layout),
             StatusFormat::Markdown => render_markdown(&p, &opts),
             StatusFormat::Text => {
-                eprint!("{}", answer.err);
+                eprint!("{}", super::for_stderr(&answer.err));
                 if let Some(e) = &answer.error {
                     // oc's warnings may end without a newline; its error follows on that line.
                     say!("error: {e}");

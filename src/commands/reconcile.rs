@@ -30,7 +30,10 @@ pub fn run(a: ReconcileArgs, ui: &Ui) -> Result<u8, CliError> {
         ui.note(n);
     }
     if a.trace && !ui.quiet {
-        eprint!("{}", reconciler::render_trace(&out.trace));
+        eprint!(
+            "{}",
+            super::for_stderr(&reconciler::render_trace(&out.trace))
+        );
     }
     let cv = match format {
         YamlOrJson::Yaml => reconciler::render_yaml(&out.cluster_version),

@@ -480,7 +480,7 @@ pub fn run(
         })
         .collect();
     inputs.sort_by(|a, b| a.name.cmp(&b.name));
-    Report {
+    let mut report = Report {
         schema: SCHEMA,
         tool: Tool::default(),
         cluster: bundle.identity(),
@@ -498,5 +498,8 @@ pub fn run(
         summary,
         findings,
         rules: outcomes,
-    }
+    };
+    // Secrets are masked where they enter the report, so no format can unmask them.
+    report.mask_secrets();
+    report
 }

@@ -21,6 +21,7 @@ mod cv;
 mod engine;
 mod inp;
 pub mod known;
+mod mask;
 
 mod log;
 mod mc;

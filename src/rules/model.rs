@@ -280,6 +280,9 @@ impl Details {
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &Detail)> {
         self.0.iter().map(|(k, v)| (*k, v))
     }
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&'static str, &mut Detail)> {
+        self.0.iter_mut().map(|(k, v)| (*k, v))
+    }
 }
 
 impl std::ops::Index<&str> for Details {

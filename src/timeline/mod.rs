@@ -22,6 +22,7 @@ mod episodes_cvo;
 mod events;
 mod history;
 mod locate;
+mod mask;
 mod merge;
 mod model;
 mod pass;
@@ -107,7 +108,7 @@ pub fn build(bundle: &Bundle) -> Timeline {
         (a.start, a.tag(), a.end, &a.summary).cmp(&(b.start, b.tag(), b.end, &b.summary))
     });
 
-    Timeline {
+    let mut timeline = Timeline {
         events,
         episodes: eps,
         passes: scan.passes,
@@ -119,7 +120,10 @@ pub fn build(bundle: &Bundle) -> Timeline {
         unread: crate::bundle::unread_files(bundle),
         cluster: bundle.identity(),
         monitor: ci::monitor_spans(bundle),
-    }
+    };
+    // Secrets are masked where they enter the timeline, so no view can unmask them.
+    timeline.mask_secrets();
+    timeline
 }
 
 impl Timeline {

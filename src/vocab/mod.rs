@@ -1,7 +1,7 @@
 //! The vocabulary every layer shares, and which depends on nothing of mglint above it: file
 //! kinds and content sniffing ([`kind`]), the must-gather path layout ([`mg_path`]), the file table and provenance ([`files`]), the one
 //! [`Time`] type with its one JSON serialization ([`time`]), the field-path syntax ([`field_path`]), locating a field or a
-//! value in a file's text ([`locate`]), the object reference findings and events name ([`object`]), document schema identifiers ([`schema`]), the one severity scale ([`severity`]), small text helpers
+//! value in a file's text ([`locate`]), the object reference findings and events name ([`object`]), document schema identifiers ([`schema`]), secret masking ([`secrets`]), the one severity scale ([`severity`]), small text helpers
 //! ([`text`]), the one escaping policy for text from the input ([`escape`]), name globs ([`glob`]) and what known-issue rules ask ingestion to read
 //! ([`wants`]).
 
@@ -15,6 +15,7 @@ pub mod locate;
 pub mod mg_path;
 pub mod object;
 pub mod schema;
+pub mod secrets;
 pub mod semver;
 pub mod severity;
 pub mod text;

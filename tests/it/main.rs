@@ -64,6 +64,7 @@ mod robust_hostile;
 mod rules_catalogue;
 mod rules_fixtures;
 mod rules_seeds;
+mod secrets_masked;
 mod status_oracle;
 mod threads_identical;
 mod timeline_ci;

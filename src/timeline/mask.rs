@@ -1,0 +1,34 @@
+//! Secrets masked in the timeline as it is built (see [`crate::vocab::secrets`]): the texts
+//! its events, episodes and history carry from the input (messages, summaries, evidence).
+
+use super::{Evidence, Timeline};
+use crate::vocab::secrets::mask_in_place;
+
+impl Timeline {
+    /// Masks every secret in the texts the timeline took from the input.
+    pub fn mask_secrets(&mut self) {
+        for e in &mut self.events {
+            mask_in_place(&mut e.message);
+            evidence(&mut e.evidence);
+        }
+        for ep in &mut self.episodes {
+            mask_in_place(&mut ep.summary);
+            evidence(&mut ep.evidence);
+            for m in &mut ep.milestones {
+                evidence(&mut m.evidence);
+            }
+        }
+        for h in &mut self.history {
+            evidence(&mut h.evidence);
+        }
+        for u in &mut self.unread {
+            mask_in_place(&mut u.reason);
+        }
+    }
+}
+
+fn evidence(list: &mut [Evidence]) {
+    for e in list {
+        mask_in_place(&mut e.text);
+    }
+}
