@@ -18,6 +18,7 @@ use crate::bundle::{Bundle, InputInfo};
 use crate::model::*;
 use crate::source::ReadError;
 use crate::source::{self, SourceOptions, VFile};
+use crate::vocab::encoding;
 use crate::vocab::mg_path::{ContainerLog, MgPath, cvo_log, cvo_log_by_name, segments};
 use crate::vocab::{FileKind, FileRef, FileTable};
 use std::collections::{BTreeMap, HashMap};
@@ -281,8 +282,9 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
     };
     // Logs are parsed as streams; everything else is small and read whole.
     if matches!(kind, FileKind::CvoLog | FileKind::TestLog) {
-        return match f.open(opts) {
-            Ok(r) => parse_log(kind, r, prov, &name_for_id),
+        return match f.open(opts).map(encoding::decode_stream) {
+            Ok(Ok(r)) => parse_log(kind, r, prov, &name_for_id),
+            Ok(Err(e)) => FileResult::failed(kind, prov, diags, e),
             Err(e) => FileResult::failed(kind, prov, diags, e),
         };
     }
@@ -296,8 +298,14 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
     {
         return read_pod_log(f, prov, diags, opts, p);
     }
-    let data = match f.load(opts) {
-        Ok(d) => strip_bom(d),
+    let decoded = f.load(opts).map(|d| match kind {
+        // XML says its own encoding: `junit` reads UTF-16 with or without a mark itself.
+        FileKind::Junit => Ok(encoding::strip_utf8_bom(d)),
+        _ => encoding::decode(d),
+    });
+    let (data, enc) = match decoded {
+        Ok(Ok(d)) => d,
+        Ok(Err(e)) => return FileResult::failed(kind, prov, diags, e),
         Err(e) => return FileResult::failed(kind, prov, diags, e),
     };
     let bytes = data.len() as u64;
@@ -431,11 +439,11 @@ fn read_pod_log(
 ) -> FileResult {
     let kind = FileKind::PodLog;
     let literals = opts.wants.log_literals(&p);
-    let mut r = match f.open(opts) {
-        Ok(r) => r,
+    let r = match f.open(opts).map(encoding::decode_stream) {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => return FileResult::failed(kind, prov, diags, e),
         Err(e) => return FileResult::failed(kind, prov, diags, e),
     };
-    skip_bom(&mut *r);
     // One byte past the cap tells a file at the cap from a larger one; a line never holds more.
     let mut r = std::io::Read::take(r, opts.max_file_bytes.saturating_add(1));
     let mut sel = LineSelector::new(literals.as_deref());
@@ -482,7 +490,6 @@ fn parse_log(
     name_for_id: &str,
 ) -> FileResult {
     let mut diags = Vec::new();
-    skip_bom(&mut *r);
     if kind == FileKind::CvoLog {
         let parts = segments(name_for_id);
         let id = cvo_log(&parts).unwrap_or_else(|| cvo_log_by_name(parts.last().unwrap_or(&"")));
@@ -542,11 +549,11 @@ fn read_intervals(
         };
         return FileResult::failed(kind, prov, diags, e);
     }
-    let mut r = match f.open(opts) {
-        Ok(r) => r,
+    let r = match f.open(opts).map(encoding::decode_stream) {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => return FileResult::failed(kind, prov, diags, e),
         Err(e) => return FileResult::failed(kind, prov, diags, e),
     };
-    skip_bom(&mut r);
     let mut counted = Counted {
         inner: source::sniff::Capped {
             inner: r,
@@ -710,22 +717,4 @@ fn collapse(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
             d
         })
         .collect()
-}
-
-/// The UTF-8 byte order mark some editors write at the start of a text file.
-const BOM: &[u8] = b"\xef\xbb\xbf";
-
-/// A text file's bytes without a leading byte order mark (spans then count from after it).
-fn strip_bom(mut data: Vec<u8>) -> Vec<u8> {
-    if data.starts_with(BOM) {
-        data.drain(..BOM.len());
-    }
-    data
-}
-
-/// Consumes a leading byte order mark from a stream.
-fn skip_bom(r: &mut dyn std::io::BufRead) {
-    if r.fill_buf().is_ok_and(|b| b.starts_with(BOM)) {
-        r.consume(BOM.len());
-    }
 }
