@@ -329,6 +329,27 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
                     Arc::from(String::from_utf8_lossy(e.as_bytes()).as_ref())
                 }
             };
+            // Go's `encoding/json`, which oc reads alerts with, refuses a byte order mark.
+            if let Some(e) = crate::model::alerts_go::bom_error(enc)
+                && text.trim_start().starts_with('{')
+                && resources::go_alerts(&text, &name_for_id).is_some()
+            {
+                diags.push(diag(
+                    &prov,
+                    Severity::Error,
+                    None,
+                    None,
+                    format!("not a valid alerts response: {e}"),
+                ));
+                return FileResult {
+                    kind,
+                    prov,
+                    bytes,
+                    parsed: Parsed::Objects(Objects::default()),
+                    diags,
+                    text: Some(text),
+                };
+            }
             // A file read only for known-issue rules whose text lacks the keys of every rule
             // that reads it can give none of them an object: not parsed, not kept.
             // (The cheap test first: with no rule naming keys it answers at once.)
