@@ -19,6 +19,7 @@ use crate::model::*;
 use crate::source::ReadError;
 use crate::source::{self, SourceOptions, VFile};
 use crate::vocab::encoding;
+use crate::vocab::kind::SniffMode;
 use crate::vocab::mg_path::{ContainerLog, MgPath, cvo_log, cvo_log_by_name, segments};
 use crate::vocab::{FileKind, FileRef, FileTable};
 use std::collections::{BTreeMap, HashMap};
@@ -220,7 +221,16 @@ pub fn nothing_in(input: &str, files_seen: u64) -> String {
 fn nothing_found(bundle: &Bundle) -> Vec<String> {
     let mut reasons = bundle.input_errors.clone();
     for i in &bundle.inputs {
-        reasons.push(nothing_in(&i.name, i.files_seen));
+        reasons.push(match i.must_gather_roots.first() {
+            // A component must-gather (CNV, ODF, node-tuning) is a must-gather all the same.
+            Some(root) => format!(
+                "`{}`: a must-gather (rooted at `{}`) without any object mglint reads: no `ClusterVersion`, `ClusterOperator`, `Node`, `MachineConfigPool` or CVO log ({} files looked at); a component must-gather (CNV, ODF, node-tuning) gathers only its component's objects",
+                i.name,
+                if root.is_empty() { "." } else { root.as_str() },
+                i.files_seen
+            ),
+            None => nothing_in(&i.name, i.files_seen),
+        });
     }
     reasons.extend(
         bundle
@@ -307,6 +317,21 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
         Ok(Ok(d)) => d,
         Ok(Err(e)) => return FileResult::failed(kind, prov, diags, e),
         Err(e) => return FileResult::failed(kind, prov, diags, e),
+    };
+    // Content before name: a file named `version` that holds an object rather than a
+    // must-gather's version marker (the older Insights layout's `config/version` found
+    // outside that layout, a `version` saved by hand) is read as the object it is.
+    let kind = if kind == FileKind::GatherVersion
+        && !data
+            .split(|b| *b == b'\n')
+            .next()
+            .is_some_and(|l| memchr::memmem::find(l, b"must-gather").is_some())
+        && sniff::sniff_content(&data[..data.len().min(16 << 10)], SniffMode::Named)
+            == Some(FileKind::Resource)
+    {
+        FileKind::Resource
+    } else {
+        kind
     };
     let bytes = data.len() as u64;
     let mut kept = None;
@@ -677,9 +702,11 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
     let reference = bundle.reference_time().or_else(|| {
         let m = bundle.inputs.iter().filter_map(|i| i.modified).max();
         if has_partial && m.is_some() {
+            // A note on the times, not on the reading: every line was read (IN002, "a file
+            // was read only in part", takes warnings; the summary lists notes too).
             for i in &bundle.inputs {
                 bundle.diagnostics.push(Diagnostic {
-                    level: Severity::Warning,
+                    level: Severity::Info,
                     prov: Provenance::detached(&i.name, ""),
                     column: None,
                     reason: "log lines have no year and nothing in the input has one; the year is taken from the file's modification time".to_string(),
