@@ -10,6 +10,7 @@ pub mod encoding;
 pub mod field_path;
 pub mod files;
 pub mod glob;
+pub mod go_print;
 pub mod kind;
 pub mod locate;
 pub mod mg_path;
