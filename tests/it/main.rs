@@ -40,6 +40,7 @@ mod output_sarif;
 mod output_sarif_github;
 mod output_schema;
 mod output_terminal;
+mod read_as_oc;
 mod readme_inputs;
 mod recommend_cli;
 mod recommend_oracle;
