@@ -322,10 +322,10 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
     // must-gather's version marker (the older Insights layout's `config/version` found
     // outside that layout, a `version` saved by hand) is read as the object it is.
     let kind = if kind == FileKind::GatherVersion
-        && !data
+        && data
             .split(|b| *b == b'\n')
             .next()
-            .is_some_and(|l| memchr::memmem::find(l, b"must-gather").is_some())
+            .is_none_or(|l| memchr::memmem::find(l, b"must-gather").is_none())
         && sniff::sniff_content(&data[..data.len().min(16 << 10)], SniffMode::Named)
             == Some(FileKind::Resource)
     {

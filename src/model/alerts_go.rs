@@ -79,11 +79,10 @@ impl fmt::Display for GoJsonError {
             GoJsonError::Syntax(s) | GoJsonError::Field(s) => f.write_str(s),
             GoJsonError::Type {
                 value,
-                strukt,
-                field,
+                strukt: "",
                 ty,
-            } if strukt.is_empty() => {
-                let _ = field;
+                ..
+            } => {
                 write!(
                     f,
                     "json: cannot unmarshal {value} into Go value of type {ty}"

@@ -135,7 +135,7 @@ pub fn decode(mut data: Vec<u8>) -> Result<(Vec<u8>, Encoding), EncodingError> {
         }
         Encoding::Utf16Le | Encoding::Utf16Be => {
             let body = &data[2..];
-            if body.len() % 2 != 0 {
+            if !body.len().is_multiple_of(2) {
                 return Err(EncodingError::OddLength(data.len()));
             }
             Ok((utf16_to_utf8(body, enc == Encoding::Utf16Be), enc))
