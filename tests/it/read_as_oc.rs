@@ -487,6 +487,18 @@ fn a_component_must_gather_is_refused_in_words_that_are_true() {
             && e.contains("`MachineConfigPool`s"),
         "{e}"
     );
+    // `summary` shows what it has, as `oc get` lists it.
+    let out = common::mglint(&["summary", &input.to_string_lossy()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first_node = b.objects.nodes[0].metadata.name.clone();
+    assert!(
+        text.contains("Nodes (no ClusterVersion in the input")
+            && text.contains("MachineConfigPools (no ClusterVersion in the input")
+            && text.contains("READYMACHINECOUNT")
+            && text.lines().any(|l| l.trim_start().starts_with(&first_node)
+                && (l.contains("   Ready") || l.contains("NotReady"))),
+        "{text}"
+    );
     // With nothing mglint reads, it is still called a must-gather.
     std::fs::remove_dir_all(&csr).unwrap();
     let out = common::mglint(&["analyze", &input.to_string_lossy()]);
