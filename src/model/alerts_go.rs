@@ -164,6 +164,9 @@ fn syntax_text(e: &serde_json::Error) -> String {
 /// Go decodes it; serde_json would refuse the document.
 fn lone_surrogates_replaced(text: &str) -> std::borrow::Cow<'_, str> {
     let b = text.as_bytes();
+    if memchr::memmem::find(b, b"\\u").is_none() {
+        return std::borrow::Cow::Borrowed(text);
+    }
     let hex = |i: usize| -> Option<u16> {
         let s = text.get(i..i + 4)?;
         u16::from_str_radix(s, 16).ok()
@@ -235,6 +238,10 @@ impl Cx {
 /// Go's `foldName`: keys compare case-insensitively under Unicode simple folding (`ſ` is
 /// `s`, the Kelvin sign is `k`).
 fn fold_eq(key: &str, name: &str) -> bool {
+    // The names are ASCII: an ASCII key folds to one only through ASCII case.
+    if key.is_ascii() {
+        return key.eq_ignore_ascii_case(name);
+    }
     let fold = |c: char| c.to_uppercase().flat_map(char::to_lowercase);
     key.chars().flat_map(fold).eq(name.chars().flat_map(fold))
 }
