@@ -90,6 +90,10 @@ pub struct Summary {
     pub update_insights: Vec<crate::model::UpdateInsight>,
     pub nodes: usize,
     pub machine_config_pools: usize,
+    /// Without a ClusterVersion (a component must-gather), what the dump has, as `oc get`
+    /// lists it (text view only): nodes, pools and operators.
+    #[serde(skip)]
+    pub tables: Option<ObjectTables>,
     pub events: usize,
     pub intervals: usize,
     pub test_log_lines: usize,
@@ -109,6 +113,126 @@ pub struct ConditionRow {
     pub reason: String,
     pub message: String,
     pub last_transition: Option<Time>,
+}
+
+/// Rows of a table, the first the header, written as `oc get` writes them (columns three
+/// spaces apart).
+pub type Table = Vec<Vec<String>>;
+
+/// The objects of a dump without a ClusterVersion, as `oc get nodes`, `oc get mcp` and
+/// `oc get co` list them.
+#[derive(Debug, Default)]
+pub struct ObjectTables {
+    pub nodes: Table,
+    pub pools: Table,
+    pub operators: Table,
+}
+
+fn object_tables(b: &Bundle) -> ObjectTables {
+    let cond = |c: Option<&Condition>| c.map_or(String::new(), |c| c.status.clone());
+    let count = |n: Option<i64>| n.map_or(String::new(), |n| n.to_string());
+    let mut t = ObjectTables::default();
+    if !b.objects.nodes.is_empty() {
+        t.nodes
+            .push(vec!["NAME".into(), "STATUS".into(), "ROLES".into()]);
+    }
+    for n in &b.objects.nodes {
+        let mut status = match n.condition("Ready").map(|c| c.status.as_str()) {
+            Some("True") => "Ready".to_string(),
+            Some("False") => "NotReady".to_string(),
+            _ => "Unknown".to_string(),
+        };
+        if n.spec.unschedulable {
+            status.push_str(",SchedulingDisabled");
+        }
+        let roles: Vec<&str> = n
+            .metadata
+            .labels
+            .keys()
+            .filter_map(|k| k.strip_prefix("node-role.kubernetes.io/"))
+            .filter(|r| !r.is_empty())
+            .collect();
+        let roles = if roles.is_empty() {
+            "<none>".to_string()
+        } else {
+            roles.join(",")
+        };
+        t.nodes.push(vec![n.metadata.name.clone(), status, roles]);
+    }
+    if !b.objects.pools.is_empty() {
+        t.pools.push(
+            [
+                "NAME",
+                "CONFIG",
+                "UPDATED",
+                "UPDATING",
+                "DEGRADED",
+                "MACHINECOUNT",
+                "READYMACHINECOUNT",
+                "UPDATEDMACHINECOUNT",
+                "DEGRADEDMACHINECOUNT",
+            ]
+            .map(String::from)
+            .to_vec(),
+        );
+    }
+    for p in &b.objects.pools {
+        t.pools.push(vec![
+            p.metadata.name.clone(),
+            p.spec.configuration.name.clone(),
+            cond(p.condition("Updated")),
+            cond(p.condition("Updating")),
+            cond(p.condition("Degraded")),
+            count(p.status.machine_count),
+            count(p.status.ready_machine_count),
+            count(p.status.updated_machine_count),
+            count(p.status.degraded_machine_count),
+        ]);
+    }
+    if !b.objects.cluster_operators.is_empty() {
+        t.operators.push(
+            ["NAME", "VERSION", "AVAILABLE", "PROGRESSING", "DEGRADED"]
+                .map(String::from)
+                .to_vec(),
+        );
+    }
+    for co in &b.objects.cluster_operators {
+        t.operators.push(vec![
+            co.metadata.name.clone(),
+            co.operator_version().unwrap_or("").to_string(),
+            cond(co.condition("Available")),
+            cond(co.condition("Progressing")),
+            cond(co.condition("Degraded")),
+        ]);
+    }
+    t
+}
+
+/// A table as `oc get` writes it: columns padded to their widest cell, three spaces apart.
+fn write_table(o: &mut String, rows: &Table) {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..cols)
+        .map(|i| {
+            rows.iter()
+                .filter_map(|r| r.get(i))
+                .map(|c| c.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for r in rows {
+        let mut line = String::new();
+        for (i, c) in r.iter().enumerate() {
+            if i + 1 == r.len() {
+                line.push_str(c);
+            } else {
+                let pad = widths[i].saturating_sub(c.chars().count()) + 3;
+                line.push_str(c);
+                line.push_str(&" ".repeat(pad));
+            }
+        }
+        let _ = writeln!(o, "  {}", line.trim_end());
+    }
 }
 
 /// A time for the text view: to the second, as Kubernetes writes it.
@@ -261,6 +385,7 @@ pub fn summarize(b: &Bundle) -> Summary {
             .collect(),
         nodes: b.objects.nodes.len(),
         machine_config_pools: b.objects.pools.len(),
+        tables: cv.is_none().then(|| object_tables(b)),
         events: b.objects.events.len(),
         intervals: b.intervals.len(),
         test_log_lines: b.text_lines.len(),
@@ -489,6 +614,21 @@ fn render_text_unescaped(s: &Summary) -> String {
         "\nAlso found: {} nodes, {} machine config pools, {} events, {} intervals, {} test-log lines, {} JUnit cases",
         s.nodes, s.machine_config_pools, s.events, s.intervals, s.test_log_lines, s.junit_cases
     );
+    if let Some(t) = &s.tables {
+        for (what, rows) in [
+            ("Nodes", &t.nodes),
+            ("MachineConfigPools", &t.pools),
+            ("ClusterOperators", &t.operators),
+        ] {
+            if rows.len() > 1 {
+                let _ = writeln!(
+                    o,
+                    "\n{what} (no ClusterVersion in the input: what it holds)"
+                );
+                write_table(&mut o, rows);
+            }
+        }
+    }
     let _ = writeln!(o, "\nSources by kind");
     for (k, n) in &s.sources {
         let _ = writeln!(o, "  {k:<16} {n}");
@@ -500,10 +640,10 @@ fn render_text_unescaped(s: &Summary) -> String {
             (Some(l), None) => format!(":{l}"),
             _ => String::new(),
         };
-        let lvl = if u.level == Severity::Error {
-            "error"
-        } else {
-            "warning"
+        let lvl = match u.level {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "note",
         };
         let path = crate::vocab::files::join_path(&u.input, &u.path);
         let _ = writeln!(o, "  {lvl}: {}{loc}: {}", ol(&path), ol(&u.reason));

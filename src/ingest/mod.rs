@@ -18,6 +18,8 @@ use crate::bundle::{Bundle, InputInfo};
 use crate::model::*;
 use crate::source::ReadError;
 use crate::source::{self, SourceOptions, VFile};
+use crate::vocab::encoding;
+use crate::vocab::kind::SniffMode;
 use crate::vocab::mg_path::{ContainerLog, MgPath, cvo_log, cvo_log_by_name, segments};
 use crate::vocab::{FileKind, FileRef, FileTable};
 use std::collections::{BTreeMap, HashMap};
@@ -219,7 +221,16 @@ pub fn nothing_in(input: &str, files_seen: u64) -> String {
 fn nothing_found(bundle: &Bundle) -> Vec<String> {
     let mut reasons = bundle.input_errors.clone();
     for i in &bundle.inputs {
-        reasons.push(nothing_in(&i.name, i.files_seen));
+        reasons.push(match i.must_gather_roots.first() {
+            // A component must-gather (CNV, ODF, node-tuning) is a must-gather all the same.
+            Some(root) => format!(
+                "`{}`: a must-gather (rooted at `{}`) without any object mglint reads: no `ClusterVersion`, `ClusterOperator`, `Node`, `MachineConfigPool` or CVO log ({} files looked at); a component must-gather (CNV, ODF, node-tuning) gathers only its component's objects",
+                i.name,
+                if root.is_empty() { "." } else { root.as_str() },
+                i.files_seen
+            ),
+            None => nothing_in(&i.name, i.files_seen),
+        });
     }
     reasons.extend(
         bundle
@@ -281,8 +292,9 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
     };
     // Logs are parsed as streams; everything else is small and read whole.
     if matches!(kind, FileKind::CvoLog | FileKind::TestLog) {
-        return match f.open(opts) {
-            Ok(r) => parse_log(kind, r, prov, &name_for_id),
+        return match f.open(opts).map(encoding::decode_stream) {
+            Ok(Ok(r)) => parse_log(kind, r, prov, &name_for_id),
+            Ok(Err(e)) => FileResult::failed(kind, prov, diags, e),
             Err(e) => FileResult::failed(kind, prov, diags, e),
         };
     }
@@ -296,9 +308,30 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
     {
         return read_pod_log(f, prov, diags, opts, p);
     }
-    let data = match f.load(opts) {
-        Ok(d) => strip_bom(d),
+    let decoded = f.load(opts).map(|d| match kind {
+        // XML says its own encoding: `junit` reads UTF-16 with or without a mark itself.
+        FileKind::Junit => Ok(encoding::strip_utf8_bom(d)),
+        _ => encoding::decode(d),
+    });
+    let (data, enc) = match decoded {
+        Ok(Ok(d)) => d,
+        Ok(Err(e)) => return FileResult::failed(kind, prov, diags, e),
         Err(e) => return FileResult::failed(kind, prov, diags, e),
+    };
+    // Content before name: a file named `version` that holds an object rather than a
+    // must-gather's version marker (the older Insights layout's `config/version` found
+    // outside that layout, a `version` saved by hand) is read as the object it is.
+    let kind = if kind == FileKind::GatherVersion
+        && data
+            .split(|b| *b == b'\n')
+            .next()
+            .is_none_or(|l| memchr::memmem::find(l, b"must-gather").is_none())
+        && sniff::sniff_content(&data[..data.len().min(16 << 10)], SniffMode::Named)
+            == Some(FileKind::Resource)
+    {
+        FileKind::Resource
+    } else {
+        kind
     };
     let bytes = data.len() as u64;
     let mut kept = None;
@@ -321,6 +354,27 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
                     Arc::from(String::from_utf8_lossy(e.as_bytes()).as_ref())
                 }
             };
+            // Go's `encoding/json`, which oc reads alerts with, refuses a byte order mark.
+            if let Some(e) = crate::model::alerts_go::bom_error(enc)
+                && text.trim_start().starts_with('{')
+                && resources::go_alerts(&text, &name_for_id).is_some()
+            {
+                diags.push(diag(
+                    &prov,
+                    Severity::Error,
+                    None,
+                    None,
+                    format!("not a valid alerts response: {e}"),
+                ));
+                return FileResult {
+                    kind,
+                    prov,
+                    bytes,
+                    parsed: Parsed::Objects(Objects::default()),
+                    diags,
+                    text: Some(text),
+                };
+            }
             // A file read only for known-issue rules whose text lacks the keys of every rule
             // that reads it can give none of them an object: not parsed, not kept.
             // (The cheap test first: with no rule naming keys it answers at once.)
@@ -431,11 +485,11 @@ fn read_pod_log(
 ) -> FileResult {
     let kind = FileKind::PodLog;
     let literals = opts.wants.log_literals(&p);
-    let mut r = match f.open(opts) {
-        Ok(r) => r,
+    let r = match f.open(opts).map(encoding::decode_stream) {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => return FileResult::failed(kind, prov, diags, e),
         Err(e) => return FileResult::failed(kind, prov, diags, e),
     };
-    skip_bom(&mut *r);
     // One byte past the cap tells a file at the cap from a larger one; a line never holds more.
     let mut r = std::io::Read::take(r, opts.max_file_bytes.saturating_add(1));
     let mut sel = LineSelector::new(literals.as_deref());
@@ -482,7 +536,6 @@ fn parse_log(
     name_for_id: &str,
 ) -> FileResult {
     let mut diags = Vec::new();
-    skip_bom(&mut *r);
     if kind == FileKind::CvoLog {
         let parts = segments(name_for_id);
         let id = cvo_log(&parts).unwrap_or_else(|| cvo_log_by_name(parts.last().unwrap_or(&"")));
@@ -542,11 +595,11 @@ fn read_intervals(
         };
         return FileResult::failed(kind, prov, diags, e);
     }
-    let mut r = match f.open(opts) {
-        Ok(r) => r,
+    let r = match f.open(opts).map(encoding::decode_stream) {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => return FileResult::failed(kind, prov, diags, e),
         Err(e) => return FileResult::failed(kind, prov, diags, e),
     };
-    skip_bom(&mut r);
     let mut counted = Counted {
         inner: source::sniff::Capped {
             inner: r,
@@ -649,9 +702,11 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
     let reference = bundle.reference_time().or_else(|| {
         let m = bundle.inputs.iter().filter_map(|i| i.modified).max();
         if has_partial && m.is_some() {
+            // A note on the times, not on the reading: every line was read (IN002, "a file
+            // was read only in part", takes warnings; the summary lists notes too).
             for i in &bundle.inputs {
                 bundle.diagnostics.push(Diagnostic {
-                    level: Severity::Warning,
+                    level: Severity::Info,
                     prov: Provenance::detached(&i.name, ""),
                     column: None,
                     reason: "log lines have no year and nothing in the input has one; the year is taken from the file's modification time".to_string(),
@@ -710,22 +765,4 @@ fn collapse(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
             d
         })
         .collect()
-}
-
-/// The UTF-8 byte order mark some editors write at the start of a text file.
-const BOM: &[u8] = b"\xef\xbb\xbf";
-
-/// A text file's bytes without a leading byte order mark (spans then count from after it).
-fn strip_bom(mut data: Vec<u8>) -> Vec<u8> {
-    if data.starts_with(BOM) {
-        data.drain(..BOM.len());
-    }
-    data
-}
-
-/// Consumes a leading byte order mark from a stream.
-fn skip_bom(r: &mut dyn std::io::BufRead) {
-    if r.fill_buf().is_ok_and(|b| b.starts_with(BOM)) {
-        r.consume(BOM.len());
-    }
 }

@@ -46,6 +46,18 @@ pub fn parse_resources_keeping(
         return (objs, errors);
     }
     if trimmed.starts_with('{')
+        && let Some(r) = go_alerts(trimmed, path)
+    {
+        match r {
+            Ok(a) => objs.alerts.push(Sourced {
+                value: a,
+                prov: prov.clone(),
+            }),
+            Err(e) => errors.push(err(None, None, format!("not a valid alerts response: {e}"))),
+        }
+        return (objs, errors);
+    }
+    if trimmed.starts_with('{')
         && let Some(a) = Alerts::from_json_text(trimmed)
     {
         objs.alerts.push(Sourced {
@@ -74,6 +86,45 @@ pub fn parse_resources_keeping(
         }
         parse_whole_yaml(text, path, prov, wants)
     }
+}
+
+/// Whether a file's name is the one oc's mock mode reads alerts from (`NAME-alerts.json`), or
+/// what `oc adm inspect-alerts > alerts.json` writes.
+fn named_alerts(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.len() >= 11
+        && name.is_char_boundary(name.len() - 11)
+        && name[name.len() - 11..].eq_ignore_ascii_case("alerts.json")
+}
+
+/// An `/api/v1/alerts` response read as oc reads it, with Go's `encoding/json`
+/// ([`crate::model::alerts_go`]): `Err` with Go's reason when oc's decode fails. `None` for
+/// what is not one, read by the other paths: Kubernetes objects, the `/api/v1/rules` shape
+/// of the must-gather's `monitoring/` files (mglint's own reading, which flattens the rule
+/// groups' alerts: oc never reads that shape), other JSON. A document without an alerts
+/// array is an alerts response with none firing when it is a response (`status` and
+/// `data`, as an error response with `"data": null`) or sits where oc reads alerts.
+pub fn go_alerts(text: &str, path: &str) -> Option<Result<Alerts, String>> {
+    use crate::model::alerts_go::{GoJsonError, decode_full};
+    let named = named_alerts(path);
+    let head = text.as_bytes()[..text.len().min(64 << 10)].to_ascii_lowercase();
+    if !named && memchr::memmem::find(&head, b"\"data\"").is_none() {
+        return None;
+    }
+    let (doc, e) = decode_full(text);
+    if doc.object || (!named && matches!(e, Some(GoJsonError::Syntax(_)))) {
+        return None;
+    }
+    if !(named || doc.alerts_key || doc.response) || (!doc.alerts_key && doc.groups) {
+        return None;
+    }
+    Some(match e {
+        Some(e) => Err(e.to_string()),
+        None => Ok(Alerts {
+            status: doc.status,
+            alerts: doc.alerts.unwrap_or_default(),
+        }),
+    })
 }
 
 /// A YAML resource file read as a whole (every document at once).

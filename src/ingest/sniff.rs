@@ -19,7 +19,14 @@ const CVO_MARKERS: &[&str] = &[
 
 /// Classifies a file whose path said nothing, from its first bytes (up to 16 KiB).
 pub fn sniff_content(head: &[u8], mode: SniffMode) -> Option<FileKind> {
-    let text = String::from_utf8_lossy(head);
+    // A file named directly in an encoding mglint does not read is taken as a resource, so
+    // that reading it says why (the encoding), rather than that it is nothing known.
+    if mode == SniffMode::Named && crate::vocab::encoding::check(head).is_err() {
+        return Some(FileKind::Resource);
+    }
+    // Judged on the text, whatever its encoding (a UTF-16 file saved on Windows).
+    let head = crate::vocab::encoding::decode_head(head);
+    let text = String::from_utf8_lossy(&head);
     let t = text.trim_start_matches('\u{feff}').trim_start();
     if t.starts_with("<?xml") || t.starts_with("<testsuite") {
         return Some(FileKind::Junit);

@@ -94,7 +94,10 @@ pub struct Release {
     pub version: String,
     #[serde(deserialize_with = "de_null_default")]
     pub image: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "crate::yaml::bool11::de_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub force: Option<bool>,
     #[serde(
         deserialize_with = "de_null_default",
@@ -317,7 +320,7 @@ impl ClusterOperator {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(default)]
 pub struct NodeSpec {
-    #[serde(deserialize_with = "de_null_default")]
+    #[serde(deserialize_with = "crate::yaml::bool11::de")]
     pub unschedulable: bool,
 }
 
@@ -353,7 +356,7 @@ impl Node {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(default)]
 pub struct McpSpec {
-    #[serde(deserialize_with = "de_null_default")]
+    #[serde(deserialize_with = "crate::yaml::bool11::de")]
     pub paused: bool,
     /// The rendered MachineConfig the pool's nodes should run.
     #[serde(deserialize_with = "de_null_default")]

@@ -4,6 +4,7 @@
 //! that older and newer API shapes (and Insights JSON without `kind`) deserialize alike.
 
 mod alerts;
+pub mod alerts_go;
 mod cluster;
 mod identity;
 pub mod log_records;

@@ -150,6 +150,9 @@ pub fn choose_now<'a>(
 pub enum StatusError {
     /// No ClusterVersion in the input.
     NoClusterVersion,
+    /// No ClusterVersion in a dump that holds other objects (a component must-gather): what
+    /// the dump is and what it has.
+    NoClusterVersionIn { dump: String, has: String },
     /// No ClusterOperator in the input.
     NoClusterOperators,
     /// The ClusterVersion has no `Progressing` condition.
@@ -166,6 +169,10 @@ impl std::fmt::Display for StatusError {
             StatusError::NoClusterVersion => {
                 f.write_str("no `ClusterVersion` in the input: cluster version information is needed")
             }
+            StatusError::NoClusterVersionIn { dump, has } => write!(
+                f,
+                "no `ClusterVersion` in the input: {dump} holds {has} but no `ClusterVersion` (a component must-gather, such as CNV, ODF or node-tuning, gathers none); cluster version information is needed"
+            ),
             StatusError::NoClusterOperators => {
                 f.write_str("no `ClusterOperator` in the input: cluster operator information is needed")
             }
@@ -219,7 +226,7 @@ impl StatusInputs {
         b: &Bundle,
         now_override: Option<Time>,
     ) -> Result<StatusInputs, StatusError> {
-        let cv = b.cluster_version().ok_or(StatusError::NoClusterVersion)?;
+        let cv = b.cluster_version().ok_or_else(|| no_cluster_version(b))?;
         let operators: Vec<ClusterOperator> = b
             .cluster_operators()
             .iter()
@@ -250,6 +257,35 @@ impl StatusInputs {
             oc_mock: false,
         })
     }
+}
+
+/// Why a bundle without a ClusterVersion cannot be assessed: what kind of dump it is and
+/// which of the objects oc reads it has.
+fn no_cluster_version(b: &Bundle) -> StatusError {
+    let o = &b.objects;
+    let has: Vec<String> = [
+        (o.cluster_operators.len(), "`ClusterOperator`"),
+        (o.nodes.len(), "`Node`"),
+        (o.pools.len(), "`MachineConfigPool`"),
+        (o.machine_configs.len(), "`MachineConfig`"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, k)| format!("{n} {k}{}", if *n == 1 { "" } else { "s" }))
+    .collect();
+    if has.is_empty() {
+        return StatusError::NoClusterVersion;
+    }
+    let dump = match b.inputs.iter().find(|i| !i.must_gather_roots.is_empty()) {
+        Some(i) => format!("`{}` is a must-gather that", i.name),
+        None => "the input".to_string(),
+    };
+    let has = match has.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    StatusError::NoClusterVersionIn { dump, has }
 }
 
 /// The assessment of one cluster at one instant.

@@ -201,15 +201,18 @@ fn namespaced_resource_wanted(ns: &str, r: Resource<'_>) -> bool {
 /// The Insights operator's archive (`insights-*.tar.gz`, also in must-gathers'
 /// `insights-data/`): `config/version.json`, `config/clusteroperator/<name>.json`,
 /// `config/node/<name>.json`, `config/machineconfigpools/<name>.json`,
-/// `config/machineconfigs/<name>.json`, `config/alerts.json`, `events/<namespace>.json`.
+/// `config/machineconfigs/<name>.json`, `config/alerts.json`, `events/<namespace>.json`; the
+/// older layout's `config/version` and `config/clusteroperator/<name>` without `.json`.
 fn insights_path(parts: &[&str]) -> Option<FileKind> {
     let i = parts
         .iter()
         .rposition(|p| *p == "config" || *p == "events")?;
     let rest = &parts[i..];
-    let json = |f: &str| f.ends_with(".json");
+    // Older archives (before 4.5) name their records without an extension
+    // (`config/version`, `config/clusteroperator/<name>`): the content is the same JSON.
+    let json = |f: &str| f.ends_with(".json") || !f.contains('.');
     let wanted = match rest {
-        ["config", "version.json" | "alerts.json"] => true,
+        ["config", "version.json" | "alerts.json" | "version"] => true,
         [
             "config",
             "clusteroperator" | "node" | "machineconfigpools" | "machineconfigs",

@@ -109,10 +109,16 @@ pub fn segments(path: &str) -> Vec<&str> {
 
 /// The must-gather root a path lies under: the segments before its first
 /// `cluster-scoped-resources/` or `namespaces/` directory (something must follow the marker).
+///
+/// An Insights archive's `conditional/namespaces/<namespace>/pods/…` (the pod logs its
+/// conditional gatherers keep) is no must-gather: `conditional/` is no root.
 pub fn root<'a, 'p>(parts: &'p [&'a str]) -> Option<&'p [&'a str]> {
     let i = parts
         .iter()
         .position(|p| *p == "cluster-scoped-resources" || *p == "namespaces")?;
+    if i > 0 && parts[i] == "namespaces" && parts[i - 1] == "conditional" {
+        return None;
+    }
     (i + 1 < parts.len()).then(|| &parts[..i])
 }
 

@@ -80,23 +80,23 @@ pub fn go_quote(s: &str) -> String {
     out
 }
 
-/// An approximation of Go's `strconv.IsPrint` that is exact for ASCII and for the letters,
-/// digits and punctuation release versions hold: everything not a control, not a space
-/// other than U+0020, not a format or private-use character.
-fn printable(c: char) -> bool {
-    if c == ' ' {
-        return true;
-    }
-    if c.is_control() || c.is_whitespace() {
-        return false;
-    }
+/// Go's `strconv.IsPrint`: letters, marks, numbers, punctuation, symbols and U+0020, by the
+/// Unicode tables of Go's `unicode` package ([`super::go_print`]); unassigned code points,
+/// format characters (the tag characters U+E0000–U+E007F among them), private use, controls
+/// and other spaces are not printable.
+pub fn printable(c: char) -> bool {
     let u = c as u32;
-    // Format characters (Cf), surrogates cannot occur, private use (Co), noncharacters.
-    !matches!(u,
-        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x180E | 0x200B..=0x200F
-        | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF | 0xFFF9..=0xFFFB
-        | 0xE000..=0xF8FF | 0xF0000..=0x10FFFF | 0xFDD0..=0xFDEF)
-        && (u & 0xFFFE) != 0xFFFE
+    super::go_print::PRINTABLE
+        .binary_search_by(|&(lo, hi)| {
+            if hi < u {
+                std::cmp::Ordering::Less
+            } else if lo > u {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
 }
 
 /// How a JSON document is written: pretty, as a document of its own, or whole on one line,
@@ -128,6 +128,31 @@ impl JsonLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn go_quote_escapes_what_go_calls_unprintable() {
+        // Go: strconv.Quote escapes every rune !IsPrint(r) as \u/\U (strconv/quote.go), with
+        // IsPrint from Unicode 15.0.0's categories L, M, N, P, S plus U+0020.
+        for (c, want) in [
+            ('\u{e0041}', "\\U000e0041"),  // TAG LATIN CAPITAL LETTER A (Cf)
+            ('\u{e007f}', "\\U000e007f"),  // CANCEL TAG (Cf)
+            ('\u{0378}', "\\u0378"),       // unassigned
+            ('\u{00ad}', "\\u00ad"),       // SOFT HYPHEN (Cf)
+            ('\u{2028}', "\\u2028"),       // LINE SEPARATOR (Zl)
+            ('\u{00a0}', "\\u00a0"),       // NO-BREAK SPACE (Zs)
+            ('\u{1fae8}', "\u{1fae8}"),    // SHAKING FACE, assigned in Unicode 15.0
+            ('\u{0301}', "\u{0301}"),      // COMBINING ACUTE ACCENT (Mn): printable
+            ('\u{10ffff}', "\\U0010ffff"), // noncharacter
+        ] {
+            assert_eq!(
+                go_quote(&c.to_string()),
+                format!("\"{want}\""),
+                "U+{:04X}",
+                c as u32
+            );
+        }
+        assert_eq!(super::super::go_print::UNICODE_VERSION, "15.0.0");
+    }
 
     #[test]
     fn one_line_cuts_on_char_boundary_and_marks_more_lines() {

@@ -3,8 +3,10 @@
 //! notes duplicate keys instead of failing and bounds what aliases expand to ([`value`]);
 //! the nesting bound, checked on the text before the library loads it ([`depth`]); and the
 //! shortcut that reads the block YAML Kubernetes clients write several times faster, and
-//! leaves anything else to the library ([`simple`]).
+//! leaves anything else to the library ([`simple`]); YAML 1.1 booleans for the fields oc
+//! types `bool` ([`bool11`]).
 
+pub mod bool11;
 pub mod depth;
 pub mod simple;
 pub mod value;

@@ -42,6 +42,7 @@ mod output_sarif;
 mod output_sarif_github;
 mod output_schema;
 mod output_terminal;
+mod read_as_oc;
 mod readme_examples;
 mod readme_inputs;
 mod recommend_cli;

@@ -34,13 +34,15 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
             co_ref(co),
             format!("`{}` reports {what}", co.metadata.name),
         );
-        let path = if no_version {
-            "status.versions"
-        } else {
-            "status.conditions"
+        // An `operator` entry with an empty version is pointed at (`version: ""`), not the
+        // object's `name:` line.
+        let path = match co.status.versions.iter().position(|v| v.name == "operator") {
+            Some(i) if no_version => format!("status.versions[{i}].version"),
+            _ if no_version => "status.versions".to_string(),
+            _ => "status.conditions".to_string(),
         };
         f.evidence
-            .push(cx.field(co, Some(&co.metadata.name), path, &co.metadata.name));
+            .push(cx.field(co, Some(&co.metadata.name), &path, &co.metadata.name));
         // Information: oc's Update Health raises nothing for it (an operator coming up during
         // an install writes its versions last).
         f.message.push_str(&cx.phase().during());

@@ -132,10 +132,17 @@ pub fn split_errors(list: &str) -> Vec<String> {
         .captures_iter(inner)
         .filter_map(|c| c.get(1).map(|m| m.start()))
         .collect();
-    if starts.first() != Some(&0) {
+    if starts.is_empty() {
         return vec![inner.replace('\n', " ")];
     }
+    // An error of a wording not listed above ahead of listed ones is an error of its own,
+    // not the head of the whole list (Go's `%v` of `[]error` joins them with spaces).
     let mut out = Vec::new();
+    if let Some(head) = inner.get(..starts[0]).map(str::trim)
+        && !head.is_empty()
+    {
+        out.push(head.replace('\n', " "));
+    }
     for (i, &s) in starts.iter().enumerate() {
         let e = starts.get(i + 1).copied().unwrap_or(inner.len());
         if let Some(part) = inner.get(s..e) {

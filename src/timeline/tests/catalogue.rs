@@ -95,6 +95,17 @@ fn result_of_work_splits_errors_in_both_forms() {
         split_errors("[something odd happened]"),
         vec!["something odd happened"]
     );
+    // Three errors, the first of a wording the list does not name: three, not one.
+    assert_eq!(
+        split_errors(
+            "[context deadline exceeded Cluster operator etcd is degraded Could not update deployment \"openshift-etcd-operator/etcd-operator\" (90 of 680)]"
+        ),
+        vec![
+            "context deadline exceeded",
+            "Cluster operator etcd is degraded",
+            "Could not update deployment \"openshift-etcd-operator/etcd-operator\" (90 of 680)"
+        ]
+    );
 }
 
 #[test]
