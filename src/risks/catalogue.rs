@@ -160,16 +160,13 @@ impl Catalogue {
     }
 
     /// Builds a catalogue from edge files `(name, text)`, in the order given.
-    pub fn from_files(
-        files: impl IntoIterator<Item = (String, Result<String, String>)>,
-    ) -> Loaded {
+    pub fn from_files(files: impl IntoIterator<Item = (String, Result<String, String>)>) -> Loaded {
         let mut out = Loaded::default();
         out.catalogue.source = SOURCE.to_string();
         let mut by_name: BTreeMap<String, usize> = BTreeMap::new();
         for (file, text) in files {
-            let parsed = text.and_then(|t| {
-                crate::yaml::from_str::<EdgeFile>(&t).map_err(|e| e.to_string())
-            });
+            let parsed =
+                text.and_then(|t| crate::yaml::from_str::<EdgeFile>(&t).map_err(|e| e.to_string()));
             let f = match parsed {
                 Ok(f) => f,
                 Err(reason) => {
@@ -308,7 +305,10 @@ mod tests {
     fn an_unknown_rule_type_is_kept_as_unknown() {
         let l = Catalogue::from_files(vec![(
             "x.yaml".to_string(),
-            Ok("to: 4.1.1\nfrom: .*\nname: R\nmatchingRules:\n- type: Future\n- type: Always\n".to_string()),
+            Ok(
+                "to: 4.1.1\nfrom: .*\nname: R\nmatchingRules:\n- type: Future\n- type: Always\n"
+                    .to_string(),
+            ),
         )]);
         assert!(l.problems.is_empty(), "{:?}", l.problems);
         assert_eq!(
@@ -350,7 +350,11 @@ mod bundled {
         assert!(promql > 60, "{promql}");
         // Every edge's `from` compiles, and every named edge's risk is defined.
         for e in &c.edges {
-            assert!(regex::Regex::new(&format!("^(?:{})$", e.from)).is_ok(), "{}", e.from);
+            assert!(
+                regex::Regex::new(&format!("^(?:{})$", e.from)).is_ok(),
+                "{}",
+                e.from
+            );
             if let Some(n) = &e.risk {
                 assert!(c.risk(n).is_some(), "{n}");
             }

@@ -6,5 +6,19 @@
 
 pub mod catalogue;
 pub mod promql;
+pub mod report;
 pub mod series;
 pub mod verdict;
+
+use crate::bundle::Bundle;
+
+/// The series of `b` and every candidate update of it (and `asked`) judged against `cat`.
+pub fn evaluate(
+    cat: &catalogue::Catalogue,
+    b: &Bundle,
+    asked: &[String],
+) -> (promql::Metrics, verdict::Evaluation) {
+    let m = series::from_bundle(b);
+    let e = verdict::evaluate(cat, b, &m, asked);
+    (m, e)
+}

@@ -7,7 +7,7 @@
 //! Parsing is the `promql-parser` crate's. Every sample carries the files it was derived from
 //! (its evidence) through every operation.
 
-use promql_parser::label::{MatchOp, Matcher, METRIC_NAME};
+use promql_parser::label::{METRIC_NAME, MatchOp, Matcher};
 use promql_parser::parser::token::{self, TokenId};
 use promql_parser::parser::{
     AggregateExpr, BinaryExpr, Call, Expr, LabelModifier, VectorMatchCardinality, VectorSelector,
@@ -67,6 +67,11 @@ impl Metrics {
         let name = s.label(METRIC_NAME).to_string();
         self.derived.insert(name.clone());
         self.series.entry(name).or_default().push(s);
+    }
+
+    /// The names of the derived metrics, sorted.
+    pub fn derived(&self) -> Vec<&str> {
+        self.derived.iter().map(String::as_str).collect()
     }
 
     pub fn derives(&self, name: &str) -> bool {
@@ -305,8 +310,10 @@ fn aggregate(a: &AggregateExpr, m: &Metrics) -> Result<Value, EvalError> {
     let mut out = Vec::new();
     for g in order {
         let members = groups.remove(&g).unwrap_or_default();
-        let evidence: BTreeSet<Arc<str>> =
-            members.iter().flat_map(|s| s.evidence.iter().cloned()).collect();
+        let evidence: BTreeSet<Arc<str>> = members
+            .iter()
+            .flat_map(|s| s.evidence.iter().cloned())
+            .collect();
         let vals = members.iter().map(|s| s.value);
         let n = members.len() as f64;
         let value = match op {
@@ -353,7 +360,13 @@ fn compare(op: TokenId, l: f64, r: f64) -> bool {
 }
 
 /// The value of `l op r` and whether the sample is kept (comparisons without `bool` filter).
-fn elem(op: TokenId, is_cmp: bool, ret_bool: bool, l: f64, r: f64) -> Result<(f64, bool), EvalError> {
+fn elem(
+    op: TokenId,
+    is_cmp: bool,
+    ret_bool: bool,
+    l: f64,
+    r: f64,
+) -> Result<(f64, bool), EvalError> {
     if is_cmp {
         let c = compare(op, l, r);
         if ret_bool {
@@ -447,7 +460,12 @@ fn vector_scalar(
     Ok(Value::Vector(out))
 }
 
-fn set_op(op: TokenId, l: Vec<Sample>, r: Vec<Sample>, matching: Option<&LabelModifier>) -> Vec<Sample> {
+fn set_op(
+    op: TokenId,
+    l: Vec<Sample>,
+    r: Vec<Sample>,
+    matching: Option<&LabelModifier>,
+) -> Vec<Sample> {
     let rsigs: BTreeSet<Labels> = r.iter().map(|s| signature(&s.labels, matching)).collect();
     match op {
         token::T_LAND => l
@@ -490,7 +508,13 @@ fn vector_vector(
     for s in one {
         let sig = signature(&s.labels, matching);
         if ones.insert(sig.clone(), s).is_some() {
-            let side = if include.is_some() { "the \"one\" side" } else if swapped { "the left-hand side" } else { "the right-hand side" };
+            let side = if include.is_some() {
+                "the \"one\" side"
+            } else if swapped {
+                "the left-hand side"
+            } else {
+                "the right-hand side"
+            };
             return Err(q(format!(
                 "found duplicate series for the match group {} on {side} of the operation: many-to-many matching not allowed: matching labels must be unique on one side",
                 show(&sig)
@@ -511,7 +535,11 @@ fn vector_vector(
                 show(&sig)
             )));
         }
-        let (lv, rv) = if swapped { (o.value, s.value) } else { (s.value, o.value) };
+        let (lv, rv) = if swapped {
+            (o.value, s.value)
+        } else {
+            (s.value, o.value)
+        };
         let (value, keep) = elem(op, is_cmp, ret_bool, lv, rv)?;
         if !keep {
             continue;
@@ -599,8 +627,11 @@ fn call(c: &Call, m: &Metrics) -> Result<Value, EvalError> {
                 }
             }
             let (dst, repl, src, re) = (&strs[0], &strs[1], &strs[2], &strs[3]);
-            let re = regex::Regex::new(&format!("^(?s:{re})$"))
-                .map_err(|e| q(format!("invalid regular expression in `label_replace`: {e}")))?;
+            let re = regex::Regex::new(&format!("^(?s:{re})$")).map_err(|e| {
+                q(format!(
+                    "invalid regular expression in `label_replace`: {e}"
+                ))
+            })?;
             let mut out = Vec::new();
             let mut seen = BTreeSet::new();
             for mut s in v {
@@ -696,7 +727,11 @@ mod tests {
                 &format!("nodes/{node}.yaml"),
             ));
         }
-        for (name, cond, v) in [("etcd", "Available", 1.0), ("etcd", "Degraded", 0.0), ("dns", "Available", 1.0)] {
+        for (name, cond, v) in [
+            ("etcd", "Available", 1.0),
+            ("etcd", "Degraded", 0.0),
+            ("dns", "Available", 1.0),
+        ] {
             m.push(Sample::new(
                 "cluster_operator_conditions",
                 &[("name", name), ("condition", cond)],
@@ -727,31 +762,61 @@ mod tests {
     }
 
     fn labels(pairs: &[(&str, &str)]) -> Labels {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
     fn selectors_match_absent_labels_as_empty_and_anchor_regexes() {
         // `_id=""` matches a series without `_id`; an empty label is no label.
-        assert_eq!(values(r#"cluster_infrastructure_provider{_id="",region=""}"#), vec![1.0]);
-        assert_eq!(values(r#"cluster_infrastructure_provider{type=~"Sphere"}"#), Vec::<f64>::new());
-        assert_eq!(values(r#"cluster_infrastructure_provider{type=~"VSphere|None"}"#), vec![1.0]);
-        assert_eq!(values(r#"cluster_infrastructure_provider{type!~"VSphere"}"#), Vec::<f64>::new());
-        assert_eq!(values(r#"cluster_infrastructure_provider{type!="AWS"}"#), vec![1.0]);
+        assert_eq!(
+            values(r#"cluster_infrastructure_provider{_id="",region=""}"#),
+            vec![1.0]
+        );
+        assert_eq!(
+            values(r#"cluster_infrastructure_provider{type=~"Sphere"}"#),
+            Vec::<f64>::new()
+        );
+        assert_eq!(
+            values(r#"cluster_infrastructure_provider{type=~"VSphere|None"}"#),
+            vec![1.0]
+        );
+        assert_eq!(
+            values(r#"cluster_infrastructure_provider{type!~"VSphere"}"#),
+            Vec::<f64>::new()
+        );
+        assert_eq!(
+            values(r#"cluster_infrastructure_provider{type!="AWS"}"#),
+            vec![1.0]
+        );
         // `config!~"|rendered-master-.*"`: neither empty nor a master's.
-        assert_eq!(values(r#"mcd_update_state{config!~"|rendered-master-.*"}"#).len(), 2);
-        assert_eq!(values(r#"{__name__="cluster_version",type="initial"}"#), vec![1.0]);
+        assert_eq!(
+            values(r#"mcd_update_state{config!~"|rendered-master-.*"}"#).len(),
+            2
+        );
+        assert_eq!(
+            values(r#"{__name__="cluster_version",type="initial"}"#),
+            vec![1.0]
+        );
     }
 
     #[test]
     fn aggregations_group_count_sum_max_min_with_by_and_without() {
-        assert_eq!(one("group(cluster_operator_conditions)"), (Labels::new(), 1.0));
+        assert_eq!(
+            one("group(cluster_operator_conditions)"),
+            (Labels::new(), 1.0)
+        );
         assert_eq!(one("count(cluster_operator_conditions)").1, 3.0);
         assert_eq!(one("sum(cluster_operator_conditions)").1, 2.0);
         assert_eq!(one("max(cluster_operator_conditions)").1, 1.0);
         assert_eq!(one("min(cluster_operator_conditions)").1, 0.0);
         // Groups in order of first appearance.
-        assert_eq!(values("count by (name) (cluster_operator_conditions)"), vec![2.0, 1.0]);
+        assert_eq!(
+            values("count by (name) (cluster_operator_conditions)"),
+            vec![2.0, 1.0]
+        );
         let v = match run("sum without (condition) (cluster_operator_conditions)").unwrap() {
             Value::Vector(v) => v,
             _ => unreachable!(),
@@ -767,8 +832,14 @@ mod tests {
         let (l, v) = one(r#"topk(1, cluster_operator_conditions{name="etcd"})"#);
         assert_eq!(v, 1.0);
         assert_eq!(l.get("condition").map(String::as_str), Some("Available"));
-        assert_eq!(l.get("__name__").map(String::as_str), Some("cluster_operator_conditions"));
-        assert_eq!(values(r#"bottomk(1, cluster_operator_conditions{name="etcd"})"#), vec![0.0]);
+        assert_eq!(
+            l.get("__name__").map(String::as_str),
+            Some("cluster_operator_conditions")
+        );
+        assert_eq!(
+            values(r#"bottomk(1, cluster_operator_conditions{name="etcd"})"#),
+            vec![0.0]
+        );
         assert_eq!(values("topk by (node) (1, mcd_update_state)").len(), 3);
         assert_eq!(values("topk(0, mcd_update_state)").len(), 0);
     }
@@ -794,7 +865,10 @@ mod tests {
         assert_eq!(values("cluster_operator_conditions > 0").len(), 2);
         // The vector's value is kept even when it is on the right.
         assert_eq!(values("0 < cluster_operator_conditions"), vec![1.0, 1.0]);
-        assert_eq!(values("cluster_operator_conditions > bool 0"), vec![1.0, 0.0, 1.0]);
+        assert_eq!(
+            values("cluster_operator_conditions > bool 0"),
+            vec![1.0, 0.0, 1.0]
+        );
         // A filtered sample keeps its name; `bool` drops it.
         let (l, _) = one(r#"cluster_version{type="initial"} == 1"#);
         assert!(l.contains_key("__name__"));
@@ -805,21 +879,47 @@ mod tests {
 
     #[test]
     fn set_operators_match_on_labels() {
-        assert_eq!(values(r#"group by (name) (cluster_operator_conditions) and on (name) cluster_operator_conditions{condition="Degraded"}"#), vec![1.0]);
-        assert_eq!(values(r#"group by (name) (cluster_operator_conditions) unless on (name) cluster_operator_conditions{condition="Degraded"}"#), vec![1.0]);
+        assert_eq!(
+            values(
+                r#"group by (name) (cluster_operator_conditions) and on (name) cluster_operator_conditions{condition="Degraded"}"#
+            ),
+            vec![1.0]
+        );
+        assert_eq!(
+            values(
+                r#"group by (name) (cluster_operator_conditions) unless on (name) cluster_operator_conditions{condition="Degraded"}"#
+            ),
+            vec![1.0]
+        );
         // `or` adds the right side's samples whose labels the left lacks.
-        assert_eq!(values("group(cluster_version) or group(mcd_update_state)"), vec![1.0]);
-        assert_eq!(values("group by (type) (cluster_version) or on () group(mcd_update_state)").len(), 2);
-        assert_eq!(values(r#"cluster_version{type="x"} or ignoring (type) group by (type) (cluster_version)"#).len(), 2);
+        assert_eq!(
+            values("group(cluster_version) or group(mcd_update_state)"),
+            vec![1.0]
+        );
+        assert_eq!(
+            values("group by (type) (cluster_version) or on () group(mcd_update_state)").len(),
+            2
+        );
+        assert_eq!(
+            values(
+                r#"cluster_version{type="x"} or ignoring (type) group by (type) (cluster_version)"#
+            )
+            .len(),
+            2
+        );
     }
 
     #[test]
     fn one_to_one_and_group_left_matching() {
         // on (): both sides have one sample; the left's labels are kept, only `on`'s.
-        let (l, v) = one(r#"group by (type) (cluster_infrastructure_provider) * on () group_left (version) group by (version) (cluster_version{type="initial"})"#);
+        let (l, v) = one(
+            r#"group by (type) (cluster_infrastructure_provider) * on () group_left (version) group by (version) (cluster_version{type="initial"})"#,
+        );
         assert_eq!(v, 1.0);
         assert_eq!(l, labels(&[("type", "VSphere"), ("version", "4.10.3")]));
-        let (l, _) = one(r#"group by (type) (cluster_infrastructure_provider) * on () group(cluster_version)"#);
+        let (l, _) = one(
+            r#"group by (type) (cluster_infrastructure_provider) * on () group(cluster_version)"#,
+        );
         assert_eq!(l, Labels::new());
         // Duplicates on the "one" side are an error, as in Prometheus.
         assert!(matches!(
@@ -832,19 +932,29 @@ mod tests {
             Err(EvalError::Query(_))
         ));
         // group_right mirrors group_left.
-        assert_eq!(values(r#"group(cluster_version) * on () group_right cluster_version"#).len(), 2);
+        assert_eq!(
+            values(r#"group(cluster_version) * on () group_right cluster_version"#).len(),
+            2
+        );
         // Default matching: every label but the name.
-        assert_eq!(values(r#"cluster_version * cluster_version"#), vec![1.0, 1.0]);
+        assert_eq!(
+            values(r#"cluster_version * cluster_version"#),
+            vec![1.0, 1.0]
+        );
     }
 
     #[test]
     fn label_replace_sets_drops_and_rejects_duplicates() {
-        let (l, _) = one(r#"label_replace(group(cluster_version{type="initial"}), "born", "yes", "", "")"#);
+        let (l, _) =
+            one(r#"label_replace(group(cluster_version{type="initial"}), "born", "yes", "", "")"#);
         assert_eq!(l, labels(&[("born", "yes")]));
-        let (l, _) = one(r#"label_replace(cluster_version{type="initial"}, "minor", "$1", "version", "4[.]([0-9]+)[.].*")"#);
+        let (l, _) = one(
+            r#"label_replace(cluster_version{type="initial"}, "minor", "$1", "version", "4[.]([0-9]+)[.].*")"#,
+        );
         assert_eq!(l.get("minor").map(String::as_str), Some("10"));
         // No match: unchanged; an empty result deletes the label.
-        let (l, _) = one(r#"label_replace(cluster_version{type="initial"}, "type", "", "version", ".*")"#);
+        let (l, _) =
+            one(r#"label_replace(cluster_version{type="initial"}, "type", "", "version", ".*")"#);
         assert!(!l.contains_key("type"));
         assert!(matches!(
             run(r#"label_replace(group by (type) (cluster_version), "type", "x", "", "")"#),
@@ -857,7 +967,10 @@ mod tests {
         let (l, v) = one(r#"max_over_time(cluster_version{type="initial"}[1h])"#);
         assert_eq!(v, 1.0);
         assert!(!l.contains_key("__name__"));
-        assert_eq!(values(r#"absent(cluster_version{type="initial"})"#), Vec::<f64>::new());
+        assert_eq!(
+            values(r#"absent(cluster_version{type="initial"})"#),
+            Vec::<f64>::new()
+        );
         let (l, v) = one(r#"absent(cluster_version{type="future"})"#);
         assert_eq!((l, v), (labels(&[("type", "future")]), 1.0));
         assert_eq!(values("vector(1)"), vec![1.0]);
@@ -865,8 +978,12 @@ mod tests {
 
     #[test]
     fn a_metric_the_dump_does_not_give_is_missing_never_empty() {
-        let e = run(r#"group(apiserver_storage_objects) or 0 * group(cluster_version)"#).unwrap_err();
-        assert_eq!(e, EvalError::Missing(vec!["apiserver_storage_objects".into()]));
+        let e =
+            run(r#"group(apiserver_storage_objects) or 0 * group(cluster_version)"#).unwrap_err();
+        assert_eq!(
+            e,
+            EvalError::Missing(vec!["apiserver_storage_objects".into()])
+        );
         // Derived with no series: evaluated, empty.
         assert_eq!(values("kube_node_labels"), Vec::<f64>::new());
     }
@@ -878,6 +995,12 @@ mod tests {
             _ => unreachable!(),
         };
         let e: Vec<&str> = v[0].evidence.iter().map(|s| &**s).collect();
-        assert_eq!(e, vec!["clusterversions/version.yaml", "infrastructures/cluster.yaml"]);
+        assert_eq!(
+            e,
+            vec![
+                "clusterversions/version.yaml",
+                "infrastructures/cluster.yaml"
+            ]
+        );
     }
 }

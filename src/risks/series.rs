@@ -166,7 +166,12 @@ pub fn from_bundle(b: &Bundle) -> Metrics {
             ("trusted_ca", &["spec", "trustedCA", "name"][..]),
         ] {
             if !str_at(&o.value, path).is_empty() {
-                m.push(Sample::new("cluster_proxy_enabled", &[("type", ty)], 1.0, &f));
+                m.push(Sample::new(
+                    "cluster_proxy_enabled",
+                    &[("type", ty)],
+                    1.0,
+                    &f,
+                ));
             }
         }
     }
@@ -200,7 +205,12 @@ fn cluster_version(b: &Bundle, m: &mut Metrics) {
     }
     if !st.desired.version.is_empty() || !st.desired.image.is_empty() {
         let started = st.history.first().and_then(|h| h.started_time);
-        push("current", &st.desired.version, &st.desired.image, secs(started));
+        push(
+            "current",
+            &st.desired.version,
+            &st.desired.image,
+            secs(started),
+        );
     }
     for c in &st.conditions {
         m.push(condition_sample("version", c, &f));
@@ -227,7 +237,12 @@ fn cluster_version(b: &Bundle, m: &mut Metrics) {
         m.derive("cluster_version_capability");
         for k in known {
             let v = if enabled.contains(&k) { 1.0 } else { 0.0 };
-            m.push(Sample::new("cluster_version_capability", &[("name", k)], v, &f));
+            m.push(Sample::new(
+                "cluster_version_capability",
+                &[("name", k)],
+                v,
+                &f,
+            ));
         }
     }
 }
@@ -240,7 +255,11 @@ fn condition_sample(name: &str, c: &crate::model::Condition, file: &str) -> Samp
     };
     Sample::new(
         "cluster_operator_conditions",
-        &[("name", name), ("condition", &c.type_), ("reason", &c.reason)],
+        &[
+            ("name", name),
+            ("condition", &c.type_),
+            ("reason", &c.reason),
+        ],
         v,
         file,
     )
@@ -323,7 +342,10 @@ mod tests {
 
     #[test]
     fn label_names_are_sanitized_as_kube_state_metrics_does() {
-        assert_eq!(sanitize("node.openshift.io/os_id"), "label_node_openshift_io_os_id");
+        assert_eq!(
+            sanitize("node.openshift.io/os_id"),
+            "label_node_openshift_io_os_id"
+        );
         assert_eq!(sanitize("kubernetes.io/arch"), "label_kubernetes_io_arch");
     }
 }

@@ -252,9 +252,12 @@ impl CvoVerdicts {
             .filter(|o| o.prov.same_file(&cv.prov))
             .filter(|o| o.value.get("kind").and_then(|k| k.as_str()) == Some("ClusterVersion"))
             .next_back();
-        if let Some(risks) = raw
-            .and_then(|o| o.value.get("status")?.get("conditionalUpdateRisks")?.as_array())
-        {
+        if let Some(risks) = raw.and_then(|o| {
+            o.value
+                .get("status")?
+                .get("conditionalUpdateRisks")?
+                .as_array()
+        }) {
             for r in risks {
                 let Some(name) = r.get("name").and_then(|n| n.as_str()) else {
                     continue;
@@ -263,7 +266,8 @@ impl CvoVerdicts {
                     .get("conditions")
                     .and_then(|c| c.as_array())
                     .and_then(|cs| {
-                        cs.iter().find(|c| c.get("type").and_then(|t| t.as_str()) == Some("Applies"))
+                        cs.iter()
+                            .find(|c| c.get("type").and_then(|t| t.as_str()) == Some("Applies"))
                     })
                     .and_then(|c| c.get("status")?.as_str());
                 if let Some(s) = applies {
@@ -310,12 +314,37 @@ impl CvoVerdicts {
 
 /// Whether `version` matches an edge's `from` expression (anchored, as the graph builder
 /// anchors it). An expression that does not compile matches nothing.
-fn from_matches(cache: &mut BTreeMap<String, Option<regex::Regex>>, from: &str, version: &str) -> bool {
+fn from_matches(
+    cache: &mut BTreeMap<String, Option<regex::Regex>>,
+    from: &str,
+    version: &str,
+) -> bool {
     cache
         .entry(from.to_string())
         .or_insert_with(|| regex::Regex::new(&format!("^(?:{from})$")).ok())
         .as_ref()
         .is_some_and(|re| re.is_match(version))
+}
+
+/// The release architecture as the graph names it: `multi` for a multi-architecture payload,
+/// else the nodes' `kubernetes.io/arch`, else `amd64`.
+fn architecture(b: &Bundle) -> String {
+    if let Some(cv) = b.cluster_version()
+        && cv
+            .value
+            .status
+            .desired
+            .architecture
+            .eq_ignore_ascii_case("multi")
+    {
+        return "multi".to_string();
+    }
+    b.objects
+        .nodes
+        .iter()
+        .find_map(|n| n.value.metadata.labels.get("kubernetes.io/arch"))
+        .cloned()
+        .unwrap_or_else(|| "amd64".to_string())
 }
 
 /// Judges every candidate of `b` (and `asked`) against `cat`, over the series of `b`.
@@ -324,11 +353,17 @@ pub fn evaluate(cat: &Catalogue, b: &Bundle, m: &Metrics, asked: &[String]) -> E
     let mut judged: BTreeMap<String, Judged> = BTreeMap::new();
     let mut regexes = BTreeMap::new();
     let mut targets = Vec::new();
+    let arch = architecture(b);
     for c in candidates(b, asked) {
+        // Graph versions carry the architecture as build metadata (`4.10.3+amd64`): an edge
+        // may name it in `from`.
+        let with_arch = format!("{}+{arch}", c.from);
         let mut blocked = false;
         let mut names: Vec<&str> = Vec::new();
         for e in cat.edges_to(&c.version) {
-            if !from_matches(&mut regexes, &e.from, &c.from) {
+            if !from_matches(&mut regexes, &e.from, &c.from)
+                && !from_matches(&mut regexes, &e.from, &with_arch)
+            {
                 continue;
             }
             match &e.risk {
@@ -349,9 +384,7 @@ pub fn evaluate(cat: &Catalogue, b: &Bundle, m: &Metrics, asked: &[String]) -> E
                 .clone();
             let cvo = cvo.get(&c.version, n).map(|v| CvoSaid {
                 verdict: v,
-                disagrees: v != Verdict::Unknown
-                    && j.verdict != Verdict::Unknown
-                    && v != j.verdict,
+                disagrees: v != Verdict::Unknown && j.verdict != Verdict::Unknown && v != j.verdict,
             });
             risks.push(RiskOutcome {
                 name: n.to_string(),
@@ -408,11 +441,18 @@ mod tests {
     #[test]
     fn the_cvo_semantics_one_sample_of_zero_or_one() {
         let m = metrics();
-        let q = |t: &str| format!(r#"group(cluster_infrastructure_provider{{type="{t}"}}) or 0 * group(cluster_infrastructure_provider)"#);
+        let q = |t: &str| {
+            format!(
+                r#"group(cluster_infrastructure_provider{{type="{t}"}}) or 0 * group(cluster_infrastructure_provider)"#
+            )
+        };
         let j = judge(&risk(vec![promql(&q("Azure"))]), &m);
         assert_eq!(j.verdict, Verdict::Applies);
         assert_eq!(j.evidence, vec!["infrastructures/cluster.yaml"]);
-        assert_eq!(judge(&risk(vec![promql(&q("AWS"))]), &m).verdict, Verdict::DoesNotApply);
+        assert_eq!(
+            judge(&risk(vec![promql(&q("AWS"))]), &m).verdict,
+            Verdict::DoesNotApply
+        );
         // No sample, two samples, a value of 2: evaluation failures.
         for bad in [
             r#"group(cluster_infrastructure_provider{type="AWS"})"#,
@@ -423,13 +463,19 @@ mod tests {
             assert_eq!(j.verdict, Verdict::Unknown, "{bad}");
             assert!(j.missing.is_empty());
         }
-        assert_eq!(judge(&risk(vec![MatchingRule::Always]), &m).verdict, Verdict::Applies);
+        assert_eq!(
+            judge(&risk(vec![MatchingRule::Always]), &m).verdict,
+            Verdict::Applies
+        );
     }
 
     #[test]
     fn a_missing_metric_is_unknown_naming_it_and_a_later_rule_may_decide() {
         let m = metrics();
-        let j = judge(&risk(vec![promql("group(csv_succeeded) or 0 * group(csv_count)")]), &m);
+        let j = judge(
+            &risk(vec![promql("group(csv_succeeded) or 0 * group(csv_count)")]),
+            &m,
+        );
         assert_eq!(j.verdict, Verdict::Unknown);
         assert_eq!(j.missing, vec!["csv_count", "csv_succeeded"]);
         // The CVO tries the next rule when one fails.
@@ -439,7 +485,13 @@ mod tests {
         );
         assert_eq!(j.verdict, Verdict::Applies);
         // An unknown rule type is skipped.
-        let j = judge(&risk(vec![MatchingRule::Unknown, promql("0 * group(cluster_infrastructure_provider)")]), &m);
+        let j = judge(
+            &risk(vec![
+                MatchingRule::Unknown,
+                promql("0 * group(cluster_infrastructure_provider)"),
+            ]),
+            &m,
+        );
         assert_eq!(j.verdict, Verdict::DoesNotApply);
     }
 
