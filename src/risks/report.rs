@@ -56,7 +56,9 @@ struct RiskDoc<'a> {
 #[derive(Serialize)]
 struct CvoDoc {
     verdict: Verdict,
-    agrees: bool,
+    /// Whether mglint's verdict is the CVO's; absent when either is unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agrees: Option<bool>,
 }
 
 fn risk_doc(r: &RiskOutcome) -> RiskDoc<'_> {
@@ -70,7 +72,8 @@ fn risk_doc(r: &RiskOutcome) -> RiskDoc<'_> {
         reason: r.judged.reason.as_deref(),
         cvo: r.cvo.map(|c| CvoDoc {
             verdict: c.verdict,
-            agrees: !c.disagrees,
+            agrees: (c.verdict != Verdict::Unknown && r.judged.verdict != Verdict::Unknown)
+                .then_some(!c.disagrees),
         }),
     }
 }

@@ -11,13 +11,10 @@ use crate::vocab::wants::{ResourceWant, Wants};
 use serde_json::Value;
 
 /// The kinds read whole for the series (fields the typed model does not keep).
-const RAW_KINDS: &[&str] = &["ClusterVersion", "Infrastructure", "FeatureGate", "Proxy"];
+const RAW_KINDS: &[&str] = &["ClusterVersion", "Infrastructure", "FeatureGate"];
 
 /// The cluster-scoped resources read for the series beyond what the analysis reads.
-const RESOURCES: &[(&str, &str)] = &[
-    ("config.openshift.io", "featuregates"),
-    ("config.openshift.io", "proxies"),
-];
+const RESOURCES: &[(&str, &str)] = &[("config.openshift.io", "featuregates")];
 
 /// Asks ingestion for the objects the series come from.
 pub fn add_wants(w: &mut Wants) {
@@ -61,11 +58,6 @@ pub const DERIVED: &[(&str, &str, &str)] = &[
         "cluster_feature_set",
         "name",
         "FeatureGate `cluster` `spec.featureSet` (empty for the default set)",
-    ),
-    (
-        "cluster_proxy_enabled",
-        "type (http, https, trusted_ca)",
-        "Proxy `cluster`: one series for each of `spec.httpProxy`, `spec.httpsProxy`, `spec.trustedCA.name` that is set",
     ),
     (
         "kube_node_labels",
@@ -157,24 +149,6 @@ pub fn from_bundle(b: &Bundle) -> Metrics {
             &o.prov.display_path(),
         ));
     }
-    if let Some(o) = cluster_singleton(b, "Proxy") {
-        m.derive("cluster_proxy_enabled");
-        let f = o.prov.display_path();
-        for (ty, path) in [
-            ("http", &["spec", "httpProxy"][..]),
-            ("https", &["spec", "httpsProxy"][..]),
-            ("trusted_ca", &["spec", "trustedCA", "name"][..]),
-        ] {
-            if !str_at(&o.value, path).is_empty() {
-                m.push(Sample::new(
-                    "cluster_proxy_enabled",
-                    &[("type", ty)],
-                    1.0,
-                    &f,
-                ));
-            }
-        }
-    }
     m
 }
 
@@ -212,8 +186,12 @@ fn cluster_version(b: &Bundle, m: &mut Metrics) {
             secs(started),
         );
     }
-    for c in &st.conditions {
-        m.push(condition_sample("version", c, &f));
+    // The CVO reports its own conditions as `cluster_operator_conditions{name="version"}`;
+    // the metric is derived only with the ClusterOperators (see `operators`).
+    if !b.cluster_operators().is_empty() {
+        for c in &st.conditions {
+            m.push(condition_sample("version", c, &f));
+        }
     }
     // Capabilities: the typed model does not keep them; the whole object does.
     let caps = raw(b, "ClusterVersion")
