@@ -361,3 +361,45 @@ mod bundled {
         }
     }
 }
+
+#[cfg(test)]
+mod docs {
+    use super::*;
+
+    /// docs/risks.md's table names every metric the bundled catalogue's queries read.
+    #[test]
+    fn the_metric_table_lists_every_metric_the_catalogue_reads() {
+        let page = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/risks.md"));
+        let c = Catalogue::bundled().unwrap();
+        let mut names = std::collections::BTreeSet::new();
+        for r in &c.risks {
+            for rule in &r.matching_rules {
+                if let MatchingRule::PromQL { promql } = rule {
+                    names.extend(
+                        crate::risks::promql::Query::parse(&promql.promql)
+                            .unwrap()
+                            .metrics(),
+                    );
+                }
+            }
+        }
+        let rows: Vec<&str> = page.lines().filter(|l| l.starts_with("| `")).collect();
+        for n in &names {
+            let tick = format!("`{n}`");
+            assert!(
+                rows.iter()
+                    .any(|r| r.split('|').nth(1).is_some_and(|c| c.contains(&tick))),
+                "docs/risks.md has no row for `{n}`"
+            );
+        }
+        // And says "yes" exactly for what series.rs derives.
+        for (n, _, _) in crate::risks::series::DERIVED {
+            let row = rows
+                .iter()
+                .find(|r| r.starts_with(&format!("| `{n}` |")))
+                .unwrap();
+            assert!(row.contains("| yes |"), "{n}");
+        }
+        assert_eq!(names.len(), 27, "{names:?}");
+    }
+}
