@@ -9,7 +9,7 @@ use serde::Serialize;
 use std::fmt::Write;
 
 /// The schema id of the document.
-pub const SCHEMA: &str = "mglint/risks/v1";
+pub const SCHEMA: &str = crate::vocab::schema::RISKS;
 
 #[derive(Serialize)]
 struct Doc<'a> {
