@@ -101,18 +101,12 @@ fn str_at<'a>(v: &'a Value, path: &[&str]) -> &'a str {
     cur.as_str().unwrap_or("")
 }
 
-fn raw<'a>(b: &'a Bundle, kind: &'a str) -> impl Iterator<Item = &'a Sourced<Value>> + 'a {
-    b.objects
-        .raw
-        .iter()
-        .filter(move |o| o.value.get("kind").and_then(Value::as_str) == Some(kind))
-}
-
 /// The object named `cluster` of `kind` (the last copy read).
 fn cluster_singleton<'a>(b: &'a Bundle, kind: &'a str) -> Option<&'a Sourced<Value>> {
-    raw(b, kind)
-        .filter(|o| str_at(&o.value, &["metadata", "name"]) == "cluster")
-        .last()
+    b.objects.raw.iter().rfind(|o| {
+        o.value.get("kind").and_then(Value::as_str) == Some(kind)
+            && str_at(&o.value, &["metadata", "name"]) == "cluster"
+    })
 }
 
 /// The series a bundle gives.
@@ -194,9 +188,14 @@ fn cluster_version(b: &Bundle, m: &mut Metrics) {
         }
     }
     // Capabilities: the typed model does not keep them; the whole object does.
-    let caps = raw(b, "ClusterVersion")
-        .filter(|o| o.prov.same_file(&cv.prov))
-        .last()
+    let caps = b
+        .objects
+        .raw
+        .iter()
+        .rfind(|o| {
+            o.prov.same_file(&cv.prov)
+                && o.value.get("kind").and_then(Value::as_str) == Some("ClusterVersion")
+        })
         .and_then(|o| o.value.get("status")?.get("capabilities"));
     if let Some(caps) = caps {
         let list = |k: &str| -> Vec<&str> {

@@ -245,13 +245,10 @@ impl CvoVerdicts {
             return out;
         };
         // 4.21+: one Applies condition per risk.
-        let raw = b
-            .objects
-            .raw
-            .iter()
-            .filter(|o| o.prov.same_file(&cv.prov))
-            .filter(|o| o.value.get("kind").and_then(|k| k.as_str()) == Some("ClusterVersion"))
-            .next_back();
+        let raw = b.objects.raw.iter().rfind(|o| {
+            o.prov.same_file(&cv.prov)
+                && o.value.get("kind").and_then(|k| k.as_str()) == Some("ClusterVersion")
+        });
         if let Some(risks) = raw.and_then(|o| {
             o.value
                 .get("status")?
