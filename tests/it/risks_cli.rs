@@ -117,8 +117,12 @@ fn a_checkout_given_with_risks_is_read_and_a_bad_file_is_named() {
     let r = &target(&doc, "4.14.8")["risks"][0];
     assert_eq!(r["name"], "NewRisk");
     assert_eq!(r["verdict"], "applies");
+    // The ClusterOperators file the `etcd` operator was read from.
     assert!(
-        r["evidence"][0].as_str().unwrap().ends_with("etcd.yaml"),
+        r["evidence"][0]
+            .as_str()
+            .unwrap()
+            .contains("config.openshift.io/clusteroperators"),
         "{r:#}"
     );
 }
