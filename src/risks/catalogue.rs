@@ -16,6 +16,9 @@ const BUNDLED: &str = include_str!(concat!(
     "/rules/update-risks/catalogue.json"
 ));
 
+/// The largest blocked-edge file read from a checkout.
+const MAX_FILE_BYTES: u64 = 256 << 10;
+
 /// Where the catalogue comes from (for the bundled snapshot and `--risks DIR`).
 pub const SOURCE: &str = "https://github.com/openshift/cincinnati-graph-data";
 
@@ -151,7 +154,13 @@ impl Catalogue {
         }
         files.sort();
         let texts = files.into_iter().map(|(name, path)| {
-            let text = std::fs::read_to_string(&path).map_err(|e| e.to_string());
+            let text = match std::fs::metadata(&path) {
+                Ok(m) if m.len() > MAX_FILE_BYTES => Err(format!(
+                    "larger than {} KiB (an edge file is a few hundred bytes)",
+                    MAX_FILE_BYTES >> 10
+                )),
+                _ => std::fs::read_to_string(&path).map_err(|e| e.to_string()),
+            };
             (format!("blocked-edges/{name}"), text)
         });
         let mut loaded = Self::from_files(texts);

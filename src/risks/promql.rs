@@ -109,6 +109,39 @@ pub enum Value {
     String(String),
 }
 
+/// The longest query read (a hostile catalogue cannot make the evaluation recurse deep).
+const MAX_QUERY_BYTES: usize = 8 << 10;
+/// The deepest bracket nesting read.
+const MAX_NESTING: usize = 64;
+
+/// The deepest nesting of `(`, `[`, `{` outside string literals.
+fn nesting(text: &str) -> usize {
+    let (mut depth, mut max, mut quote, mut escaped) = (0usize, 0usize, None, false);
+    for c in text.chars() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' && q != '`' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '"' | '\'' | '`' => quote = Some(c),
+                '(' | '[' | '{' => {
+                    depth += 1;
+                    max = max.max(depth);
+                }
+                ')' | ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+    }
+    max
+}
+
 /// A parsed query.
 #[derive(Debug, Clone)]
 pub struct Query {
@@ -117,6 +150,18 @@ pub struct Query {
 
 impl Query {
     pub fn parse(text: &str) -> Result<Query, EvalError> {
+        // The evaluation recurses over the query: bound its size and nesting (the catalogue's
+        // longest query is under 2 KiB, its deepest nesting under 10).
+        if text.len() > MAX_QUERY_BYTES {
+            return Err(EvalError::Parse(format!(
+                "the query is longer than {MAX_QUERY_BYTES} bytes"
+            )));
+        }
+        if nesting(text) > MAX_NESTING {
+            return Err(EvalError::Parse(format!(
+                "the query nests deeper than {MAX_NESTING} brackets"
+            )));
+        }
         promql_parser::parser::parse(text)
             .map(|expr| Query { expr })
             .map_err(EvalError::Parse)
@@ -986,6 +1031,18 @@ mod tests {
         );
         // Derived with no series: evaluated, empty.
         assert_eq!(values("kube_node_labels"), Vec::<f64>::new());
+    }
+
+    #[test]
+    fn hostile_queries_are_refused_before_parsing() {
+        let deep = format!("{}1{}", "(".repeat(65), ")".repeat(65));
+        assert!(matches!(Query::parse(&deep), Err(EvalError::Parse(_))));
+        assert!(Query::parse(&format!("{}1{}", "(".repeat(64), ")".repeat(64))).is_ok());
+        // Brackets inside strings do not count.
+        let q = format!(r#"cluster_version{{version=~"{}"}}"#, "(".repeat(100));
+        assert_eq!(nesting(&q), 1);
+        let long = vec!["cluster_version"; 1000].join(" or ");
+        assert!(matches!(Query::parse(&long), Err(EvalError::Parse(_))));
     }
 
     #[test]
