@@ -15,6 +15,7 @@ pub mod recommend;
 pub mod reconciler;
 pub mod redact;
 pub mod remote;
+pub mod risks;
 pub mod rules;
 pub mod safe_fs;
 pub mod source;

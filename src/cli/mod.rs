@@ -74,6 +74,9 @@ pub enum Command {
     /// `oc adm upgrade recommend`, offline: the updates the cluster is offered, the risks of
     /// each and the checks oc runs before an update, printed as oc prints them
     Recommend(RecommendArgs),
+    /// Published update risks (cincinnati-graph-data's blocked edges) judged against the dump:
+    /// which apply to each candidate update, which do not, which cannot be evaluated offline
+    Risks(RisksArgs),
     /// Print a shell completion script (e.g. `mglint completions bash > /etc/bash_completion.d/mglint`)
     Completions(CompletionsArgs),
     /// Print the man page (roff; e.g. `mglint man > mglint.1`), or write one page per
@@ -586,6 +589,47 @@ pub struct RecommendArgs {
     /// such an input exits 2
     #[arg(help_heading = "Output", long)]
     pub partial: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RisksFormat {
+    /// Each candidate update with the risks that apply, cannot be evaluated, do not apply
+    Text,
+    /// The versioned `mglint/risks/v1` document
+    Json,
+}
+
+impl ByExtension for RisksFormat {
+    fn from_path(path: &std::path::Path) -> Option<Self> {
+        match extension(path)?.as_str() {
+            "txt" | "text" => Some(RisksFormat::Text),
+            "json" => Some(RisksFormat::Json),
+            _ => None,
+        }
+    }
+    fn extensions() -> String {
+        ".txt, .json".to_string()
+    }
+}
+
+#[derive(Debug, Args)]
+#[command(after_long_help = help::INPUTS)]
+pub struct RisksArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Also judge the update to this release, offered or not (repeatable)
+    #[arg(long, value_name = "VERSION")]
+    pub to: Vec<String>,
+    /// Read the risks from this cincinnati-graph-data checkout (its `blocked-edges/`) instead
+    /// of the bundled snapshot
+    #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+    pub risks: Option<PathBuf>,
+    /// Output format [default: from -o's extension, else text]
+    #[arg(long, value_enum)]
+    pub format: Option<RisksFormat>,
+    /// Write to this file instead of standard output
+    #[arg(long, short = 'o', value_name = "PATH")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -19,6 +19,7 @@ mod meta;
 mod recommend;
 mod reconcile;
 mod replay;
+mod risks;
 mod rules;
 mod status;
 mod summary;
@@ -203,6 +204,7 @@ pub fn run(command: Command, ui: &Ui) -> Result<u8, CliError> {
         Command::Fetch(a) => fetch::run(a, ui),
         Command::Status(a) => status::run(a, ui),
         Command::Recommend(a) => recommend::run(a, ui),
+        Command::Risks(a) => risks::run(a, ui),
         Command::Completions(a) => meta::completions(a, ui),
         Command::Man(a) => meta::man(a, ui),
     }

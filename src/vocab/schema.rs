@@ -26,3 +26,5 @@ pub const BATCH_ROW: &str = "mglint/batch/v2";
 pub const STATUS: &str = "mglint/status/v2";
 /// `mglint recommend --format json`: the `oc adm upgrade recommend` facts.
 pub const RECOMMEND: &str = "mglint/recommend/v1";
+/// `mglint risks --format json`: the published update risks judged against a dump.
+pub const RISKS: &str = "mglint/risks/v1";

@@ -9,6 +9,7 @@ mod ingest;
 mod known;
 mod redact;
 mod replay;
+mod risks;
 mod rules;
 mod status;
 mod timeline;
@@ -41,6 +42,7 @@ fn main() {
         ("ingest", ingest::TESTS),
         ("known", known::TESTS),
         ("redact", redact::TESTS),
+        ("risks", risks::TESTS),
         ("rules", rules::TESTS),
         ("timeline", timeline::TESTS),
         ("yaml", yaml::TESTS),

@@ -87,6 +87,13 @@ fn every_json_document_matches_its_published_schema() {
             input,
         );
     }
+    for input in INPUTS {
+        check(
+            "risks",
+            &mglint(&["risks", input, "--format", "json", "--to", "4.14.12"]),
+            input,
+        );
+    }
     // Every generated recommend set, with and without a --version target.
     for set in std::fs::read_dir(common::fixture("oc/recommend"))
         .unwrap()
@@ -146,6 +153,7 @@ fn each_document_kind_has_its_own_id_and_schema() {
         ("batch", id::BATCH_ROW),
         ("status", id::STATUS),
         ("recommend", id::RECOMMEND),
+        ("risks", id::RISKS),
     ];
     let mut seen = std::collections::BTreeSet::new();
     for (name, id) in ids {

@@ -13,7 +13,7 @@ const LAYERS: &[&[&str]] = &[
     &["source", "remote"],
     &["ingest"],
     &["timeline"],
-    &["reconciler", "status", "recommend"],
+    &["reconciler", "status", "recommend", "risks"],
     &["rules"],
     &["output", "summary"],
     &["app"],

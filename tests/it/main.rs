@@ -60,6 +60,7 @@ mod remote_tls;
 mod replay_fixtures;
 mod replay_roundtrip;
 mod resourcewatch;
+mod risks_cli;
 mod robust_bounds;
 mod robust_hostile;
 mod rules_catalogue;
