@@ -222,7 +222,7 @@ impl Odb {
         loop {
             let n = z
                 .read(&mut byte)
-                .map_err(|e| corrupt(oid, &e.to_string()))?;
+                .map_err(|e| corrupt(oid, &format!("it does not inflate: {e}")))?;
             if n == 0 || head.len() > 32 {
                 return Err(corrupt(oid, "a loose object without a header"));
             }
@@ -466,4 +466,196 @@ fn inflate(z: &mut impl Read, want: u64, until: Instant) -> Result<Vec<u8>, Stri
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::Compression;
+    use flate2::write::ZlibEncoder;
+    use std::io::Write;
+
+    fn z(bytes: &[u8]) -> Vec<u8> {
+        let mut e = ZlibEncoder::new(Vec::new(), Compression::default());
+        e.write_all(bytes).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn budget() -> Budget {
+        Budget {
+            max_object: 1 << 20,
+            max_inflated: 1 << 30,
+            deadline: Duration::from_secs(600),
+        }
+    }
+
+    /// A repository whose one pack holds `entries` (header bytes and data to compress) at
+    /// the ids given, and `loose` objects (id, raw zlib bytes).
+    fn repo(
+        entries: &[([u8; 20], Vec<u8>, Vec<u8>)],
+        loose: &[([u8; 20], Vec<u8>)],
+    ) -> (tempfile::TempDir, Odb) {
+        let tmp = tempfile::tempdir().unwrap();
+        let git = tmp.path().join(".git");
+        std::fs::create_dir_all(git.join("objects/pack")).unwrap();
+        let mut pack = b"PACK\0\0\0\x02".to_vec();
+        pack.extend_from_slice(&(entries.len() as u32).to_be_bytes());
+        let mut ids: Vec<([u8; 20], u32)> = Vec::new();
+        for (id, head, data) in entries {
+            ids.push((*id, pack.len() as u32));
+            pack.extend_from_slice(head);
+            pack.extend_from_slice(&z(data));
+        }
+        pack.extend_from_slice(&[0; 20]);
+        ids.sort();
+        let idx = super::super::pack::tests::index(
+            &ids.iter().map(|i| i.0).collect::<Vec<_>>(),
+            &ids.iter().map(|i| i.1).collect::<Vec<_>>(),
+            &[],
+        );
+        std::fs::write(git.join("objects/pack/pack-1.pack"), pack).unwrap();
+        std::fs::write(git.join("objects/pack/pack-1.idx"), idx).unwrap();
+        for (id, bytes) in loose {
+            let hex = Oid(*id).hex();
+            std::fs::create_dir_all(git.join(format!("objects/{}", &hex[..2]))).unwrap();
+            std::fs::write(
+                git.join(format!("objects/{}/{}", &hex[..2], &hex[2..])),
+                bytes,
+            )
+            .unwrap();
+        }
+        let odb = Odb::open(GitDir::open(tmp.path()).unwrap(), budget()).unwrap();
+        assert!(odb.problems.is_empty(), "{:?}", odb.problems);
+        (tmp, odb)
+    }
+
+    fn ref_delta(size: u8, base: [u8; 20]) -> Vec<u8> {
+        let mut h = vec![(pack::REF_DELTA << 4) | size];
+        h.extend_from_slice(&base);
+        h
+    }
+
+    #[test]
+    fn objects_and_deltas_are_read_from_a_pack_and_loose() {
+        let (a, b, c) = ([1u8; 20], [2u8; 20], [3u8; 20]);
+        let blob = b"0123456789".to_vec();
+        // b: a delta of a (copy 4 from 3, insert "xyz"); c: a loose blob, base of d.
+        let delta = vec![10, 7, 0x91, 3, 4, 3, b'x', b'y', b'z'];
+        let d = [4u8; 20];
+        let (_t, mut odb) = repo(
+            &[
+                (a, vec![(pack::BLOB << 4) | 10], blob.clone()),
+                (b, ref_delta(9, a), delta.clone()),
+                (d, ref_delta(9, c), delta.clone()),
+            ],
+            &[(c, z(b"blob 10\x000123456789"))],
+        );
+        let o = odb.read(&Oid(a), None).unwrap();
+        assert_eq!(
+            (o.kind, o.data.as_slice()),
+            (Kind::Blob, &b"0123456789"[..])
+        );
+        assert_eq!(odb.read(&Oid(b), None).unwrap().data, b"3456xyz");
+        assert_eq!(odb.read(&Oid(b), Some(2)).unwrap().data, b"34");
+        assert_eq!(odb.read(&Oid(c), Some(3)).unwrap().data, b"012");
+        assert_eq!(odb.read(&Oid(d), None).unwrap().data, b"3456xyz");
+        assert!(matches!(
+            odb.read(&Oid([9; 20]), None),
+            Err(GitError::Missing(_))
+        ));
+        assert!(odb.inflated() > 0);
+    }
+
+    #[test]
+    fn a_delta_base_loop_ends_as_an_error() {
+        let (a, b) = ([1u8; 20], [2u8; 20]);
+        let delta = vec![3, 3, 0x90, 3];
+        let (_t, mut odb) = repo(
+            &[
+                (a, ref_delta(4, b), delta.clone()),
+                (b, ref_delta(4, a), delta),
+            ],
+            &[],
+        );
+        let e = odb.read(&Oid(a), None).unwrap_err().to_string();
+        assert!(e.contains("a delta chain longer than"), "{e}");
+    }
+
+    #[test]
+    fn malformed_entries_and_loose_objects_are_errors_not_panics() {
+        let ids: Vec<[u8; 20]> = (1..=8u8).map(|i| [i; 20]).collect();
+        let (_t, mut odb) = repo(
+            &[
+                // A blob whose data inflates to fewer bytes than its header says.
+                (ids[0], vec![(pack::BLOB << 4) | 12], b"short".to_vec()),
+                // A delta whose base is past the pack's start.
+                (
+                    ids[1],
+                    vec![(pack::OFS_DELTA << 4) | 4, 0x7f],
+                    vec![1, 1, 1, b'a'],
+                ),
+                // A delta over the object bound.
+                (ids[2], vec![(pack::BLOB << 4) | 1], b"a".to_vec()),
+                (
+                    ids[3],
+                    ref_delta(5, ids[2]),
+                    vec![1, 0x80, 0x80, 0x80, 0x01],
+                ),
+                // A delta copying out of its base.
+                (ids[4], ref_delta(5, ids[2]), vec![1, 4, 0x91, 0, 4]),
+                // An entry of kind 5.
+                (ids[5], vec![0x51], b"a".to_vec()),
+                // A delta whose base is missing.
+                (ids[6], ref_delta(3, [0xee; 20]), vec![1, 1, 1, b'a']),
+            ],
+            &[
+                (ids[7], b"not zlib".to_vec()),
+                ([0x77; 20], z(b"blob 99999999999999999999\0")),
+                ([0x78; 20], z(b"nope 1\0a")),
+                ([0x79; 20], z(&[b'x'; 100])),
+            ],
+        );
+        for (id, want) in [
+            (ids[0], "fewer bytes than its header says"),
+            (ids[1], "a delta base offset out of the pack"),
+            (ids[3], "over the 1048576-byte bound"),
+            (ids[4], "a delta copy out of its base"),
+            (ids[5], "an entry of an unknown kind"),
+            (ids[6], "is missing"),
+            (ids[7], "does not inflate"),
+            ([0x77; 20], "a bad size"),
+            ([0x78; 20], "an unknown kind"),
+            ([0x79; 20], "without a header"),
+        ] {
+            let e = odb.read(&Oid(id), None).unwrap_err().to_string();
+            assert!(e.contains(want), "{}: {e}", Oid(id));
+        }
+    }
+
+    #[test]
+    fn an_offset_out_of_the_pack_and_the_budget_are_errors() {
+        let tmp = tempfile::tempdir().unwrap();
+        let git = tmp.path().join(".git/objects/pack");
+        std::fs::create_dir_all(&git).unwrap();
+        std::fs::write(git.join("p.pack"), b"PACK\0\0\0\x02\0\0\0\x01").unwrap();
+        let idx = super::super::pack::tests::index(&[[5; 20]], &[1_000_000], &[]);
+        std::fs::write(git.join("p.idx"), idx).unwrap();
+        let mut odb = Odb::open(GitDir::open(tmp.path()).unwrap(), budget()).unwrap();
+        let e = odb.read(&Oid([5; 20]), None).unwrap_err().to_string();
+        assert!(e.contains("an offset out of"), "{e}");
+
+        let (_t, mut odb) = repo(
+            &[(
+                [1; 20],
+                vec![(pack::BLOB << 4) | 10],
+                b"0123456789".to_vec(),
+            )],
+            &[],
+        );
+        odb.budget.max_inflated = 5;
+        assert!(matches!(
+            odb.read(&Oid([1; 20]), None),
+            Err(GitError::Budget(5))
+        ));
+    }
 }

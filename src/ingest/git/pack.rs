@@ -271,7 +271,7 @@ pub fn apply_delta(base: &[u8], delta: &[u8], max: u64) -> Result<Vec<u8>, &'sta
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// An index listing `ids` (sorted) at `offsets`, with large offsets as given.
