@@ -13,7 +13,6 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufReader, Read};
 use std::os::unix::fs::FileExt;
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// The largest pack index read (28 bytes an object: about 9 million objects).
@@ -49,6 +48,9 @@ pub struct Object {
     pub size: u64,
 }
 
+/// Where an entry is: a pack (its position in the list) and an offset in it.
+type Place = (usize, u64);
+
 struct Pack {
     name: String,
     index: Index,
@@ -63,7 +65,7 @@ pub struct Odb {
     budget: Budget,
     start: Instant,
     inflated: u64,
-    cache: HashMap<(usize, u64), (Kind, Rc<Vec<u8>>)>,
+    cache: HashMap<Place, (Kind, Vec<u8>)>,
     cache_bytes: usize,
     /// Packs that could not be read (their objects read as missing).
     pub problems: Vec<GitError>,
@@ -436,7 +438,7 @@ impl Odb {
             self.cache_bytes = 0;
         }
         self.cache_bytes += data.len();
-        self.cache.insert(at, (kind, Rc::new(data.to_vec())));
+        self.cache.insert(at, (kind, data.to_vec()));
     }
 }
 
