@@ -227,7 +227,7 @@ struct Reader<'a> {
     notes: usize,
     /// The entry found under a name in a tree (the followed paths' trees), kept between
     /// commits.
-    found: HashMap<(Oid, String), Option<Oid>>,
+    found: HashMap<(Oid, &'static str), Option<Oid>>,
 }
 
 impl Reader<'_> {
@@ -407,12 +407,12 @@ impl Reader<'_> {
     }
 
     /// The tree at `path` in commit `c`'s tree, `None` when there is none.
-    fn subtree(&mut self, c: &Walked, path: &str) -> Result<Option<Oid>, GitError> {
+    fn subtree(&mut self, c: &Walked, path: &'static str) -> Result<Option<Oid>, GitError> {
         let mut tree = c.tree;
         let mut walked = String::new();
         for part in path.split('/') {
             // Most commits change other files: the same tree as last time, the same answer.
-            if let Some(&t) = self.found.get(&(tree, part.to_string())) {
+            if let Some(&t) = self.found.get(&(tree, part)) {
                 match t {
                     Some(t) => {
                         tree = t;
@@ -425,7 +425,7 @@ impl Reader<'_> {
                     None => return Ok(None),
                 }
             }
-            let key = (tree, part.to_string());
+            let key = (tree, part);
             let body = self.tree(&tree)?;
             let mut found = None;
             for (n, e) in object::entries(&body).enumerate() {

@@ -452,21 +452,23 @@ fn corrupt(oid: &Oid, why: &str) -> GitError {
 /// Up to `want` bytes of the zlib stream `z`, fewer when it ends first or `until` passes
 /// (the caller checks both).
 fn inflate(z: &mut impl Read, want: u64, until: Instant) -> Result<Vec<u8>, String> {
-    let mut out = Vec::with_capacity(want.min(1 << 20) as usize);
-    let mut chunk = vec![0u8; 64 << 10];
-    while (out.len() as u64) < want {
-        let n = (want - out.len() as u64).min(chunk.len() as u64) as usize;
+    // `want` is at most the object bound: the buffer is its size, read into in steps.
+    let mut out = vec![0u8; want as usize];
+    let mut filled = 0;
+    while filled < out.len() {
+        let end = (filled + (64 << 10)).min(out.len());
         let got = z
-            .read(&mut chunk[..n])
+            .read(&mut out[filled..end])
             .map_err(|e| format!("it does not inflate: {e}"))?;
         if got == 0 {
             break;
         }
-        out.extend_from_slice(&chunk[..got]);
+        filled += got;
         if Instant::now() > until {
             break;
         }
     }
+    out.truncate(filled);
     Ok(out)
 }
 
