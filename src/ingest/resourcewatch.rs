@@ -277,6 +277,11 @@ impl Reader<'_> {
             }
             let c = match self.commit_of(&oid) {
                 Ok(c) => c,
+                Err(err) if err.is_fatal() => {
+                    // The deadline or the inflation bound: nothing is left to read them with.
+                    self.h.problems.push(HistoryError::Refused(err));
+                    return Vec::new();
+                }
                 Err(err) => {
                     // The commits walked so far are read (the newest part of the history).
                     let at = line.last().map_or_else(|| short(&oid), |w| short(&w.oid));
