@@ -129,3 +129,57 @@ impl GitError {
         matches!(self, GitError::Budget(_) | GitError::Deadline(_))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fuzz target's body (fuzz/fuzz_targets/git.rs) on pseudo-random inputs, some built
+    /// from valid prefixes: no panic, whatever the bytes.
+    #[test]
+    fn the_parsers_take_arbitrary_bytes_without_panicking() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let prefixes: [&[u8]; 4] = [
+            b"tree ",
+            b"100644 a\0",
+            b"\xfftOc\0\0\0\x02",
+            b"\x0a\x07\x91",
+        ];
+        for i in 0..20_000 {
+            let len = (next() % 300) as usize;
+            let mut data: Vec<u8> = prefixes[i % 4].to_vec();
+            data.extend((0..len).map(|_| next() as u8));
+            let _ = object::commit(&data, 64);
+            for e in object::entries(&data) {
+                if e.is_err() {
+                    break;
+                }
+            }
+            let _ = pack::entry_header(&data, next() % 100_000);
+            let cut = (next() as usize) % (data.len() + 1);
+            let _ = pack::apply_delta(&data[..cut], &data[cut..], 1 << 16);
+            let _ = pack::delta_result_size(&data);
+            if let Ok(i) = pack::Index::parse(data.clone()) {
+                let _ = i.lookup(&Oid([data[0]; 20]));
+            }
+        }
+    }
+
+    #[test]
+    fn ids_are_forty_hex_digits() {
+        let hex = "0123456789abcdef0123456789ABCDEF01234567";
+        assert_eq!(
+            Oid::from_hex(hex.as_bytes()).unwrap().hex(),
+            hex.to_lowercase()
+        );
+        assert!(Oid::from_hex(&hex.as_bytes()[1..]).is_none());
+        assert!(Oid::from_hex("g123456789abcdef0123456789abcdef01234567".as_bytes()).is_none());
+        assert!(Oid::from_hex("é123456789abcdef0123456789abcdef0123456".as_bytes()).is_none());
+    }
+}
