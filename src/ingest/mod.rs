@@ -2,6 +2,7 @@
 //! (rayon), and merge the results into one [`Bundle`] in a deterministic order. A file that
 //! cannot be read becomes a diagnostic naming the file and the reason; it never aborts the run.
 
+pub mod git;
 pub mod intervals;
 pub mod junit;
 pub mod klog;
@@ -248,9 +249,9 @@ fn history(bundle: &mut Bundle, inputs: &[(String, String)]) {
         if !dir.is_dir() || !resourcewatch::is_repository(dir) {
             continue;
         }
-        let (snapshots, err) = resourcewatch::history(dir, name);
+        let (snapshots, problems) = resourcewatch::history(dir, name);
         bundle.snapshots.extend(snapshots);
-        if let Some(e) = err {
+        for e in problems {
             bundle.diagnostics.push(Diagnostic {
                 level: Severity::Warning,
                 prov: Provenance::detached(name, ".git"),
