@@ -73,6 +73,11 @@ pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
         None => run_to(&inputs, &opts, &Default::default(), &mut std::io::stdout()),
     }
     .map_err(|e| CliError::Failed(e.to_string()))?;
+    for i in &run.unsplit {
+        say!(
+            "warning: `{i}` holds clusters that cannot be told apart inside it: its row is an error (extract it and give each must-gather on its own)"
+        );
+    }
     if run.skipped > 0 {
         ui.note(&format!(
             "{} already had a row; skipped",
