@@ -9,6 +9,10 @@
 //! plane namespace (`namespaces/<ns>/`, where the HostedControlPlane `<name>` and the hosted
 //! CVO's pod and logs are), which the management cluster's part leaves out too.
 //!
+//! A Prow job's root (its `prowjob.json`, its `artifacts/<step>/`) marks a cluster too: a
+//! directory holding a must-gather of one cluster and a CI job of another is split into the
+//! two; a job whose must-gather is its own (the same cluster ID) stays one.
+//!
 //! The groups are decided from what the one walk of the inputs found ([`Facts`]) and given
 //! as [`Part`]s of the inputs, which `ingest::Gathered::split` cuts that walk into: nothing
 //! is read twice.
@@ -55,10 +59,15 @@ fn splittable(facts: &Facts, ids: &BTreeMap<Origin, String>, name: &str) -> bool
 
 /// The cluster ID each origin's ClusterVersion names (the newest snapshot's, per origin).
 fn ids_by_origin(facts: &Facts) -> BTreeMap<Origin, String> {
-    let roots: BTreeMap<&str, &Vec<String>> = facts
+    // Must-gather roots and Prow job roots: a job's own must-gather is inside its root, and
+    // the innermost root holding a ClusterVersion is its origin.
+    let roots: BTreeMap<&str, Vec<&String>> = facts
         .inputs
         .iter()
-        .map(|i| (i.name.as_str(), &i.must_gather_roots))
+        .map(|i| {
+            let all = i.must_gather_roots.iter().chain(&i.ci_roots).collect();
+            (i.name.as_str(), all)
+        })
         .collect();
     let mut out = BTreeMap::new();
     // Oldest first: the newest snapshot of an origin wins.
@@ -76,7 +85,7 @@ fn ids_by_origin(facts: &Facts) -> BTreeMap<Origin, String> {
                     .filter(|r| !r.is_empty() && is_under(path, r))
                     .max_by_key(|r| r.len())
             })
-            .cloned()
+            .map(|r| r.to_string())
             .unwrap_or_else(|| format!("\0{path}"));
         out.insert((input.to_string(), root), id.to_string());
     }

@@ -32,6 +32,8 @@ pub struct InputFacts {
     pub kind: InputKind,
     /// Must-gather roots inside it (paths relative to the input).
     pub must_gather_roots: Vec<String>,
+    /// Prow job roots inside it (see [`crate::bundle::InputInfo::ci_roots`]).
+    pub ci_roots: Vec<String>,
     /// How many of its files were looked at, and how many parsed.
     pub files_seen: u64,
     pub parsed: usize,
@@ -64,6 +66,7 @@ impl Gathered {
                     name: c.info.name.clone(),
                     kind: c.info.kind,
                     must_gather_roots: c.info.must_gather_roots.clone(),
+                    ci_roots: c.info.ci_roots.clone(),
                     files_seen: c.info.files_seen,
                     parsed: parsed.get(c.info.name.as_str()).copied().unwrap_or(0),
                 })
