@@ -347,8 +347,8 @@ pub fn render_capped(report: &Report, max_bytes: usize) -> String {
 /// then a section per cluster. The cap is shared by need, not evenly: every cluster keeps
 /// its header, summary and every findings-table row, and the findings' sections (with their
 /// evidence) are cut first, as many as fit, the same number for every cluster while they
-/// last and then the rest of the budget to the first clusters that can use it. Only when
-/// the tables alone do not fit are table rows cut, the same way.
+/// last and then one more at a time to each cluster in turn while any fits. Only when the
+/// tables alone do not fit are table rows cut, the same way.
 pub fn render_clusters_capped(clusters: &[super::ClusterPage<'_>], max_bytes: usize) -> String {
     let total = |n: usize| clusters.iter().map(|p| p.report.findings.len()).nth(n);
     let all: Vec<Shown> = clusters
@@ -420,39 +420,37 @@ pub fn render_clusters_capped(clusters: &[super::ClusterPage<'_>], max_bytes: us
         }
     }
     let mut shown = with(lo);
-    // The rest of the budget: each cluster in turn takes as many more as still fit.
-    for i in 0..clusters.len() {
-        let n = total(i).unwrap_or(0);
-        let grow = |s: Shown, k: usize| -> Shown {
-            if s.rows < n {
+    // The rest of the budget, one more finding at a time to each cluster in turn, while any
+    // still fits.
+    let mut sizes: Vec<usize> = shown.iter().enumerate().map(|(i, s)| size(i, *s)).collect();
+    let mut used = fixed + sizes.iter().sum::<usize>();
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for i in 0..clusters.len() {
+            let n = total(i).unwrap_or(0);
+            let s = shown[i];
+            let next = if s.rows < n {
                 Shown {
-                    rows: k,
+                    rows: s.rows + 1,
                     sections: 0,
                 }
-            } else {
+            } else if s.sections < n {
                 Shown {
-                    rows: n,
-                    sections: k,
+                    sections: s.sections + 1,
+                    ..s
                 }
-            }
-        };
-        let now = if shown[i].rows < n {
-            shown[i].rows
-        } else {
-            shown[i].sections
-        };
-        let (mut lo, mut hi) = (now, n);
-        while lo < hi {
-            let mid = (lo + hi).div_ceil(2);
-            let mut trial = shown.clone();
-            trial[i] = grow(shown[i], mid);
-            if fits(&trial) {
-                lo = mid;
             } else {
-                hi = mid - 1;
+                continue;
+            };
+            let bigger = size(i, next);
+            if used - sizes[i] + bigger <= max_bytes {
+                used = used - sizes[i] + bigger;
+                sizes[i] = bigger;
+                shown[i] = next;
+                grew = true;
             }
         }
-        shown[i] = grow(shown[i], lo);
     }
     doc(&shown)
 }

@@ -17,6 +17,7 @@ mod batch_prow_step;
 mod batch_remote;
 mod cli_exit_codes;
 mod clusters_apart;
+mod clusters_everywhere;
 mod examples_k8s;
 mod fuzz_regressions;
 mod html_chromium;
