@@ -256,6 +256,7 @@ pub fn load_named(
     let facts = gathered.facts();
     let unsplit = clusters::mixed_inputs(&facts);
     let mut warnings = unsplit.clone();
+    warnings.extend(clusters::control_plane_warnings(&facts));
     let bundles = match clusters::groups(&facts, named) {
         Some(groups) => {
             warnings.push(clusters::warning(&groups));
