@@ -374,9 +374,9 @@ fn markdown_of_26_clusters_shares_the_cap_by_need() {
     assert!(shown.iter().all(|s| s.0 == 7), "{shown:?}");
     let sections: usize = shown.iter().map(|s| s.1).sum();
     assert!(sections > 7, "{shown:?}");
-    let per: Vec<usize> = shown.iter().map(|s| s.1).collect();
-    let (min, max) = (per.iter().min().unwrap(), per.iter().max().unwrap());
-    assert!(max - min <= 1, "{per:?}");
+    // Spread over the clusters in turn, not all to the first.
+    let with_one = shown.iter().filter(|s| s.1 > 0).count();
+    assert!(with_one > 7, "{shown:?}");
     assert!(
         big.contains("**Details of "),
         "the cut sections are counted"
