@@ -307,7 +307,8 @@ impl Collected {
     }
 }
 
-/// Tracks must-gather roots, CI markers and Prow job roots from the paths seen.
+/// Tracks must-gather roots, CI markers, and Prow job and Insights archive roots from the
+/// paths seen.
 #[derive(Default)]
 struct LayoutSeen {
     roots: BTreeSet<String>,
@@ -329,9 +330,18 @@ impl LayoutSeen {
         {
             self.ci = true;
         }
-        if let Some(root) = ci_root(&parts) {
+        if let Some(root) = ci_root(&parts).or_else(|| insights_root(&parts)) {
             self.ci_roots.insert(root.join("/"));
         }
+    }
+}
+
+/// The root of the Insights archive a path is in: the folder holding its `config/version.json`
+/// (the archive's ClusterVersion).
+fn insights_root<'a, 'p>(parts: &'p [&'a str]) -> Option<&'p [&'a str]> {
+    match parts {
+        [dir @ .., "config", "version.json"] => Some(dir),
+        _ => None,
     }
 }
 

@@ -426,3 +426,46 @@ fn timeline_json_names_a_hosted_cvo_pod_where_findings_do() {
             .any(|e| e["object"]["namespace"] == "clusters-beta")
     );
 }
+
+#[test]
+fn a_must_gather_beside_another_clusters_insights_archive_is_two_clusters() {
+    // An Insights archive's ClusterVersion (`config/version.json`, no `kind`) of another
+    // cluster beside a must-gather: two clusters, the must-gather's analysis as alone.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("mg-and-insights");
+    copy_with(&common::fixture("must-gather/seed1-blocked"), &dir, "", "");
+    let config = dir.join("insights-2024-02-20/config");
+    std::fs::create_dir_all(&config).unwrap();
+    let other = "0b7c3d2e-5f00-4a1b-9c8d-1234567890ab";
+    let version = serde_json::json!({
+        "metadata": {"name": "version"},
+        "spec": {"clusterID": other, "channel": "stable-4.14"},
+        "status": {
+            "desired": {"version": "4.14.12", "image": "quay.io/openshift-release-dev/ocp-release@sha256:aa"},
+            "history": [{"state": "Completed", "version": "4.14.12", "image": "quay.io/openshift-release-dev/ocp-release@sha256:aa",
+                         "startedTime": "2024-02-20T08:00:00Z", "completionTime": "2024-02-20T09:00:00Z", "verified": true}],
+            "conditions": [{"type": "Available", "status": "True", "lastTransitionTime": "2024-02-20T09:00:00Z"}],
+            "versions": []
+        }
+    });
+    std::fs::write(config.join("version.json"), version.to_string()).unwrap();
+    let run = common::load(&[s(&dir).to_string()], &[]);
+    assert_eq!(run.analyses().len(), 2, "{:?}", run.warnings);
+    assert!(run.unsplit.is_empty(), "{:?}", run.unsplit);
+    let alone = common::report(
+        &[s(&common::fixture("must-gather/seed1-blocked")).to_string()],
+        &[],
+    );
+    let codes = |r: &mglint::rules::Report| r.findings.iter().map(|f| f.code).collect::<Vec<_>>();
+    let mg = run
+        .analyses()
+        .iter()
+        .find(|a| a.report().cluster.id.as_deref() == Some(SEED1_ID))
+        .unwrap();
+    assert_eq!(codes(mg.report()), codes(&alone));
+    assert!(
+        run.analyses()
+            .iter()
+            .any(|a| a.report().cluster.id.as_deref() == Some(other))
+    );
+}
