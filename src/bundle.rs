@@ -32,6 +32,12 @@ pub struct InputInfo {
     pub must_gather_roots: Vec<String>,
     /// Whether a CI job layout was found inside.
     pub ci_job: bool,
+    /// The roots of the Prow jobs and Insights archives found inside (paths relative to the
+    /// input, empty for the input itself): where a job's `prowjob.json` is, the folder
+    /// holding its `artifacts/<step>/` (a `gather-extra` or an `e2e-*` step), or the folder
+    /// holding an Insights archive's `config/version.json`.
+    #[serde(skip)]
+    pub ci_roots: Vec<String>,
     /// Files looked at, and files read and parsed.
     pub files_seen: u64,
     pub files_read: u64,

@@ -9,16 +9,19 @@
 //! plane namespace (`namespaces/<ns>/`, where the HostedControlPlane `<name>` and the hosted
 //! CVO's pod and logs are), which the management cluster's part leaves out too.
 //!
+//! A Prow job's root (its `prowjob.json`, its `artifacts/<step>/`) marks a cluster too: a
+//! directory holding a must-gather of one cluster and a CI job of another is split into the
+//! two; a job whose must-gather is its own (the same cluster ID) stays one.
+//!
 //! The groups are decided from what the one walk of the inputs found ([`Facts`]) and given
 //! as [`Part`]s of the inputs, which `ingest::Gathered::split` cuts that walk into: nothing
 //! is read twice.
 
 use crate::bundle::InputKind;
-use crate::ingest::Facts;
+use crate::ingest::{Facts, HostedFact};
 use crate::source::Part;
 use crate::vocab::files::{is_under, join_path};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
 /// The inputs of one cluster: the parts of the inputs its files are in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,10 +58,15 @@ fn splittable(facts: &Facts, ids: &BTreeMap<Origin, String>, name: &str) -> bool
 
 /// The cluster ID each origin's ClusterVersion names (the newest snapshot's, per origin).
 fn ids_by_origin(facts: &Facts) -> BTreeMap<Origin, String> {
-    let roots: BTreeMap<&str, &Vec<String>> = facts
+    // Must-gather roots and Prow job roots: a job's own must-gather is inside its root, and
+    // the innermost root holding a ClusterVersion is its origin.
+    let roots: BTreeMap<&str, Vec<&String>> = facts
         .inputs
         .iter()
-        .map(|i| (i.name.as_str(), &i.must_gather_roots))
+        .map(|i| {
+            let all = i.must_gather_roots.iter().chain(&i.ci_roots).collect();
+            (i.name.as_str(), all)
+        })
         .collect();
     let mut out = BTreeMap::new();
     // Oldest first: the newest snapshot of an origin wins.
@@ -76,7 +84,7 @@ fn ids_by_origin(facts: &Facts) -> BTreeMap<Origin, String> {
                     .filter(|r| !r.is_empty() && is_under(path, r))
                     .max_by_key(|r| r.len())
             })
-            .cloned()
+            .map(|r| r.to_string())
             .unwrap_or_else(|| format!("\0{path}"));
         out.insert((input.to_string(), root), id.to_string());
     }
@@ -129,7 +137,7 @@ pub fn groups(facts: &Facts, named: &[(String, String)]) -> Option<Vec<Group>> {
             }),
         }
     };
-    for (path, name) in named {
+    for (_, name) in named {
         if !facts.inputs.iter().any(|i| i.name == *name && i.parsed > 0) {
             continue;
         }
@@ -161,20 +169,58 @@ pub fn groups(facts: &Facts, named: &[(String, String)]) -> Option<Vec<Group>> {
                 .inputs
                 .iter()
                 .any(|i| i.name == *name && i.kind == InputKind::Archive);
-            // Each hosted cluster's control plane namespace, by the part it joins.
-            let planes: BTreeMap<&str, String> = parts
+            // Each hosted cluster's control plane namespace, by the part it joins, from
+            // what the control plane objects say (the same for a directory and its archive).
+            let claims: Vec<(&str, Option<String>)> = parts
                 .iter()
-                .filter_map(|(part, _)| {
+                .filter_map(|(part, id)| {
                     let (outer, inner) = part.rsplit_once('/')?;
                     let hc = inner.strip_prefix("hostedcluster-")?;
-                    let ns = if archive {
-                        logged_control_plane(facts, name, outer, hc)?
-                    } else {
-                        control_plane_namespace(Path::new(&join_path(path, outer)), hc)?
-                    };
-                    Some((part.as_str(), join_path(outer, &format!("namespaces/{ns}"))))
+                    let ns = control_plane(facts, name, outer, hc, id)
+                        .map(|ns| join_path(outer, &format!("namespaces/{ns}")));
+                    Some((part.as_str(), ns))
                 })
                 .collect();
+            // A namespace two hosted clusters claim is neither's (and not the management
+            // cluster's either): `control_plane_warnings` names it.
+            let mut claimed: BTreeMap<&str, usize> = BTreeMap::new();
+            for (_, ns) in &claims {
+                if let Some(ns) = ns {
+                    *claimed.entry(ns.as_str()).or_default() += 1;
+                }
+            }
+            let mut contested: Vec<String> = claimed
+                .iter()
+                .filter(|(_, n)| **n > 1)
+                .map(|(ns, _)| ns.to_string())
+                .collect();
+            let planes: BTreeMap<&str, String> = claims
+                .iter()
+                .filter_map(|(part, ns)| {
+                    let ns = ns.as_ref().filter(|ns| !contested.contains(ns))?;
+                    Some((*part, ns.clone()))
+                })
+                .collect();
+            // Every other namespace a HostedControlPlane names or sits in is a hosted
+            // control plane's all the same: never the management cluster's.
+            let outers: BTreeSet<&str> = parts
+                .iter()
+                .filter_map(|(part, _)| Some(part.rsplit_once('/')?.0))
+                .filter(|outer| claims.iter().any(|(p, _)| is_under(p, outer)))
+                .collect();
+            for outer in outers {
+                for (h, by_path) in control_planes(facts, name, outer) {
+                    for ns in [Some(h.namespace.as_str()), by_path].into_iter().flatten() {
+                        let ns = join_path(outer, &format!("namespaces/{ns}"));
+                        if !ns.ends_with('/')
+                            && !planes.values().any(|p| *p == ns)
+                            && !contested.contains(&ns)
+                        {
+                            contested.push(ns);
+                        }
+                    }
+                }
+            }
             for (part, id) in &parts {
                 let mine: Vec<&str> = std::iter::once(part.as_str())
                     .chain(planes.get(part.as_str()).map(String::as_str))
@@ -186,6 +232,7 @@ pub fn groups(facts: &Facts, named: &[(String, String)]) -> Option<Vec<Group>> {
                     .iter()
                     .map(|(other, _)| other.as_str())
                     .chain(planes.values().map(String::as_str))
+                    .chain(contested.iter().map(String::as_str))
                     .filter(|o| inside(o))
                     .map(str::to_string)
                     .collect();
@@ -234,49 +281,164 @@ pub fn groups(facts: &Facts, named: &[(String, String)]) -> Option<Vec<Group>> {
     (groups.len() > 1).then_some(groups)
 }
 
-/// The namespace of hosted cluster `hc`'s control plane in the must-gather root `root`: the
-/// one holding `hypershift.openshift.io/hostedcontrolplanes/<hc>.yaml` (the HostedControlPlane
-/// has the HostedCluster's name; its namespace is `<hc namespace>-<name>`, with dots made
-/// dashes, so it is found, not rebuilt). `None` when none or several do.
-fn control_plane_namespace(root: &Path, hc: &str) -> Option<String> {
-    let file = format!("{hc}.yaml");
-    let found: Vec<String> = std::fs::read_dir(root.join("namespaces"))
-        .ok()?
-        .flatten()
-        .filter(|e| {
-            e.path()
-                .join("hypershift.openshift.io/hostedcontrolplanes")
-                .join(&file)
-                .is_file()
+/// The HostedControlPlanes under must-gather root `outer` of input `input`, with the
+/// namespace their path puts them in (`namespaces/<ns>/hypershift.openshift.io/…`).
+fn control_planes<'a>(
+    facts: &'a Facts,
+    input: &'a str,
+    outer: &'a str,
+) -> impl Iterator<Item = (&'a HostedFact, Option<&'a str>)> {
+    let prefix = format!("{outer}/namespaces/");
+    facts
+        .hosted
+        .iter()
+        .filter(move |h| {
+            h.control_plane && h.file.input() == input && is_under(h.file.path(), outer)
         })
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .collect();
-    match found.as_slice() {
-        [one] => Some(one.clone()),
-        _ => None,
-    }
+        .map(move |h| {
+            let by_path = h
+                .file
+                .path()
+                .strip_prefix(prefix.as_str())
+                .and_then(|rest| rest.split_once('/'))
+                .map(|(ns, _)| ns);
+            (h, by_path)
+        })
 }
 
-/// In an archive (whose tree cannot be listed here), hosted cluster `hc`'s control plane
-/// namespace under must-gather root `outer`: the one whose name ends in `-<hc>` (dots made
-/// dashes, as HyperShift names it) and holds a CVO log.
-fn logged_control_plane(facts: &Facts, input: &str, outer: &str, hc: &str) -> Option<String> {
-    let suffix = format!("-{}", hc.replace('.', "-"));
-    let prefix = format!("{outer}/namespaces/");
-    let found: BTreeSet<&str> = facts
+/// Hosted cluster `hc` (guest dump `<outer>/hostedcluster-<hc>/`, cluster ID `id`): the
+/// namespace of its control plane, from what the objects say, never from where their files
+/// sit: the namespace the HostedControlPlanes of its cluster ID name as their own (else, none
+/// naming a cluster ID, those named `hc`), when they agree on one. A dump without any: the
+/// namespace `<namespace>-<name>` of its HostedCluster (the same cluster ID, else `hc`), as
+/// HyperShift names it, when it holds a CVO log. `None` when none can be told.
+fn control_plane(facts: &Facts, input: &str, outer: &str, hc: &str, id: &str) -> Option<String> {
+    let planes: Vec<&HostedFact> = control_planes(facts, input, outer)
+        .map(|(h, _)| h)
+        .collect();
+    let mine: Vec<&&HostedFact> = {
+        let by_id: Vec<&&HostedFact> = planes
+            .iter()
+            .filter(|h| !id.is_empty() && h.cluster_id == id)
+            .collect();
+        if by_id.is_empty() {
+            planes
+                .iter()
+                .filter(|h| h.cluster_id.is_empty() && h.name == hc)
+                .collect()
+        } else {
+            by_id
+        }
+    };
+    let namespaces: BTreeSet<&str> = mine
+        .iter()
+        .map(|h| h.namespace.as_str())
+        .filter(|ns| !ns.is_empty())
+        .collect();
+    if !mine.is_empty() {
+        return match namespaces.len() {
+            1 => namespaces.into_iter().next().map(str::to_string),
+            _ => None,
+        };
+    }
+    // No HostedControlPlane: the HostedCluster's namespace and name, when a CVO log is there.
+    let clusters: Vec<&HostedFact> = facts
+        .hosted
+        .iter()
+        .filter(|h| !h.control_plane && h.file.input() == input && is_under(h.file.path(), outer))
+        .collect();
+    let named: Vec<&&HostedFact> = {
+        let by_id: Vec<&&HostedFact> = clusters
+            .iter()
+            .filter(|h| !id.is_empty() && h.cluster_id == id)
+            .collect();
+        if by_id.is_empty() {
+            clusters.iter().filter(|h| h.name == hc).collect()
+        } else {
+            by_id
+        }
+    };
+    let [one] = named.as_slice() else {
+        return None;
+    };
+    let ns = format!("{}-{}", one.namespace, one.name.replace('.', "-"));
+    let logs = format!("{outer}/namespaces/{ns}/core/pods/logs/");
+    facts
         .cvo_logs
         .iter()
-        .filter(|l| l.input() == input)
-        .filter_map(|l| {
-            let rest = l.path().strip_prefix(&prefix)?;
-            let (ns, after) = rest.split_once('/')?;
-            (after.starts_with("core/pods/logs/") && ns.ends_with(&suffix)).then_some(ns)
-        })
-        .collect();
-    match found.len() {
-        1 => found.into_iter().next().map(str::to_string),
-        _ => None,
+        .any(|l| l.input() == input && l.path().starts_with(&logs))
+        .then_some(ns)
+}
+
+/// What the HyperShift control plane objects of the inputs contradict each other on (each a
+/// warning; the split then follows what the objects themselves say, and a namespace two
+/// hosted clusters claim is given to neither): two HostedControlPlanes claiming one
+/// namespace, a HostedControlPlane whose own namespace is not the one its path puts it in,
+/// and one HostedControlPlane in two files.
+pub fn control_plane_warnings(facts: &Facts) -> Vec<String> {
+    let mut out = Vec::new();
+    for i in &facts.inputs {
+        let input = i.name.as_str();
+        let mut by_ns: BTreeMap<(&str, &str), Vec<&HostedFact>> = BTreeMap::new();
+        let mut by_key: BTreeMap<(&str, &str, &str), Vec<&HostedFact>> = BTreeMap::new();
+        for root in &i.must_gather_roots {
+            // Only the outermost roots: a hosted cluster's guest dump holds none.
+            if i.must_gather_roots
+                .iter()
+                .any(|r| r != root && is_under(root, r))
+            {
+                continue;
+            }
+            for (h, by_path) in control_planes(facts, input, root) {
+                let at = h.file.display_path();
+                if let Some(p) = by_path.filter(|p| *p != h.namespace) {
+                    out.push(format!(
+                        "`{at}`: HostedControlPlane `{}` says its namespace is `{}` but sits in `namespaces/{p}/`; its hosted cluster's control plane is taken from what it says",
+                        h.name, h.namespace
+                    ));
+                }
+                by_ns
+                    .entry((root.as_str(), h.namespace.as_str()))
+                    .or_default()
+                    .push(h);
+                by_key
+                    .entry((root.as_str(), h.namespace.as_str(), h.name.as_str()))
+                    .or_default()
+                    .push(h);
+            }
+        }
+        for ((_, ns), hs) in &by_ns {
+            let clusters: BTreeSet<(&str, &str)> = hs
+                .iter()
+                .map(|h| (h.name.as_str(), h.cluster_id.as_str()))
+                .collect();
+            if clusters.len() > 1 {
+                let files: Vec<String> = hs
+                    .iter()
+                    .map(|h| format!("`{}`", h.file.display_path()))
+                    .collect();
+                out.push(format!(
+                    "{} HostedControlPlanes claim the namespace `{ns}` ({}); it is given to no hosted cluster",
+                    clusters.len(),
+                    files.join(", ")
+                ));
+            }
+        }
+        for ((_, ns, name), hs) in &by_key {
+            if hs.len() > 1 {
+                let files: Vec<String> = hs
+                    .iter()
+                    .map(|h| format!("`{}`", h.file.display_path()))
+                    .collect();
+                out.push(format!(
+                    "HostedControlPlane `{ns}/{name}` is in {} files ({}); they are read as one",
+                    hs.len(),
+                    files.join(", ")
+                ));
+            }
+        }
     }
+    out
 }
 
 /// Inputs that hold ClusterVersions of several clusters and could not be split (a

@@ -112,6 +112,9 @@ pub struct Run {
     /// What the user must know to read the results right (inputs of different clusters
     /// analysed apart).
     pub warnings: Vec<String>,
+    /// Inputs holding ClusterVersions of several clusters that could not be told apart,
+    /// analysed as one (each also a warning): the answer mixes clusters.
+    pub unsplit: Vec<String>,
     /// One analysis per cluster, in the order of the inputs; never empty.
     analyses: Vec<Analysis>,
     redactor: Option<SharedRedactor>,
@@ -267,7 +270,9 @@ pub fn load_named(
     // One walk: one bundle, or (several clusters) that walk cut into one per cluster.
     let gathered = crate::ingest::gather(named, &opts).map_err(nothing_found)?;
     let facts = gathered.facts();
-    let mut warnings = clusters::mixed_inputs(&facts);
+    let unsplit = clusters::mixed_inputs(&facts);
+    let mut warnings = unsplit.clone();
+    warnings.extend(clusters::control_plane_warnings(&facts));
     let bundles = match clusters::groups(&facts, named) {
         Some(groups) => {
             warnings.push(clusters::warning(&groups));
@@ -312,6 +317,7 @@ pub fn load_named(
     Ok(Run {
         notes: Vec::new(),
         warnings,
+        unsplit,
         analyses: bundles
             .into_iter()
             .map(|b| {

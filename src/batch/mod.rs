@@ -1,6 +1,8 @@
 //! `mglint batch`: many inputs (paths and URLs), each analysed as its own bundle, in
-//! parallel on a rayon pool, one JSON Lines row per input (`mglint/batch/v2`, see [`Row`])
-//! written in input order, and a summary. `--shard K/N` keeps the inputs whose stable hash
+//! parallel on a rayon pool, one JSON Lines row per cluster of each input (`mglint/batch/v2`,
+//! see [`Row`]; an input holding several clusters has a row for each, as `analyze` reports
+//! them, and one that holds clusters it cannot tell apart is an error row) written in input
+//! order, and a summary. `--shard K/N` keeps the inputs whose stable hash
 //! falls in shard K (see [`Shard::contains`]); `--resume` skips inputs that already have a
 //! row in the output file and appends. One bad input is an error row, never the end of the
 //! batch; a panic while analysing an input is caught and becomes an error row too.
@@ -92,6 +94,9 @@ pub struct BatchRun {
     pub summary: BatchSummary,
     /// Output stopped early because the reader went away (closed pipe).
     pub truncated: bool,
+    /// Inputs of this run holding clusters that could not be told apart (each an error
+    /// row), in input order.
+    pub unsplit: Vec<String>,
 }
 
 /// Everything the workers share.
@@ -103,6 +108,8 @@ struct Ctx<'a> {
     fetcher: std::sync::OnceLock<Result<Fetcher, String>>,
     /// One lock per job location, so that repeated URLs are fetched once, not concurrently.
     fetch_locks: Mutex<HashMap<String, Arc<Mutex<()>>>>,
+    /// Inputs holding clusters that could not be told apart, with their index.
+    unsplit: Mutex<Vec<(usize, String)>>,
 }
 
 impl Ctx<'_> {
@@ -143,11 +150,13 @@ impl Ctx<'_> {
         Ok((r.local_dir.to_string_lossy().to_string(), r.failed))
     }
 
-    fn analyse(&self, index: usize, input: &str) -> Row {
+    /// The rows of one input: one per cluster it holds (in the order `analyze` reports
+    /// them), or one error row.
+    fn analyse(&self, index: usize, input: &str) -> Vec<Row> {
         let (local, lost) = if is_remote(input) {
             match self.fetch(input) {
                 Ok(fetched) => fetched,
-                Err(e) => return Row::error(index, input, vec![e]),
+                Err(e) => return vec![Row::error(index, input, vec![e])],
             }
         } else {
             (input.to_string(), Vec::new())
@@ -158,18 +167,39 @@ impl Ctx<'_> {
             Err(RunError::Ingest(IngestError::NothingFound(reasons))) if !reasons.is_empty() => {
                 let mut errors = vec!["nothing recognisable found".to_string()];
                 errors.extend(reasons);
-                return Row::error(index, input, errors);
+                return vec![Row::error(index, input, errors)];
             }
-            Err(e) => return Row::error(index, input, vec![e.to_string()]),
+            Err(e) => return vec![Row::error(index, input, vec![e.to_string()])],
         };
         run.add_failed_downloads(input, &lost);
-        let a = run.analysis();
-        if let Some(r) = &self.redactor {
-            r.lock()
+        let clusters = run.analyses().len();
+        if !run.unsplit.is_empty() {
+            self.unsplit
+                .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .learn_names(crate::app::identifying_names(&a.bundle));
+                .push((index, input.to_string()));
         }
-        Row::analysed(index, input, &a.bundle, a.timeline(), a.report())
+        run.analyses()
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                if let Some(r) = &self.redactor {
+                    r.lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .learn_names(crate::app::identifying_names(&a.bundle));
+                }
+                let mut row = Row::analysed(index, input, &a.bundle, a.timeline(), a.report());
+                row.cluster_index = i;
+                row.clusters = clusters;
+                // Clusters that could not be told apart were analysed as one: the row's
+                // answer mixes them, so it is not an answer.
+                if !run.unsplit.is_empty() {
+                    row.errors.extend(run.unsplit.iter().cloned());
+                    row.outcome = Outcome::Error;
+                }
+                row
+            })
+            .collect()
     }
 
     /// A row as one JSON line, through the same output hygiene as every other output.
@@ -197,7 +227,7 @@ impl Ctx<'_> {
     }
 
     /// [`Ctx::analyse`], with a panic turned into an error row.
-    fn row(&self, index: usize, input: &str) -> Row {
+    fn rows(&self, index: usize, input: &str) -> Vec<Row> {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.analyse(index, input)))
             .unwrap_or_else(|p| {
                 let what = p
@@ -205,18 +235,19 @@ impl Ctx<'_> {
                     .map(|s| s.to_string())
                     .or_else(|| p.downcast_ref::<String>().cloned())
                     .unwrap_or_default();
-                Row::error(
+                vec![Row::error(
                     index,
                     input,
                     vec![format!("internal error while analysing the input: {what}")],
-                )
+                )]
             })
     }
 }
 
-/// Analyses one input into its row (`index` is its position in the batch list).
-pub fn analyze_one(index: usize, input: &str, opts: &BatchOptions) -> Row {
-    Ctx::new(opts).row(index, input)
+/// Analyses one input into its rows, one per cluster (`index` is its position in the batch
+/// list).
+pub fn analyze_one(index: usize, input: &str, opts: &BatchOptions) -> Vec<Row> {
+    Ctx::new(opts).rows(index, input)
 }
 
 impl<'a> Ctx<'a> {
@@ -230,6 +261,7 @@ impl<'a> Ctx<'a> {
             }),
             fetcher: Default::default(),
             fetch_locks: Default::default(),
+            unsplit: Default::default(),
         }
     }
 }
@@ -258,7 +290,7 @@ pub fn run_to(
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let errors = AtomicUsize::new(0);
-    let rows: Mutex<Vec<Option<Row>>> = Mutex::new(vec![None; todo.len()]);
+    let rows: Mutex<Vec<Vec<Row>>> = Mutex::new(vec![Vec::new(); todo.len()]);
     let sink = Mutex::new(Ordered::new(out));
     // One worker loop per pool thread, taking inputs in list order, so rows complete roughly
     // in order and the sink holds few. `broadcast` (not `spawn`) so that no thread can pick
@@ -269,11 +301,10 @@ pub fn run_to(
             let Some((index, input)) = todo.get(pos) else {
                 break;
             };
-            let row = ctx.row(*index, input);
-            let line = ctx.line(&row);
-            if row.outcome == Outcome::Error {
-                errors.fetch_add(1, Ordering::Relaxed);
-            }
+            let these = ctx.rows(*index, input);
+            let line: String = these.iter().map(|r| ctx.line(r)).collect();
+            let failed = these.iter().filter(|r| r.outcome == Outcome::Error).count();
+            errors.fetch_add(failed, Ordering::Relaxed);
             {
                 let mut sink = sink.lock().unwrap_or_else(PoisonError::into_inner);
                 sink.push(pos, line);
@@ -286,7 +317,7 @@ pub fn run_to(
                 .unwrap_or_else(PoisonError::into_inner)
                 .get_mut(pos)
             {
-                *slot = Some(row);
+                *slot = these;
             }
             bar.inc(1);
             let n = errors.load(Ordering::Relaxed);
@@ -317,7 +348,13 @@ pub fn run_to(
         .iter()
         .filter(|r| wanted.contains(r.input.as_str()));
     let summary = BatchSummary::of(kept.chain(rows.iter()));
+    let mut unsplit = ctx
+        .unsplit
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    unsplit.sort();
     Ok(BatchRun {
+        unsplit: unsplit.into_iter().map(|(_, i)| i).collect(),
         selected: selected.len(),
         skipped: selected.len() - todo.len(),
         rows,

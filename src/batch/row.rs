@@ -93,6 +93,14 @@ pub struct Row {
     /// ClusterVersion).
     pub cluster: crate::bundle::ClusterIdentity,
     pub outcome: Outcome,
+    /// Which cluster of the input the row is (from 0, in the order `analyze` reports them):
+    /// an input holding several clusters (two must-gathers, a HyperShift management cluster
+    /// and its hosted clusters) has one row per cluster, each with the same `index`.
+    #[serde(default)]
+    pub cluster_index: usize,
+    /// How many clusters the input held (its rows): 1 for an error row.
+    #[serde(default = "one")]
+    pub clusters: usize,
     /// What the input held: `must-gather`, `ci-job`, `archive`, `file` or `directory`.
     pub kind: Option<String>,
     /// Prow job name and build id (`prowjob.json`), when present.
@@ -130,6 +138,8 @@ impl Row {
             input: input.to_string(),
             cluster: Default::default(),
             outcome: Outcome::Error,
+            cluster_index: 0,
+            clusters: 1,
             kind: None,
             job: None,
             build_id: None,
@@ -240,6 +250,11 @@ impl Row {
         }
         row
     }
+}
+
+/// The cluster count of a row written before rows had one.
+fn one() -> usize {
+    1
 }
 
 fn kind_name(k: InputKind) -> &'static str {

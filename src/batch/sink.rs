@@ -4,7 +4,7 @@
 
 use super::BatchError;
 use super::row::Row;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 use std::path::Path;
 
@@ -51,7 +51,7 @@ impl<'w> Ordered<'w> {
 /// The rows already in an output file.
 #[derive(Debug, Default)]
 pub struct Previous {
-    /// Inputs that have a row.
+    /// Inputs that have the row of every cluster they hold.
     pub inputs: HashSet<String>,
     /// The rows that parse as `mglint/batch/v2` rows.
     pub rows: Vec<Row>,
@@ -96,32 +96,70 @@ pub fn read_previous(path: &Path) -> Result<Previous, BatchError> {
         whole = bytes.len();
     }
     if prev.torn_bytes > 0 {
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(|source| BatchError::Open {
-                path: path.to_path_buf(),
-                source,
-            })?;
-        f.set_len(whole as u64)
-            .map_err(|source| BatchError::Truncate {
-                path: path.to_path_buf(),
-                source,
-            })?;
+        cut_at(path, whole as u64)?;
     }
-    for line in String::from_utf8_lossy(&bytes[..whole]).lines() {
+    // Each row with the byte offset its line starts at.
+    let mut rows: Vec<(usize, Row)> = Vec::new();
+    let mut at = 0;
+    for line in bytes[..whole].split_inclusive(|b| *b == b'\n') {
+        let start = at;
+        at += line.len();
+        let line = String::from_utf8_lossy(line);
+        let line = line.trim_end_matches(['\n', '\r']);
         if line.trim().is_empty() {
             continue;
         }
         match serde_json::from_str::<Row>(line) {
-            Ok(r) if r.schema == super::row::SCHEMA => {
-                prev.inputs.insert(r.input.clone());
-                prev.rows.push(r);
-            }
+            Ok(r) if r.schema == super::row::SCHEMA => rows.push((start, r)),
             _ => prev.unparsable += 1,
         }
     }
+    // An input is done when it has the row of every cluster it holds. A killed run can
+    // leave the last input's rows short of that: those rows are cut from the file too, so
+    // the input is analysed again whole.
+    let mut have: HashMap<&str, usize> = HashMap::new();
+    for (_, r) in &rows {
+        *have.entry(r.input.as_str()).or_default() += 1;
+    }
+    let short: HashSet<String> = rows
+        .iter()
+        .filter(|(_, r)| have.get(r.input.as_str()).copied().unwrap_or(0) < r.clusters)
+        .map(|(_, r)| r.input.clone())
+        .collect();
+    let trailing = rows
+        .iter()
+        .rev()
+        .take_while(|(_, r)| short.contains(&r.input))
+        .last()
+        .map(|(start, _)| *start);
+    if let Some(cut) = trailing.filter(|c| *c < whole) {
+        cut_at(path, cut as u64)?;
+        prev.torn_bytes += (whole - cut) as u64;
+        prev.unterminated = false;
+    }
+    for (_, r) in rows {
+        if short.contains(&r.input) {
+            continue;
+        }
+        prev.inputs.insert(r.input.clone());
+        prev.rows.push(r);
+    }
     Ok(prev)
+}
+
+/// Cuts the file at `path` to its first `len` bytes.
+fn cut_at(path: &Path, len: u64) -> Result<(), BatchError> {
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|source| BatchError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    f.set_len(len).map_err(|source| BatchError::Truncate {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! The batch summary: inputs by outcome, the most frequent finding codes and how long the
+//! The batch summary: inputs and their clusters, clusters (rows) by outcome, the most frequent finding codes and how long the
 //! completed updates took, computed from rows and printed as a small table.
 
 use super::row::{Outcome, Row};
@@ -13,7 +13,7 @@ pub const TOP_CODES: usize = 10;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CodeCount {
     pub code: String,
-    /// Inputs with at least one finding of this code.
+    /// Clusters (rows) with at least one finding of this code.
     pub inputs: usize,
     /// Findings of this code in all inputs.
     pub findings: usize,
@@ -22,7 +22,11 @@ pub struct CodeCount {
 /// Counts over a set of rows.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct BatchSummary {
+    /// Inputs with a row.
     pub inputs: usize,
+    /// Rows: one per cluster of each input (an error row is one). `ok`, `findings` and
+    /// `errors` count these.
+    pub clusters: usize,
     pub ok: usize,
     pub findings: usize,
     pub errors: usize,
@@ -39,8 +43,10 @@ impl BatchSummary {
         let mut s = BatchSummary::default();
         let mut codes: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
         let mut secs: Vec<f64> = Vec::new();
+        let mut inputs: std::collections::BTreeSet<(usize, &str)> = Default::default();
         for r in rows {
-            s.inputs += 1;
+            inputs.insert((r.index, r.input.as_str()));
+            s.clusters += 1;
             match r.outcome {
                 Outcome::Ok => s.ok += 1,
                 Outcome::Findings => s.findings += 1,
@@ -58,6 +64,7 @@ impl BatchSummary {
                     .filter_map(|u| u.duration_seconds.map(|s| s as f64)),
             );
         }
+        s.inputs = inputs.len();
         s.codes = codes
             .into_iter()
             .map(|(code, (inputs, findings))| CodeCount {
@@ -83,6 +90,7 @@ impl BatchSummary {
     pub fn render(&self) -> String {
         let mut t = String::new();
         let _ = writeln!(t, "inputs          {:>7}", self.inputs);
+        let _ = writeln!(t, "clusters        {:>7}", self.clusters);
         let _ = writeln!(t, "ok              {:>7}", self.ok);
         let _ = writeln!(t, "with findings   {:>7}", self.findings);
         let _ = writeln!(t, "errors          {:>7}", self.errors);
@@ -96,7 +104,7 @@ impl BatchSummary {
             );
         }
         if !self.codes.is_empty() {
-            let _ = writeln!(t, "\ntop codes        inputs  findings");
+            let _ = writeln!(t, "\ntop codes      clusters  findings");
             for c in self.codes.iter().take(TOP_CODES) {
                 let _ = writeln!(t, "{:<15} {:>7} {:>9}", c.code, c.inputs, c.findings);
             }
@@ -130,7 +138,10 @@ mod tests {
         b.codes = vec![cc("CV002", 2)];
         let c = Row::error(2, "c", vec!["gone".into()]);
         let s = BatchSummary::of([&a, &b, &c]);
-        assert_eq!((s.inputs, s.ok, s.findings, s.errors), (3, 1, 1, 1));
+        assert_eq!(
+            (s.inputs, s.clusters, s.ok, s.findings, s.errors),
+            (3, 3, 1, 1, 1)
+        );
         let order: Vec<_> = s
             .codes
             .iter()

@@ -75,6 +75,11 @@ pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
     }
     .map_err(|e| CliError::Failed(e.to_string()))?;
     super::mark_written(a.output.as_deref());
+    for i in &run.unsplit {
+        say!(
+            "warning: `{i}` holds clusters that cannot be told apart inside it: its row is an error (extract it and give each must-gather on its own)"
+        );
+    }
     if run.skipped > 0 {
         ui.note(&format!(
             "{} already had a row; skipped",

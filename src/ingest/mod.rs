@@ -26,7 +26,7 @@ use crate::vocab::{FileKind, FileRef, FileTable};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-pub use split::{Facts, InputFacts};
+pub use split::{Facts, HostedFact, InputFacts};
 
 /// Settings for ingestion.
 #[derive(Debug, Clone, Default)]

@@ -23,6 +23,21 @@ pub struct Facts {
     pub cluster_versions: Vec<(FileRef, String)>,
     /// The file of every CVO log.
     pub cvo_logs: Vec<FileRef>,
+    /// Every HyperShift HostedControlPlane and HostedCluster read, in path order.
+    pub hosted: Vec<HostedFact>,
+}
+
+/// What a HyperShift HostedControlPlane or HostedCluster says of itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostedFact {
+    pub file: FileRef,
+    /// A HostedControlPlane (else a HostedCluster).
+    pub control_plane: bool,
+    /// Its own `metadata.namespace` and `metadata.name`.
+    pub namespace: String,
+    pub name: String,
+    /// Its hosted cluster's `spec.clusterID` (empty when it names none).
+    pub cluster_id: String,
 }
 
 /// One input of a walk.
@@ -32,6 +47,8 @@ pub struct InputFacts {
     pub kind: InputKind,
     /// Must-gather roots inside it (paths relative to the input).
     pub must_gather_roots: Vec<String>,
+    /// Prow job roots inside it (see [`crate::bundle::InputInfo::ci_roots`]).
+    pub ci_roots: Vec<String>,
     /// How many of its files were looked at, and how many parsed.
     pub files_seen: u64,
     pub parsed: usize,
@@ -42,13 +59,31 @@ impl Gathered {
     pub fn facts(&self) -> Facts {
         let mut versions = Objects::default();
         let mut cvo_logs = Vec::new();
+        let mut hosted = Vec::new();
         let mut parsed: HashMap<&str, usize> = HashMap::new();
         for r in &self.files {
             *parsed.entry(r.prov.file.input()).or_default() += 1;
             match &r.parsed {
-                Parsed::Objects(o) => versions
-                    .cluster_versions
-                    .extend(o.cluster_versions.iter().cloned()),
+                Parsed::Objects(o) => {
+                    versions
+                        .cluster_versions
+                        .extend(o.cluster_versions.iter().cloned());
+                    let planes = o
+                        .hosted_control_planes
+                        .iter()
+                        .map(|h| (true, &h.prov, &h.value.metadata, &h.value.spec.cluster_id));
+                    let clusters = o
+                        .hosted_clusters
+                        .iter()
+                        .map(|h| (false, &h.prov, &h.value.metadata, &h.value.spec.cluster_id));
+                    hosted.extend(planes.chain(clusters).map(|(cp, prov, m, id)| HostedFact {
+                        file: prov.file.clone(),
+                        control_plane: cp,
+                        namespace: m.namespace.clone(),
+                        name: m.name.clone(),
+                        cluster_id: id.trim().to_string(),
+                    }));
+                }
                 Parsed::CvoLog(l) => cvo_logs.push(l.prov.file.clone()),
                 _ => {}
             }
@@ -64,6 +99,7 @@ impl Gathered {
                     name: c.info.name.clone(),
                     kind: c.info.kind,
                     must_gather_roots: c.info.must_gather_roots.clone(),
+                    ci_roots: c.info.ci_roots.clone(),
                     files_seen: c.info.files_seen,
                     parsed: parsed.get(c.info.name.as_str()).copied().unwrap_or(0),
                 })
@@ -74,6 +110,7 @@ impl Gathered {
                 .map(|cv| (cv.prov.file, cv.value.spec.cluster_id))
                 .collect(),
             cvo_logs,
+            hosted,
         }
     }
 

@@ -5,7 +5,7 @@ use crate::vocab::time::{Time, k8s};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-fn de_null_default<'de, D, T>(d: D) -> Result<T, D::Error>
+pub(super) fn de_null_default<'de, D, T>(d: D) -> Result<T, D::Error>
 where
     D: serde::Deserializer<'de>,
     T: Default + Deserialize<'de>,

@@ -200,6 +200,11 @@ objects! {
     infrastructures: Infrastructure,
     /// The `cluster` DNS config (the base domain, for `--redact`).
     dnses: Dns,
+    /// HyperShift HostedControlPlanes (every copy: two that contradict each other are
+    /// reported, see `app::clusters`).
+    hosted_control_planes: HostedControlPlane,
+    /// HyperShift HostedClusters (every copy).
+    hosted_clusters: HostedCluster,
 }
 
 fn name_key(m: &ObjectMeta) -> Option<String> {
@@ -258,6 +263,33 @@ impl Kind for ClusterOperator {
     fn has_shape(v: &Value) -> bool {
         v.get("status").and_then(|s| s.get("versions")).is_some()
             || v.get("relatedObjects").is_some()
+    }
+}
+
+impl Kind for HostedControlPlane {
+    const KIND: &'static str = "HostedControlPlane";
+    const PATH_NAMES: &'static [&'static str] = &["hostedcontrolplanes"];
+
+    /// Every copy is kept: which namespace each claims is what tells hosted clusters apart.
+    fn key(&self) -> Option<String> {
+        None
+    }
+
+    fn freshness(&self) -> Option<Time> {
+        None
+    }
+}
+
+impl Kind for HostedCluster {
+    const KIND: &'static str = "HostedCluster";
+    const PATH_NAMES: &'static [&'static str] = &["hostedclusters"];
+
+    fn key(&self) -> Option<String> {
+        None
+    }
+
+    fn freshness(&self) -> Option<Time> {
+        None
     }
 }
 

@@ -165,11 +165,16 @@ fn write_case(w: &mut Writer<Vec<u8>>, c: &Case) -> io::Result<()> {
     Ok(())
 }
 
-/// One `<testsuite>`: its name, the report it comes from and its cases.
+/// One `<testsuite>`: its name, the report it comes from, its cases, and what its property
+/// names start with.
 struct Suite<'a> {
     name: String,
     report: &'a Report,
     cases: Vec<Case>,
+    /// Empty for a document of one suite; `cluster<n>.` in a document of several, so that
+    /// every property name is unique in the whole document (xunitparser reads the suites of
+    /// a `<testsuites>` into one suite and refuses a name it has already seen).
+    prefix: String,
 }
 
 fn suite_props(report: &Report) -> Vec<(String, String)> {
@@ -245,6 +250,7 @@ fn write_doc(suites: &[Suite<'_>]) -> io::Result<Vec<u8>> {
                     .write_inner_content(|w| {
                         w.create_element("properties").write_inner_content(|w| {
                             for (name, value) in &props {
+                                let name = format!("{}{name}", suite.prefix);
                                 w.create_element("property")
                                     .with_attribute(("name", name.as_str()))
                                     .with_attribute(("value", attr(value).as_str()))
@@ -284,16 +290,23 @@ fn document(suites: &[Suite<'_>]) -> String {
 }
 
 /// Several clusters in one document: one `<testsuite>` per cluster, named
-/// `mglint: <label>`; case names stay the rule's, so each cluster's suite has the same tests.
+/// `mglint: <label>`, its property names prefixed `cluster<n>.` (`cluster2.cluster.id`) so
+/// that no name repeats in the document; case names stay the rule's, so each cluster's suite has the same tests.
 /// The run's inputs that could not be opened are the first cluster's report's, so they fail
 /// the first suite's inputs case.
 pub fn render_clusters(clusters: &[super::ClusterPage<'_>]) -> String {
     let suites: Vec<Suite<'_>> = clusters
         .iter()
-        .map(|p| Suite {
+        .enumerate()
+        .map(|(i, p)| Suite {
             name: format!("mglint: {}", p.label),
             report: p.report,
             cases: cases_of(p.report),
+            prefix: if clusters.len() > 1 {
+                format!("cluster{}.", i + 1)
+            } else {
+                String::new()
+            },
         })
         .collect();
     document(&suites)
@@ -306,5 +319,6 @@ pub fn render(report: &Report) -> String {
         name: "mglint".to_string(),
         report,
         cases: cases_of(report),
+        prefix: String::new(),
     }])
 }

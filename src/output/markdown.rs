@@ -327,12 +327,149 @@ pub fn render_capped(report: &Report, max_bytes: usize) -> String {
     render_first(report, lo, Some(max_bytes))
 }
 
+/// Several clusters' reports in one document of at most `max_bytes` bytes (0: no cap; over
+/// it only when even every cluster's header and summary do not fit): a table of contents,
+/// then a section per cluster. The cap is shared by need, not evenly: every cluster keeps
+/// its header, summary and every findings-table row, and the findings' sections (with their
+/// evidence) are cut first, as many as fit, the same number for every cluster while they
+/// last and then one more at a time to each cluster in turn while any fits. Only when the
+/// tables alone do not fit are table rows cut, the same way.
+pub fn render_clusters_capped(clusters: &[super::ClusterPage<'_>], max_bytes: usize) -> String {
+    let total = |n: usize| clusters.iter().map(|p| p.report.findings.len()).nth(n);
+    let all: Vec<Shown> = clusters
+        .iter()
+        .map(|p| Shown::first(p.report.findings.len()))
+        .collect();
+    let cap = (max_bytes > 0).then_some(max_bytes);
+    let heads: Vec<String> = clusters
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let h = cluster_heading(i, clusters.len(), p.label);
+            format!("# {}\n\n", escape_text(&h))
+        })
+        .collect();
+    let body = |i: usize, s: Shown| render_shown(clusters[i].report, s, cap) + "\n";
+    let toc = contents(clusters);
+    let doc = |shown: &[Shown]| -> String {
+        let mut out = toc.clone();
+        for (i, s) in shown.iter().enumerate() {
+            out.push_str(&heads[i]);
+            out.push_str(&body(i, *s));
+        }
+        out
+    };
+    let whole = doc(&all);
+    if max_bytes == 0 || whole.len() <= max_bytes {
+        return whole;
+    }
+    // Sizes add up cluster by cluster: each cluster's size is measured alone.
+    let size = |i: usize, s: Shown| heads[i].len() + body(i, s).len();
+    let fixed = toc.len();
+    let fits = |shown: &[Shown]| {
+        fixed
+            + shown
+                .iter()
+                .enumerate()
+                .map(|(i, s)| size(i, *s))
+                .sum::<usize>()
+            <= max_bytes
+    };
+    // First the sections (evidence) go, keeping every row; if the rows alone do not fit,
+    // rows go too.
+    let rows_only: Vec<Shown> = all.iter().map(|s| Shown { sections: 0, ..*s }).collect();
+    let step = |k: usize, i: usize| -> Shown {
+        let n = total(i).unwrap_or(0);
+        if fits(&rows_only) {
+            Shown {
+                rows: n,
+                sections: k.min(n),
+            }
+        } else {
+            Shown {
+                rows: k.min(n),
+                sections: 0,
+            }
+        }
+    };
+    let most = all.iter().map(|s| s.rows).max().unwrap_or(0);
+    let with = |k: usize| -> Vec<Shown> { (0..clusters.len()).map(|i| step(k, i)).collect() };
+    // The largest number every cluster can show.
+    let (mut lo, mut hi) = (0, most);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if fits(&with(mid)) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    let mut shown = with(lo);
+    // The rest of the budget, one more finding at a time to each cluster in turn, while any
+    // still fits.
+    let mut sizes: Vec<usize> = shown.iter().enumerate().map(|(i, s)| size(i, *s)).collect();
+    let mut used = fixed + sizes.iter().sum::<usize>();
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for i in 0..clusters.len() {
+            let n = total(i).unwrap_or(0);
+            let s = shown[i];
+            let next = if s.rows < n {
+                Shown {
+                    rows: s.rows + 1,
+                    sections: 0,
+                }
+            } else if s.sections < n {
+                Shown {
+                    sections: s.sections + 1,
+                    ..s
+                }
+            } else {
+                continue;
+            };
+            let bigger = size(i, next);
+            if used - sizes[i] + bigger <= max_bytes {
+                used = used - sizes[i] + bigger;
+                sizes[i] = bigger;
+                shown[i] = next;
+                grew = true;
+            }
+        }
+    }
+    doc(&shown)
+}
+
 /// The report showing its first `shown` findings (the rest counted in one line).
 fn render_first(report: &Report, shown: usize, cap: Option<usize>) -> String {
+    render_shown(report, Shown::first(shown), cap)
+}
+
+/// How much of a report's findings a capped document shows: the first `rows` in the
+/// findings table, and the first `sections` of those with their section (message, fix and
+/// evidence).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Shown {
+    rows: usize,
+    sections: usize,
+}
+
+impl Shown {
+    fn first(n: usize) -> Shown {
+        Shown {
+            rows: n,
+            sections: n,
+        }
+    }
+}
+
+/// The report showing the findings `shown` says (the rest counted in one line each).
+fn render_shown(report: &Report, shown: Shown, cap: Option<usize>) -> String {
     let bases = Bases::of(report);
     let mut out = String::from("# mglint report\n\n");
     header(&mut out, report, &bases);
-    let findings = &report.findings[..shown.min(report.findings.len())];
+    let findings = &report.findings[..shown.rows.min(report.findings.len())];
+    let detailed = &findings[..shown.sections.min(findings.len())];
     let more = report.findings.len() - findings.len();
     if report.findings.is_empty() {
         out.push_str("No findings.\n\n");
@@ -349,11 +486,20 @@ fn render_first(report: &Report, shown: usize, cap: Option<usize>) -> String {
                 cell(first)
             );
         }
-        if !findings.is_empty() {
+        if !detailed.is_empty() {
             out.push_str("\n## Findings\n\n");
         }
-        for f in findings {
+        for f in detailed {
             finding_section(&mut out, f, &bases);
+        }
+        let undetailed = findings.len() - detailed.len();
+        if undetailed > 0 {
+            let _ = writeln!(
+                out,
+                "\n**Details of {} not shown:** this document was cut to {} bytes (`--max-bytes`); the table above lists them, and the JSON, SARIF and HTML reports hold their evidence.\n",
+                plural(undetailed, "finding", "findings"),
+                cap.unwrap_or(0)
+            );
         }
         if more > 0 {
             let _ = writeln!(

@@ -169,25 +169,15 @@ pub fn render_clusters(
         return render(one.report, format, opts);
     }
     match format {
-        Format::Human | Format::Markdown => {
+        // The cap is the whole document's, shared by need.
+        Format::Markdown => markdown::render_clusters_capped(clusters, opts.max_bytes),
+        Format::Human => {
             let mut out = String::new();
-            if format == Format::Markdown {
-                out.push_str(&markdown::contents(clusters));
-            }
             for (i, page) in clusters.iter().enumerate() {
                 let head = markdown::cluster_heading(i, clusters.len(), page.label);
-                if format == Format::Markdown {
-                    out.push_str(&format!("# {}\n\n", markdown::escape_text(&head)));
-                } else {
-                    let rule = "=".repeat(head.chars().count().min(opts.width));
-                    out.push_str(&format!("{rule}\n{head}\n{rule}\n\n"));
-                }
-                // The cap is the whole document's: each cluster gets its share.
-                let share = RenderOptions {
-                    max_bytes: opts.max_bytes / clusters.len(),
-                    ..*opts
-                };
-                out.push_str(&render(page.report, format, &share));
+                let rule = "=".repeat(head.chars().count().min(opts.width));
+                out.push_str(&format!("{rule}\n{head}\n{rule}\n\n"));
+                out.push_str(&render(page.report, format, opts));
                 out.push('\n');
             }
             out

@@ -75,10 +75,10 @@ impl Collected {
         self.ledger.push((Box::from(path), c));
     }
 
-    /// Ends the notes: an input with fewer than two must-gather roots is never cut into
-    /// parts, so its notes are dropped.
+    /// Ends the notes: an input with fewer than two roots (must-gathers and Prow jobs) is
+    /// never cut into parts, so its notes are dropped.
     pub(super) fn settle_ledger(&mut self) {
-        if self.info.must_gather_roots.len() < 2 {
+        if self.info.must_gather_roots.len() + self.info.ci_roots.len() < 2 {
             self.ledger = Vec::new();
         }
     }
@@ -122,6 +122,7 @@ impl Collected {
         out.info.kind = final_kind(started, &seen);
         out.info.must_gather_roots = seen.roots.iter().cloned().collect();
         out.info.ci_job = seen.ci;
+        out.info.ci_roots = seen.ci_roots.iter().cloned().collect();
         if !part.own_input {
             out.info.modified = self.info.modified;
         }

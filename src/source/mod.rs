@@ -281,6 +281,7 @@ impl Collected {
                 kind,
                 must_gather_roots: Vec::new(),
                 ci_job: false,
+                ci_roots: Vec::new(),
                 files_seen: 0,
                 files_read: 0,
                 files_skipped: 0,
@@ -306,11 +307,13 @@ impl Collected {
     }
 }
 
-/// Tracks must-gather roots and CI markers from the paths seen.
+/// Tracks must-gather roots, CI markers, and Prow job and Insights archive roots from the
+/// paths seen.
 #[derive(Default)]
 struct LayoutSeen {
     roots: BTreeSet<String>,
     ci: bool,
+    ci_roots: BTreeSet<String>,
 }
 
 impl LayoutSeen {
@@ -327,7 +330,33 @@ impl LayoutSeen {
         {
             self.ci = true;
         }
+        if let Some(root) = ci_root(&parts).or_else(|| insights_root(&parts)) {
+            self.ci_roots.insert(root.join("/"));
+        }
     }
+}
+
+/// The root of the Insights archive a path is in: the folder holding its `config/version.json`
+/// (the archive's ClusterVersion).
+fn insights_root<'a, 'p>(parts: &'p [&'a str]) -> Option<&'p [&'a str]> {
+    match parts {
+        [dir @ .., "config", "version.json"] => Some(dir),
+        _ => None,
+    }
+}
+
+/// The root of the Prow job a path is in: the folder of a `prowjob.json`, or the folder
+/// holding the `artifacts/` whose step folder is a `gather-extra` or an `e2e-*` step (a
+/// must-gather a job gathered sits inside its job's root).
+fn ci_root<'a, 'p>(parts: &'p [&'a str]) -> Option<&'p [&'a str]> {
+    if let [dir @ .., "prowjob.json"] = parts {
+        return Some(dir);
+    }
+    let step = |p: &&str| *p == "gather-extra" || p.starts_with("e2e-");
+    let i = parts.iter().position(|p| *p == "artifacts")?;
+    // The step folder, or the step's own `gather-extra`, right below `artifacts/`.
+    let below = parts.get(i + 1..(i + 3).min(parts.len().saturating_sub(1)))?;
+    below.iter().any(step).then(|| &parts[..i])
 }
 
 /// Normalises an archive entry path for display and classification (nothing is written).

@@ -69,6 +69,10 @@ pub struct Timeline {
     /// CI monitor intervals with both ends, for the chart.
     #[serde(skip)]
     pub monitor: MonitorSpans,
+    /// The namespace the CVO's pod runs in (see [`Bundle::cvo_namespace`]): events about a
+    /// `cvo-pod/<name>` are written as a Pod there, as findings name it.
+    #[serde(skip)]
+    pub cvo_namespace: String,
 }
 
 /// Builds the timeline of one bundle. Never fails: what cannot be placed in time is left out.
@@ -120,6 +124,7 @@ pub fn build(bundle: &Bundle) -> Timeline {
         unread: crate::bundle::unread_files(bundle),
         cluster: bundle.identity(),
         monitor: ci::monitor_spans(bundle),
+        cvo_namespace: bundle.cvo_namespace(),
     };
     // Secrets are masked where they enter the timeline, so no view can unmask them.
     timeline.mask_secrets();

@@ -395,6 +395,43 @@ impl TimelineEvent {
         ObjectRef::of_subject(&self.subject, test, job)
     }
 
+    /// [`TimelineEvent::object`], with a CVO pod in `cvo_namespace` (a HyperShift hosted
+    /// cluster's control plane namespace) rather than `openshift-cluster-version`.
+    pub fn object_in(&self, cvo_namespace: &str) -> ObjectRef {
+        let mut o = self.object();
+        if self.subject.starts_with("cvo-pod/") && !cvo_namespace.is_empty() {
+            o.namespace = cvo_namespace.to_string();
+        }
+        o
+    }
+
+    /// Writes the event with its CVO pod in `cvo_namespace` (see [`TimelineEvent::object_in`]).
+    pub fn serialize_in<S: serde::Serializer>(
+        &self,
+        cvo_namespace: &str,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Written<'a> {
+            time: &'a Time,
+            source: EventSource,
+            object: ObjectRef,
+            #[serde(flatten)]
+            kind: &'a EventKind,
+            message: &'a str,
+            evidence: &'a [Evidence],
+        }
+        Written {
+            time: &self.time,
+            source: self.source,
+            object: self.object_in(cvo_namespace),
+            kind: &self.kind,
+            message: &self.message,
+            evidence: &self.evidence,
+        }
+        .serialize(s)
+    }
+
     pub fn new(
         time: Time,
         source: EventSource,
@@ -415,26 +452,10 @@ impl TimelineEvent {
 }
 
 impl Serialize for TimelineEvent {
+    /// The event with its CVO pod in `openshift-cluster-version` (a timeline document
+    /// writes it in the cluster's own CVO namespace).
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        struct Written<'a> {
-            time: &'a Time,
-            source: EventSource,
-            object: ObjectRef,
-            #[serde(flatten)]
-            kind: &'a EventKind,
-            message: &'a str,
-            evidence: &'a [Evidence],
-        }
-        Written {
-            time: &self.time,
-            source: self.source,
-            object: self.object(),
-            kind: &self.kind,
-            message: &self.message,
-            evidence: &self.evidence,
-        }
-        .serialize(s)
+        self.serialize_in("", s)
     }
 }
 

@@ -222,12 +222,22 @@ struct Doc<'a> {
     cluster: &'a crate::bundle::ClusterIdentity,
     reference: Option<Time>,
     filter: &'a Filter,
-    events: Vec<&'a TimelineEvent>,
+    events: Vec<InNamespace<'a>>,
     episodes: Vec<&'a Episode>,
     passes: Vec<&'a Pass>,
     history: &'a [HistoryRecord],
     /// Input files that could not be read: what they held is missing from the timeline.
     unread: &'a [crate::bundle::Unread],
+}
+
+/// An event written with its CVO pod in the cluster's CVO namespace (a hosted cluster's
+/// control plane namespace).
+struct InNamespace<'a>(&'a TimelineEvent, &'a str);
+
+impl Serialize for InNamespace<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize_in(self.1, s)
+    }
 }
 
 /// The versioned JSON document (pretty-printed, deterministic).
@@ -241,7 +251,12 @@ pub fn render_json(tl: &Timeline, f: &Filter, layout: JsonLayout) -> String {
         cluster: &tl.cluster,
         reference: tl.reference,
         filter: f,
-        events: tl.events.iter().filter(|e| f.keeps(e)).collect(),
+        events: tl
+            .events
+            .iter()
+            .filter(|e| f.keeps(e))
+            .map(|e| InNamespace(e, &tl.cvo_namespace))
+            .collect(),
         episodes: tl.episodes.iter().filter(|e| f.keeps_episode(e)).collect(),
         passes: tl
             .passes

@@ -187,6 +187,9 @@ fn namespaced_resource_wanted(ns: &str, r: Resource<'_>) -> bool {
             // HyperShift dumps (core/v1) and resourcewatch repositories (events.k8s.io/v1).
             EVENT_NAMESPACES.contains(&ns) && (r.item.is_some() || r.file == "events.yaml")
         }
+        // HyperShift's control plane objects: which hosted cluster each control plane
+        // namespace is (see `app::clusters`).
+        (_, "hypershift.openshift.io", "hostedcontrolplanes" | "hostedclusters", Some(_)) => true,
         ("openshift-cluster-version", "core", "pods", item) => {
             item.is_some() || r.file == "pods.yaml"
         }

@@ -225,3 +225,144 @@ fn the_directory_and_its_archive_read_the_same_files_for_each_cluster() {
     assert_eq!(from_dir.len(), 3);
     assert_eq!(from_dir, per_cluster(&archive));
 }
+
+/// The image directory of the fixture's must-gather.
+const IMAGE: &str = "must-gather.local.6120488173357904112/registry-redhat-io-multicluster-engine-must-gather-rhel9-sha256-c2ef3b7d728fe4c5af72a1745bc3f7ebf921585f8081f5eb35a020accbccd8c3";
+
+/// The fixture's files with `change` applied (paths relative to the fixture), written as a
+/// directory and as a tar.gz of the same files.
+fn variant(
+    tmp: &std::path::Path,
+    change: impl Fn(&mut Vec<(String, Vec<u8>)>),
+) -> [std::path::PathBuf; 2] {
+    let mut files = common::dir_files(&common::fixture(MG), "");
+    change(&mut files);
+    let dir = tmp.join("dump");
+    for (path, bytes) in &files {
+        let at = dir.join(path);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        std::fs::write(at, bytes).unwrap();
+    }
+    let archive = tmp.join("dump.tar.gz");
+    std::fs::write(&archive, common::gzip(&common::tar_files(&files))).unwrap();
+    [dir, archive]
+}
+
+fn hcp(ns: &str, name: &str) -> String {
+    format!("{IMAGE}/namespaces/{ns}/hypershift.openshift.io/hostedcontrolplanes/{name}.yaml")
+}
+
+/// Each cluster's CVO pods, by cluster ID, and the run's warnings.
+fn pods_by_cluster(input: &std::path::Path) -> (Vec<(String, Vec<String>)>, Vec<String>) {
+    let run = common::load(&[input.to_string_lossy().into_owned()], &[]);
+    let mut out: Vec<(String, Vec<String>)> = run
+        .analyses()
+        .iter()
+        .map(|a| {
+            let mut pods: Vec<String> = a.bundle.cvo_logs.iter().map(|l| l.pod.clone()).collect();
+            pods.sort();
+            pods.dedup();
+            (a.report().cluster.id.clone().unwrap_or_default(), pods)
+        })
+        .collect();
+    out.sort();
+    (out, run.warnings.clone())
+}
+
+const ALPHA_POD: &str = "cluster-version-operator-7c9d8f6b54-x2k8p";
+const BETA_POD: &str = "cluster-version-operator-5b8c7d9f4d-m9z3c";
+
+/// The split the fixture's own objects say: the management cluster no CVO log, each hosted
+/// cluster its own.
+fn right_split() -> Vec<(String, Vec<String>)> {
+    let mut v = vec![
+        (MGMT.to_string(), vec![]),
+        (ALPHA.to_string(), vec![ALPHA_POD.to_string()]),
+        (BETA.to_string(), vec![BETA_POD.to_string()]),
+    ];
+    v.sort();
+    v
+}
+
+#[test]
+fn a_misplaced_hosted_control_plane_does_not_swap_cvo_logs() {
+    // alpha's HostedControlPlane (its own namespace `clusters-alpha`) moved under beta's
+    // namespace: the split follows what it says, in both forms, with a warning.
+    let tmp = tempfile::tempdir().unwrap();
+    for input in variant(tmp.path(), |files| {
+        for (p, _) in files.iter_mut() {
+            if *p == hcp("clusters-alpha", "alpha") {
+                *p = hcp("clusters-beta", "alpha");
+            }
+        }
+    }) {
+        let (split, warnings) = pods_by_cluster(&input);
+        assert_eq!(split, right_split(), "{}", input.display());
+        assert!(
+            warnings.iter().any(|w| w.contains(
+                "says its namespace is `clusters-alpha` but sits in `namespaces/clusters-beta/`"
+            )),
+            "{warnings:?}"
+        );
+    }
+}
+
+#[test]
+fn a_duplicated_hosted_control_plane_keeps_its_cluster_and_is_named() {
+    // alpha's HostedControlPlane also copied under beta's namespace.
+    let tmp = tempfile::tempdir().unwrap();
+    for input in variant(tmp.path(), |files| {
+        let copy = files
+            .iter()
+            .find(|(p, _)| *p == hcp("clusters-alpha", "alpha"))
+            .map(|(_, b)| (hcp("clusters-beta", "alpha"), b.clone()))
+            .unwrap();
+        files.push(copy);
+    }) {
+        let (split, warnings) = pods_by_cluster(&input);
+        assert_eq!(split, right_split(), "{}", input.display());
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("HostedControlPlane `clusters-alpha/alpha` is in 2 files")),
+            "{warnings:?}"
+        );
+    }
+}
+
+#[test]
+fn two_hosted_control_planes_claiming_one_namespace_give_it_to_neither() {
+    // beta's HostedControlPlane says it lives in `clusters-alpha` too: which hosted cluster
+    // the CVO log there is cannot be told, so no cluster gets a CVO log it may not own, and
+    // the run says why; the directory and the archive agree.
+    let tmp = tempfile::tempdir().unwrap();
+    let forms = variant(tmp.path(), |files| {
+        for (p, b) in files.iter_mut() {
+            if *p == hcp("clusters-beta", "beta") {
+                let text = String::from_utf8(b.clone()).unwrap();
+                *b = text
+                    .replace(
+                        "  namespace: clusters-beta\n",
+                        "  namespace: clusters-alpha\n",
+                    )
+                    .into_bytes();
+            }
+        }
+    });
+    let mut splits = Vec::new();
+    for input in &forms {
+        let (split, warnings) = pods_by_cluster(input);
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("2 HostedControlPlanes claim the namespace `clusters-alpha`")),
+            "{warnings:?}"
+        );
+        assert_eq!(split.len(), 3);
+        for (id, pods) in &split {
+            assert!(pods.is_empty(), "{id}: {pods:?}");
+        }
+        splits.push(split);
+    }
+    assert_eq!(splits[0], splits[1]);
+}

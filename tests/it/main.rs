@@ -18,6 +18,7 @@ mod batch_remote;
 mod cli_exit_codes;
 mod cli_polish;
 mod clusters_apart;
+mod clusters_everywhere;
 mod examples_k8s;
 mod fuzz_regressions;
 mod html_chromium;

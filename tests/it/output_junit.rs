@@ -188,14 +188,65 @@ fn property_names_are_unique_in_every_suite() {
     let re = regex::Regex::new(r#"<property name="([^"]*)""#).unwrap();
     let suites: Vec<&str> = xml.split("<testsuite ").skip(1).collect();
     assert!(suites.len() >= 2, "{xml}");
-    for s in suites {
+    // Unique in the whole document, not only in each suite: xunitparser reads every suite's
+    // properties into one map and refuses a name it has seen.
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, s) in suites.iter().enumerate() {
         let names: Vec<&str> = re
             .captures_iter(s)
             .map(|c| c.get(1).unwrap().as_str())
             .collect();
-        let unique: std::collections::BTreeSet<&&str> = names.iter().collect();
-        assert_eq!(unique.len(), names.len(), "{names:?}");
-        assert!(names.contains(&"cluster.id"), "{names:?}");
+        for n in &names {
+            assert!(seen.insert(n.to_string()), "{n} repeated: {names:?}");
+        }
+        let id = format!("cluster{}.cluster.id", i + 1);
+        assert!(names.contains(&id.as_str()), "{names:?}");
+    }
+}
+
+/// What xunitparser (PyPI) reads from a JUnit file: its tests, failures and property count,
+/// or `None` when it is not installed (a failure under `CI=true`: `.ci/run` installs it).
+/// It reads a `<testsuites>` document into one suite and asserts that the counts the root
+/// states are the counts of its cases and that no property name repeats.
+fn xunitparser(file: &std::path::Path) -> Option<String> {
+    let script = r#"import sys
+import xunitparser
+ts, tr = xunitparser.parse(open(sys.argv[1]))
+print(len(list(ts)), len(tr.failures), len(ts.properties))
+"#;
+    common::python_with("xunitparser", script, file)
+}
+
+#[test]
+fn xunitparser_reads_a_document_of_several_clusters() {
+    // The HyperShift dump (three clusters), and a must-gather beside a CI job of another
+    // cluster (two): every suite is read, each with its properties.
+    let dir = tempfile::tempdir().unwrap();
+    let mixed = dir.path().join("mixed");
+    std::fs::create_dir_all(mixed.join("job")).unwrap();
+    common::copy_tree(&common::fixture("must-gather/seed1-blocked"), &mixed);
+    common::copy_tree(
+        &common::fixture("ci/modern-upgrade-4.14"),
+        &mixed.join("job"),
+    );
+    let hypershift = common::fixture("must-gather/hypershift-mgmt-two-hosted");
+    for (input, suites) in [(hypershift.as_path(), 3), (mixed.as_path(), 2)] {
+        let file = dir.path().join(format!("{suites}.xml"));
+        common::mglint(&[
+            "analyze",
+            "--exit-zero",
+            input.to_str().unwrap(),
+            "-o",
+            file.to_str().unwrap(),
+        ]);
+        let xml = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(xml.matches("<testsuite ").count(), suites, "{xml}");
+        let Some(out) = xunitparser(&file) else {
+            return;
+        };
+        let n: Vec<usize> = out.split_whitespace().map(|x| x.parse().unwrap()).collect();
+        assert_eq!(n[0], xml.matches("<testcase ").count(), "{out}");
+        assert_eq!(n[2], xml.matches("<property ").count(), "{out}");
     }
 }
 

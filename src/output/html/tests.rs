@@ -38,6 +38,7 @@ fn timeline(events: Vec<TimelineEvent>, reference: &str) -> Timeline {
         unread: Vec::new(),
         cluster: Default::default(),
         monitor: Default::default(),
+        cvo_namespace: Default::default(),
     }
 }
 
@@ -234,6 +235,7 @@ fn empty_timeline_says_so() {
         unread: Vec::new(),
         cluster: Default::default(),
         monitor: Default::default(),
+        cvo_namespace: Default::default(),
     };
     let html = render_html(&report(vec![]), &tl, &HtmlMeta::default());
     assert!(html.contains("Nothing in the input could be placed in time."));
