@@ -5,6 +5,7 @@
 
 mod alerts;
 mod cluster;
+mod gates;
 mod identity;
 pub mod log_records;
 mod mco;
@@ -17,6 +18,7 @@ pub mod update_status;
 pub use crate::vocab::time::*;
 pub use alerts::*;
 pub use cluster::*;
+pub use gates::*;
 pub use identity::*;
 pub use log_records::{LogRecord, LogRecords, RecordTime, RecordsBuilder, TimeCode};
 pub use mco::*;

@@ -200,6 +200,8 @@ objects! {
     infrastructures: Infrastructure,
     /// The `cluster` DNS config (the base domain, for `--redact`).
     dnses: Dns,
+    /// The `cluster` FeatureGate (which gates are on for each version).
+    feature_gates: FeatureGate,
 }
 
 fn name_key(m: &ObjectMeta) -> Option<String> {
@@ -299,7 +301,24 @@ impl Kind for MachineConfigPool {
 
 impl Kind for Infrastructure {
     const KIND: &'static str = "Infrastructure";
-    const PATH_NAMES: &'static [&'static str] = &["infrastructures"];
+    /// `infrastructures` in a must-gather, `infrastructure` in an Insights archive
+    /// (`config/infrastructure.json`).
+    const PATH_NAMES: &'static [&'static str] = &["infrastructures", "infrastructure"];
+
+    fn key(&self) -> Option<String> {
+        name_key(&self.metadata)
+    }
+
+    fn freshness(&self) -> Option<Time> {
+        self.metadata.creation_timestamp
+    }
+}
+
+impl Kind for FeatureGate {
+    const KIND: &'static str = "FeatureGate";
+    /// `featuregates` in a must-gather, `featuregate` in an Insights archive
+    /// (`config/featuregate.json`).
+    const PATH_NAMES: &'static [&'static str] = &["featuregates", "featuregate"];
 
     fn key(&self) -> Option<String> {
         name_key(&self.metadata)

@@ -155,7 +155,7 @@ fn cluster_resource_wanted(r: Resource<'_>) -> bool {
     match (r.group, r.plural, r.item) {
         (
             "config.openshift.io",
-            "clusterversions" | "clusteroperators" | "infrastructures" | "dnses",
+            "clusterversions" | "clusteroperators" | "infrastructures" | "dnses" | "featuregates",
             _,
         )
         | ("core", "nodes", _)
@@ -201,7 +201,8 @@ fn namespaced_resource_wanted(ns: &str, r: Resource<'_>) -> bool {
 /// The Insights operator's archive (`insights-*.tar.gz`, also in must-gathers'
 /// `insights-data/`): `config/version.json`, `config/clusteroperator/<name>.json`,
 /// `config/node/<name>.json`, `config/machineconfigpools/<name>.json`,
-/// `config/machineconfigs/<name>.json`, `config/alerts.json`, `events/<namespace>.json`.
+/// `config/machineconfigs/<name>.json`, `config/alerts.json`, `config/featuregate.json`,
+/// `config/infrastructure.json`, `events/<namespace>.json`.
 fn insights_path(parts: &[&str]) -> Option<FileKind> {
     let i = parts
         .iter()
@@ -209,7 +210,10 @@ fn insights_path(parts: &[&str]) -> Option<FileKind> {
     let rest = &parts[i..];
     let json = |f: &str| f.ends_with(".json");
     let wanted = match rest {
-        ["config", "version.json" | "alerts.json"] => true,
+        [
+            "config",
+            "version.json" | "alerts.json" | "featuregate.json" | "infrastructure.json",
+        ] => true,
         [
             "config",
             "clusteroperator" | "node" | "machineconfigpools" | "machineconfigs",
