@@ -111,6 +111,9 @@ pub struct FeatureGates {
     pub reconciliation_issues_condition: bool,
     /// `UnknownVersion`: an existing `ReconciliationIssues` condition is kept up to date.
     pub unknown_version: bool,
+    /// `ClusterUpdateAcceptRisks` (4.22+) on a cluster that is not hosted (the CVO's
+    /// `shouldReconcileAcceptRisks`): `spec.desiredUpdate.acceptRisks` is honoured.
+    pub accept_risks: bool,
 }
 
 impl FeatureGates {
@@ -119,6 +122,7 @@ impl FeatureGates {
         match name {
             "ReconciliationIssuesCondition" => self.reconciliation_issues_condition = true,
             "UnknownVersion" => self.unknown_version = true,
+            "ClusterUpdateAcceptRisks" => self.accept_risks = true,
             _ => return false,
         }
         true
@@ -185,6 +189,16 @@ impl Semantics {
     /// leftover one).
     pub fn reconciliation_issues(&self) -> bool {
         self.flavour == Flavour::Fixed && (16..=19).contains(&self.minor)
+    }
+    /// `spec.desiredUpdate.acceptRisks` is reconciled (`shouldReconcileAcceptRisks`: CVO
+    /// 4.22+ with the `ClusterUpdateAcceptRisks` gate): a desired update holding only
+    /// `acceptRisks` is valid; with the gate off (or before 4.22) `acceptRisks` is forbidden.
+    pub fn reconciles_accept_risks(&self) -> bool {
+        self.flavour == Flavour::Fixed && self.minor >= 22 && self.gates.accept_risks
+    }
+    /// `ValidateClusterVersion` knows `acceptRisks` (4.22+): forbidden while the gate is off.
+    pub fn validates_accept_risks(&self) -> bool {
+        self.minor >= 22
     }
     /// 4.20 deletes a `ReconciliationIssues` condition left by a TechPreview cluster.
     pub fn removes_reconciliation_issues(&self) -> bool {
