@@ -374,12 +374,6 @@ fn check_event(i: usize, at: &Time, e: &Event) -> Result<(), String> {
         Event::LoadOutcome(o) if !o.preconditions.is_empty() && !reaches_preconditions(o) => bad(
             "`preconditions` are checked once the payload has loaded; this outcome stops before them (use `step: PreconditionChecks` or `PayloadLoaded`)",
         ),
-        Event::SpecChange(SpecChange {
-            desired_update: Some(Some(u)),
-            ..
-        }) if u.version.is_empty() && u.image.is_empty() && u.accept_risks.is_empty() => {
-            bad("`desired_update` needs a `version`, an `image` or `accept_risks`")
-        }
         _ => Ok(()),
     }
 }

@@ -307,9 +307,13 @@ impl Semantics {
     }
 }
 
-/// Parses `4.N` or `4.N.z` into N. `5.N` (the 5.x line and HEAD) parses as 100 + N: it has
-/// every behaviour of the newest 4.x.
+/// Parses `4.N` or `4.N.z` into N. `5.N` (the 5.x line) parses as 100 + N: it has every
+/// behaviour of the newest 4.x. `main` is the CVO's main branch, modelled as 5.1 (the
+/// branches were at one commit, 6e719331f, when last compared).
 pub fn parse_cvo_minor(s: &str) -> Option<u32> {
+    if s.trim() == "main" {
+        return Some(101);
+    }
     let mut parts = s.trim().split('.');
     let major = parts.next()?;
     let minor: u32 = parts.next()?.parse().ok()?;
@@ -356,6 +360,8 @@ mod tests {
         assert_eq!(parse_cvo_minor("4.10.12"), Some(10));
         assert_eq!(parse_cvo_minor("3.11"), None);
         assert_eq!(parse_cvo_minor("5.1"), Some(101));
+        assert_eq!(parse_cvo_minor("main"), Some(101));
+        assert_eq!(parse_cvo_minor("4.22"), Some(22));
         assert_eq!(minor_label(101), "5.1");
         assert!(Flavour::Legacy.admits_minor(10) && Flavour::Fixed.admits_minor(10));
         assert!(!Flavour::Fixed.admits_minor(3) && !Flavour::Legacy.admits_minor(11));
