@@ -95,3 +95,22 @@ fn with_the_gate_off_accept_risks_is_forbidden_as_the_cvo_says() {
         vec!["spec.desiredUpdate: Required value: must specify architecture, version, image, or acceptRisks".to_string()]
     );
 }
+
+#[test]
+fn summary_shows_no_target_and_the_accepted_risks() {
+    let cv = &files(&["cv.yaml"])[0];
+    let out = common::mglint(&["summary", cv]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\n  spec target      -\n"), "{text}");
+    assert!(
+        text.contains("\n  accepted risks   SyntheticRiskB, TestAlertB\n"),
+        "{text}"
+    );
+    let out = common::mglint(&["summary", cv, "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["desired_update"], serde_json::Value::Null);
+    assert_eq!(
+        doc["accepted_risks"],
+        serde_json::json!(["SyntheticRiskB", "TestAlertB"])
+    );
+}
