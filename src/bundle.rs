@@ -173,6 +173,29 @@ impl Bundle {
         self.objects.cluster_versions.last()
     }
 
+    /// The `cluster` FeatureGate, when the input holds it.
+    pub fn feature_gate(&self) -> Option<&FeatureGate> {
+        self.objects.feature_gates.last().map(|o| &o.value)
+    }
+
+    /// The `cluster` Infrastructure, when the input holds it.
+    pub fn infrastructure(&self) -> Option<&Infrastructure> {
+        self.objects.infrastructures.last().map(|o| &o.value)
+    }
+
+    /// Whether the CVO evaluates update risks itself and honours `acceptRisks` (the CVO's
+    /// `shouldReconcileAcceptRisks`, oc's `alertsEvaluatedByCVO`): the
+    /// `ClusterUpdateAcceptRisks` gate enabled for the desired version and a control plane
+    /// that is not hosted. `None` when the input holds no FeatureGate or no ClusterVersion.
+    pub fn cvo_evaluates_risks(&self) -> Option<bool> {
+        let cv = self.cluster_version()?;
+        let fg = self.feature_gate()?;
+        Some(
+            fg.enabled_for(&cv.value.status.desired.version, ACCEPT_RISKS_GATE)
+                && !self.infrastructure().is_some_and(Infrastructure::is_hosted),
+        )
+    }
+
     /// The namespace the CVO's pod runs in: `openshift-cluster-version`, or for a HyperShift
     /// hosted cluster its control plane namespace (where its CVO log was found).
     pub fn cvo_namespace(&self) -> String {

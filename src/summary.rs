@@ -79,7 +79,12 @@ pub struct Summary {
     pub channel: Option<String>,
     pub current_version: Option<String>,
     pub desired: Option<String>,
+    /// The release `spec.desiredUpdate` asks for (`None` when it names none, e.g. holds only
+    /// `acceptRisks`).
     pub desired_update: Option<String>,
+    /// `spec.desiredUpdate.acceptRisks` (4.22+): the risks the administrator accepted.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub accepted_risks: Vec<String>,
     pub history: Vec<HistoryRow>,
     pub conditions: Vec<ConditionRow>,
     pub cvo_pods: Vec<CvoPod>,
@@ -341,7 +346,12 @@ pub fn summarize(b: &Bundle) -> Summary {
             .filter(|s| !s.is_empty()),
         desired_update: cv
             .and_then(|c| c.spec.desired_update.as_ref())
+            .filter(|u| u.names_release())
             .map(|u| u.label().to_string()),
+        accepted_risks: cv
+            .and_then(|c| c.spec.desired_update.as_ref())
+            .map(|u| u.accept_risks.iter().map(|r| r.name.clone()).collect())
+            .unwrap_or_default(),
         history: cv
             .map(|c| {
                 c.status
@@ -522,6 +532,12 @@ fn render_text_unescaped(s: &Summary) -> String {
     line(&mut o, "current version", s.current_version.as_deref());
     line(&mut o, "status.desired", s.desired.as_deref());
     line(&mut o, "spec target", s.desired_update.as_deref());
+    let accepted = s.accepted_risks.join(", ");
+    line(
+        &mut o,
+        "accepted risks",
+        (!accepted.is_empty()).then_some(accepted.as_str()),
+    );
     if !s.history.is_empty() {
         let _ = writeln!(o, "\nHistory (newest first)");
         for h in &s.history {

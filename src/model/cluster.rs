@@ -114,9 +114,33 @@ pub struct Release {
         skip_serializing_if = "String::is_empty"
     )]
     pub architecture: String,
+    /// The risks the administrator accepts (`spec.desiredUpdate.acceptRisks`, 4.22+ with the
+    /// `ClusterUpdateAcceptRisks` gate); a desired update may hold only these.
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub accept_risks: Vec<AcceptRisk>,
+}
+
+/// One entry of `spec.desiredUpdate.acceptRisks`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct AcceptRisk {
+    #[serde(deserialize_with = "de_null_default")]
+    pub name: String,
 }
 
 impl Release {
+    /// Whether it names a release (a version or an image): a desired update holding only
+    /// `acceptRisks` (or only an architecture) asks for no new release.
+    pub fn names_release(&self) -> bool {
+        !self.version.is_empty() || !self.image.is_empty()
+    }
+    /// Whether the administrator accepted the risk `name`.
+    pub fn accepts(&self, name: &str) -> bool {
+        self.accept_risks.iter().any(|r| r.name == name)
+    }
     /// `version` when set, else `image` (how the CVO names a release in messages).
     pub fn label(&self) -> &str {
         if self.version.is_empty() {
@@ -207,6 +231,13 @@ pub struct ConditionalUpdate {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub risks: Vec<ConditionalUpdateRisk>,
+    /// The names of the risks that apply to this target (4.22+, sorted, de-duplicated; the
+    /// risks themselves are in `status.conditionalUpdateRisks`).
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub risk_names: Vec<String>,
     #[serde(deserialize_with = "de_null_default")]
     pub conditions: Vec<Condition>,
 }
@@ -221,6 +252,29 @@ pub struct ConditionalUpdateRisk {
     pub message: String,
     #[serde(deserialize_with = "de_null_default")]
     pub url: String,
+    /// Its evaluation (4.22+): one `Applies` condition, `True`/`Match` (or `Alert:firing` for
+    /// an alert the CVO turned into a risk), `False`/`NotMatch`, or `Unknown`.
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub conditions: Vec<Condition>,
+}
+
+impl ConditionalUpdateRisk {
+    /// Whether the risk applies or may apply (its `Applies` condition is not `False`), as oc
+    /// counts a risk for `--version`.
+    pub fn may_apply(&self) -> bool {
+        self.conditions
+            .iter()
+            .any(|c| c.type_ == "Applies" && c.status != "False")
+    }
+    /// Whether the CVO made the risk from a firing alert (`Applies` reason `Alert:<state>`).
+    pub fn is_alert(&self) -> bool {
+        self.conditions
+            .iter()
+            .any(|c| c.type_ == "Applies" && c.reason.starts_with("Alert:"))
+    }
 }
 
 /// `status` of a ClusterVersion.
@@ -247,6 +301,13 @@ pub struct ClusterVersionStatus {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub conditional_updates: Vec<ConditionalUpdate>,
+    /// Every risk of any conditional update, once, sorted by name, with its evaluation (4.22+
+    /// with the `ClusterUpdateAcceptRisks` gate).
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub conditional_update_risks: Vec<ConditionalUpdateRisk>,
 }
 
 /// The `ClusterVersion` singleton.

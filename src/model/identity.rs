@@ -1,6 +1,7 @@
 //! The cluster-wide config objects that say what identifies a cluster: `Infrastructure`
-//! (the infrastructure name, the API server URLs) and `DNS` (the base domain). Read only
-//! so that `--redact` knows these values wherever they appear.
+//! (the infrastructure name, the API server URLs) and `DNS` (the base domain). Read so that
+//! `--redact` knows these values wherever they appear, and for the Infrastructure's control
+//! plane topology (a hosted cluster's CVO and oc leave risk evaluation to the client).
 
 use super::cluster::ObjectMeta;
 use serde::{Deserialize, Serialize};
@@ -22,6 +23,8 @@ pub struct InfrastructureStatus {
     #[serde(rename = "apiServerInternalURI")]
     pub api_server_internal_uri: Option<String>,
     pub etcd_discovery_domain: Option<String>,
+    /// `HighlyAvailable`, `SingleReplica`, or `External` (a hosted control plane, HyperShift).
+    pub control_plane_topology: Option<String>,
 }
 
 /// `config.openshift.io/v1` DNS (only `cluster` exists).
@@ -46,6 +49,10 @@ pub fn url_host(url: &str) -> Option<&str> {
 }
 
 impl Infrastructure {
+    /// A hosted control plane (`controlPlaneTopology: External`), as oc's `isHostedCluster`.
+    pub fn is_hosted(&self) -> bool {
+        self.status.control_plane_topology.as_deref() == Some("External")
+    }
     /// Values that identify the cluster: the infrastructure name and the API hosts.
     pub fn identifying(&self) -> Vec<String> {
         let s = &self.status;

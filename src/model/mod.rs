@@ -6,6 +6,7 @@
 mod alerts;
 pub mod alerts_go;
 mod cluster;
+mod gates;
 mod hypershift;
 mod identity;
 pub mod log_records;
@@ -19,6 +20,7 @@ pub mod update_status;
 pub use crate::vocab::time::*;
 pub use alerts::*;
 pub use cluster::*;
+pub use gates::*;
 pub use hypershift::*;
 pub use identity::*;
 pub use log_records::{LogRecord, LogRecords, RecordTime, RecordsBuilder, TimeCode};

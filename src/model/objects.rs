@@ -205,6 +205,8 @@ objects! {
     hosted_control_planes: HostedControlPlane,
     /// HyperShift HostedClusters (every copy).
     hosted_clusters: HostedCluster,
+    /// The `cluster` FeatureGate (which gates are on for each version).
+    feature_gates: FeatureGate,
 }
 
 fn name_key(m: &ObjectMeta) -> Option<String> {
@@ -331,7 +333,24 @@ impl Kind for MachineConfigPool {
 
 impl Kind for Infrastructure {
     const KIND: &'static str = "Infrastructure";
-    const PATH_NAMES: &'static [&'static str] = &["infrastructures"];
+    /// `infrastructures` in a must-gather, `infrastructure` in an Insights archive
+    /// (`config/infrastructure.json`).
+    const PATH_NAMES: &'static [&'static str] = &["infrastructures", "infrastructure"];
+
+    fn key(&self) -> Option<String> {
+        name_key(&self.metadata)
+    }
+
+    fn freshness(&self) -> Option<Time> {
+        self.metadata.creation_timestamp
+    }
+}
+
+impl Kind for FeatureGate {
+    const KIND: &'static str = "FeatureGate";
+    /// `featuregates` in a must-gather, `featuregate` in an Insights archive
+    /// (`config/featuregate.json`).
+    const PATH_NAMES: &'static [&'static str] = &["featuregates", "featuregate"];
 
     fn key(&self) -> Option<String> {
         name_key(&self.metadata)

@@ -119,7 +119,7 @@ pub fn render_json(p: &Plan, o: &Options, layout: JsonLayout) -> String {
         match t {
             Err(e) => a.error = Some(e),
             Ok(t) => {
-                (a.unaccepted_issues, a.error) = unaccepted(&target_issues(p, t), &o.accept);
+                (a.unaccepted_issues, a.error) = unaccepted(p, &target_issues(p, t), o);
                 a.found = Some(target_doc(t));
             }
         }

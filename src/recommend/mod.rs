@@ -38,11 +38,18 @@ pub struct Options {
     pub accept: Vec<String>,
 }
 
-/// What recommend reads: the ClusterVersion and the alerts.
+/// What recommend reads: the ClusterVersion, the alerts, and whether the CVO evaluates
+/// update risks itself (from the FeatureGate and Infrastructure, as oc's
+/// `alertsEvaluatedByCVO`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecommendInputs {
     pub cluster_version: ClusterVersion,
     pub alerts: AlertData,
+    /// The `ClusterUpdateAcceptRisks` gate is on for the desired version and the cluster is
+    /// not hosted: the CVO turns alerts into risks and oc skips its own alert checks, takes
+    /// accepted risks from `spec.desiredUpdate.acceptRisks` and refuses `--accept`. `false`
+    /// without a FeatureGate, as oc's mock mode.
+    pub cvo_evaluates_risks: bool,
 }
 
 /// Why `recommend` cannot run at all.
@@ -75,6 +82,7 @@ impl RecommendInputs {
         Ok(RecommendInputs {
             cluster_version: cv.value.clone(),
             alerts,
+            cvo_evaluates_risks: b.cvo_evaluates_risks().unwrap_or(false),
         })
     }
 
@@ -164,7 +172,12 @@ pub struct Plan {
     pub progressing: Option<Condition>,
     pub retrieved_updates: Option<Condition>,
     pub upgradeable: Option<Condition>,
+    /// oc's client-side alert checks (none when the CVO evaluates the risks).
     pub precheck: Result<Vec<Check>, String>,
+    /// The CVO evaluates update risks (see [`RecommendInputs::cvo_evaluates_risks`]).
+    pub cvo_evaluates_risks: bool,
+    /// `spec.desiredUpdate.acceptRisks`, the risks the administrator accepted.
+    pub accepted_risks: Vec<String>,
     /// Whether the input held alerts at all (without them the precheck cannot run).
     pub alerts_read: bool,
     /// Warnings oc prints on stderr while collecting the targets, each as oc writes it
@@ -273,7 +286,18 @@ pub fn plan(i: &RecommendInputs) -> Plan {
         progressing: condition(cv, "Progressing").cloned(),
         retrieved_updates: condition(cv, "RetrievedUpdates").cloned(),
         upgradeable,
-        precheck: precheck::run(&i.alerts),
+        precheck: if i.cvo_evaluates_risks {
+            Ok(Vec::new())
+        } else {
+            precheck::run(&i.alerts)
+        },
+        cvo_evaluates_risks: i.cvo_evaluates_risks,
+        accepted_risks: cv
+            .spec
+            .desired_update
+            .iter()
+            .flat_map(|d| d.accept_risks.iter().map(|r| r.name.clone()))
+            .collect(),
         alerts_read: i.alerts != AlertData::Absent,
         collect_warnings: warnings,
         minors,
@@ -290,6 +314,7 @@ fn inject_upgradeable(t: &mut Target, u: &Condition) {
         name: "UpgradeableFalse".into(),
         message: u.message.clone(),
         url: String::new(),
+        conditions: Vec::new(),
     });
     match t.conditions.iter_mut().find(|c| c.type_ == "Recommended") {
         Some(c) => {
@@ -390,27 +415,69 @@ pub fn requested_target<'a>(p: &'a Plan, o: &Options) -> Option<Result<&'a Targe
 }
 
 /// The issues that apply to an update to `t`: the plan's, and `ConditionalUpdateRisk` when `t`
-/// is not recommended.
+/// is not recommended; when the CVO evaluates risks, instead of `ConditionalUpdateRisk` the
+/// name of each of `t`'s risks that applies or may apply (its `Applies` condition not
+/// `False`).
 pub fn target_issues(p: &Plan, t: &Target) -> BTreeSet<String> {
     let mut all = issues(p);
-    if t.not_recommended().is_some() {
+    if p.cvo_evaluates_risks {
+        all.extend(
+            t.risks
+                .iter()
+                .filter(|r| r.may_apply())
+                .map(|r| r.name.clone()),
+        );
+    } else if t.not_recommended().is_some() {
         all.insert("ConditionalUpdateRisk".into());
     }
     all
 }
 
-/// The issues `accept` does not name, and oc's error when there are any.
-pub fn unaccepted(issues: &BTreeSet<String>, accept: &[String]) -> (Vec<String>, Option<String>) {
+/// The names that count as accepted: `spec.desiredUpdate.acceptRisks` when the CVO evaluates
+/// risks (`--accept` is refused then), else `--accept`.
+pub fn accepted<'a>(p: &'a Plan, o: &'a Options) -> &'a [String] {
+    if p.cvo_evaluates_risks {
+        &p.accepted_risks
+    } else {
+        &o.accept
+    }
+}
+
+/// oc's refusal of `--accept` when the CVO evaluates risks.
+pub fn accept_refused(p: &Plan, o: &Options) -> Option<String> {
+    (p.cvo_evaluates_risks && !o.accept.is_empty()).then(|| {
+        format!(
+            "`oc adm upgrade accept` is used to accept when the feature gate {} is enabled",
+            crate::model::ACCEPT_RISKS_GATE
+        )
+    })
+}
+
+/// The issues not accepted (see [`accepted`]), and oc's error when there are any (worded for
+/// `oc adm upgrade accept` when the CVO evaluates risks, for `--accept` otherwise).
+pub fn unaccepted(
+    p: &Plan,
+    issues: &BTreeSet<String>,
+    o: &Options,
+) -> (Vec<String>, Option<String>) {
+    let accept = accepted(p, o);
     let left: Vec<String> = issues
         .iter()
         .filter(|i| !accept.contains(i))
         .cloned()
         .collect();
     let error = (!left.is_empty()).then(|| {
-        format!(
-            "issues that apply to this cluster but which were not included in --accept: {}",
-            left.join(",")
-        )
+        if p.cvo_evaluates_risks {
+            format!(
+                "There are issues that apply to this cluster and have not been accepted. `oc adm upgrade accept` can be used to accept them: {}\n",
+                left.join(",")
+            )
+        } else {
+            format!(
+                "issues that apply to this cluster but which were not included in --accept: {}",
+                left.join(",")
+            )
+        }
     });
     (left, error)
 }

@@ -31,7 +31,14 @@ fn render_text_unescaped(p: &Plan, o: &Options) -> Answer {
             ..Answer::default()
         };
     }
-    let accept = |n: &str| o.accept.iter().any(|a| a == n);
+    if let Some(e) = super::accept_refused(p, o) {
+        return Answer {
+            error: Some(e),
+            ..Answer::default()
+        };
+    }
+    let accepted = super::accepted(p, o);
+    let accept = |n: &str| accepted.iter().any(|a| a == n);
     let acc = |n: &str| if accept(n) { "accepted " } else { "" };
     let mut out = String::new();
     let mut err = String::new();
@@ -116,7 +123,7 @@ fn render_text_unescaped(p: &Plan, o: &Options) -> Answer {
                 );
             }
             Some(c) => {
-                let reason = if accept("ConditionalUpdateRisk") {
+                let reason = if !p.cvo_evaluates_risks && accept("ConditionalUpdateRisk") {
                     format!("accepted {} via ConditionalUpdateRisk", c.reason)
                 } else {
                     c.reason.clone()
@@ -134,7 +141,7 @@ fn render_text_unescaped(p: &Plan, o: &Options) -> Answer {
             }
         }
         let issues = target_issues(p, t);
-        if let (_, Some(e)) = unaccepted(&issues, &o.accept) {
+        if let (_, Some(e)) = unaccepted(p, &issues, o) {
             return quieted(out, err, Some(e), o.quiet);
         }
         if !issues.is_empty() {
@@ -341,6 +348,7 @@ mod tests {
         RecommendInputs {
             cluster_version: cv,
             alerts: AlertData::Alerts(vec![alert]),
+            cvo_evaluates_risks: false,
         }
     }
 

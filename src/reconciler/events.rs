@@ -44,6 +44,10 @@ pub struct DesiredUpdate {
     pub version: String,
     pub image: String,
     pub force: bool,
+    /// `acceptRisks` (4.22+): the names of the risks the administrator accepts. A desired
+    /// update may hold only these (no version or image), which asks for no new release.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub accept_risks: Vec<String>,
 }
 
 impl DesiredUpdate {
@@ -52,6 +56,11 @@ impl DesiredUpdate {
             version: self.version.clone(),
             image: self.image.clone(),
             force: Some(self.force),
+            accept_risks: self
+                .accept_risks
+                .iter()
+                .map(|n| crate::model::AcceptRisk { name: n.clone() })
+                .collect(),
             ..Default::default()
         }
     }

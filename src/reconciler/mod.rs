@@ -104,7 +104,11 @@ pub fn semantics_for(s: &Scenario, opts: &RunOptions) -> (Semantics, Vec<String>
             notes.push(format!("unknown feature gate `{g}` ignored"));
         }
     }
-    if !s.feature_gates.is_empty() && !sem.reconciliation_issues() {
+    let reconciliation_gates = s
+        .feature_gates
+        .iter()
+        .any(|g| g == "ReconciliationIssuesCondition" || g == "UnknownVersion");
+    if reconciliation_gates && !sem.reconciliation_issues() {
         notes.push(format!(
             "feature gates have no effect on CVO {}: `ReconciliationIssues` exists in 4.16-4.19",
             semantics::minor_label(sem.minor)

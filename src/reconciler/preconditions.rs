@@ -7,8 +7,8 @@
 use super::cluster::ClusterState;
 use super::errors::PreconditionFailure;
 use super::upgradeable::{
-    OVERRIDES_MESSAGE, current_version, effective_minor, has_unmanaged_override,
-    minor_version_upgrade,
+    current_version, effective_minor, has_unmanaged_override, minor_version_upgrade,
+    overrides_message,
 };
 use crate::model::{ClusterVersion, find_condition};
 use crate::vocab::semver::{self as gosemver, Version};
@@ -76,7 +76,7 @@ fn upgradeable(
         true => fail(
             UPGRADEABLE,
             "ClusterVersionOverridesSet",
-            OVERRIDES_MESSAGE.into(),
+            overrides_message(minor).into(),
             true,
         ),
         false => None,
@@ -88,6 +88,9 @@ fn upgradeable(
         };
         let patch_only = target.major == current.major && target.minor == current.minor;
         if target.precedence(&current) != Ordering::Greater || patch_only {
+            if minor >= 22 {
+                return retarget_warning(cv, &current, &target, patch_only, minor);
+            }
             if let Some(f) = overrides() {
                 return Some(f);
             }
@@ -129,6 +132,66 @@ fn upgradeable(
     match same_level {
         true => overrides(),
         false => blocked_by_up(),
+    }
+}
+
+/// 4.22+ (6f8f98454, 07c1bb84b): with Upgradeable=False, a patch retarget (or a move that is
+/// not forward) is never blocked: overrides make it a warning, and so does a patch retarget
+/// while a minor or major update is in progress (`majorOrMinorUpdateFrom`).
+fn retarget_warning(
+    cv: &ClusterVersion,
+    current: &Version,
+    target: &Version,
+    patch_only: bool,
+    minor: u32,
+) -> Option<PreconditionFailure> {
+    if has_unmanaged_override(cv) {
+        return fail(
+            UPGRADEABLE,
+            "ClusterVersionOverridesSet",
+            format!(
+                "Retarget from {current} to {target} is not blocked by ClusterVersionOverridesSet. But the cluster-version operator is not managing these resources; they are currently the responsibility of the agent that set the overrides: {}",
+                overrides_message(minor)
+            ),
+            false,
+        );
+    }
+    let (from, kind) = major_or_minor_update_from(cv, current)?;
+    if !patch_only {
+        return None;
+    }
+    fail(
+        UPGRADEABLE,
+        &format!("{kind}VersionClusterUpdateInProgress"),
+        format!(
+            "Retarget to {target} while a {} version update from {from} to {current} is in progress",
+            kind.to_lowercase()
+        ),
+        false,
+    )
+}
+
+/// `majorOrMinorUpdateFrom` (4.22+): the last completed version and `Major` or `Minor` while
+/// such an update to `current` is in progress.
+fn major_or_minor_update_from(
+    cv: &ClusterVersion,
+    current: &Version,
+) -> Option<(String, &'static str)> {
+    let completed = current_version(&cv.status.history);
+    if completed.is_empty() {
+        return None;
+    }
+    let v = gosemver::parse(completed).ok()?;
+    let progressing = find_condition(&cv.status.conditions, "Progressing")?;
+    if progressing.status != "True" {
+        return None;
+    }
+    if v.major < current.major {
+        Some((completed.to_string(), "Major"))
+    } else if v.major == current.major && v.minor < current.minor {
+        Some((completed.to_string(), "Minor"))
+    } else {
+        None
     }
 }
 
@@ -279,12 +342,27 @@ fn rollback(inp: PreconditionInput<'_>, desired: &str) -> Option<PreconditionFai
     ))
 }
 
-/// `GiantHop.Run` (4.19+): no major update, at most one minor at a time.
-fn giant_hop(inp: PreconditionInput<'_>, desired: &str) -> Option<PreconditionFailure> {
+/// `GiantHop.Run` (4.19+): no major update, at most one minor at a time; from 4.22
+/// (d544606e4) 4.y -> 5.0 is allowed and 4.y -> 5.y (y > 0) refused with "or to 5.0".
+fn giant_hop(inp: PreconditionInput<'_>, desired: &str, minor: u32) -> Option<PreconditionFailure> {
     let (current, target) = match versions(GIANT_HOP, inp.cv, desired) {
         Ok(v) => v,
         Err(f) => return f,
     };
+    if minor >= 22 && target.major == 5 && current.major == 4 {
+        if target.minor == 0 {
+            return None;
+        }
+        return fail(
+            GIANT_HOP,
+            "MajorVersionUpdate",
+            format!(
+                "{target} has a larger major version than the current target {current} ({} > {}), and only updates within the current major version or to 5.0 are supported.",
+                target.major, current.major
+            ),
+            true,
+        );
+    }
     if target.major > current.major {
         return fail(
             GIANT_HOP,
@@ -334,8 +412,134 @@ pub fn run_all(inp: PreconditionInput<'_>, desired: &str, minor: u32) -> Vec<Che
                 ETCD => etcd_backup(inp, desired),
                 RECOMMENDED => recommended(inp, desired),
                 ROLLBACK => rollback(inp, desired),
-                _ => giant_hop(inp, desired),
+                _ => giant_hop(inp, desired, minor),
             },
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    //! The 4.22+ precondition changes, from release-4.22's `gianthop.go` and
+    //! `upgradeable.go` (and their tests' cases), against the 4.21 behaviour they replace.
+    use super::*;
+
+    /// A cluster at `current` (history: `completed` Completed, then `current` Partial when they
+    /// differ), Upgradeable=False, optionally with an unmanaged override.
+    fn cv(completed: &str, current: &str, overrides: bool) -> ClusterVersion {
+        let mut history = vec![
+            serde_json::json!({"state": "Completed", "version": completed, "image": "q/r@sha256:a"}),
+        ];
+        let progressing = completed != current;
+        if progressing {
+            history.insert(
+                0,
+                serde_json::json!({"state": "Partial", "version": current, "image": "q/r@sha256:b"}),
+            );
+        }
+        let mut v = serde_json::json!({
+            "spec": {"clusterID": "616592bf-3a39-4a5a-9eb6-38ce1165d0f9"},
+            "status": {
+                "desired": {"version": current, "image": "q/r@sha256:b"},
+                "history": history,
+                "conditions": [
+                    {"type": "Upgradeable", "status": "False", "reason": "AdminAckRequired", "message": "ack needed"},
+                    {"type": "Progressing", "status": if progressing { "True" } else { "False" }, "message": ""}
+                ]
+            }
+        });
+        if overrides {
+            v["spec"]["overrides"] = serde_json::json!([{"kind": "Deployment", "group": "apps", "namespace": "x", "name": "y", "unmanaged": true}]);
+        }
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn failure(
+        cv: &ClusterVersion,
+        name: &str,
+        desired: &str,
+        minor: u32,
+    ) -> Option<PreconditionFailure> {
+        let cluster = ClusterState::default();
+        run_all(
+            PreconditionInput {
+                cv,
+                cluster: &cluster,
+            },
+            desired,
+            minor,
+        )
+        .into_iter()
+        .find(|r| r.name == name)
+        .and_then(|r| r.failure)
+    }
+
+    #[test]
+    fn giant_hop_lets_4_y_go_to_5_0_from_4_22_and_names_5_0_when_it_refuses() {
+        let c = cv("4.22.3", "4.22.3", false);
+        assert_eq!(failure(&c, GIANT_HOP, "5.0.0", 22), None);
+        let f = failure(&c, GIANT_HOP, "5.1.0", 22).unwrap();
+        assert_eq!(
+            (f.reason.as_str(), f.blocking),
+            ("MajorVersionUpdate", true)
+        );
+        assert_eq!(
+            f.message,
+            "5.1.0 has a larger major version than the current target 4.22.3 (5 > 4), and only updates within the current major version or to 5.0 are supported."
+        );
+        // 4.21 refuses every major update, without "or to 5.0".
+        let f = failure(&cv("4.21.3", "4.21.3", false), GIANT_HOP, "5.0.0", 21).unwrap();
+        assert!(
+            f.message
+                .ends_with("only updates within the current major version are supported.")
+        );
+    }
+
+    #[test]
+    fn overrides_no_longer_block_a_patch_retarget_from_4_22() {
+        let c = cv("4.22.3", "4.22.3", true);
+        let f = failure(&c, UPGRADEABLE, "4.22.4", 22).unwrap();
+        assert_eq!(
+            (f.reason.as_str(), f.blocking),
+            ("ClusterVersionOverridesSet", false)
+        );
+        assert_eq!(
+            f.message,
+            "Retarget from 4.22.3 to 4.22.4 is not blocked by ClusterVersionOverridesSet. But the cluster-version operator is not managing these resources; they are currently the responsibility of the agent that set the overrides: Disabling ownership via cluster version overrides prevents upgrades between minor or major versions. Please remove overrides before requesting a minor or major version update."
+        );
+        let f = failure(&cv("4.21.3", "4.21.3", true), UPGRADEABLE, "4.21.4", 21).unwrap();
+        assert_eq!(
+            (f.message.as_str(), f.blocking),
+            (OVERRIDES_MESSAGE_OLD, true)
+        );
+    }
+
+    const OVERRIDES_MESSAGE_OLD: &str = super::super::upgradeable::OVERRIDES_MESSAGE;
+
+    #[test]
+    fn a_retarget_during_a_major_update_is_the_non_blocking_major_reason() {
+        let f = failure(&cv("4.22.5", "5.0.0", false), UPGRADEABLE, "5.0.1", 100).unwrap();
+        assert_eq!(
+            (f.reason.as_str(), f.message.as_str(), f.blocking),
+            (
+                "MajorVersionClusterUpdateInProgress",
+                "Retarget to 5.0.1 while a major version update from 4.22.5 to 5.0.0 is in progress",
+                false
+            )
+        );
+        let f = failure(&cv("4.21.5", "4.22.0", false), UPGRADEABLE, "4.22.1", 22).unwrap();
+        assert_eq!(
+            (f.reason.as_str(), f.message.as_str()),
+            (
+                "MinorVersionClusterUpdateInProgress",
+                "Retarget to 4.22.1 while a minor version update from 4.21.5 to 4.22.0 is in progress"
+            )
+        );
+        // 4.21 words it "minor level" and has no major form.
+        let f = failure(&cv("4.20.5", "4.21.0", false), UPGRADEABLE, "4.21.1", 21).unwrap();
+        assert_eq!(
+            f.message,
+            "Retarget to 4.21.1 while a minor level update from 4.20.5 to 4.21.0 is in progress"
+        );
+    }
 }

@@ -44,7 +44,8 @@ pub struct Scenario {
     /// event and the CVO's always-enabled capabilities.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capabilities: Option<ScenarioCapabilities>,
-    /// CVO feature gates that are on (`ReconciliationIssuesCondition`, `UnknownVersion`).
+    /// CVO feature gates that are on (`ReconciliationIssuesCondition`, `UnknownVersion`,
+    /// `ClusterUpdateAcceptRisks`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub feature_gates: Vec<String>,
     /// Where the scenario comes from (a conformance vector ported from a CVO unit test).
@@ -373,12 +374,6 @@ fn check_event(i: usize, at: &Time, e: &Event) -> Result<(), String> {
         Event::LoadOutcome(o) if !o.preconditions.is_empty() && !reaches_preconditions(o) => bad(
             "`preconditions` are checked once the payload has loaded; this outcome stops before them (use `step: PreconditionChecks` or `PayloadLoaded`)",
         ),
-        Event::SpecChange(SpecChange {
-            desired_update: Some(Some(u)),
-            ..
-        }) if u.version.is_empty() && u.image.is_empty() => {
-            bad("`desired_update` needs a `version` or an `image`")
-        }
         _ => Ok(()),
     }
 }
@@ -461,7 +456,7 @@ pub fn load_scenario(text: &str) -> Result<Scenario, ScenarioError> {
     let mut gates = super::semantics::FeatureGates::default();
     if let Some(g) = raw.feature_gates.iter().find(|g| !gates.enable(g)) {
         return Err(ScenarioError::Format(format!(
-            "unknown feature gate `{g}`; expected ReconciliationIssuesCondition or UnknownVersion"
+            "unknown feature gate `{g}`; expected ReconciliationIssuesCondition, UnknownVersion or ClusterUpdateAcceptRisks"
         )));
     }
     let mut events = Vec::with_capacity(raw.events.len());

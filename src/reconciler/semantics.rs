@@ -111,6 +111,9 @@ pub struct FeatureGates {
     pub reconciliation_issues_condition: bool,
     /// `UnknownVersion`: an existing `ReconciliationIssues` condition is kept up to date.
     pub unknown_version: bool,
+    /// `ClusterUpdateAcceptRisks` (4.22+) on a cluster that is not hosted (the CVO's
+    /// `shouldReconcileAcceptRisks`): `spec.desiredUpdate.acceptRisks` is honoured.
+    pub accept_risks: bool,
 }
 
 impl FeatureGates {
@@ -119,6 +122,7 @@ impl FeatureGates {
         match name {
             "ReconciliationIssuesCondition" => self.reconciliation_issues_condition = true,
             "UnknownVersion" => self.unknown_version = true,
+            "ClusterUpdateAcceptRisks" => self.accept_risks = true,
             _ => return false,
         }
         true
@@ -185,6 +189,16 @@ impl Semantics {
     /// leftover one).
     pub fn reconciliation_issues(&self) -> bool {
         self.flavour == Flavour::Fixed && (16..=19).contains(&self.minor)
+    }
+    /// `spec.desiredUpdate.acceptRisks` is reconciled (`shouldReconcileAcceptRisks`: CVO
+    /// 4.22+ with the `ClusterUpdateAcceptRisks` gate): a desired update holding only
+    /// `acceptRisks` is valid; with the gate off (or before 4.22) `acceptRisks` is forbidden.
+    pub fn reconciles_accept_risks(&self) -> bool {
+        self.flavour == Flavour::Fixed && self.minor >= 22 && self.gates.accept_risks
+    }
+    /// `ValidateClusterVersion` knows `acceptRisks` (4.22+): forbidden while the gate is off.
+    pub fn validates_accept_risks(&self) -> bool {
+        self.minor >= 22
     }
     /// 4.20 deletes a `ReconciliationIssues` condition left by a TechPreview cluster.
     pub fn removes_reconciliation_issues(&self) -> bool {
@@ -293,9 +307,13 @@ impl Semantics {
     }
 }
 
-/// Parses `4.N` or `4.N.z` into N. `5.N` (the 5.x line and HEAD) parses as 100 + N: it has
-/// every behaviour of the newest 4.x.
+/// Parses `4.N` or `4.N.z` into N. `5.N` (the 5.x line) parses as 100 + N: it has every
+/// behaviour of the newest 4.x. `main` is the CVO's main branch, modelled as 5.1 (the
+/// branches were at one commit, 6e719331f, when last compared).
 pub fn parse_cvo_minor(s: &str) -> Option<u32> {
+    if s.trim() == "main" {
+        return Some(101);
+    }
     let mut parts = s.trim().split('.');
     let major = parts.next()?;
     let minor: u32 = parts.next()?.parse().ok()?;
@@ -342,6 +360,8 @@ mod tests {
         assert_eq!(parse_cvo_minor("4.10.12"), Some(10));
         assert_eq!(parse_cvo_minor("3.11"), None);
         assert_eq!(parse_cvo_minor("5.1"), Some(101));
+        assert_eq!(parse_cvo_minor("main"), Some(101));
+        assert_eq!(parse_cvo_minor("4.22"), Some(22));
         assert_eq!(minor_label(101), "5.1");
         assert!(Flavour::Legacy.admits_minor(10) && Flavour::Fixed.admits_minor(10));
         assert!(!Flavour::Fixed.admits_minor(3) && !Flavour::Legacy.admits_minor(11));

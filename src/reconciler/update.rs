@@ -30,7 +30,8 @@ pub struct UpdateInput<'a> {
 enum Loaded {
     Pending,
     Rejected,
-    Accepted(Payload),
+    /// Boxed: a payload is much larger than the other variants.
+    Accepted(Box<Payload>),
 }
 
 fn in_progress(o: &LoadOutcome) -> bool {
@@ -142,7 +143,7 @@ impl Worker {
             self.candidate = None;
             let p = Worker::local_payload(cx);
             self.status.load = Worker::loaded_status(cx, &p, desired, String::new());
-            return Loaded::Accepted(p);
+            return Loaded::Accepted(Box::new(p));
         }
         if !self
             .candidate
@@ -185,7 +186,7 @@ impl Worker {
             Some(Evaluated::Accepted { payload, risks }) => {
                 self.candidate = None;
                 self.status.load = Worker::loaded_status(cx, &payload, desired, risks);
-                Loaded::Accepted(payload)
+                Loaded::Accepted(Box::new(payload))
             }
             Some(Evaluated::Rejected(r)) => {
                 self.status.load = LoadStatus {
@@ -239,7 +240,7 @@ impl Worker {
         };
         let implicit = self.caps_after_load(caps.clone(), desired, false);
         match self.load_target(cx, desired) {
-            Loaded::Accepted(p) => self.accept_first(cx, generation, desired, state, p, implicit),
+            Loaded::Accepted(p) => self.accept_first(cx, generation, desired, state, *p, implicit),
             Loaded::Pending | Loaded::Rejected => {
                 let t = version_string(desired);
                 cx.note(format!(
@@ -298,7 +299,7 @@ impl Worker {
         let after = self.caps_after_load(caps.clone(), desired, had_payload);
         match self.load_target(cx, desired) {
             Loaded::Accepted(p) => {
-                self.payload = Some(p);
+                self.payload = Some(*p);
                 self.set_caps_status(cx, &after);
                 self.change_work(cx, desired, after);
                 self.start_pass_after_update(cx);

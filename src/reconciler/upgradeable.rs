@@ -64,7 +64,8 @@ pub fn upgradeable_from_checks(
                 _ => {
                     let msgs: Vec<&str> = many.iter().map(|c| c.message.as_str()).collect();
                     format!(
-                        "Cluster should not be upgraded between minor versions for multiple reasons: {}\n* {}",
+                        "Cluster should not be upgraded between {} for multiple reasons: {}\n* {}",
+                        guarded_updates(minor),
                         reasons.join(","),
                         msgs.join("\n* ")
                     )
@@ -119,8 +120,28 @@ pub fn has_unmanaged_override(cv: &ClusterVersion) -> bool {
     })
 }
 
-/// The overrides message of the Upgradeable check and precondition.
+/// The overrides message of the Upgradeable check and precondition (to 4.21).
 pub const OVERRIDES_MESSAGE: &str = "Disabling ownership via cluster version overrides prevents upgrades. Please remove overrides before continuing.";
+
+/// The overrides message from 4.22 (d01b53a45: "between minor or major versions").
+pub const OVERRIDES_MESSAGE_422: &str = "Disabling ownership via cluster version overrides prevents upgrades between minor or major versions. Please remove overrides before requesting a minor or major version update.";
+
+/// The overrides message a CVO 4.`minor` writes.
+pub fn overrides_message(minor: u32) -> &'static str {
+    match minor {
+        0..=21 => OVERRIDES_MESSAGE,
+        _ => OVERRIDES_MESSAGE_422,
+    }
+}
+
+/// What an update the Upgradeable checks guard is called: "minor versions" to 4.21, "minor or
+/// major versions" from 4.22 (the 4 -> 5 hop).
+fn guarded_updates(minor: u32) -> &'static str {
+    match minor {
+        0..=21 => "minor versions",
+        _ => "minor or major versions",
+    }
+}
 
 fn failing(type_: &str, reason: &str, message: String) -> UpgradeableCondition {
     UpgradeableCondition {
@@ -132,12 +153,12 @@ fn failing(type_: &str, reason: &str, message: String) -> UpgradeableCondition {
 }
 
 /// `clusterVersionOverridesUpgradeable`.
-fn overrides_check(cv: &ClusterVersion) -> Option<UpgradeableCondition> {
+fn overrides_check(cv: &ClusterVersion, minor: u32) -> Option<UpgradeableCondition> {
     has_unmanaged_override(cv).then(|| {
         failing(
             "UpgradeableClusterVersionOverrides",
             "ClusterVersionOverridesSet",
-            OVERRIDES_MESSAGE.into(),
+            overrides_message(minor).into(),
         )
     })
 }
@@ -155,10 +176,11 @@ fn operators_check(cluster: &ClusterState, minor: u32) -> Option<UpgradeableCond
         })
         .collect();
     notup.sort_by(|a, b| a.0.cmp(b.0));
+    let should_not = format!("should not be upgraded between {}", guarded_updates(minor));
     let verb = match minor {
         0..=4 => "cannot be upgraded",
         5..=7 => "cannot be upgraded between minor versions",
-        _ => "should not be upgraded between minor versions",
+        _ => should_not.as_str(),
     };
     let (reason, message) = match notup.as_slice() {
         [] => return None,
@@ -177,9 +199,10 @@ fn operators_check(cluster: &ClusterState, minor: u32) -> Option<UpgradeableCond
                 })
                 .collect();
             let head = match minor {
-                0..=4 => "Multiple cluster operators cannot be upgradeable",
-                5..=7 => "Multiple cluster operators cannot be upgraded between minor versions",
-                _ => "Multiple cluster operators should not be upgraded between minor versions",
+                0..=4 => "Multiple cluster operators cannot be upgradeable".to_string(),
+                5..=7 => "Multiple cluster operators cannot be upgraded between minor versions"
+                    .to_string(),
+                _ => format!("Multiple cluster operators {should_not}"),
             };
             (
                 "ClusterOperatorsNotUpgradeable".to_string(),
@@ -296,10 +319,10 @@ pub fn failing_checks(
 ) -> Vec<UpgradeableCondition> {
     let checks = match minor {
         0..=2 => Vec::new(),
-        3..=7 => vec![operators_check(cluster, minor), overrides_check(cv)],
+        3..=7 => vec![operators_check(cluster, minor), overrides_check(cv, minor)],
         _ => {
             let mut v = vec![
-                overrides_check(cv),
+                overrides_check(cv, minor),
                 admin_acks_check(cv, cluster),
                 operators_check(cluster, minor),
             ];
@@ -399,6 +422,50 @@ mod tests {
             let e = gate_applies(bad, "4.8.0").unwrap_err();
             assert!(e.starts_with(&format!("admin-gates configmap gate name {bad} has invalid format; must comply with \"^ack-")), "{e}");
         }
+    }
+
+    /// The 5.0.0-ec.2 cluster of oc's 5.0.0 example sets (TechPreviewNoUpgrade, an unmanaged
+    /// override): its `Upgradeable` message as the 4.22+ CVO wrote it, and as 4.21 words it.
+    #[test]
+    fn upgradeable_says_minor_or_major_versions_from_4_22() {
+        let cv: ClusterVersion = serde_json::from_value(serde_json::json!({
+            "spec": {"overrides": [{"group": "config.openshift.io", "kind": "ClusterImagePolicy", "name": "openshift", "namespace": "", "unmanaged": true}]},
+            "status": {"desired": {"version": "5.0.0-ec.2"}, "history": [{"state": "Completed", "version": "5.0.0-ec.2"}]}
+        }))
+        .unwrap();
+        let cluster = ClusterState {
+            cluster_operators: vec![super::super::cluster::ClusterOperatorState {
+                name: "config-operator".into(),
+                conditions: vec![Condition {
+                    type_: "Upgradeable".into(),
+                    status: "False".into(),
+                    reason: "FeatureGates_RestrictedFeatureGates_TechPreviewNoUpgrade".into(),
+                    message:
+                        "FeatureGatesUpgradeable: \"TechPreviewNoUpgrade\" does not allow updates"
+                            .into(),
+                    last_transition_time: None,
+                }],
+            }],
+            ..ClusterState::default()
+        };
+        let upgradeable = |minor: u32| {
+            upgradeable_from_checks(&failing_checks(&cv, &cluster, minor), minor)
+                .into_iter()
+                .find(|c| c.type_ == "Upgradeable")
+                .map(|c| (c.reason, c.message))
+                .unwrap()
+        };
+        assert_eq!(
+            upgradeable(100),
+            (
+                "MultipleReasons".to_string(),
+                "Cluster should not be upgraded between minor or major versions for multiple reasons: ClusterVersionOverridesSet,FeatureGates_RestrictedFeatureGates_TechPreviewNoUpgrade\n* Disabling ownership via cluster version overrides prevents upgrades between minor or major versions. Please remove overrides before requesting a minor or major version update.\n* Cluster operator config-operator should not be upgraded between minor or major versions: FeatureGatesUpgradeable: \"TechPreviewNoUpgrade\" does not allow updates".to_string()
+            )
+        );
+        assert_eq!(
+            upgradeable(21).1,
+            "Cluster should not be upgraded between minor versions for multiple reasons: ClusterVersionOverridesSet,FeatureGates_RestrictedFeatureGates_TechPreviewNoUpgrade\n* Disabling ownership via cluster version overrides prevents upgrades. Please remove overrides before continuing.\n* Cluster operator config-operator should not be upgraded between minor versions: FeatureGatesUpgradeable: \"TechPreviewNoUpgrade\" does not allow updates"
+        );
     }
 
     #[test]

@@ -354,7 +354,21 @@ pub fn validate(cv: &ClusterVersion, sem: &Semantics) -> Vec<FieldError> {
     };
     let field = "spec.desiredUpdate.version";
     let new_wording = sem.minor >= 13;
-    if u.version.is_empty() && u.image.is_empty() {
+    let reconciles_risks = sem.reconciles_accept_risks();
+    if sem.validates_accept_risks() && !reconciles_risks && !u.accept_risks.is_empty() {
+        errs.push(FieldError {
+            field: "spec.desiredUpdate.acceptRisks",
+            message: "spec.desiredUpdate.acceptRisks: Forbidden: acceptRisks must not be specified"
+                .into(),
+        });
+    } else if reconciles_risks && u.version.is_empty() && u.image.is_empty() {
+        if u.architecture.is_empty() && u.accept_risks.is_empty() {
+            errs.push(FieldError::required(
+                "spec.desiredUpdate",
+                "must specify architecture, version, image, or acceptRisks",
+            ));
+        }
+    } else if u.version.is_empty() && u.image.is_empty() {
         if new_wording {
             if u.architecture.is_empty() {
                 errs.push(FieldError::required(

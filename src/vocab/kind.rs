@@ -155,7 +155,7 @@ fn cluster_resource_wanted(r: Resource<'_>) -> bool {
     match (r.group, r.plural, r.item) {
         (
             "config.openshift.io",
-            "clusterversions" | "clusteroperators" | "infrastructures" | "dnses",
+            "clusterversions" | "clusteroperators" | "infrastructures" | "dnses" | "featuregates",
             _,
         )
         | ("core", "nodes", _)
@@ -204,8 +204,9 @@ fn namespaced_resource_wanted(ns: &str, r: Resource<'_>) -> bool {
 /// The Insights operator's archive (`insights-*.tar.gz`, also in must-gathers'
 /// `insights-data/`): `config/version.json`, `config/clusteroperator/<name>.json`,
 /// `config/node/<name>.json`, `config/machineconfigpools/<name>.json`,
-/// `config/machineconfigs/<name>.json`, `config/alerts.json`, `events/<namespace>.json`; the
-/// older layout's `config/version` and `config/clusteroperator/<name>` without `.json`.
+/// `config/machineconfigs/<name>.json`, `config/alerts.json`, `config/featuregate.json`,
+/// `config/infrastructure.json`, `events/<namespace>.json`; the older layout's `config/version`
+/// and `config/clusteroperator/<name>` without `.json`.
 fn insights_path(parts: &[&str]) -> Option<FileKind> {
     let i = parts
         .iter()
@@ -215,7 +216,10 @@ fn insights_path(parts: &[&str]) -> Option<FileKind> {
     // (`config/version`, `config/clusteroperator/<name>`): the content is the same JSON.
     let json = |f: &str| f.ends_with(".json") || !f.contains('.');
     let wanted = match rest {
-        ["config", "version.json" | "alerts.json" | "version"] => true,
+        [
+            "config",
+            "version.json" | "alerts.json" | "version" | "featuregate.json" | "infrastructure.json",
+        ] => true,
         [
             "config",
             "clusteroperator" | "node" | "machineconfigpools" | "machineconfigs",

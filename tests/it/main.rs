@@ -10,6 +10,7 @@ mod reconciler_support;
 #[path = "../remote_support/mod.rs"]
 mod remote_support;
 
+mod accept_risks;
 mod archive_safety;
 mod bad_inputs;
 mod batch_cli;

@@ -130,6 +130,7 @@ fn many_updates(prune: PruneVariant, versions: &[&str]) -> Scenario {
             version: v.to_string(),
             image: image(v),
             force: false,
+            accept_risks: Vec::new(),
         };
         events.push(ev(&h(1), Event::LoadOutcome(load)));
         events.push(ev(
@@ -259,6 +260,7 @@ fn install_then_update(flavour: Flavour, load: LoadOutcome, errors: Vec<TaskErro
                     version: "4.16.3".into(),
                     image: target,
                     force: false,
+                    accept_risks: Vec::new(),
                 })),
                 ..Default::default()
             }),

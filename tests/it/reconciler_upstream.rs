@@ -1,6 +1,6 @@
 //! Conformance vectors ported from the CVO's own unit tests (`pkg/cvo/status_test.go`,
 //! `cvo_test.go`, `cvo_scenarios_test.go`, `sync_worker_test.go` on release-4.3, 4.10, 4.13,
-//! 4.16 and main) and a few derived from the code they test: every scenario in
+//! 4.16 and main, `lib/validation/validation_test.go` on release-4.22) and a few derived from the code they test: every scenario in
 //! `fixtures/scenarios/upstream/` names its source and must meet its upstream expectation. The
 //! table test reports every failing vector by name.
 
@@ -31,7 +31,7 @@ fn vectors() -> Vec<(String, Scenario)> {
         .collect()
 }
 
-const BRANCHES: [(&str, &str); 11] = [
+const BRANCHES: [(&str, &str); 12] = [
     ("release-4.2", "38f67ee876e24828dba0d926515aedc966f95cc6"),
     ("release-4.3", "b033473ff86183a5389b720ada21b6cb955e9405"),
     ("release-4.4", "9515b232c706cdd2a842a381bba5cbd6497aaf9c"),
@@ -43,6 +43,7 @@ const BRANCHES: [(&str, &str); 11] = [
     ("release-4.13", "8b3acaebb7de946e86d20bfdf637e7caaaeb1fb3"),
     ("release-4.14", "a1bf930103a77b25e99130644504c3fecdcc4c67"),
     ("release-4.16", "be820285dcf7b0ca4a712192ccb47fd0c843ea02"),
+    ("release-4.22", "9b55234a27cfd62921270073f2464ec294132b2d"),
 ];
 const MAIN: &str = "6e719331fb5863141397f35b1f47bed42148a6dd";
 

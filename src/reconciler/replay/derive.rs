@@ -45,6 +45,50 @@ pub struct Derived {
 
 /// Derives a scenario from the newest ClusterVersion of the bundle and everything the
 /// timeline knows. Never fails: what cannot be seen is left out and said in the notes.
+/// The CVO feature gates the dump shows on: `ClusterUpdateAcceptRisks` when the FeatureGate
+/// enables it for the desired version on a cluster that is not hosted, or, without a
+/// FeatureGate in the input, when the status holds what only a CVO with the gate writes
+/// (`conditionalUpdateRisks`, `riskNames`) or `acceptRisks` the CVO did not call `Invalid`.
+fn accept_risks_gate(cx: &mut Cx<'_>) -> Vec<String> {
+    let gate = crate::model::ACCEPT_RISKS_GATE;
+    let on = match (cx.bundle.cvo_evaluates_risks(), cx.cv) {
+        (Some(on), _) => on,
+        (None, Some(cv)) => {
+            let written = !cv.status.conditional_update_risks.is_empty()
+                || cv
+                    .status
+                    .conditional_updates
+                    .iter()
+                    .any(|u| !u.risk_names.is_empty());
+            let accepted = cv
+                .spec
+                .desired_update
+                .as_ref()
+                .is_some_and(|d| !d.accept_risks.is_empty())
+                && !cv
+                    .condition("Invalid")
+                    .is_some_and(|c| c.status == "True" && c.message.contains("acceptRisks"));
+            if written || accepted {
+                cx.note(format!(
+                    "inferred: the CVO's `{gate}` gate is on (no FeatureGate in the input; the status shows {})",
+                    if written {
+                        "`conditionalUpdateRisks`"
+                    } else {
+                        "`acceptRisks` accepted"
+                    }
+                ));
+            }
+            written || accepted
+        }
+        (None, None) => false,
+    };
+    if on {
+        vec![gate.to_string()]
+    } else {
+        Vec::new()
+    }
+}
+
 pub fn derive_scenario(bundle: &Bundle, timeline: &Timeline) -> Derived {
     let sourced = bundle.cluster_version();
     let cv = sourced.map(|s| &s.value);
@@ -83,7 +127,7 @@ pub fn derive_scenario(bundle: &Bundle, timeline: &Timeline) -> Derived {
     idle_pass(&mut cx, &reqs);
     generation_bump(&mut cx, &reqs);
     let writer = super::writer::infer(&cx, &reqs);
-    finish(cx, install, writer)
+    finish(cx, install, writer, reqs.is_empty())
 }
 
 /// The oldest history entry: the install, or the oldest one kept.
@@ -368,6 +412,7 @@ fn finish(
     mut cx: Cx<'_>,
     install: Option<(Time, Release)>,
     writer: Option<super::writer::Writer>,
+    no_requests: bool,
 ) -> Derived {
     let reference = cx.bundle.collection_time().or(cx.timeline.reference);
     if let (Some(r), Some(last)) = (reference, cx.last_event_time())
@@ -402,7 +447,24 @@ fn finish(
     if let Some(cv) = cv {
         initial_spec.channel = cv.spec.channel.clone();
         initial_spec.upstream = cv.spec.upstream.clone();
+        // A desired update naming no release, only `acceptRisks` (4.22+): held from the start
+        // when no request replaces it (nothing dates it; it changes no target).
+        if let Some(u) = cv
+            .spec
+            .desired_update
+            .as_ref()
+            .filter(|u| !u.names_release())
+            && no_requests
+        {
+            initial_spec.desired_update = Some(u.clone());
+            let names: Vec<&str> = u.accept_risks.iter().map(|r| r.name.as_str()).collect();
+            cx.note(format!(
+                "seen: `spec.desiredUpdate` names no release, only `acceptRisks` ({}); held from the start",
+                names.join(", ")
+            ));
+        }
     }
+    let feature_gates = accept_risks_gate(&mut cx);
     let inputs: Vec<&str> = cx.bundle.inputs.iter().map(|i| i.name.as_str()).collect();
     let scenario = Scenario {
         description: format!(
@@ -414,7 +476,8 @@ fn finish(
             }
         ),
         flavour: Flavour::Fixed,
-        cvo_version: minor.map(|m| format!("4.{m}")),
+        cvo_version: minor.map(crate::reconciler::semantics::minor_label),
+        feature_gates,
         history_fix: Some(true),
         operator_release,
         initial_spec,

@@ -99,6 +99,7 @@ pub fn build(cx: &mut Cx<'_>, install: Option<&(Time, Release)>) -> Vec<Req> {
                 version: e.version.clone(),
                 image: e.image.clone(),
                 force: force_of(cx, &e.version, &e.image),
+                accept_risks: Vec::new(),
             },
             hist: Some(i),
             generation: None,
@@ -123,6 +124,7 @@ pub fn build(cx: &mut Cx<'_>, install: Option<&(Time, Release)>) -> Vec<Req> {
                 version: version.clone(),
                 image: image.clone(),
                 force,
+                accept_risks: Vec::new(),
             };
             continue;
         }
@@ -146,6 +148,7 @@ pub fn build(cx: &mut Cx<'_>, install: Option<&(Time, Release)>) -> Vec<Req> {
                     version,
                     image,
                     force,
+                    accept_risks: Vec::new(),
                 },
                 hist: None,
                 generation: None,
@@ -181,10 +184,16 @@ fn final_spec(cx: &mut Cx<'_>, reqs: &mut Vec<Req>, install: Option<&(Time, Rele
     let Some(u) = cv.spec.desired_update.as_ref() else {
         return;
     };
+    // Only `acceptRisks` (4.22+): no release is requested; the scenario holds it from the
+    // start (`derive`), as nothing dates it.
+    if !u.names_release() {
+        return;
+    }
     let update = DesiredUpdate {
         version: u.version.clone(),
         image: u.image.clone(),
         force: u.force.unwrap_or(false),
+        accept_risks: u.accept_risks.iter().map(|r| r.name.clone()).collect(),
     };
     let generation = match (cv.metadata.generation, cv.status.observed_generation) {
         (Some(g), Some(o)) if o < g => Some(o),

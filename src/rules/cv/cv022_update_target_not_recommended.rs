@@ -35,7 +35,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         .spec
         .desired_update
         .as_ref()
-        .filter(|d| !d.version.is_empty() || !d.image.is_empty())
+        .filter(|d| d.names_release())
         .filter(|d| !same(d, &running.version, &running.image))
     {
         let target = plan
@@ -138,7 +138,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
             .spec
             .desired_update
             .as_ref()
-            .is_some_and(|d| !same(d, &running.version, &running.image))
+            .is_some_and(|d| d.names_release() && !same(d, &running.version, &running.image))
     {
         return;
     }

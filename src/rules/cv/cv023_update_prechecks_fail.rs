@@ -1,7 +1,9 @@
 //! CV023 `update-prechecks-fail`: with no update running, the checks `oc adm upgrade
 //! recommend` makes before the next update find issues (Failing, critical or other
 //! update-relevant alerts), which `oc adm upgrade recommend --version V` would stop on.
-//! The facts are `recommend`'s precheck.
+//! The facts are `recommend`'s precheck; when the CVO evaluates alerts as risks (the
+//! `ClusterUpdateAcceptRisks` gate, 4.22+), the alert risks of `status.conditionalUpdateRisks`
+//! that apply and are not in `spec.desiredUpdate.acceptRisks`.
 
 use crate::rules::engine::{Context, Input, Phase};
 use crate::rules::model::*;
@@ -32,7 +34,27 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
     if let Some(c) = plan.failing.as_ref().filter(|c| c.status != "False") {
         issues.push(format!("Failing={} (`{}`)", c.status, c.reason));
     }
-    if let Ok(checks) = &plan.precheck {
+    if plan.cvo_evaluates_risks {
+        // The CVO evaluates alerts as risks (`ClusterUpdateAcceptRisks`): oc checks none
+        // itself; the alert risks that apply and the administrator did not accept are what
+        // stops the next update.
+        for r in cv
+            .status
+            .conditional_update_risks
+            .iter()
+            .filter(|r| r.is_alert() && r.may_apply() && !plan.accepted_risks.contains(&r.name))
+        {
+            let reason = r
+                .conditions
+                .iter()
+                .find(|c| c.type_ == "Applies")
+                .map_or("", |c| c.reason.as_str());
+            issues.push(format!(
+                "`{}` (alert risk the CVO evaluates, {reason})",
+                r.name
+            ));
+        }
+    } else if let Ok(checks) = &plan.precheck {
         for c in checks.iter().filter(|c| c.status != "True") {
             let kind = c.type_.split('/').nth(1).unwrap_or("");
             issues.push(format!("`{}` ({kind}, {})", c.accept_as, c.reason));
