@@ -70,6 +70,13 @@ pub fn scrub_secrets(text: &str) -> String {
 /// A redactor several outputs share (a run's outputs, its standard error, a batch's rows).
 pub type SharedRedactor = std::sync::Arc<std::sync::Mutex<Redactor>>;
 
+/// Whether `host` is a Kubernetes or OpenShift API group (or a project host) of [`KEEP`].
+fn is_api_group(host: &str) -> bool {
+    let h = host.to_ascii_lowercase();
+    KEEP.iter()
+        .any(|k| h == *k || h.ends_with(&format!(".{k}")))
+}
+
 /// Stable placeholder mapping for one run.
 #[derive(Debug, Default)]
 pub struct Redactor {
@@ -248,7 +255,14 @@ impl Redactor {
             }
         }
         t = self.replace(&t, &IP_HOST, "node", 1, |_, _| false);
-        t = self.replace(&t, &REGISTRY, "registry", 1, |h, _| h.ends_with(".example"));
+        // An API group is no registry: `config.openshift.io/clusteroperators/x.yaml:28` is an
+        // evidence path and its line (HTML and the terminal write them so), not a pull spec.
+        // Nor is a must-gather directory (`must-gather.local.5682…/quay-io-…`).
+        t = self.replace(&t, &REGISTRY, "registry", 1, |h, _| {
+            h.ends_with(".example")
+                || is_api_group(h)
+                || h.to_ascii_lowercase().starts_with("must-gather.")
+        });
         t = self.replace(&t, &UUID, "cluster-id", 0, |_, _| false);
         t = self.replace(&t, &ARN_ACCOUNT, "account", 1, |_, _| false);
         t = self.case_numbers(&t);
@@ -379,5 +393,23 @@ mod tests {
             r.apply("rendered-master-20a8 on master-2"),
             "rendered-master-20a8 on node-1"
         );
+    }
+}
+
+#[cfg(test)]
+mod api_group_tests {
+    use super::*;
+
+    #[test]
+    fn an_evidence_path_with_its_line_is_not_taken_for_a_pull_spec() {
+        let mut r = Redactor::new(Vec::new());
+        let path =
+            "cluster-scoped-resources/config.openshift.io/clusteroperators/kube-apiserver.yaml:28";
+        assert_eq!(r.apply(path), path);
+        let root = "seed1/must-gather.local.5682391746210987345/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-0e32:latest";
+        assert_eq!(r.apply(root), root);
+        // A real pull spec still is one.
+        let spec = "quay.io/openshift-release-dev/ocp-release:4.14.8-x86_64";
+        assert!(r.apply(spec).starts_with("registry-1.example/"));
     }
 }

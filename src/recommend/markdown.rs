@@ -22,21 +22,12 @@ fn cell(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
             '\n' => out.push_str("<br>"),
-            // No autolink (`scheme://`, GFM's extended autolinks) and no mention
-            // (`@name`) from the input, as [`crate::vocab::escape::markdown_text`].
-            ':' if chars.peek() == Some(&'/') => out.push_str(":\u{200b}"),
-            '.' if out.ends_with("www")
-                && !out[..out.len() - 3].ends_with(|p: char| p.is_alphanumeric()) =>
-            {
-                out.push_str("\u{200b}.");
+            // No autolink (`scheme://`, GFM's `www.`) and no mention (`@name`) from the input.
+            c => {
+                if !crate::vocab::escape::push_inert(&mut out, c, chars.peek().copied()) {
+                    out.push(c);
+                }
             }
-            '@' if chars
-                .peek()
-                .is_some_and(|n| n.is_alphanumeric() || *n == '-') =>
-            {
-                out.push_str("@\u{200b}");
-            }
-            c => out.push(c),
         }
     }
     out

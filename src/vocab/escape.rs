@@ -95,20 +95,12 @@ pub fn markdown_text(s: &str) -> String {
             }
             // `scheme://` and `www.` would become links in GFM (its extended autolinks);
             // `@name` and `@org/team` a mention on GitHub, which finds them in the rendered
-            // text, where a backslash is gone. A zero-width space keeps them readable and dead.
-            ':' if chars.peek() == Some(&'/') => out.push_str(":\u{200b}"),
-            '.' if out.ends_with("www")
-                && !out[..out.len() - 3].ends_with(|p: char| p.is_alphanumeric()) =>
-            {
-                out.push_str("\u{200b}.");
+            // text, where a backslash is gone: see [`push_inert`].
+            c => {
+                if !push_inert(&mut out, c, chars.peek().copied()) {
+                    out.push(c);
+                }
             }
-            '@' if chars
-                .peek()
-                .is_some_and(|n| n.is_alphanumeric() || *n == '-') =>
-            {
-                out.push_str("@\u{200b}");
-            }
-            c => out.push(c),
         }
     }
     out
@@ -206,6 +198,24 @@ pub fn to_json<T: serde::Serialize + ?Sized>(v: &T, pretty: bool) -> serde_json:
     }
     // The serializer writes UTF-8 only.
     Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// Writes `c` so that it starts no autolink or mention on GitHub (`scheme://`, `www.`,
+/// `@name`): a zero-width space after a `:` before `/`, before the `.` of a `www` that starts
+/// a word, and after an `@` before a name; `false` (nothing written) for any other character.
+/// A zero-width space keeps the text readable and the link or mention dead.
+pub fn push_inert(out: &mut String, c: char, next: Option<char>) -> bool {
+    match c {
+        ':' if next == Some('/') => out.push_str(":\u{200b}"),
+        '.' if out.ends_with("www")
+            && !out[..out.len() - 3].ends_with(|p: char| p.is_alphanumeric()) =>
+        {
+            out.push_str("\u{200b}.");
+        }
+        '@' if next.is_some_and(|n| n.is_alphanumeric() || n == '-') => out.push_str("@\u{200b}"),
+        _ => return false,
+    }
+    true
 }
 
 #[cfg(test)]

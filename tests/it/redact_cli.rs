@@ -92,3 +92,51 @@ fn a_cluster_id_equal_to_a_release_does_not_scrub_the_release() {
     assert!(out.contains("current version  4.14.5"), "{out}");
     assert!(out.contains("Cluster version is 4.14.5"), "{out}");
 }
+
+/// Every format gives the same redacted names for the dump's own paths: the must-gather
+/// directory and the API-group folders of evidence paths are kept in HTML, Markdown and the
+/// terminal as in JSON (an evidence path written `path:line`, as those formats write it, was
+/// taken for a registry pull spec, and the must-gather directory renamed to a
+/// `registry-N.example` that does not exist).
+#[test]
+fn every_format_keeps_the_dumps_own_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = |ext: &str| dir.path().join(format!("r.{ext}"));
+    let input = common::fixture("must-gather/seed1-blocked");
+    let o = common::mglint(&[
+        "analyze",
+        input.to_str().unwrap(),
+        "--redact",
+        "--exit-zero",
+        "-o",
+        out("json").to_str().unwrap(),
+        "-o",
+        out("html").to_str().unwrap(),
+        "-o",
+        out("md").to_str().unwrap(),
+        "-o",
+        out("txt").to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let renamed = regex::Regex::new(
+        r"(?:registry|domain)-\d+\.example/(?:clusteroperators|clusterversions|quay-io)|cluster-scoped-resources/(?:registry|domain)-\d+",
+    )
+    .unwrap();
+    for ext in ["json", "html", "md", "txt"] {
+        let text = std::fs::read_to_string(out(ext)).unwrap();
+        let bad: Vec<&str> = renamed.find_iter(&text).map(|m| m.as_str()).collect();
+        assert!(
+            bad.is_empty(),
+            "{ext} renames the dump's own paths: {bad:?}"
+        );
+        assert!(
+            text.contains("must-gather.local.5682391746210987345"),
+            "{ext} lost the must-gather directory's name"
+        );
+    }
+}
