@@ -765,8 +765,9 @@ fn axe_violations(bin: &Path, name: &str, page: &str, axe: &str) -> Vec<String> 
         .collect()
 }
 
-/// axe-core finds nothing serious or critical on the report pages: a blocked update, a CI
-/// job, a hostile input and two clusters on one page.
+/// axe-core finds nothing serious or critical on any fixture's report page (every
+/// must-gather, CI job and single file, a hostile input, HyperShift's three clusters and two
+/// clusters on one page) nor on the real dumps'.
 #[cfg_attr(
     not(mglint_heavy),
     ignore = "heavy: MGLINT_TEST_ALL=1 or CI=true runs it"
@@ -775,16 +776,10 @@ fn axe_violations(bin: &Path, name: &str, page: &str, axe: &str) -> Vec<String> 
 fn axe_core_finds_no_serious_or_critical_violation() {
     let Some(bin) = chromium() else { return };
     let Some(axe) = axe_core() else { return };
-    for input in [
-        "fixtures/must-gather/seed1-blocked",
-        "fixtures/ci/modern-upgrade-4.14",
-        "fixtures/files/co-hostile-message.yaml",
-    ] {
-        let v = axe_violations(&bin, "axe", &html(input), &axe);
-        assert!(v.is_empty(), "{input}:\n{}", v.join("\n"));
+    for (name, page) in &fixture_pages() {
+        let v = axe_violations(&bin, "axe", page, &axe);
+        assert!(v.is_empty(), "{name}:\n{}", v.join("\n"));
     }
-    let v = axe_violations(&bin, "axe-two", &two_cluster_page(), &axe);
-    assert!(v.is_empty(), "two clusters:\n{}", v.join("\n"));
 }
 
 /// "fit" shows the whole span in the visible width: at 800 and at 1280 px the plot is as
@@ -925,6 +920,64 @@ fn layout_problems(bin: &Path, name: &str, page_html: &str, width: u32) -> (u64,
     (v["w"].as_u64().unwrap(), bad)
 }
 
+/// One page for every fixture input (each must-gather, CI job and single file, every
+/// cluster of it on the page), the two-cluster page and the real dumps of the corpus.
+fn fixture_pages() -> Vec<(String, String)> {
+    let mut inputs: Vec<String> = Vec::new();
+    for dir in ["fixtures/must-gather", "fixtures/ci", "fixtures/files"] {
+        let mut names: Vec<_> = std::fs::read_dir(root().join(dir))
+            .unwrap()
+            .flatten()
+            .map(|e| format!("{dir}/{}", e.file_name().to_string_lossy()))
+            .collect();
+        names.sort();
+        inputs.extend(names);
+    }
+    if let Some(corpus) = crate::common::corpus() {
+        for real in ["must-gather-aws.tar.xz", "must-gather-metal.tar.xz"] {
+            inputs.push(
+                corpus
+                    .join("must-gathers")
+                    .join(real)
+                    .to_string_lossy()
+                    .into_owned(),
+            );
+        }
+    }
+    let mut pages: Vec<(String, String)> = inputs
+        .iter()
+        .map(|i| (i.clone(), all_clusters_page(&[i.clone()])))
+        .collect();
+    pages.push(("two clusters".into(), two_cluster_page()));
+    pages
+}
+
+/// The page `mglint analyze INPUT... -o report.html` writes: every cluster of the inputs.
+fn all_clusters_page(inputs: &[String]) -> String {
+    let run = crate::common::load(inputs, &[]);
+    let metas: Vec<HtmlMeta> = run
+        .analyses()
+        .iter()
+        .map(|a| HtmlMeta::from_bundle(&a.bundle))
+        .collect();
+    let labels: Vec<String> = (1..=run.analyses().len())
+        .map(|i| format!("cluster {i}"))
+        .collect();
+    let pages: Vec<mglint::output::html::ClusterPage<'_>> = run
+        .analyses()
+        .iter()
+        .zip(&metas)
+        .zip(&labels)
+        .map(|((a, meta), label)| mglint::output::html::ClusterPage {
+            label,
+            report: a.report(),
+            timeline: a.timeline(),
+            meta,
+        })
+        .collect();
+    mglint::output::html::render_html_clusters(&pages)
+}
+
 /// The pages a support engineer forwards, at a phone's, a laptop's and a wide window's width:
 /// no sideways page scroll, no severity or code broken mid-word, no clipped bar label, every
 /// scrollable region focusable; on every fixture page kind, hostile and multi-cluster ones and
@@ -936,22 +989,7 @@ fn layout_problems(bin: &Path, name: &str, page_html: &str, width: u32) -> (u64,
 #[test]
 fn every_page_reads_at_375_1280_and_1920_pixels() {
     let Some(bin) = chromium() else { return };
-    let mut pages: Vec<(String, String)> = [
-        "fixtures/must-gather/seed1-blocked",
-        "fixtures/must-gather/seed1-returned",
-        "fixtures/ci/seed2-rollback-4.3",
-        "fixtures/ci/modern-upgrade-4.14",
-        "fixtures/files/co-hostile-message.yaml",
-    ]
-    .iter()
-    .map(|i| (i.to_string(), html(i)))
-    .collect();
-    pages.push(("two clusters".into(), two_cluster_page()));
-    if let Some(corpus) = crate::common::corpus() {
-        let real = corpus.join("must-gathers/must-gather-aws.tar.xz");
-        pages.push(("real aws".into(), html(&real.to_string_lossy())));
-    }
-    for (name, page) in &pages {
+    for (name, page) in &fixture_pages() {
         for width in [375u32, 1280, 1920] {
             let (w, bad) = layout_problems(&bin, "layout", page, width);
             assert!(
