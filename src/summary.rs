@@ -126,11 +126,22 @@ pub type Table = Vec<Vec<String>>;
 
 /// The objects of a dump without a ClusterVersion, as `oc get nodes`, `oc get mcp` and
 /// `oc get co` list them.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ObjectTables {
     pub nodes: Table,
     pub pools: Table,
     pub operators: Table,
+}
+
+/// What a dump without a ClusterVersion holds (a component must-gather: CNV, ODF,
+/// node-tuning), as the summary's text and the HTML report show it; `None` when the dump has
+/// a ClusterVersion or none of these objects.
+pub fn objects_without_cluster_version(b: &Bundle) -> Option<ObjectTables> {
+    if b.cluster_version().is_some() {
+        return None;
+    }
+    let t = object_tables(b);
+    (t.nodes.len() > 1 || t.pools.len() > 1 || t.operators.len() > 1).then_some(t)
 }
 
 fn object_tables(b: &Bundle) -> ObjectTables {

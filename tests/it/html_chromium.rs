@@ -946,7 +946,7 @@ fn fixture_pages() -> Vec<(String, String)> {
     }
     let mut pages: Vec<(String, String)> = inputs
         .iter()
-        .map(|i| (i.clone(), all_clusters_page(&[i.clone()])))
+        .map(|i| (i.clone(), all_clusters_page(std::slice::from_ref(i))))
         .collect();
     pages.push(("two clusters".into(), two_cluster_page()));
     pages

@@ -499,6 +499,22 @@ fn a_component_must_gather_is_refused_in_words_that_are_true() {
                 && (l.contains("   Ready") || l.contains("NotReady"))),
         "{text}"
     );
+    // The HTML report shows the same objects, as tables.
+    let html = tmp.path().join("report.html");
+    common::mglint(&[
+        "analyze",
+        &input.to_string_lossy(),
+        "--exit-zero",
+        "-o",
+        html.to_str().unwrap(),
+    ]);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("What the dump holds")
+            && page.contains(&format!("<td><code>{first_node}</code></td>"))
+            && page.contains(">MachineConfigPools <span class=\"muted\">"),
+        "the HTML report shows no node or pool table"
+    );
     // With nothing mglint reads, it is still called a must-gather.
     std::fs::remove_dir_all(&csr).unwrap();
     let out = common::mglint(&["analyze", &input.to_string_lossy()]);

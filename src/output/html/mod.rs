@@ -85,6 +85,9 @@ pub struct HtmlMeta {
     pub unreadable_files: usize,
     /// What `mglint recommend` knows: the offered updates and what stands in the way.
     pub updates: Option<sections::UpdatesView>,
+    /// Without a ClusterVersion (a component must-gather): the nodes, pools and operators the
+    /// dump holds, as `oc get` lists them.
+    pub objects: Option<crate::summary::ObjectTables>,
 }
 
 fn non_empty(s: &str) -> Option<String> {
@@ -126,6 +129,7 @@ impl HtmlMeta {
             updates: crate::recommend::RecommendInputs::from_bundle(bundle)
                 .ok()
                 .map(|i| sections::UpdatesView::of(&crate::recommend::plan(&i))),
+            objects: crate::summary::objects_without_cluster_version(bundle),
         }
     }
 }
@@ -359,6 +363,7 @@ fn cluster_part(report: &Report, timeline: &Timeline, meta: &HtmlMeta, scope: Sc
             (timeline_section(report, timeline, scope))
             (sections::findings(report, scope))
             (sections::episodes(timeline, scope))
+            (sections::objects(meta.objects.as_ref(), scope))
             (sections::updates(meta.updates.as_ref(), scope))
             (sections::rules(report, scope))
         }

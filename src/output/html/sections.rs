@@ -428,3 +428,36 @@ pub fn rules(report: &Report, scope: Scope<'_>) -> Markup {
         "\n"
     }
 }
+
+/// Without a ClusterVersion (a component must-gather), what the dump holds: its nodes, pools
+/// and operators as `oc get` lists them, so the page shows the objects, not only counts.
+pub fn objects(tables: Option<&crate::summary::ObjectTables>, scope: Scope<'_>) -> Markup {
+    let Some(t) = tables else {
+        return html! {};
+    };
+    html! {
+        section id=(scope.id("objects")) {
+            h2 { "What the dump holds" }
+            p class="muted" { "No ClusterVersion in the input: the objects it has, as " code { "oc get" } " lists them." }
+            @for (what, rows) in [("Nodes", &t.nodes), ("MachineConfigPools", &t.pools), ("ClusterOperators", &t.operators)] {
+                @if let [head, body @ ..] = rows.as_slice() && !body.is_empty() {
+                    h3 { (what) " " span class="muted" { "(" (body.len()) ")" } }
+                    div class="tablewrap" tabindex="0" role="region" aria-label=(what) {
+                        table class="list" {
+                            thead { tr { @for h in head { th { (Text(h)) } } } }
+                            tbody {
+                                @for r in body {
+                                    tr { @for (i, c) in r.iter().enumerate() {
+                                        @if i == 0 { td { code { (Text(c)) } } } @else { td class="nw" { (Text(c)) } }
+                                    } }
+                                }
+                            }
+                        }
+                    }
+                    "\n"
+                }
+            }
+        }
+        "\n"
+    }
+}
