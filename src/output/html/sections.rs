@@ -438,7 +438,7 @@ pub fn objects(tables: Option<&crate::summary::ObjectTables>, scope: Scope<'_>) 
     html! {
         section id=(scope.id("objects")) {
             h2 { "What the dump holds" }
-            p class="muted" { "No ClusterVersion in the input: the objects it has, as " code { "oc get" } " lists them." }
+            p class="muted" { "No ClusterVersion in the input: the objects it has, as oc get lists them." }
             @for (what, rows) in [("Nodes", &t.nodes), ("MachineConfigPools", &t.pools), ("ClusterOperators", &t.operators)] {
                 @if let [head, body @ ..] = rows.as_slice() && !body.is_empty() {
                     h3 { (what) " " span class="muted" { "(" (body.len()) ")" } }
