@@ -626,33 +626,13 @@ fn no_sideways_scroll_at_800_pixels() {
 
 /// Two clusters (seed 1 blocked, the 4.14 CI job) on one page, labelled "first" and "second".
 fn two_cluster_page() -> String {
-    let run = crate::common::load(
+    page_of(
         &[
             "fixtures/must-gather/seed1-blocked".to_string(),
             "fixtures/ci/modern-upgrade-4.14".to_string(),
         ],
-        &[],
-    );
-    assert_eq!(run.analyses().len(), 2);
-    let metas: Vec<HtmlMeta> = run
-        .analyses()
-        .iter()
-        .map(|a| HtmlMeta::from_bundle(&a.bundle))
-        .collect();
-    let labels = ["first", "second"];
-    let pages: Vec<mglint::output::html::ClusterPage<'_>> = run
-        .analyses()
-        .iter()
-        .zip(&metas)
-        .zip(labels)
-        .map(|((a, meta), label)| mglint::output::html::ClusterPage {
-            label,
-            report: a.report(),
-            timeline: a.timeline(),
-            meta,
-        })
-        .collect();
-    mglint::output::html::render_html_clusters(&pages)
+        Some(&["first", "second"]),
+    )
 }
 
 /// Two clusters on one page: each has its own chart and controls that the script wires up
@@ -954,14 +934,25 @@ fn fixture_pages() -> Vec<(String, String)> {
 
 /// The page `mglint analyze INPUT... -o report.html` writes: every cluster of the inputs.
 fn all_clusters_page(inputs: &[String]) -> String {
+    page_of(inputs, None)
+}
+
+/// One page of every cluster of `inputs`, headed `labels` (there must be as many clusters),
+/// else "cluster 1", "cluster 2", ….
+fn page_of(inputs: &[String], labels: Option<&[&str]>) -> String {
     let run = crate::common::load(inputs, &[]);
+    let n = run.analyses().len();
+    let labels: Vec<String> = match labels {
+        Some(l) => {
+            assert_eq!(n, l.len(), "clusters of {inputs:?}");
+            l.iter().map(|s| s.to_string()).collect()
+        }
+        None => (1..=n).map(|i| format!("cluster {i}")).collect(),
+    };
     let metas: Vec<HtmlMeta> = run
         .analyses()
         .iter()
         .map(|a| HtmlMeta::from_bundle(&a.bundle))
-        .collect();
-    let labels: Vec<String> = (1..=run.analyses().len())
-        .map(|i| format!("cluster {i}"))
         .collect();
     let pages: Vec<mglint::output::html::ClusterPage<'_>> = run
         .analyses()
