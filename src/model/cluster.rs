@@ -224,8 +224,8 @@ pub struct ClusterVersionSpec {
 #[serde(rename_all = "camelCase", default)]
 pub struct ConditionalUpdate {
     pub release: Release,
-    /// The risks that apply to this target (`name`, `message`, `url`; the matching rules are
-    /// not kept).
+    /// The risks that apply to this target (`name`, `message`, `url`, `matchingRules` and,
+    /// 4.22+, their evaluation).
     #[serde(
         deserialize_with = "de_null_default",
         skip_serializing_if = "Vec::is_empty"
@@ -252,6 +252,13 @@ pub struct ConditionalUpdateRisk {
     pub message: String,
     #[serde(deserialize_with = "de_null_default")]
     pub url: String,
+    /// `matchingRules` (the update service's cluster conditions: `{type: Always}`,
+    /// `{type: PromQL, promql: {promql: ...}}`), kept as written.
+    #[serde(
+        deserialize_with = "de_null_default",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub matching_rules: Vec<serde_json::Value>,
     /// Its evaluation (4.22+): one `Applies` condition, `True`/`Match` (or `Alert:firing` for
     /// an alert the CVO turned into a risk), `False`/`NotMatch`, or `Unknown`.
     #[serde(

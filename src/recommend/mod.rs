@@ -314,7 +314,7 @@ fn inject_upgradeable(t: &mut Target, u: &Condition) {
         name: "UpgradeableFalse".into(),
         message: u.message.clone(),
         url: String::new(),
-        conditions: Vec::new(),
+        ..Default::default()
     });
     match t.conditions.iter_mut().find(|c| c.type_ == "Recommended") {
         Some(c) => {

@@ -4,6 +4,7 @@
 //! behind the `ImplicitlyEnabledCapabilities` condition, and `status.capabilities`
 //! (`lib/capability`, vendored `openshift/api` of each release branch).
 
+use super::semantics::Semantics;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -36,11 +37,16 @@ pub struct Capabilities {
 }
 
 impl Capabilities {
-    /// `status.capabilities` for these capabilities in CVO 4.`minor`.
-    pub fn status(&self, minor: u32) -> CapabilitiesStatus {
+    /// `status.capabilities` for these capabilities in this CVO (4.23+: without the
+    /// capabilities whose feature gates are all off).
+    pub fn status(&self, sem: &Semantics) -> CapabilitiesStatus {
+        let excluded = excluded(sem);
         CapabilitiesStatus {
             enabled: self.enabled.iter().cloned().collect(),
-            known: known(minor),
+            known: known(sem.minor)
+                .into_iter()
+                .filter(|c| !excluded.contains(c))
+                .collect(),
         }
     }
 
@@ -123,15 +129,35 @@ pub fn known(minor: u32) -> Vec<String> {
         .collect()
 }
 
+/// `excludedCapabilities` (4.23+): `CompatibilityRequirements` unless
+/// `CRDCompatibilityRequirementOperator` or `ClusterAPIMachineManagement` is on, `ClusterAPI`
+/// unless `ClusterAPIMachineManagement` is on (the cluster's feature gates for this version).
+pub fn excluded(sem: &Semantics) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    if !sem.excludes_gated_capabilities() {
+        return out;
+    }
+    let g = &sem.gates;
+    if !(g.crd_compatibility_requirement_operator || g.cluster_api_machine_management) {
+        out.insert("CompatibilityRequirements".to_string());
+    }
+    if !g.cluster_api_machine_management {
+        out.insert("ClusterAPI".to_string());
+    }
+    out
+}
+
 /// `SetCapabilities`: the baseline set plus the additional capabilities, plus every
 /// previously enabled and always-enabled capability the spec leaves out (those are the
-/// implicitly enabled ones, sorted).
+/// implicitly enabled ones, sorted); 4.23+ without the excluded capabilities.
 pub fn set_capabilities(
     spec: &CapabilitySpec,
     prior: &BTreeSet<String>,
     always: &[String],
-    minor: u32,
+    sem: &Semantics,
 ) -> Capabilities {
+    let minor = sem.minor;
+    let excluded = excluded(sem);
     let mut enabled = baseline(&spec.baseline, minor).unwrap_or_default();
     enabled.extend(spec.additional.iter().cloned());
     let mut implicit = BTreeSet::new();
@@ -141,6 +167,8 @@ pub fn set_capabilities(
         }
     }
     enabled.extend(implicit.iter().cloned());
+    enabled.retain(|c| !excluded.contains(c));
+    implicit.retain(|c| !excluded.contains(c));
     Capabilities {
         enabled,
         implicit: implicit.into_iter().collect(),
@@ -182,11 +210,43 @@ mod tests {
             baseline: "None".into(),
             additional: vec!["baremetal".into(), "marketplace".into()],
         };
-        let c = set_capabilities(&spec, &set(&["baremetal"]), &["Ingress".into()], 16);
+        let sem = Semantics::new(super::super::semantics::Flavour::Fixed, Some(16));
+        let c = set_capabilities(&spec, &set(&["baremetal"]), &["Ingress".into()], &sem);
         assert_eq!(
-            c.status(16).enabled,
+            c.status(&sem).enabled,
             ["Ingress", "baremetal", "marketplace"]
         );
         assert_eq!(c.implicit, ["Ingress"]);
+    }
+
+    /// release-4.23 lib/capability `excludedCapabilities`: a capability whose feature gates
+    /// are all off is neither known nor enabled, not even when asked for or enabled before.
+    #[test]
+    fn capabilities_behind_an_off_gate_are_excluded_from_4_23() {
+        use super::super::semantics::Flavour;
+        let spec = CapabilitySpec {
+            baseline: "vCurrent".into(),
+            additional: vec!["ClusterAPI".into()],
+        };
+        let prior = set(&["CompatibilityRequirements"]);
+        let mut sem = Semantics::new(Flavour::Fixed, Some(23));
+        let c = set_capabilities(&spec, &prior, &[], &sem);
+        let st = c.status(&sem);
+        for gated in ["ClusterAPI", "CompatibilityRequirements"] {
+            assert!(
+                !st.known.contains(&gated.to_string()) && !st.enabled.contains(&gated.to_string())
+            );
+        }
+        assert!(c.implicit.is_empty());
+        sem.gates.enable("CRDCompatibilityRequirementOperator");
+        let st = set_capabilities(&spec, &prior, &[], &sem).status(&sem);
+        assert!(st.known.contains(&"CompatibilityRequirements".to_string()));
+        assert!(!st.known.contains(&"ClusterAPI".to_string()));
+        sem.gates.enable("ClusterAPIMachineManagement");
+        let st = set_capabilities(&spec, &prior, &[], &sem).status(&sem);
+        assert!(st.enabled.contains(&"ClusterAPI".to_string()));
+        // 4.22 knows neither, so there is nothing to exclude.
+        let old = Semantics::new(Flavour::Fixed, Some(22));
+        assert!(excluded(&old).is_empty());
     }
 }

@@ -4,7 +4,7 @@
 //! change them (docs/scenario-format.md).
 
 use super::events::double_option;
-use crate::model::Condition;
+use crate::model::{Condition, Time};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -22,6 +22,26 @@ impl ClusterOperatorState {
     pub fn condition(&self, type_: &str) -> Option<&Condition> {
         self.conditions.iter().find(|c| c.type_ == type_)
     }
+}
+
+/// An alert as the CVO's alert getter reads it from in-cluster monitoring (4.22+): its
+/// labels (`alertname`, `severity`, `namespace`, `openShiftUpdatePrecheck`, ...), annotations
+/// (`summary`, `description`, `message`, `runbook_url`), state (`firing`, `pending`) and
+/// `activeAt`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+pub struct AlertState {
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub annotations: BTreeMap<String, String>,
+    pub state: String,
+    #[serde(
+        with = "crate::vocab::time::k8s",
+        skip_serializing_if = "Option::is_none",
+        alias = "active_at"
+    )]
+    pub active_at: Option<Time>,
 }
 
 /// A config map's `.data`; `None` when the config map does not exist.
@@ -56,6 +76,10 @@ pub struct ClusterState {
     /// `openshift-config/admin-acks` `.data` (`null`: the config map is missing).
     #[serde(skip_serializing_if = "is_empty_map")]
     pub admin_acks: ConfigMapData,
+    /// The alerts in-cluster monitoring reports (4.22+: with `ClusterUpdateAcceptRisks` the
+    /// CVO turns firing ones into risks of every update).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub alerts: Vec<AlertState>,
 }
 
 impl Default for ClusterState {
@@ -65,6 +89,7 @@ impl Default for ClusterState {
             cluster_operators: Vec::new(),
             admin_gates: empty_map(),
             admin_acks: empty_map(),
+            alerts: Vec::new(),
         }
     }
 }
@@ -99,6 +124,9 @@ impl ClusterState {
             admin |= *a != self.admin_acks;
             self.admin_acks = a.clone();
         }
+        if let Some(a) = &c.alerts {
+            self.alerts = a.clone();
+        }
         admin
     }
 }
@@ -122,4 +150,7 @@ pub struct ClusterChange {
         skip_serializing_if = "Option::is_none"
     )]
     pub admin_acks: Option<ConfigMapData>,
+    /// The alerts now reported (replacing the list).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alerts: Option<Vec<AlertState>>,
 }

@@ -10,17 +10,19 @@ use super::events::UpgradeableCondition;
 use super::expect::WorkerView;
 use super::fake::fake_worker_status;
 use super::preconditions::{CheckResult, PreconditionInput};
+use super::risks::{EvalInput, RiskConditions, RiskMatch, SourceRisks};
 use super::scenario::{Event, LoadOutcome, Scenario, TimedEvent};
 use super::semantics::{Flavour, Semantics};
 use super::status::{
-    SyncInput, WorkerStatus, set_condition, sync_failing_status, sync_status, version_string,
+    RiskStatus, SyncInput, WorkerStatus, set_condition, sync_failing_status, sync_status,
+    version_string,
 };
 use super::trace::{TraceStep, describe_event, diff};
 use super::update::UpdateInput;
 use super::upgradeable::{Computed, apply_upgradeable, upgradeable_from_checks};
 use super::validation::{clears_desired_update, validate};
 use super::worker::{Ctx, Worker};
-use crate::model::{ClusterVersion, ObjectMeta, Release, Time};
+use crate::model::{ClusterVersion, ConditionalUpdate, ObjectMeta, Release, Time};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The simulated CVO and its ClusterVersion.
@@ -60,6 +62,26 @@ pub struct Engine {
     pub admin_changed: bool,
     /// The last computed precondition run.
     pub checks_run: Option<Vec<CheckResult>>,
+    /// The CVO's cache of the update service's answer, once an `available_updates` event gave
+    /// one.
+    pub updates_cache: Option<UpdateCache>,
+}
+
+/// The CVO's `availableUpdates` cache: the update service's answer for a channel, and what
+/// `evaluateConditionalUpdates` made of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateCache {
+    pub channel: String,
+    /// RetrievedUpdates: status, reason, message.
+    pub condition: (String, String, String),
+    pub upstream_updates: Vec<Release>,
+    pub upstream_conditional: Option<Vec<ConditionalUpdate>>,
+    /// The conditional updates are evaluated by the model (not scripted).
+    pub evaluated: bool,
+    pub matches: std::collections::BTreeMap<String, RiskMatch>,
+    pub updates: Vec<Release>,
+    pub conditional: Option<Vec<ConditionalUpdate>>,
+    pub risk_conditions: Option<RiskConditions>,
 }
 
 impl Engine {
@@ -96,7 +118,129 @@ impl Engine {
             upgradeable: Computed::default(),
             admin_changed: false,
             checks_run: None,
+            updates_cache: None,
         }
+    }
+
+    /// Whether the Upgradeable condition comes from risks (4.23+) computed from the
+    /// scenario's `cluster:` block.
+    fn risk_upgradeable(&self) -> bool {
+        self.sem.risk_based_upgradeable()
+            && self.cluster.as_ref().is_some_and(|c| c.compute_upgradeable)
+    }
+
+    /// The risk sources `optr.risks` aggregates: firing alerts (4.22+) and, 4.23+, the
+    /// Upgradeable sources, on `versions`.
+    fn risk_sources(&self, versions: &[String]) -> Option<SourceRisks> {
+        let cluster = self.cluster.as_ref()?;
+        let mut all = SourceRisks::default();
+        let alerts = super::risks::alerts_to_risks(&cluster.alerts);
+        let versions_of =
+            |r: &crate::model::ConditionalUpdateRisk| (r.name.clone(), versions.to_vec());
+        all.add(SourceRisks {
+            versions: alerts.iter().map(versions_of).collect(),
+            risks: alerts,
+            errors: Vec::new(),
+        });
+        if self.risk_upgradeable() {
+            all.add(super::risks::upgradeable_sources(
+                &self.cv,
+                cluster,
+                &self.operator.version,
+                versions,
+            ));
+        }
+        Some(all)
+    }
+
+    /// `evaluateConditionalUpdates` on the cached answer (re-run at every sync: accepted
+    /// risks, alerts and the Upgradeable sources re-queue it in the CVO), then
+    /// `NeedsUpdate`: the answer reaches the status while it is for the spec's channel.
+    fn refresh_updates(&mut self, now: Time, notes: &mut Vec<String>) {
+        let Some(cache) = self.updates_cache.as_ref() else {
+            return;
+        };
+        if cache.evaluated {
+            let accepted: std::collections::BTreeSet<String> = self
+                .cv
+                .spec
+                .desired_update
+                .iter()
+                .flat_map(|u| u.accept_risks.iter().map(|r| r.name.clone()))
+                .collect();
+            let reconcile = self.sem.reconciles_accept_risks();
+            let upstream_cus = cache.upstream_conditional.clone().unwrap_or_default();
+            let versions: Vec<String> = cache
+                .upstream_updates
+                .iter()
+                .map(|u| u.version.clone())
+                .chain(upstream_cus.iter().map(|c| c.release.version.clone()))
+                .collect();
+            let sources = match reconcile {
+                true => self.risk_sources(&versions),
+                false => None,
+            };
+            let out = super::risks::evaluate(
+                &cache.upstream_updates,
+                &upstream_cus,
+                EvalInput {
+                    minor: self.sem.minor,
+                    reconcile_accept: reconcile,
+                    accepted: &accepted,
+                    matches: &cache.matches,
+                    sources,
+                    now,
+                },
+            );
+            for e in &out.errors {
+                notes.push(format!("risk evaluation: {e}"));
+            }
+            // The Recommended conditions keep their times across evaluations.
+            let cache = self.updates_cache.as_mut().expect("checked above");
+            let mut cus = out.conditional_updates;
+            if let Some(prev) = &cache.conditional {
+                for cu in cus.iter_mut() {
+                    if let Some(p) = prev.iter().find(|p| {
+                        p.release.image == cu.release.image
+                            && p.release.version == cu.release.version
+                    }) {
+                        for c in cu.conditions.iter_mut() {
+                            if let Some(old) = p
+                                .conditions
+                                .iter()
+                                .find(|o| o.type_ == c.type_ && o.status == c.status)
+                            {
+                                c.last_transition_time = old.last_transition_time;
+                            }
+                        }
+                    }
+                }
+            }
+            cache.updates = out.updates;
+            cache.conditional = Some(cus);
+            cache.risk_conditions = out.risk_conditions;
+        }
+        let cache = self.updates_cache.as_ref().expect("checked above");
+        if cache.channel != self.cv.spec.channel {
+            notes.push(format!(
+                "the cached update service answer is for channel {:?}, spec.channel is {:?}: not written to the status",
+                cache.channel, self.cv.spec.channel
+            ));
+            return;
+        }
+        self.cv.status.available_updates = cache.updates.clone();
+        if let Some(c) = &cache.conditional {
+            self.cv.status.conditional_updates = c.clone();
+        }
+        let (st, reason, message) = &cache.condition;
+        set_condition(
+            &mut self.cv.status.conditions,
+            "RetrievedUpdates",
+            st,
+            reason,
+            message,
+            now,
+        );
     }
 
     fn generation(&self) -> i64 {
@@ -253,6 +397,26 @@ impl Engine {
     }
 
     fn sync(&mut self, ws: &WorkerStatus, errs: &[String], now: Time, notes: &mut Vec<String>) {
+        if self.updates_cache.as_ref().is_some_and(|c| c.evaluated) {
+            self.refresh_updates(now, notes);
+        }
+        // 4.23+: Upgradeable from the risk sources, on the ClusterVersion as the lister holds
+        // it before this sync writes it.
+        let upgradeable_risks = match (self.risk_upgradeable(), self.cluster.as_ref()) {
+            (true, Some(cluster)) => Some(super::risks::upgradeable_sources(
+                &self.cv,
+                cluster,
+                &self.operator.version,
+                &[],
+            )),
+            _ => None,
+        };
+        let cache = self.updates_cache.as_ref();
+        let risk_status = self.sem.reconciles_accept_risks().then(|| RiskStatus {
+            updates: cache.map(|c| c.updates.as_slice()),
+            conditional: cache.and_then(|c| c.conditional.as_deref()),
+            risk_conditions: cache.and_then(|c| c.risk_conditions.as_ref()),
+        });
         let input = SyncInput {
             sem: &self.sem,
             operator_release: &self.operator,
@@ -261,10 +425,15 @@ impl Engine {
             update_service_current: self.update_service_current.as_ref(),
             co_update_started: &self.co_started,
             now,
+            risk_status,
+            upgradeable_risks: upgradeable_risks.as_ref(),
         };
         // The upgradeable loop reads the ClusterVersion before this sync writes it; the set
         // reaches the status at the end of the status sync (`NeedsUpdate`).
-        let computing = self.cluster.as_ref().filter(|c| c.compute_upgradeable);
+        let computing = self
+            .cluster
+            .as_ref()
+            .filter(|c| c.compute_upgradeable && !self.sem.risk_based_upgradeable());
         if let Some(cluster) = computing {
             let force = std::mem::take(&mut self.admin_changed);
             if self
@@ -423,19 +592,26 @@ impl Engine {
                 }
             }
             Event::AvailableUpdates(u) => {
-                self.cv.status.available_updates = u.updates.clone();
-                if let Some(c) = &u.conditional_updates {
-                    self.cv.status.conditional_updates = c.clone();
-                }
                 self.update_service_current = u.current.clone();
-                set_condition(
-                    &mut self.cv.status.conditions,
-                    "RetrievedUpdates",
-                    "True",
-                    "",
-                    "",
-                    now,
-                );
+                // With accept risks reconciled the CVO evaluates every answer (alerts and,
+                // 4.23+, the Upgradeable sources join it); that needs the `cluster:` block.
+                let evaluated =
+                    u.evaluated() || (self.sem.reconciles_accept_risks() && self.cluster.is_some());
+                self.updates_cache = Some(UpdateCache {
+                    channel: u
+                        .channel
+                        .clone()
+                        .unwrap_or_else(|| self.cv.spec.channel.clone()),
+                    condition: u.retrieved.clone().unwrap_or_default().condition(),
+                    upstream_updates: u.updates.clone(),
+                    upstream_conditional: u.conditional_updates.clone(),
+                    evaluated,
+                    matches: u.risk_matches.clone(),
+                    updates: u.updates.clone(),
+                    conditional: u.conditional_updates.clone(),
+                    risk_conditions: None,
+                });
+                self.refresh_updates(now, &mut notes);
             }
             Event::Upgradeable(Some(c)) => {
                 let set = [UpgradeableCondition {

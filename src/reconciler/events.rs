@@ -6,6 +6,7 @@ use super::capabilities::CapabilitySpec;
 use super::errors::{Effect, PreconditionFailure};
 use crate::model::Release;
 use serde::{Deserialize, Deserializer, Serialize};
+use std::collections::BTreeMap;
 
 /// The release a CVO pod runs.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -267,9 +268,75 @@ pub struct AvailableUpdates {
     /// version, url and channels fill what the reported release lacks (4.6+).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current: Option<Release>,
-    /// `status.conditionalUpdates` (4.10+), replaced when given.
+    /// `status.conditionalUpdates` (4.10+), replaced when given. Given with `risks` (or with
+    /// `risk_matches`), the CVO evaluates them: each risk's `Applies` and each target's
+    /// `Recommended` are computed, not taken from here.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conditional_updates: Option<Vec<crate::model::ConditionalUpdate>>,
+    /// The channel the answer is for (the cache's `Channel`; default: `spec.channel` now). The
+    /// CVO writes a cached answer to the status only while it is the spec's channel
+    /// (`availableUpdates.NeedsUpdate`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub channel: Option<String>,
+    /// The RetrievedUpdates condition the retrieval set (default `True`, no reason); a known
+    /// `False` reason without a message gets the CVO's message (`NoChannel`: "The update
+    /// channel has not been configured.").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retrieved: Option<Retrieved>,
+    /// How each risk's matching rules evaluate on the cluster: `true`, `false` or `{error:
+    /// "..."}` (an `Always` rule needs no entry).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub risk_matches: BTreeMap<String, super::risks::RiskMatch>,
+}
+
+impl AvailableUpdates {
+    /// Whether the CVO evaluates the conditional updates (they carry risks or the scenario says
+    /// how risks match) rather than the scenario scripting their conditions.
+    pub fn evaluated(&self) -> bool {
+        !self.risk_matches.is_empty()
+            || self
+                .conditional_updates
+                .as_ref()
+                .is_some_and(|c| c.iter().any(|u| !u.risks.is_empty()))
+    }
+}
+
+/// A RetrievedUpdates outcome of the update service retrieval.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Retrieved {
+    /// `True` or `False` (default `False` when a reason is given, else `True`).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub status: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
+impl Retrieved {
+    /// The condition's status, reason and message, with the CVO's text for a known reason.
+    pub fn condition(&self) -> (String, String, String) {
+        let status = match (self.status.as_str(), self.reason.is_empty()) {
+            ("", true) => "True",
+            ("", false) => "False",
+            (s, _) => s,
+        };
+        let message = match (self.message.is_empty(), self.reason.as_str()) {
+            (false, _) => self.message.as_str(),
+            (true, "NoUpstream") => "No updateService server has been set to retrieve updates.",
+            (true, "NoArchitecture") => "Architecture has not been configured.",
+            (true, "NoCurrentVersion") => {
+                "The cluster version does not have a semantic version assigned and cannot calculate valid upgrades."
+            }
+            (true, "NoChannel") => "The update channel has not been configured.",
+            (true, "InvalidCurrentVersion") => {
+                "The current cluster version is not a valid semantic version and cannot be used to calculate upgrades."
+            }
+            (true, _) => "",
+        };
+        (status.into(), self.reason.clone(), message.into())
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

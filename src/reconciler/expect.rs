@@ -44,6 +44,25 @@ pub struct Expect {
     /// or the failure's `reason`, `message` and `blocking` (absent fields are not checked).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub preconditions: BTreeMap<String, ExpectPrecondition>,
+    /// `status.availableUpdates`, the whole list in order; each entry's absent fields are not
+    /// checked.
+    #[serde(skip_serializing_if = "Option::is_none", alias = "available_updates")]
+    pub available_updates: Option<Vec<serde_json::Value>>,
+    /// `status.conditionalUpdates`, the whole list in order: `release`, `riskNames`, `risks`
+    /// (`name`, `message`, `url`, `matchingRules`, `conditions`) and `conditions`; absent
+    /// fields are not checked, lists are compared whole, a condition's
+    /// `lastTransitionTime` only when given.
+    #[serde(skip_serializing_if = "Option::is_none", alias = "conditional_updates")]
+    pub conditional_updates: Option<Vec<serde_json::Value>>,
+    /// `status.conditionalUpdateRisks` (4.22+), as `conditionalUpdates[].risks`.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        alias = "conditional_update_risks"
+    )]
+    pub conditional_update_risks: Option<Vec<serde_json::Value>>,
+    /// The types of `status.conditions`, exactly, in their order.
+    #[serde(skip_serializing_if = "Option::is_none", alias = "condition_order")]
+    pub condition_order: Option<Vec<String>>,
 }
 
 /// One expected precondition result.
@@ -399,6 +418,47 @@ pub fn compare(
             );
         }
     }
+    let lists = [
+        (
+            "availableUpdates",
+            &expect.available_updates,
+            serde_json::to_value(&cv.status.available_updates),
+        ),
+        (
+            "conditionalUpdates",
+            &expect.conditional_updates,
+            serde_json::to_value(&cv.status.conditional_updates),
+        ),
+        (
+            "conditionalUpdateRisks",
+            &expect.conditional_update_risks,
+            serde_json::to_value(&cv.status.conditional_update_risks),
+        ),
+    ];
+    for (name, e, a) in lists {
+        if let Some(e) = e {
+            let a = a.unwrap_or(serde_json::Value::Null);
+            subset(
+                &mut d,
+                &format!("status.{name}"),
+                &serde_json::Value::Array(e.clone()),
+                &a,
+            );
+        }
+    }
+    if let Some(order) = &expect.condition_order {
+        let actual: Vec<&str> = cv
+            .status
+            .conditions
+            .iter()
+            .map(|c| c.type_.as_str())
+            .collect();
+        d.check(
+            "status.conditions (order)".into(),
+            &order.join(", "),
+            &actual.join(", "),
+        );
+    }
     for t in &expect.absent_conditions {
         if let Some(a) = cv.condition(t) {
             d.check(
@@ -409,6 +469,67 @@ pub fn compare(
         }
     }
     d.0
+}
+
+/// Whether a JSON value is what an absent field means (null, "", [] or {}).
+fn emptyish(v: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match v {
+        Value::Null => true,
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
+    }
+}
+
+fn scalar(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// The expected value is contained in the actual one: objects by the expected keys (an
+/// absent key is empty), lists whole and in order, scalars by text; a `lastTransitionTime` is
+/// compared as a time.
+fn subset(d: &mut Diff, path: &str, e: &serde_json::Value, a: &serde_json::Value) {
+    use serde_json::Value;
+    static NULL: Value = Value::Null;
+    match e {
+        Value::Object(eo) => {
+            for (k, ev) in eo {
+                let av = a.get(k.as_str()).unwrap_or(&NULL);
+                subset(d, &format!("{path}.{k}"), ev, av);
+            }
+        }
+        Value::Array(ea) => {
+            let empty = Vec::new();
+            let aa = a.as_array().unwrap_or(&empty);
+            if !emptyish(a) && a.as_array().is_none() {
+                d.check(path.into(), "a list", &a.to_string());
+                return;
+            }
+            for (i, ev) in ea.iter().enumerate() {
+                match aa.get(i) {
+                    Some(av) => subset(d, &format!("{path}[{i}]"), ev, av),
+                    None => d.check(format!("{path}[{i}]"), &ev.to_string(), "no entry"),
+                }
+            }
+            for (i, av) in aa.iter().enumerate().skip(ea.len()) {
+                d.check(format!("{path}[{i}]"), "no entry", &av.to_string());
+            }
+        }
+        _ if path.ends_with("lastTransitionTime") => {
+            d.check(path.into(), &norm_time(&scalar(e)), &scalar(a));
+        }
+        _ => {
+            if !(emptyish(e) && emptyish(a)) {
+                d.check(path.into(), &scalar(e), &scalar(a));
+            }
+        }
+    }
 }
 
 fn compare_preconditions(

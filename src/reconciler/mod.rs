@@ -29,6 +29,7 @@ pub mod load;
 pub mod preconditions;
 pub mod progress;
 pub mod replay;
+pub mod risks;
 pub mod scenario;
 pub mod semantics;
 pub mod status;

@@ -456,7 +456,7 @@ pub fn load_scenario(text: &str) -> Result<Scenario, ScenarioError> {
     let mut gates = super::semantics::FeatureGates::default();
     if let Some(g) = raw.feature_gates.iter().find(|g| !gates.enable(g)) {
         return Err(ScenarioError::Format(format!(
-            "unknown feature gate `{g}`; expected ReconciliationIssuesCondition, UnknownVersion or ClusterUpdateAcceptRisks"
+            "unknown feature gate `{g}`; expected ReconciliationIssuesCondition, UnknownVersion, ClusterUpdateAcceptRisks, CRDCompatibilityRequirementOperator or ClusterAPIMachineManagement"
         )));
     }
     let mut events = Vec::with_capacity(raw.events.len());

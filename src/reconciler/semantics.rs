@@ -114,6 +114,13 @@ pub struct FeatureGates {
     /// `ClusterUpdateAcceptRisks` (4.22+) on a cluster that is not hosted (the CVO's
     /// `shouldReconcileAcceptRisks`): `spec.desiredUpdate.acceptRisks` is honoured.
     pub accept_risks: bool,
+    /// `CRDCompatibilityRequirementOperator` (cluster gate; 4.23+ keeps the
+    /// `CompatibilityRequirements` capability only while it or `ClusterAPIMachineManagement`
+    /// is on).
+    pub crd_compatibility_requirement_operator: bool,
+    /// `ClusterAPIMachineManagement` (cluster gate; 4.23+ keeps `ClusterAPI` and
+    /// `CompatibilityRequirements` only while it is on).
+    pub cluster_api_machine_management: bool,
 }
 
 impl FeatureGates {
@@ -123,6 +130,10 @@ impl FeatureGates {
             "ReconciliationIssuesCondition" => self.reconciliation_issues_condition = true,
             "UnknownVersion" => self.unknown_version = true,
             "ClusterUpdateAcceptRisks" => self.accept_risks = true,
+            "CRDCompatibilityRequirementOperator" => {
+                self.crd_compatibility_requirement_operator = true
+            }
+            "ClusterAPIMachineManagement" => self.cluster_api_machine_management = true,
             _ => return false,
         }
         true
@@ -195,6 +206,16 @@ impl Semantics {
     /// `acceptRisks` is valid; with the gate off (or before 4.22) `acceptRisks` is forbidden.
     pub fn reconciles_accept_risks(&self) -> bool {
         self.flavour == Flavour::Fixed && self.minor >= 22 && self.gates.accept_risks
+    }
+    /// `Upgradeable` is built from risk sources at every status sync (4.23+, 5.x, main:
+    /// `setUpgradeableCondition`, pkg/risk), without the `Upgradeable*` sub-conditions.
+    pub fn risk_based_upgradeable(&self) -> bool {
+        self.flavour == Flavour::Fixed && self.minor >= 23
+    }
+    /// Capabilities whose feature gate is off are left out of the known, enabled and
+    /// implicitly enabled sets (4.23+, lib/capability `excludedCapabilities`).
+    pub fn excludes_gated_capabilities(&self) -> bool {
+        self.minor >= 23
     }
     /// `ValidateClusterVersion` knows `acceptRisks` (4.22+): forbidden while the gate is off.
     pub fn validates_accept_risks(&self) -> bool {

@@ -5,6 +5,10 @@
 use super::capabilities::CapabilitiesStatus;
 use super::errors::{Effect, Failure, summary_for_reason};
 use super::history::{MergeInput, Pruned, merge_operator_history};
+use super::risks::{
+    RiskConditions, SourceRisks, accepted_risks_text, conditional_update_risks, own_conditions,
+    set_upgradeable_from_risks, with_risk_names,
+};
 use super::semantics::Semantics;
 use crate::model::{ClusterVersionStatus, Condition, Release, Time};
 
@@ -65,6 +69,20 @@ pub struct SyncInput<'a> {
     /// When this CVO process first saw each ClusterOperator updating.
     pub co_update_started: &'a BTreeMap<String, Time>,
     pub now: Time,
+    /// Some while the CVO reconciles accepted risks (4.22+ with `ClusterUpdateAcceptRisks`):
+    /// its cached, evaluated update service answer.
+    pub risk_status: Option<RiskStatus<'a>>,
+    /// 4.23+: the Upgradeable risk sources' answer (`setUpgradeableCondition`).
+    pub upgradeable_risks: Option<&'a SourceRisks>,
+}
+
+/// The available-updates cache as `updateClusterVersionStatus` reads it with accept risks on.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RiskStatus<'a> {
+    /// `None`: no answer cached yet (the status's conditional updates are used).
+    pub updates: Option<&'a [Release]>,
+    pub conditional: Option<&'a [crate::model::ConditionalUpdate]>,
+    pub risk_conditions: Option<&'a RiskConditions>,
 }
 
 /// `versionStringFromRelease`: version, else image, else `<unknown>`.
@@ -206,11 +224,44 @@ pub fn sync_status(status: &mut ClusterVersionStatus, input: &SyncInput<'_>) -> 
         );
     }
     let desired = shape_desired(actual, sem);
-    let risks = match sem.accepted_risks() {
-        true if desired.image == w.load.update.image => Some(w.load.accepted_risks.as_str()),
-        true => Some(""),
-        false => None,
+    let mut names_for_desired = Vec::new();
+    if let Some(r) = &input.risk_status {
+        if let Some(updates) = r.updates {
+            status.available_updates = updates.to_vec();
+        }
+        let cus: Vec<crate::model::ConditionalUpdate> = match r.conditional {
+            Some(c) => c.to_vec(),
+            None => std::mem::take(&mut status.conditional_updates),
+        };
+        // Without an evaluation (no answer cached, or scripted conditional updates) the
+        // risks' own Applies conditions stand for it.
+        let own;
+        let conds = match r.risk_conditions {
+            Some(c) => Some(c),
+            None => {
+                own = own_conditions(&cus);
+                Some(&own)
+            }
+        };
+        let (cus, names) = with_risk_names(&cus, conds, &desired.image, now);
+        status.conditional_update_risks = conditional_update_risks(&cus);
+        status.conditional_updates = cus;
+        names_for_desired = names;
+    }
+    if let Some(src) = input.upgradeable_risks {
+        set_upgradeable_from_risks(&mut status.conditions, src, now);
+    }
+    let risks_text = match sem.accepted_risks() {
+        true if desired.image == w.load.update.image => {
+            let previous = w.load.accepted_risks.as_str();
+            match (input.risk_status.is_some(), names_for_desired.is_empty()) {
+                (true, false) => accepted_risks_text(previous, &desired.image, &names_for_desired),
+                _ => previous.to_string(),
+            }
+        }
+        _ => String::new(),
     };
+    let risks = sem.accepted_risks().then_some(risks_text.as_str());
     let merge = MergeInput {
         verified: w.verified,
         now,

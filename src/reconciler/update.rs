@@ -47,13 +47,13 @@ impl Worker {
             .work
             .as_ref()
             .map_or(inp.status_caps, |w| &w.caps.enabled);
-        set_capabilities(inp.caps_spec, prior, cx.always_caps, cx.sem.minor)
+        set_capabilities(inp.caps_spec, prior, cx.always_caps, cx.sem)
     }
 
     fn set_caps_status(&mut self, cx: &Ctx<'_>, caps: &Capabilities) {
         if cx.sem.capabilities() {
             self.status.implicitly_enabled = caps.implicit.clone();
-            self.status.capabilities = Some(caps.status(cx.sem.minor));
+            self.status.capabilities = Some(caps.status(cx.sem));
         }
     }
 

@@ -217,7 +217,7 @@ const ADMIN_ACK: &str = "UpgradeableAdminAckRequired";
 
 /// `gateApplicableToCurrentVersion`: the gate name must match `^ack-[4-5][.]([0-9]{1,})-[^-]`;
 /// it applies when its minor is the current version's.
-fn gate_applies(gate: &str, current: &str) -> Result<bool, String> {
+fn gate_applies(gate: &str, current: &str, minor: u32) -> Result<bool, String> {
     let b = gate.as_bytes();
     let digits = b
         .get(6..)
@@ -230,8 +230,10 @@ fn gate_applies(gate: &str, current: &str) -> Result<bool, String> {
         && b.get(7 + digits).is_some_and(|c| *c != b'-');
     if !matched {
         return Err(format!(
-            "admin-gates configmap gate name {gate} has invalid format; must comply with {}.",
-            go_quote("^ack-[4-5][.]([0-9]{1,})-[^-]")
+            "admin-gates configmap gate name {gate} has invalid format; must comply with {}{}",
+            go_quote("^ack-[4-5][.]([0-9]{1,})-[^-]"),
+            // 4.22 dropped the trailing period (pkg/cvo/upgradeable.go at 9b55234a2).
+            if minor >= 22 { "" } else { "." }
         ));
     }
     // The matched text is `ack-4.N-x`; its second `-`-separated part is `4.N`.
@@ -240,7 +242,11 @@ fn gate_applies(gate: &str, current: &str) -> Result<bool, String> {
 }
 
 /// `clusterAdminAcksCompletedUpgradeable` (4.8+).
-fn admin_acks_check(cv: &ClusterVersion, cluster: &ClusterState) -> Option<UpgradeableCondition> {
+fn admin_acks_check(
+    cv: &ClusterVersion,
+    cluster: &ClusterState,
+    minor: u32,
+) -> Option<UpgradeableCondition> {
     let current = current_version(&cv.status.history);
     if current.is_empty() {
         return None;
@@ -261,7 +267,7 @@ fn admin_acks_check(cv: &ClusterVersion, cluster: &ClusterState) -> Option<Upgra
     };
     let mut reasons: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for (gate, value) in gates {
-        let (reason, message) = match gate_applies(gate, current) {
+        let (reason, message) = match gate_applies(gate, current, minor) {
             Err(e) => ("AdminAckConfigMapGateNameError", e),
             Ok(false) => continue,
             Ok(true) if value.is_empty() => (
@@ -323,7 +329,7 @@ pub fn failing_checks(
         _ => {
             let mut v = vec![
                 overrides_check(cv, minor),
-                admin_acks_check(cv, cluster),
+                admin_acks_check(cv, cluster, minor),
                 operators_check(cluster, minor),
             ];
             if minor >= 19 {
@@ -403,14 +409,14 @@ mod tests {
     #[test]
     fn gate_names_follow_the_cvos_pattern() {
         assert_eq!(
-            gate_applies("ack-4.8-kube-122-api-removals-in-4.9", "4.8.0"),
+            gate_applies("ack-4.8-kube-122-api-removals-in-4.9", "4.8.0", 21),
             Ok(true)
         );
         assert_eq!(
-            gate_applies("ack-4.9-kube-122-api-removals-in-4.9", "4.8.0"),
+            gate_applies("ack-4.9-kube-122-api-removals-in-4.9", "4.8.0", 21),
             Ok(false)
         );
-        assert_eq!(gate_applies("ack-5.12-x", "5.12.1"), Ok(true));
+        assert_eq!(gate_applies("ack-5.12-x", "5.12.1", 21), Ok(true));
         for bad in [
             "ack-4.8--x",
             "ack-3.8-x",
@@ -419,8 +425,12 @@ mod tests {
             "ack-4.8-",
             "nack-4.8-x",
         ] {
-            let e = gate_applies(bad, "4.8.0").unwrap_err();
+            let e = gate_applies(bad, "4.8.0", 21).unwrap_err();
             assert!(e.starts_with(&format!("admin-gates configmap gate name {bad} has invalid format; must comply with \"^ack-")), "{e}");
+            // The text ends with the quoted pattern from 4.22, with a period before.
+            assert!(e.ends_with("\"."), "{e}");
+            let e22 = gate_applies(bad, "4.8.0", 22).unwrap_err();
+            assert_eq!(format!("{e22}."), e);
         }
     }
 

@@ -98,6 +98,8 @@ pub fn sync_with(
         update_service_current: None,
         co_update_started: co,
         now,
+        risk_status: None,
+        upgradeable_risks: None,
     };
     sync_status(status, &input);
 }

@@ -302,6 +302,7 @@ fn inputs(cx: &mut Cx<'_>) {
                 updates,
                 current: None,
                 conditional_updates: None,
+                ..Default::default()
             }),
         );
         cx.note(format!(
