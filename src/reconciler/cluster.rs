@@ -80,6 +80,10 @@ pub struct ClusterState {
     /// CVO turns firing ones into risks of every update).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub alerts: Vec<AlertState>,
+    /// Risks a further source reports for every update (as `pkg/risk/mock` does in the CVO's
+    /// tests), merged like the alerts' while accept risks is reconciled.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub risks: Vec<crate::model::ConditionalUpdateRisk>,
 }
 
 impl Default for ClusterState {
@@ -90,6 +94,7 @@ impl Default for ClusterState {
             admin_gates: empty_map(),
             admin_acks: empty_map(),
             alerts: Vec::new(),
+            risks: Vec::new(),
         }
     }
 }

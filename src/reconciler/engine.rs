@@ -142,6 +142,12 @@ impl Engine {
             risks: alerts,
             errors: Vec::new(),
         });
+        let mock = cluster.risks.clone();
+        all.add(SourceRisks {
+            versions: mock.iter().map(versions_of).collect(),
+            risks: mock,
+            errors: Vec::new(),
+        });
         if self.risk_upgradeable() {
             all.add(super::risks::upgradeable_sources(
                 &self.cv,

@@ -268,9 +268,9 @@ pub struct AvailableUpdates {
     /// version, url and channels fill what the reported release lacks (4.6+).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current: Option<Release>,
-    /// `status.conditionalUpdates` (4.10+), replaced when given. Given with `risks` (or with
-    /// `risk_matches`), the CVO evaluates them: each risk's `Applies` and each target's
-    /// `Recommended` are computed, not taken from here.
+    /// `status.conditionalUpdates` (4.10+), replaced when given. Given with `risks` or without
+    /// `conditions` (or with `risk_matches`), the CVO evaluates them: each risk's `Applies`
+    /// and each target's `Recommended` are computed, not taken from here.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conditional_updates: Option<Vec<crate::model::ConditionalUpdate>>,
     /// The channel the answer is for (the cache's `Channel`; default: `spec.channel` now). The
@@ -290,14 +290,15 @@ pub struct AvailableUpdates {
 }
 
 impl AvailableUpdates {
-    /// Whether the CVO evaluates the conditional updates (they carry risks or the scenario says
-    /// how risks match) rather than the scenario scripting their conditions.
+    /// Whether the CVO evaluates the conditional updates (one carries risks or no conditions,
+    /// or the scenario says how risks match) rather than the scenario scripting their
+    /// conditions.
     pub fn evaluated(&self) -> bool {
         !self.risk_matches.is_empty()
             || self
                 .conditional_updates
                 .as_ref()
-                .is_some_and(|c| c.iter().any(|u| !u.risks.is_empty()))
+                .is_some_and(|c| c.iter().any(|u| !u.risks.is_empty() || u.conditions.is_empty()))
     }
 }
 

@@ -682,6 +682,17 @@ fn parse_version(v: &str) -> Result<Version, String> {
     gosemver::parse(v)
 }
 
+/// The zero version a failed parse leaves (blang/semver's `Version{}`).
+fn zero() -> Version {
+    Version {
+        major: 0,
+        minor: 0,
+        patch: 0,
+        pre: Vec::new(),
+        build: Vec::new(),
+    }
+}
+
 /// One Upgradeable source's answer: its risks on `versions` a major or minor beyond `base`.
 fn source(
     risks: Vec<ConditionalUpdateRisk>,
@@ -769,7 +780,7 @@ pub fn upgradeable_sources(
                 format!("Failed to parse cluster version to check resource deletion: {e}"),
                 DOCS_ROOT.into(),
             )],
-            None,
+            Some(&zero()),
             versions,
             Some(e.clone()),
         ));
@@ -784,7 +795,7 @@ pub fn upgradeable_sources(
                 format!("Failed to parse cluster version to check Upgradeable conditions: {e}"),
                 DOCS_ROOT.into(),
             )],
-            None,
+            Some(&zero()),
             versions,
             Some(e.clone()),
         )),
@@ -831,10 +842,10 @@ fn admin_ack_source(
     cur: &Result<Version, String>,
     versions: &[String],
 ) -> SourceRisks {
-    let unknown = |m: String, e: String| {
+    let unknown = |m: String, e: String, base: &Version| {
         source(
             vec![always_risk("AdminAckUnknown".into(), m, DOCS_ROOT.into())],
-            None,
+            Some(base),
             versions,
             Some(e),
         )
@@ -844,6 +855,7 @@ fn admin_ack_source(
             return unknown(
                 format!("Failed to parse cluster version to check admin-acks: {e}"),
                 e.clone(),
+                &zero(),
             );
         }
         Ok(v) => v,
@@ -855,6 +867,7 @@ fn admin_ack_source(
                 "Failed to retrieve ConfigMap admin-gates from namespace openshift-config-managed: {e}"
             ),
             e,
+            v,
         );
     };
     let Some(acks) = &cluster.admin_acks else {
@@ -862,6 +875,7 @@ fn admin_ack_source(
         return unknown(
             format!("Failed to retrieve ConfigMap admin-acks from namespace openshift-config: {e}"),
             e,
+            v,
         );
     };
     let mut risks = Vec::new();
