@@ -114,3 +114,34 @@ fn summary_shows_no_target_and_the_accepted_risks() {
         serde_json::json!(["SyntheticRiskB", "TestAlertB"])
     );
 }
+
+/// CV022 on a requested target that is not recommended names the risks the administrator
+/// accepted as accepted (the same cluster asking for 5.1.0 while accepting SyntheticRiskB and
+/// TestAlertB; 5.1.0's other risks still apply).
+#[test]
+fn cv022_marks_the_accepted_risks_of_a_requested_target() {
+    let cv = &files(&["cv.yaml"])[0];
+    let text = std::fs::read_to_string(cv).unwrap();
+    let asked = text.replacen(
+        "  desiredUpdate:\n    acceptRisks:\n",
+        "  desiredUpdate:\n    version: 5.1.0\n    acceptRisks:\n    - name: TestAlertA\n",
+        1,
+    );
+    assert_ne!(asked, text, "the fixture's desiredUpdate moved");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(format!("{SET}-cv.yaml"));
+    std::fs::write(&path, asked).unwrap();
+    let mut all = files(&["featuregate.yaml", "infrastructure.yaml"]);
+    all.push(path.to_string_lossy().into_owned());
+    let r = common::report(&all, &["CV022"]);
+    let msgs: Vec<&str> = r.findings.iter().map(|f| f.message.as_str()).collect();
+    assert_eq!(msgs.len(), 1, "{msgs:#?}");
+    assert!(msgs[0].contains("requested update to `5.1.0`"), "{}", msgs[0]);
+    assert!(msgs[0].contains("`TestAlertA` (") && msgs[0].contains("; accepted)"), "{}", msgs[0]);
+    let unaccepted = msgs[0]
+        .split("`SyntheticRiskA` (")
+        .nth(1)
+        .and_then(|r| r.split(')').next())
+        .unwrap_or("");
+    assert!(!unaccepted.is_empty() && !unaccepted.contains("accepted"), "{}", msgs[0]);
+}

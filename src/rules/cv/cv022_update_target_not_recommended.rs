@@ -46,10 +46,23 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         if let Some(t) = target
             && let Some(c) = t.not_recommended()
         {
+            // A risk the administrator accepted (`spec.desiredUpdate.acceptRisks`) is named as
+            // accepted: a CVO that evaluates risks leaves it out of `Recommended`.
             let risks: Vec<String> = t
                 .risks
                 .iter()
-                .map(|r| format!("`{}` ({})", r.name, r.message.lines().next().unwrap_or("")))
+                .map(|r| {
+                    let accepted = if req.accepts(&r.name) {
+                        "; accepted"
+                    } else {
+                        ""
+                    };
+                    format!(
+                        "`{}` ({}{accepted})",
+                        r.name,
+                        r.message.lines().next().unwrap_or("")
+                    )
+                })
                 .collect();
             let forced = if req.force == Some(true) {
                 "; the request is forced, so nothing stops it"
