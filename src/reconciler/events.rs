@@ -295,10 +295,10 @@ impl AvailableUpdates {
     /// conditions.
     pub fn evaluated(&self) -> bool {
         !self.risk_matches.is_empty()
-            || self
-                .conditional_updates
-                .as_ref()
-                .is_some_and(|c| c.iter().any(|u| !u.risks.is_empty() || u.conditions.is_empty()))
+            || self.conditional_updates.as_ref().is_some_and(|c| {
+                c.iter()
+                    .any(|u| !u.risks.is_empty() || u.conditions.is_empty())
+            })
     }
 }
 

@@ -671,6 +671,53 @@ expect:
     }
 
     #[test]
+    fn the_update_service_answer_and_risk_expectations_parse_and_round_trip() {
+        let text = r#"
+cvo_version: "4.23"
+feature_gates: [ClusterUpdateAcceptRisks, ClusterAPIMachineManagement]
+cluster:
+  alerts: [{labels: {alertname: A, severity: critical}, state: firing, activeAt: "2026-01-01T00:00:00Z"}]
+  risks: [{name: M, message: m, url: "https://x", matchingRules: [{type: Always}]}]
+events:
+  - at: "2026-01-01T00:00:00Z"
+    available_updates:
+      channel: fast
+      retrieved: {reason: NoChannel}
+      updates: []
+      conditional_updates: [{release: {version: 4.23.1, image: i}, risks: [{name: R, matchingRules: [{type: PromQL}]}]}]
+      risk_matches: {R: {error: boom}, S: false}
+  - {at: "2026-01-01T00:01:00Z", cluster_change: {alerts: []}}
+expect:
+  availableUpdates: [{version: 4.23.1}]
+  conditionalUpdates: [{release: {version: 4.23.1}, riskNames: [R]}]
+  conditionalUpdateRisks: [{name: R}]
+  conditionOrder: [Available, Failing]
+"#;
+        let s = load_scenario(text).unwrap();
+        let Event::AvailableUpdates(u) = &s.events[0].event else {
+            panic!("not an answer")
+        };
+        assert!(u.evaluated());
+        assert_eq!(
+            u.retrieved.clone().unwrap_or_default().condition(),
+            (
+                "False".to_string(),
+                "NoChannel".to_string(),
+                "The update channel has not been configured.".to_string()
+            )
+        );
+        assert_eq!(u.risk_matches.len(), 2);
+        assert_eq!(s.cluster.as_ref().map(|c| c.alerts.len()), Some(1));
+        let e = s.expect.as_ref().unwrap();
+        assert_eq!(e.condition_order.as_ref().map(Vec::len), Some(2));
+        let back = load_scenario(&s.to_yaml().unwrap()).unwrap();
+        assert_eq!(back, s);
+        let scripted = "events:\n  - {at: \"2026-01-01T00:00:00Z\", available_updates: {updates: [], conditional_updates: [{release: {version: 1.0.1}, conditions: [{type: Recommended, status: \"True\"}]}]}}\n";
+        let s = load_scenario(scripted).unwrap();
+        assert!(matches!(&s.events[0].event, Event::AvailableUpdates(u) if !u.evaluated()));
+    }
+
+    #[test]
     fn rejects_bad_events_with_their_index_and_time() {
         let two =
             "events:\n  - {at: \"2020-01-01T00:00:00Z\", tick: {}, pass_result: {ok: true}}\n";

@@ -136,12 +136,24 @@ fn cv022_marks_the_accepted_risks_of_a_requested_target() {
     let r = common::report(&all, &["CV022"]);
     let msgs: Vec<&str> = r.findings.iter().map(|f| f.message.as_str()).collect();
     assert_eq!(msgs.len(), 1, "{msgs:#?}");
-    assert!(msgs[0].contains("requested update to `5.1.0`"), "{}", msgs[0]);
-    assert!(msgs[0].contains("`TestAlertA` (") && msgs[0].contains("; accepted)"), "{}", msgs[0]);
+    assert!(
+        msgs[0].contains("requested update to `5.1.0`"),
+        "{}",
+        msgs[0]
+    );
+    assert!(
+        msgs[0].contains("`TestAlertA` (") && msgs[0].contains("; accepted)"),
+        "{}",
+        msgs[0]
+    );
     let unaccepted = msgs[0]
         .split("`SyntheticRiskA` (")
         .nth(1)
         .and_then(|r| r.split(')').next())
         .unwrap_or("");
-    assert!(!unaccepted.is_empty() && !unaccepted.contains("accepted"), "{}", msgs[0]);
+    assert!(
+        !unaccepted.is_empty() && !unaccepted.contains("accepted"),
+        "{}",
+        msgs[0]
+    );
 }

@@ -1,6 +1,7 @@
 //! Conformance vectors ported from the CVO's own unit tests (`pkg/cvo/status_test.go`,
 //! `cvo_test.go`, `cvo_scenarios_test.go`, `sync_worker_test.go` on release-4.3, 4.10, 4.13,
-//! 4.16 and main, `lib/validation/validation_test.go` on release-4.22) and a few derived from the code they test: every scenario in
+//! 4.16 and main, `lib/validation/validation_test.go`, the precondition, available-updates and
+//! status tables on release-4.22, `pkg/risk` on main) and a few derived from the code they test: every scenario in
 //! `fixtures/scenarios/upstream/` names its source and must meet its upstream expectation. The
 //! table test reports every failing vector by name.
 
@@ -347,4 +348,59 @@ fn a_computed_vector_fails_when_its_input_changes() {
 #[test]
 fn every_gap_of_the_issue_has_passing_vectors() {
     assert_items_pass(&GAPS, |_| Ok(()));
+}
+
+/// Issue #56 items 3 and 4: every upstream table after 4.21 that the vectors port, by family,
+/// and the CVO version each behaviour needs: run as the version before it, a family's vectors
+/// fail (so they pin the new behaviour, not one the older model already had). `None`: a table
+/// whose behaviour is older and which the scenario format could not state before.
+const AFTER_421: [(&str, usize, Option<&str>); 12] = [
+    ("r422-precondition-upgradeable-", 22, Some("4.21")),
+    ("r422-precondition-giant-hop-", 6, Some("4.21")),
+    ("r422-evaluate-conditional-update-", 8, Some("4.21")),
+    ("r422-evaluate-conditional-updates-", 1, Some("4.21")),
+    ("r422-risk-names-", 5, Some("4.21")),
+    ("r422-conditional-update-risks-", 1, Some("4.21")),
+    ("r422-upgradeable-sync-", 19, Some("4.21")),
+    ("r422-validate-", 4, Some("4.21")),
+    ("main-risk-admin-ack-", 11, Some("4.22")),
+    ("main-risk-cluster-operator-upgradeable", 1, Some("4.22")),
+    ("main-operator-sync-new-available-updates", 3, None),
+    ("main-available-updates-sync-", 2, None),
+];
+
+#[test]
+fn upstream_tables_after_4_21_are_ported_and_need_their_cvo_version() {
+    let all = vectors();
+    for (prefix, count, older) in AFTER_421 {
+        let family: Vec<&(String, Scenario)> =
+            all.iter().filter(|(n, _)| n.starts_with(prefix)).collect();
+        assert_eq!(family.len(), count, "{prefix}*");
+        let mut failing_as_older = 0;
+        for (name, s) in &family {
+            let out = run(s, &RunOptions::default());
+            assert!(
+                out.expect_mismatches.is_empty(),
+                "{name}:\n{}",
+                render_mismatches(&out.expect_mismatches)
+            );
+            let Some(older) = older else { continue };
+            let mut old = s.clone();
+            old.cvo_version = Some(older.into());
+            if !run(&old, &RunOptions::default())
+                .expect_mismatches
+                .is_empty()
+            {
+                failing_as_older += 1;
+            }
+        }
+        // Cases whose answer did not change (an update that passes on every version) pass as
+        // the older CVO too; each family has some that do not.
+        if let Some(older) = older {
+            assert!(
+                failing_as_older > 0,
+                "{prefix}*: every vector passes as CVO {older}"
+            );
+        }
+    }
 }
