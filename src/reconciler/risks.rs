@@ -498,10 +498,8 @@ pub fn with_risk_names(
         if !names.is_empty() {
             cu.risk_names = names.into_iter().collect();
         }
-        if !desired_image.is_empty() || cu.release.image.is_empty() {
-            if desired_image == cu.release.image {
-                names_for_desired = cu.risk_names.clone();
-            }
+        if desired_image == cu.release.image {
+            names_for_desired = cu.risk_names.clone();
         }
         out.push(cu);
     }
