@@ -354,7 +354,7 @@ fn every_gap_of_the_issue_has_passing_vectors() {
 /// and the CVO version each behaviour needs: run as the version before it, a family's vectors
 /// fail (so they pin the new behaviour, not one the older model already had). `None`: a table
 /// whose behaviour is older and which the scenario format could not state before.
-const AFTER_421: [(&str, usize, Option<&str>); 13] = [
+const AFTER_421: [(&str, usize, Option<&str>); 15] = [
     ("r422-precondition-upgradeable-", 22, Some("4.21")),
     ("r422-precondition-giant-hop-", 6, Some("4.21")),
     ("r422-evaluate-conditional-update-", 8, Some("4.21")),
@@ -365,6 +365,8 @@ const AFTER_421: [(&str, usize, Option<&str>); 13] = [
     ("r422-validate-", 4, Some("4.21")),
     ("main-risk-admin-ack-", 11, Some("4.22")),
     ("main-risk-cluster-operator-upgradeable", 1, Some("4.22")),
+    ("main-risk-overrides-", 2, Some("4.22")),
+    ("main-risk-updating-", 2, Some("4.22")),
     ("main-operator-sync-new-available-updates", 3, None),
     ("main-available-updates-sync-", 2, None),
     ("r422-alert-risk-", 2, Some("4.21")),
