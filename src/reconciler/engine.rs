@@ -162,7 +162,7 @@ impl Engine {
     /// `evaluateConditionalUpdates` on the cached answer (re-run at every sync: accepted
     /// risks, alerts and the Upgradeable sources re-queue it in the CVO), then
     /// `NeedsUpdate`: the answer reaches the status while it is for the spec's channel.
-    fn refresh_updates(&mut self, now: Time, notes: &mut Vec<String>) {
+    fn refresh_updates(&mut self, now: Time, notes: &mut Vec<String>, at_answer: bool) {
         let Some(cache) = self.updates_cache.as_ref() else {
             return;
         };
@@ -198,8 +198,10 @@ impl Engine {
                     now,
                 },
             );
-            for e in &out.errors {
-                notes.push(format!("risk evaluation: {e}"));
+            if at_answer {
+                for e in &out.errors {
+                    notes.push(format!("risk evaluation: {e}"));
+                }
             }
             // The Recommended conditions keep their times across evaluations.
             let cache = self.updates_cache.as_mut().expect("checked above");
@@ -228,6 +230,9 @@ impl Engine {
         }
         let cache = self.updates_cache.as_ref().expect("checked above");
         if cache.channel != self.cv.spec.channel {
+            if !at_answer {
+                return;
+            }
             notes.push(format!(
                 "the cached update service answer is for channel {:?}, spec.channel is {:?}: not written to the status",
                 cache.channel, self.cv.spec.channel
@@ -404,7 +409,7 @@ impl Engine {
 
     fn sync(&mut self, ws: &WorkerStatus, errs: &[String], now: Time, notes: &mut Vec<String>) {
         if self.updates_cache.as_ref().is_some_and(|c| c.evaluated) {
-            self.refresh_updates(now, notes);
+            self.refresh_updates(now, notes, false);
         }
         // 4.23+: Upgradeable from the risk sources, on the ClusterVersion as the lister holds
         // it before this sync writes it.
@@ -617,7 +622,7 @@ impl Engine {
                     conditional: u.conditional_updates.clone(),
                     risk_conditions: None,
                 });
-                self.refresh_updates(now, &mut notes);
+                self.refresh_updates(now, &mut notes, true);
             }
             Event::Upgradeable(Some(c)) => {
                 let set = [UpgradeableCondition {
