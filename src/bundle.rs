@@ -101,35 +101,90 @@ impl Tally {
     }
 }
 
-/// The files of an input that were looked at and not read, by reason.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct NotRead {
+/// Why a file the walk looked at was not read: the one type the walk counts with, the
+/// summary prints ([`NotReadReason::describe`]) and [`NotRead`] tallies (its JSON keys).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum NotReadReason {
     /// In a known layout (a must-gather, a CI job), holding nothing any rule reads (most
     /// pod logs, most namespaces' objects).
-    pub not_needed: Tally,
+    NotNeeded,
     /// Outside every known layout, with content mglint does not recognise.
-    pub unknown_format: Tally,
+    UnknownFormat,
     /// Larger than `--max-file-bytes`.
-    pub over_size_cap: Tally,
+    OverSizeCap,
     /// Links (never followed), FIFOs, sockets, devices.
-    pub not_regular: Tally,
+    NotRegular,
     /// Could not be opened or read (permissions, I/O errors, a broken archive entry).
-    pub unreadable: Tally,
+    Unreadable,
     /// An earlier copy of an archive entry that a later one of the same name replaced.
+    Duplicate,
+}
+
+impl NotReadReason {
+    /// Every reason, in the order the summary lists them.
+    pub const ALL: [NotReadReason; 6] = [
+        NotReadReason::NotNeeded,
+        NotReadReason::UnknownFormat,
+        NotReadReason::OverSizeCap,
+        NotReadReason::NotRegular,
+        NotReadReason::Unreadable,
+        NotReadReason::Duplicate,
+    ];
+
+    /// The reason for a person (the summary's wording).
+    pub fn describe(self) -> &'static str {
+        match self {
+            NotReadReason::NotNeeded => "not needed by any rule",
+            NotReadReason::UnknownFormat => "unknown format",
+            NotReadReason::OverSizeCap => "over the size cap",
+            NotReadReason::NotRegular => "not a regular file",
+            NotReadReason::Unreadable => "unreadable",
+            NotReadReason::Duplicate => "replaced by a later copy",
+        }
+    }
+}
+
+/// The files of an input that were looked at and not read, one [`Tally`] per
+/// [`NotReadReason`] (a field each, the reason's JSON key).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct NotRead {
+    pub not_needed: Tally,
+    pub unknown_format: Tally,
+    pub over_size_cap: Tally,
+    pub not_regular: Tally,
+    pub unreadable: Tally,
     pub duplicate: Tally,
 }
 
 impl NotRead {
-    /// Every reason with its name, in a fixed order.
-    pub fn reasons(&self) -> [(&'static str, &Tally); 6] {
-        [
-            ("not needed by any rule", &self.not_needed),
-            ("unknown format", &self.unknown_format),
-            ("over the size cap", &self.over_size_cap),
-            ("not a regular file", &self.not_regular),
-            ("unreadable", &self.unreadable),
-            ("replaced by a later copy", &self.duplicate),
-        ]
+    /// The tally of one reason.
+    pub fn tally(&self, why: NotReadReason) -> &Tally {
+        match why {
+            NotReadReason::NotNeeded => &self.not_needed,
+            NotReadReason::UnknownFormat => &self.unknown_format,
+            NotReadReason::OverSizeCap => &self.over_size_cap,
+            NotReadReason::NotRegular => &self.not_regular,
+            NotReadReason::Unreadable => &self.unreadable,
+            NotReadReason::Duplicate => &self.duplicate,
+        }
+    }
+
+    /// Counts the file at `path` as not read for `why`.
+    pub fn add(&mut self, why: NotReadReason, path: &str) {
+        let t = match why {
+            NotReadReason::NotNeeded => &mut self.not_needed,
+            NotReadReason::UnknownFormat => &mut self.unknown_format,
+            NotReadReason::OverSizeCap => &mut self.over_size_cap,
+            NotReadReason::NotRegular => &mut self.not_regular,
+            NotReadReason::Unreadable => &mut self.unreadable,
+            NotReadReason::Duplicate => &mut self.duplicate,
+        };
+        t.add(path);
+    }
+
+    /// Every reason with its tally, in [`NotReadReason::ALL`]'s order.
+    pub fn reasons(&self) -> [(NotReadReason, &Tally); 6] {
+        NotReadReason::ALL.map(|r| (r, self.tally(r)))
     }
 
     pub fn total(&self) -> u64 {
@@ -201,11 +256,9 @@ impl Bundle {
     pub fn cvo_namespace(&self) -> String {
         self.cvo_logs
             .iter()
-            .find_map(|l| {
-                let whole = l.prov.display_path();
-                let (before, _) = whole.rsplit_once("/core/pods/logs/")?;
-                let (_, ns) = before.rsplit_once("namespaces/")?;
-                (!ns.contains('/')).then(|| ns.to_string())
+            .find_map(|l| match &self.files.entry(&l.prov.file)?.at {
+                crate::vocab::kind::Location::CvoLog(c) => c.namespace.clone(),
+                _ => None,
             })
             .unwrap_or_else(|| "openshift-cluster-version".to_string())
     }
@@ -303,8 +356,8 @@ impl Bundle {
     }
 }
 
-/// A file the input holds that could not be read, with the kind of object it seems to hold
-/// (from the reader's reason, the file's `kind:` lines, else its name); `None` when it
+/// A file the input holds that could not be read, with the kind of object it holds (the kind
+/// it failed to read as, else the file's `kind:` lines, else its name); `None` when it
 /// cannot be told.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Unread {
@@ -314,6 +367,9 @@ pub struct Unread {
     pub path: String,
     pub reason: String,
     pub kind: Option<String>,
+    /// The reader's own words (the diagnostic's `Cause::detail`), when it gave them apart.
+    #[serde(skip)]
+    pub detail: Option<String>,
 }
 
 /// The kind an unread container log is reported as (read only for known-issue rules).
@@ -379,8 +435,12 @@ impl Unread {
     }
 }
 
-/// The kind of object a file that could not be read seems to hold.
-fn guess_kind(reason: &str, text: Option<&str>, path: &str) -> Option<String> {
+/// The kind of object a file that could not be read holds: the kind it failed to read as
+/// (the diagnostic's typed cause), else the kind its `kind:` lines name, else its name's.
+fn unread_kind(object: Option<&'static str>, text: Option<&str>, path: &str) -> Option<String> {
+    if let Some(k) = object {
+        return Some(k.to_string());
+    }
     let canonical = |k: &str| -> Option<String> {
         let k = k.strip_suffix("List").unwrap_or(k);
         STATUS_KINDS
@@ -390,15 +450,6 @@ fn guess_kind(reason: &str, text: Option<&str>, path: &str) -> Option<String> {
             .map(|c| c.to_string())
             .or_else(|| (!k.is_empty()).then(|| k.to_string()))
     };
-    if let Some(rest) = reason.split("not a valid ").nth(1) {
-        let k: String = rest
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .collect();
-        if let Some(k) = canonical(&k) {
-            return Some(k);
-        }
-    }
     if let Some(t) = text {
         let head = &t[..t.len().min(64 * 1024)];
         for line in head.lines() {
@@ -434,8 +485,8 @@ fn guess_kind(reason: &str, text: Option<&str>, path: &str) -> Option<String> {
         .map(|(_, k)| k.to_string())
 }
 
-/// The files of the bundle that could not be read (error diagnostics), with their guessed
-/// kinds, one per file.
+/// The files of the bundle that could not be read (error diagnostics), with their kinds,
+/// one per file.
 pub fn unread_files(b: &Bundle) -> Vec<Unread> {
     let mut out: Vec<Unread> = Vec::new();
     for d in &b.diagnostics {
@@ -449,21 +500,88 @@ pub fn unread_files(b: &Bundle) -> Vec<Unread> {
         let text = b.files.text(&d.prov.file).map(|t| &**t);
         // A container log read only for known-issue rules holds no object the assessment
         // reads: its loss touches those rules alone.
-        let pod_log = b
-            .files
-            .entry(&d.prov.file)
-            .is_some_and(|e| e.kind == crate::vocab::FileKind::PodLog);
-        let kind = if pod_log {
+        let kind = if d.cause.file == Some(crate::vocab::FileKind::PodLog) {
             Some(POD_LOG.to_string())
         } else {
-            guess_kind(&d.reason, text, &d.prov.display_path())
+            unread_kind(d.cause.object, text, &d.prov.display_path())
         };
         out.push(Unread {
             input: input.to_string(),
             path: path.to_string(),
             reason: d.reason.clone(),
             kind,
+            detail: d.cause.detail.clone(),
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocab::FileKind;
+
+    fn error(path: &str, reason: &str, cause: Cause) -> Diagnostic {
+        Diagnostic {
+            level: Severity::Error,
+            prov: Provenance::detached("dump", path),
+            column: None,
+            reason: reason.to_string(),
+            cause,
+        }
+    }
+
+    /// An unread file's kind is the diagnostic's typed cause, never words found in its
+    /// reason: a reason quoting another kind (an item's own text, a decoder's message) does
+    /// not change it, and a container log read for known-issue rules is one whatever it says.
+    #[test]
+    fn an_unread_files_kind_is_its_typed_cause() {
+        let b = Bundle {
+            diagnostics: vec![
+                error(
+                    "co.yaml",
+                    "item 0: not a valid ClusterOperator: unknown field, expected not a valid Node",
+                    Cause::object("ClusterOperator"),
+                ),
+                error(
+                    "mystery.yaml",
+                    "invalid YAML: not a valid Node at line 3",
+                    Cause::default(),
+                ),
+                error(
+                    "ns/pods/p/c/c/logs/current.log",
+                    "not a valid MachineConfigPool",
+                    Cause {
+                        file: Some(FileKind::PodLog),
+                        ..Cause::default()
+                    },
+                ),
+                error(
+                    "alerts.json",
+                    "not a valid alerts response: unexpected end of JSON input",
+                    Cause::alerts("unexpected end of JSON input".into()),
+                ),
+            ],
+            ..Bundle::default()
+        };
+        let got: Vec<(String, Option<String>, Option<String>)> = unread_files(&b)
+            .into_iter()
+            .map(|u| (u.path, u.kind, u.detail))
+            .collect();
+        let s = |v: &str| Some(v.to_string());
+        assert_eq!(
+            got,
+            [
+                ("co.yaml".into(), s("ClusterOperator"), None),
+                // No cause, no text, nothing in the name: unknown, not `Node`.
+                ("mystery.yaml".into(), None, None),
+                ("ns/pods/p/c/c/logs/current.log".into(), s(POD_LOG), None),
+                (
+                    "alerts.json".into(),
+                    s("Alerts"),
+                    s("unexpected end of JSON input")
+                ),
+            ]
+        );
+    }
 }

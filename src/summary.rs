@@ -491,7 +491,8 @@ fn render_text_unescaped(s: &Summary) -> String {
                 .collect();
             let _ = writeln!(
                 o,
-                "    not read, {why}: {} ({}{more})",
+                "    not read, {}: {} ({}{more})",
+                why.describe(),
                 t.count,
                 ol(&short.join(", "))
             );

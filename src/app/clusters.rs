@@ -282,13 +282,12 @@ pub fn groups(facts: &Facts, named: &[(String, String)]) -> Option<Vec<Group>> {
 }
 
 /// The HostedControlPlanes under must-gather root `outer` of input `input`, with the
-/// namespace their path puts them in (`namespaces/<ns>/hypershift.openshift.io/…`).
+/// namespace their path puts them in (`<outer>/namespaces/<ns>/hypershift.openshift.io/…`).
 fn control_planes<'a>(
     facts: &'a Facts,
     input: &'a str,
     outer: &'a str,
 ) -> impl Iterator<Item = (&'a HostedFact, Option<&'a str>)> {
-    let prefix = format!("{outer}/namespaces/");
     facts
         .hosted
         .iter()
@@ -297,13 +296,16 @@ fn control_planes<'a>(
         })
         .map(move |h| {
             let by_path = h
-                .file
-                .path()
-                .strip_prefix(prefix.as_str())
-                .and_then(|rest| rest.split_once('/'))
-                .map(|(ns, _)| ns);
+                .path_namespace
+                .as_deref()
+                .filter(|ns| is_under(h.file.path(), &namespace_dir(outer, ns)));
             (h, by_path)
         })
+}
+
+/// Namespace `ns`'s folder in the must-gather rooted at `outer`.
+fn namespace_dir(outer: &str, ns: &str) -> String {
+    format!("{outer}/namespaces/{ns}")
 }
 
 /// Hosted cluster `hc` (guest dump `<outer>/hostedcluster-<hc>/`, cluster ID `id`): the
@@ -362,11 +364,13 @@ fn control_plane(facts: &Facts, input: &str, outer: &str, hc: &str, id: &str) ->
         return None;
     };
     let ns = format!("{}-{}", one.namespace, one.name.replace('.', "-"));
-    let logs = format!("{outer}/namespaces/{ns}/core/pods/logs/");
+    let dir = namespace_dir(outer, &ns);
     facts
         .cvo_logs
         .iter()
-        .any(|l| l.input() == input && l.path().starts_with(&logs))
+        .any(|(l, in_ns)| {
+            l.input() == input && in_ns.as_deref() == Some(ns.as_str()) && is_under(l.path(), &dir)
+        })
         .then_some(ns)
 }
 

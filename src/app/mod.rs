@@ -163,6 +163,7 @@ impl Run {
                     prov: crate::vocab::files::Provenance::detached(input, &f.path),
                     column: None,
                     reason: format!("could not be downloaded: {}", f.reason),
+                    cause: Default::default(),
                 }));
         }
     }

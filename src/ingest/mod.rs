@@ -20,8 +20,7 @@ use crate::model::*;
 use crate::source::ReadError;
 use crate::source::{self, SourceOptions, VFile};
 use crate::vocab::encoding;
-use crate::vocab::kind::SniffMode;
-use crate::vocab::mg_path::{ContainerLog, MgPath, cvo_log, cvo_log_by_name, segments};
+use crate::vocab::kind::{ContainerLogAt, Location, ResourceAt, SniffMode};
 use crate::vocab::{FileKind, FileRef, FileTable};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -257,6 +256,7 @@ fn history(bundle: &mut Bundle, inputs: &[(String, String)]) {
                 prov: Provenance::detached(name, ".git"),
                 column: None,
                 reason: e.to_string(),
+                cause: Cause::default(),
             });
         }
     }
@@ -274,6 +274,7 @@ fn diag(
         prov: prov.at_line(line),
         column,
         reason,
+        cause: Cause::default(),
     }
 }
 
@@ -285,6 +286,7 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
     let kind = f.kind;
     let path = f.path.to_string();
     let input = f.input.clone();
+    let at = f.at.clone();
     let mut diags = Vec::new();
     let name_for_id = if path.is_empty() {
         input.to_string()
@@ -294,7 +296,7 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
     // Logs are parsed as streams; everything else is small and read whole.
     if matches!(kind, FileKind::CvoLog | FileKind::TestLog) {
         return match f.open(opts).map(encoding::decode_stream) {
-            Ok(Ok(r)) => parse_log(kind, r, prov, &name_for_id),
+            Ok(Ok(r)) => parse_log(kind, r, prov, &at),
             Ok(Err(e)) => FileResult::failed(kind, prov, diags, e),
             Err(e) => FileResult::failed(kind, prov, diags, e),
         };
@@ -305,7 +307,7 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
     }
     // Container logs are streamed too, keeping only the lines a rule can match.
     if kind == FileKind::PodLog
-        && let Some(MgPath::ContainerLog(p)) = MgPath::parse(&segments(&name_for_id))
+        && let Location::ContainerLog(p) = &at
     {
         return read_pod_log(f, prov, diags, opts, p);
     }
@@ -336,6 +338,12 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
     };
     let bytes = data.len() as u64;
     let mut kept = None;
+    // A `version` file read as an object: its path names no kind.
+    let no_place = ResourceAt::default();
+    let place = match &at {
+        Location::Resource(r) => r,
+        _ => &no_place,
+    };
     let parsed = match kind {
         FileKind::Resource => {
             // The bytes become the text without a second copy living through the parse.
@@ -360,13 +368,16 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
                 && text.trim_start().starts_with('{')
                 && resources::go_alerts(&text, &name_for_id).is_some()
             {
-                diags.push(diag(
-                    &prov,
-                    Severity::Error,
-                    None,
-                    None,
-                    format!("not a valid alerts response: {e}"),
-                ));
+                diags.push(Diagnostic {
+                    cause: Cause::alerts(e.to_string()),
+                    ..diag(
+                        &prov,
+                        Severity::Error,
+                        None,
+                        None,
+                        format!("not a valid alerts response: {e}"),
+                    )
+                });
                 return FileResult {
                     kind,
                     prov,
@@ -379,9 +390,7 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
             // A file read only for known-issue rules whose text lacks the keys of every rule
             // that reads it can give none of them an object: not parsed, not kept.
             // (The cheap test first: with no rule naming keys it answers at once.)
-            if !opts.wants.worth_parsing(&name_for_id, &text)
-                && crate::vocab::kind::classify_path(&name_for_id).is_none()
-                && Objects::kind_of_path(&name_for_id).is_none()
+            if place.for_rules && place.object.is_none() && !opts.wants.worth_parsing(place, &text)
             {
                 return FileResult {
                     kind,
@@ -392,10 +401,18 @@ fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
                     text: None,
                 };
             }
-            let (objs, errs) =
-                resources::parse_resources_keeping(&text, &name_for_id, &prov, &opts.wants);
+            let (objs, errs) = resources::parse_resources_at(
+                &text,
+                &name_for_id,
+                place.object,
+                &prov,
+                &opts.wants,
+            );
             for e in errs {
-                diags.push(diag(&prov, e.level, e.line, e.column, e.reason));
+                diags.push(Diagnostic {
+                    cause: e.cause,
+                    ..diag(&prov, e.level, e.line, e.column, e.reason)
+                });
             }
             // Kept for evidence snippets: a large file that gave nothing (a zeroed or corrupt
             // file) is not held for the rest of the run; its diagnostic has line and column.
@@ -482,10 +499,10 @@ fn read_pod_log(
     prov: Provenance,
     diags: Vec<Diagnostic>,
     opts: &SourceOptions,
-    p: ContainerLog<'_>,
+    p: &ContainerLogAt,
 ) -> FileResult {
     let kind = FileKind::PodLog;
-    let literals = opts.wants.log_literals(&p);
+    let literals = opts.wants.log_literals(&p.borrowed());
     let r = match f.open(opts).map(encoding::decode_stream) {
         Ok(Ok(r)) => r,
         Ok(Err(e)) => return FileResult::failed(kind, prov, diags, e),
@@ -515,9 +532,9 @@ fn read_pod_log(
         kind,
         parsed: Parsed::PodLog(PodLog {
             prov: prov.clone(),
-            namespace: p.namespace.to_string(),
-            pod: p.pod.to_string(),
-            container: p.container.to_string(),
+            namespace: p.namespace.clone(),
+            pod: p.pod.clone(),
+            container: p.container.clone(),
             file: p.file,
             lines: sel.finish(),
         }),
@@ -534,15 +551,17 @@ fn parse_log(
     kind: FileKind,
     mut r: Box<dyn std::io::BufRead + '_>,
     prov: Provenance,
-    name_for_id: &str,
+    at: &Location,
 ) -> FileResult {
     let mut diags = Vec::new();
     if kind == FileKind::CvoLog {
-        let parts = segments(name_for_id);
-        let id = cvo_log(&parts).unwrap_or_else(|| cvo_log_by_name(parts.last().unwrap_or(&"")));
+        // Every CVO log is classified with its pod and file (by path, else by name).
+        let (pod, file) = match at {
+            Location::CvoLog(c) => (c.pod.clone(), c.file),
+            _ => (String::new(), crate::vocab::mg_path::LogFile::Current),
+        };
         // Parsed in line-aligned blocks on the pool while the next block is read.
-        let (log, note) =
-            klog::parse_cvo_log_stream(&mut r, prov.clone(), id.pod.to_string(), id.file);
+        let (log, note) = klog::parse_cvo_log_stream(&mut r, prov.clone(), pod, file);
         if let Some(n) = note {
             diags.push(diag(&prov, Severity::Warning, None, None, n));
         }
@@ -656,7 +675,13 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
             info.bytes_read += r.bytes;
         }
         let had_error = r.diags.iter().any(|d| d.level == Severity::Error);
-        bundle.diagnostics.extend(collapse(r.diags));
+        let file_kind = bundle.files.entry(&r.prov.file).map(|e| e.kind);
+        bundle
+            .diagnostics
+            .extend(collapse(r.diags).into_iter().map(|mut d| {
+                d.cause.file = d.cause.file.or(file_kind);
+                d
+            }));
         if !(had_error && matches!(r.parsed, Parsed::Nothing)) {
             *bundle
                 .sources_by_kind
@@ -711,6 +736,7 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
                     prov: Provenance::detached(&i.name, ""),
                     column: None,
                     reason: "log lines have no year and nothing in the input has one; the year is taken from the file's modification time".to_string(),
+                    cause: Cause::default(),
                 });
             }
         }

@@ -8,6 +8,7 @@
 
 use super::{FileResult, parse_file, parse_log};
 use crate::source::{self, Collected, Content, ReadError, Sink, SourceError, SourceOptions, VFile};
+use crate::vocab::kind::Location;
 use crate::vocab::{FileKind, FileTable, Provenance};
 use std::collections::HashSet;
 use std::io::{BufReader, Read};
@@ -88,7 +89,9 @@ impl ParseSink<'_, '_> {
 
 impl Sink for ParseSink<'_, '_> {
     fn file(&mut self, f: VFile) -> usize {
-        let file = self.table.register(f.input.clone(), f.path.clone(), f.kind);
+        let file = self
+            .table
+            .register_at(f.input.clone(), f.path.clone(), f.kind, f.at.clone());
         let id = file.id().0;
         // What parsing will hold at once: entry bytes already read, or the size of a file on
         // disk that is read whole. Logs and interval files stream and count nothing; so a
@@ -123,14 +126,10 @@ impl Sink for ParseSink<'_, '_> {
         input: Arc<str>,
         path: Arc<str>,
         kind: FileKind,
+        at: Location,
         r: &mut dyn Read,
     ) -> (usize, Result<(), ReadError>) {
-        let name = if path.is_empty() {
-            input.to_string()
-        } else {
-            path.to_string()
-        };
-        let file = self.table.register(input, path, kind);
+        let file = self.table.register_at(input, path, kind, at.clone());
         let id = file.id().0;
         let prov = Provenance::file(&file);
         let mut tracked = Tracked {
@@ -141,7 +140,7 @@ impl Sink for ParseSink<'_, '_> {
             Box::new(BufReader::with_capacity(1 << 18, &mut tracked)),
             self.opts,
         ) {
-            Ok(r) => parse_log(kind, r, prov, &name),
+            Ok(r) => parse_log(kind, r, prov, &at),
             Err(e) => FileResult::failed(kind, prov, Vec::new(), e),
         };
         Self::push(self.results, id, result);

@@ -13,6 +13,8 @@ pub struct ItemError {
     pub line: Option<u32>,
     pub column: Option<u32>,
     pub reason: String,
+    /// Why, typed (the object kind the file or item could not be read as, when known).
+    pub cause: Cause,
 }
 
 fn err(line: Option<u32>, column: Option<u32>, reason: String) -> ItemError {
@@ -21,6 +23,15 @@ fn err(line: Option<u32>, column: Option<u32>, reason: String) -> ItemError {
         line,
         column,
         reason,
+        cause: Cause::default(),
+    }
+}
+
+/// An alerts response that oc (or mglint) cannot read.
+fn alerts_err(e: impl std::fmt::Display) -> ItemError {
+    ItemError {
+        cause: Cause::alerts(e.to_string()),
+        ..err(None, None, format!("not a valid alerts response: {e}"))
     }
 }
 
@@ -35,6 +46,18 @@ pub fn parse_resources(text: &str, path: &str, prov: &Provenance) -> (Objects, V
 pub fn parse_resources_keeping(
     text: &str,
     path: &str,
+    prov: &Provenance,
+    wants: &Wants,
+) -> (Objects, Vec<ItemError>) {
+    parse_resources_at(text, path, Objects::kind_of_path(path), prov, wants)
+}
+
+/// [`parse_resources_keeping`] for a file the walker classified: `path_kind` is the kind
+/// its path names (`vocab::kind::ResourceAt::object`), for items that name none.
+pub fn parse_resources_at(
+    text: &str,
+    path: &str,
+    path_kind: Option<&'static str>,
     prov: &Provenance,
     wants: &Wants,
 ) -> (Objects, Vec<ItemError>) {
@@ -53,7 +76,7 @@ pub fn parse_resources_keeping(
                 value: a,
                 prov: prov.clone(),
             }),
-            Err(e) => errors.push(err(None, None, format!("not a valid alerts response: {e}"))),
+            Err(e) => errors.push(alerts_err(e)),
         }
         return (objs, errors);
     }
@@ -68,7 +91,7 @@ pub fn parse_resources_keeping(
     }
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         match serde_json::from_str::<Value>(trimmed) {
-            Ok(v) => add_docs(text, path, prov, wants, vec![v], objs, errors),
+            Ok(v) => add_docs(text, path_kind, prov, wants, vec![v], objs, errors),
             Err(e) => {
                 errors.push(err(
                     Some(e.line() as u32),
@@ -80,11 +103,11 @@ pub fn parse_resources_keeping(
         }
     } else {
         if crate::yaml::check_text(text).is_ok()
-            && let Some(parsed) = parse_list_items(text, path, prov, wants)
+            && let Some(parsed) = parse_list_items(text, path_kind, prov, wants)
         {
             return parsed;
         }
-        parse_whole_yaml(text, path, prov, wants)
+        parse_whole_yaml(text, path_kind, prov, wants)
     }
 }
 
@@ -130,7 +153,7 @@ pub fn go_alerts(text: &str, path: &str) -> Option<Result<Alerts, String>> {
 /// A YAML resource file read as a whole (every document at once).
 fn parse_whole_yaml(
     text: &str,
-    path: &str,
+    path_kind: Option<&'static str>,
     prov: &Provenance,
     wants: &Wants,
 ) -> (Objects, Vec<ItemError>) {
@@ -145,6 +168,7 @@ fn parse_whole_yaml(
                         line: None,
                         column: None,
                         reason: dup_message(&dups),
+                        cause: Cause::default(),
                     });
                 }
                 v
@@ -163,20 +187,19 @@ fn parse_whole_yaml(
             }
         }
     };
-    add_docs(text, path, prov, wants, docs, objs, errors)
+    add_docs(text, path_kind, prov, wants, docs, objs, errors)
 }
 
 /// The objects of a file's documents, added to `objs` (problems to `errors`).
 fn add_docs(
     text: &str,
-    path: &str,
+    path_kind: Option<&'static str>,
     prov: &Provenance,
     wants: &Wants,
     docs: Vec<Value>,
     mut objs: Objects,
     mut errors: Vec<ItemError>,
 ) -> (Objects, Vec<ItemError>) {
-    let path_kind = Objects::kind_of_path(path);
     let mut flat: Vec<(Value, Option<String>)> = Vec::new();
     for doc in docs {
         if Alerts::looks_like(&doc) {
@@ -185,7 +208,7 @@ fn add_docs(
                     value: a,
                     prov: prov.clone(),
                 }),
-                Err(e) => errors.push(err(None, None, format!("not a valid alerts response: {e}"))),
+                Err(e) => errors.push(alerts_err(e)),
             }
             continue;
         }
@@ -299,7 +322,10 @@ impl ItemCx<'_> {
         if let Some(kind) = kind.as_deref()
             && let Err(e) = self.objs.push(kind, item, p)
         {
-            self.errors.push(err(None, None, format!("{where_}{e}")));
+            self.errors.push(ItemError {
+                cause: Cause::object(e.kind),
+                ..err(None, None, format!("{where_}{e}"))
+            });
         }
     }
 }
@@ -315,7 +341,7 @@ impl ItemCx<'_> {
 /// `text` is one that `yaml::check_text` passed.
 fn parse_list_items(
     text: &str,
-    path: &str,
+    path_kind: Option<&'static str>,
     prov: &Provenance,
     wants: &Wants,
 ) -> Option<(Objects, Vec<ItemError>)> {
@@ -352,7 +378,7 @@ fn parse_list_items(
     let mut cx = ItemCx {
         objs: &mut objs,
         errors: &mut errors,
-        path_kind: Objects::kind_of_path(path),
+        path_kind,
         prov,
         wants,
         many: true,
@@ -446,9 +472,9 @@ mod tests {
                 "namespaces/x/core/events.yaml",
                 "cluster-scoped-resources/core/nodes.yaml",
             ] {
-                let split = parse_list_items(text, path, &prov(), &wants)
+                let split = parse_list_items(text, Objects::kind_of_path(path), &prov(), &wants)
                     .unwrap_or_else(|| panic!("list {i} was not read item by item"));
-                let whole = parse_whole_yaml(text, path, &prov(), &wants);
+                let whole = parse_whole_yaml(text, Objects::kind_of_path(path), &prov(), &wants);
                 assert_eq!(render(&split), render(&whole), "list {i}, {path}");
                 assert_eq!(
                     render(&parse_resources_keeping(text, path, &prov(), &wants)),
@@ -459,7 +485,7 @@ mod tests {
         // They hold what they should (so that the comparison above compares something).
         let (o, e) = parse_whole_yaml(
             LISTS[1],
-            "cluster-scoped-resources/core/nodes.yaml",
+            Objects::kind_of_path("cluster-scoped-resources/core/nodes.yaml"),
             &prov(),
             &wants,
         );
@@ -469,7 +495,7 @@ mod tests {
                 .any(|e| e.reason.starts_with("item 1: not a valid Node")),
             "{e:?}"
         );
-        let (o, _) = parse_whole_yaml(LISTS[2], "x.yaml", &prov(), &wants);
+        let (o, _) = parse_whole_yaml(LISTS[2], Objects::kind_of_path("x.yaml"), &prov(), &wants);
         // A double-quoted scalar's line break folds to a space.
         assert_eq!(o.cluster_operators[1].metadata.name, "kube- apiserver");
         assert_eq!(o.raw.len(), 2);
@@ -492,7 +518,8 @@ mod tests {
         ];
         for (i, text) in cases.iter().enumerate() {
             assert!(
-                parse_list_items(text, "nodes.yaml", &prov(), &wants).is_none(),
+                parse_list_items(text, Objects::kind_of_path("nodes.yaml"), &prov(), &wants)
+                    .is_none(),
                 "case {i} was read item by item"
             );
         }
@@ -544,9 +571,12 @@ mod tests {
                 if crate::yaml::check_text(&text).is_err() {
                     continue;
                 }
-                if let Some(split) = parse_list_items(&text, rel, &prov(), &wants) {
+                if let Some(split) =
+                    parse_list_items(&text, Objects::kind_of_path(rel), &prov(), &wants)
+                {
                     lists += 1;
-                    let whole = parse_whole_yaml(&text, rel, &prov(), &wants);
+                    let whole =
+                        parse_whole_yaml(&text, Objects::kind_of_path(rel), &prov(), &wants);
                     assert_eq!(render(&split), render(&whole), "{name}");
                 }
             }
@@ -578,11 +608,18 @@ mod tests {
             );
         }
         let wants = keep_all();
-        assert!(parse_list_items(&text, "nodes.yaml", &prov(), &wants).is_none());
+        assert!(
+            parse_list_items(&text, Objects::kind_of_path("nodes.yaml"), &prov(), &wants).is_none()
+        );
         let read = parse_resources_keeping(&text, "nodes.yaml", &prov(), &wants);
         assert_eq!(
             render(&read),
-            render(&parse_whole_yaml(&text, "nodes.yaml", &prov(), &wants))
+            render(&parse_whole_yaml(
+                &text,
+                Objects::kind_of_path("nodes.yaml"),
+                &prov(),
+                &wants
+            ))
         );
         assert!(
             read.0.nodes.is_empty() && !read.1.is_empty(),

@@ -9,6 +9,7 @@ use super::{FileResult, Gathered, IngestError, Parsed, assemble};
 use crate::bundle::{Bundle, InputKind};
 use crate::model::{Objects, Provenance, Time};
 use crate::source::{Collected, Part};
+use crate::vocab::kind::Location;
 use crate::vocab::{FileRef, FileTable};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -21,8 +22,9 @@ pub struct Facts {
     /// Every ClusterVersion snapshot as a bundle keeps them (one per snapshot, oldest first):
     /// its file and `spec.clusterID`.
     pub cluster_versions: Vec<(FileRef, String)>,
-    /// The file of every CVO log.
-    pub cvo_logs: Vec<FileRef>,
+    /// The file of every CVO log, with the hosted control plane namespace it sits in
+    /// (HyperShift's flat layout, `vocab::kind::CvoLogAt::namespace`).
+    pub cvo_logs: Vec<(FileRef, Option<String>)>,
     /// Every HyperShift HostedControlPlane and HostedCluster read, in path order.
     pub hosted: Vec<HostedFact>,
 }
@@ -38,6 +40,9 @@ pub struct HostedFact {
     pub name: String,
     /// Its hosted cluster's `spec.clusterID` (empty when it names none).
     pub cluster_id: String,
+    /// The namespace its file sits in (`namespaces/<ns>/hypershift.openshift.io/…`), as the
+    /// walker classified the path.
+    pub path_namespace: Option<String>,
 }
 
 /// One input of a walk.
@@ -63,6 +68,7 @@ impl Gathered {
         let mut parsed: HashMap<&str, usize> = HashMap::new();
         for r in &self.files {
             *parsed.entry(r.prov.file.input()).or_default() += 1;
+            let at = self.table.entry(&r.prov.file).map(|e| &e.at);
             match &r.parsed {
                 Parsed::Objects(o) => {
                     versions
@@ -76,15 +82,26 @@ impl Gathered {
                         .hosted_clusters
                         .iter()
                         .map(|h| (false, &h.prov, &h.value.metadata, &h.value.spec.cluster_id));
+                    let path_namespace = match at {
+                        Some(Location::Resource(r)) => r.namespace.clone(),
+                        _ => None,
+                    };
                     hosted.extend(planes.chain(clusters).map(|(cp, prov, m, id)| HostedFact {
                         file: prov.file.clone(),
                         control_plane: cp,
                         namespace: m.namespace.clone(),
                         name: m.name.clone(),
                         cluster_id: id.trim().to_string(),
+                        path_namespace: path_namespace.clone(),
                     }));
                 }
-                Parsed::CvoLog(l) => cvo_logs.push(l.prov.file.clone()),
+                Parsed::CvoLog(l) => {
+                    let ns = match at {
+                        Some(Location::CvoLog(c)) => c.namespace.clone(),
+                        _ => None,
+                    };
+                    cvo_logs.push((l.prov.file.clone(), ns));
+                }
                 _ => {}
             }
         }
@@ -130,7 +147,7 @@ impl Gathered {
     pub fn split(self, groups: &[Vec<Part>]) -> Vec<Result<Bundle, IngestError>> {
         let Gathered {
             named,
-            table: _,
+            table: walked,
             inputs,
             files,
         } = self;
@@ -176,7 +193,13 @@ impl Gathered {
                     .map(|(i, mut r)| {
                         let (input, path) =
                             parts[i].name_of(r.prov.file.input(), r.prov.file.path());
-                        let file = table.register(Arc::from(input), Arc::from(path), r.kind);
+                        let at = walked.entry(&r.prov.file).map(|e| e.at.clone());
+                        let file = table.register_at(
+                            Arc::from(input),
+                            Arc::from(path),
+                            r.kind,
+                            at.unwrap_or_default(),
+                        );
                         r.rehome(&file);
                         r
                     })

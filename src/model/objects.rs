@@ -3,7 +3,7 @@
 //! parsing by `kind`, the kind a path or an object's shape implies, merging, de-duplication
 //! (one object per key, the freshest), presence and counts iterate over the kinds uniformly.
 //! Adding a kind: its type and `Kind` impl in `model/`, a line below, and (for must-gathers)
-//! its place in `vocab::kind::classify_path`.
+//! its place in `vocab::kind::classify`.
 
 use super::*;
 use crate::vocab::{Provenance, Time};

@@ -140,7 +140,46 @@ pub struct Diagnostic {
     pub prov: Provenance,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub column: Option<u32>,
+    /// Why, for a person.
     pub reason: String,
+    /// Why, typed, for the code that acts on it (`bundle::unread_files`): never read back
+    /// from `reason`.
+    #[serde(skip)]
+    pub cause: Cause,
+}
+
+/// What a diagnostic is about, typed: the kind of the file (the parser it went to) and the
+/// object kind it, or the item the diagnostic names, could not be read as.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Cause {
+    /// The file's kind; `None` when the diagnostic was raised before the file was handed to
+    /// its parser (the walk), or is about no one file (an input, an archive's stream).
+    pub file: Option<crate::vocab::FileKind>,
+    /// The object kind (`ClusterVersion`, `Alerts` for an alerts response) the file or its
+    /// item failed to read as; `None` when no kind was known (invalid YAML or JSON).
+    pub object: Option<&'static str>,
+    /// The reader's own words, without mglint's framing (`not a valid alerts response: …`):
+    /// what oc would say of the same bytes.
+    pub detail: Option<String>,
+}
+
+impl Cause {
+    /// A failure to read something as an object of `kind`.
+    pub fn object(kind: &'static str) -> Cause {
+        Cause {
+            object: Some(kind),
+            ..Cause::default()
+        }
+    }
+
+    /// An alerts response that could not be read, and the reader's reason.
+    pub fn alerts(detail: String) -> Cause {
+        Cause {
+            object: Some(<super::Alerts as super::Kind>::KIND),
+            detail: Some(detail),
+            ..Cause::default()
+        }
+    }
 }
 
 /// A container log a known-issue rule asked for (see `vocab::wants`), kept as the lines its

@@ -74,7 +74,8 @@ impl RecommendInputs {
             .into_iter()
             .find(|u| u.kind.as_deref() == Some("Alerts"));
         let alerts = if let Some(u) = unread_alerts {
-            AlertData::Failed(format!("parsing alerts: {}", go_json_error(&u.reason)))
+            let why = u.detail.as_deref().unwrap_or(&u.reason);
+            AlertData::Failed(format!("parsing alerts: {}", go_json_error(why)))
         } else {
             b.merged_alerts()
                 .map_or(AlertData::Absent, AlertData::Alerts)
@@ -97,11 +98,8 @@ impl RecommendInputs {
 }
 
 /// The text of a JSON error as Go's `encoding/json` words the one kind both agree on (the
-/// input ended early); any other is mglint's own text.
-fn go_json_error(reason: &str) -> String {
-    let r = reason
-        .strip_prefix("not a valid alerts response: ")
-        .unwrap_or(reason);
+/// input ended early); any other is the reader's own text.
+fn go_json_error(r: &str) -> String {
     if r.contains("EOF while parsing") || r.contains("unexpected end") {
         "unexpected end of JSON input".into()
     } else {

@@ -7,7 +7,7 @@
 //! gives, without walking or reading anything again.
 
 use super::{Collected, LayoutSeen, Part};
-use crate::bundle::{InputInfo, InputKind};
+use crate::bundle::{InputInfo, InputKind, NotReadReason};
 use crate::model::{Diagnostic, Provenance};
 use crate::vocab::files::is_under;
 
@@ -26,36 +26,17 @@ pub(super) enum Count {
     /// An archive counted as opened that could not be read after all.
     Unopened,
     /// A file not read, and why.
-    NotRead(Reason),
-}
-
-/// Why a file was not read (the fields of [`crate::bundle::NotRead`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Reason {
-    NotNeeded,
-    UnknownFormat,
-    OverSizeCap,
-    NotRegular,
-    Unreadable,
-    Duplicate,
+    NotRead(NotReadReason),
 }
 
 /// Applies one count to an input's figures.
 fn apply(info: &mut InputInfo, path: &str, c: Count) {
-    let n = &mut info.not_read;
     match c {
         Count::Seen | Count::SeenOnly => info.files_seen += 1,
         Count::Skipped => info.files_skipped += 1,
         Count::Opened => info.archives_opened += 1,
         Count::Unopened => info.archives_opened = info.archives_opened.saturating_sub(1),
-        Count::NotRead(r) => match r {
-            Reason::NotNeeded => n.not_needed.add(path),
-            Reason::UnknownFormat => n.unknown_format.add(path),
-            Reason::OverSizeCap => n.over_size_cap.add(path),
-            Reason::NotRegular => n.not_regular.add(path),
-            Reason::Unreadable => n.unreadable.add(path),
-            Reason::Duplicate => n.duplicate.add(path),
-        },
+        Count::NotRead(why) => info.not_read.add(why, path),
     }
 }
 

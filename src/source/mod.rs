@@ -16,7 +16,7 @@ pub use error::{ReadError, SourceError};
 use crate::bundle::{InputInfo, InputKind};
 use crate::model::{Diagnostic, Provenance, Severity};
 use crate::vocab::FileKind;
-use crate::vocab::kind::{SniffMode, classify_path};
+use crate::vocab::kind::{Location, SniffMode};
 use crate::vocab::wants::Wants;
 use sniff::Magic;
 use std::collections::BTreeSet;
@@ -87,10 +87,11 @@ impl Part {
 }
 
 impl SourceOptions {
-    /// The kind of the file at `path` (relative to the input), or `None` when nothing reads
-    /// it: the path rules ([`classify_path`]), then what rules want.
-    pub fn classify(&self, path: &str) -> Option<FileKind> {
-        classify_path(path).or_else(|| self.wants.classify(path))
+    /// The kind of the file at `path` (relative to the input) with what its path says of it,
+    /// or `None` when nothing reads it: the path rules ([`crate::vocab::kind::classify`]),
+    /// then what rules want. The walker calls this once per file.
+    pub fn classify(&self, path: &str) -> Option<(FileKind, Location)> {
+        crate::vocab::kind::classify(path).or_else(|| self.wants.classify(path))
     }
 }
 
@@ -125,7 +126,29 @@ pub struct VFile {
     pub input: Arc<str>,
     pub path: Arc<str>,
     pub kind: FileKind,
+    /// What the path says of the file, classified once by the walker ([`located`]).
+    pub at: Location,
     pub content: Content,
+}
+
+/// A file's location made whole once its input and full path are known: the object kind its
+/// name implies (a resource: the kind of items that name none), and for a CVO log the hosted
+/// control plane namespace it sits in (HyperShift's flat layout, read from the input's name
+/// joined with the path, as a namespace can be an input of its own).
+pub(crate) fn located(input: &str, path: &str, at: Location) -> Location {
+    let name = if path.is_empty() { input } else { path };
+    match at {
+        Location::Resource(mut r) => {
+            r.object = crate::model::Objects::kind_of_path(name);
+            Location::Resource(r)
+        }
+        Location::CvoLog(mut c) => {
+            let whole = crate::vocab::files::join_path(input, path);
+            c.namespace = crate::vocab::mg_path::flat_log_namespace(&whole).map(str::to_string);
+            Location::CvoLog(c)
+        }
+        other => other,
+    }
 }
 
 impl VFile {
@@ -183,6 +206,7 @@ pub trait Sink {
         input: Arc<str>,
         path: Arc<str>,
         kind: FileKind,
+        at: Location,
         r: &mut dyn std::io::Read,
     ) -> (usize, Result<(), ReadError>) {
         let (bytes, read) = match sniff::read_capped(r, u64::MAX) {
@@ -193,6 +217,7 @@ pub trait Sink {
             input,
             path,
             kind,
+            at,
             content: Content::Mem(bytes),
         });
         (slot, read)
@@ -303,6 +328,7 @@ impl Collected {
             prov: Provenance::detached(input, path),
             column: None,
             reason: reason.to_string(),
+            cause: Default::default(),
         });
     }
 }

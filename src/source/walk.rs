@@ -5,16 +5,16 @@
 //! outside them (a folder of `oc get -o yaml` files, a zip of such files) is sniffed from its
 //! first bytes: kept when it is something mglint reads, counted as skipped otherwise.
 
-use super::ledger::{Count, Reason, final_kind};
+use super::ledger::{Count, final_kind};
 use super::sniff::{self, Capped, Magic};
 use super::{
     Collected, Content, LayoutSeen, ListSink, ReadError, Sink, SourceError, SourceOptions, VFile,
     normalise,
 };
-use crate::bundle::InputKind;
+use crate::bundle::{InputKind, NotReadReason};
 use crate::model::Severity;
 use crate::vocab::FileKind;
-use crate::vocab::kind::SniffMode;
+use crate::vocab::kind::{Location, SniffMode};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io::{BufReader, Read};
 use std::path::Path;
@@ -166,11 +166,14 @@ fn collect_top(
     }
     let mut out = Collected::new(display, InputKind::File);
     out.count(display, Count::SeenOnly);
-    let kind = opts
+    let class = opts
         .classify(name)
-        .filter(|k| *k != FileKind::NestedArchive)
-        .or_else(|| (opts.sniff)(&head, SniffMode::Named));
-    if let Some(kind) = kind {
+        .filter(|(k, _)| *k != FileKind::NestedArchive)
+        .or_else(|| {
+            let kind = (opts.sniff)(&head, SniffMode::Named)?;
+            Some((kind, Location::sniffed(kind, display)))
+        });
+    if let Some((kind, at)) = class {
         let content = match disk {
             Some(p) => Content::Disk(p.to_path_buf()),
             None => Content::Mem(sniff::read_capped(r, opts.max_file_bytes)?),
@@ -179,11 +182,12 @@ fn collect_top(
             input: Arc::from(display),
             path: Arc::from(""),
             kind,
+            at: super::located(display, "", at),
             content,
         });
         out.found += 1;
     } else {
-        out.count(display, Count::NotRead(Reason::UnknownFormat));
+        out.count(display, Count::NotRead(NotReadReason::UnknownFormat));
     }
     Ok(out)
 }
@@ -304,16 +308,18 @@ impl<'o, 's> Walker<'o, 's> {
             if !self.loose(&path) {
                 self.sink.drop_slot(slot);
                 self.out.found -= 1;
-                self.out.count(&path, Count::NotRead(Reason::NotNeeded));
+                self.out
+                    .count(&path, Count::NotRead(NotReadReason::NotNeeded));
             }
         }
         let skipped = std::mem::take(&mut self.skipped);
         for p in &skipped {
             if self.loose(p) {
                 self.out.count(p, Count::Skipped);
-                self.out.count(p, Count::NotRead(Reason::UnknownFormat));
+                self.out
+                    .count(p, Count::NotRead(NotReadReason::UnknownFormat));
             } else {
-                self.out.count(p, Count::NotRead(Reason::NotNeeded));
+                self.out.count(p, Count::NotRead(NotReadReason::NotNeeded));
             }
         }
         self.out.info.must_gather_roots = self.seen.roots.iter().cloned().collect();
@@ -356,7 +362,8 @@ impl<'o, 's> Walker<'o, 's> {
                         self.diag(&relp, Severity::Warning, "symbolic link not followed");
                     }
                     self.out.count(&relp, Count::SeenOnly);
-                    self.out.count(&relp, Count::NotRead(Reason::NotRegular));
+                    self.out
+                        .count(&relp, Count::NotRead(NotReadReason::NotRegular));
                     continue;
                 }
                 if ft.is_dir() {
@@ -365,26 +372,28 @@ impl<'o, 's> Walker<'o, 's> {
                 }
                 self.out.count(&relp, Count::Seen);
                 self.seen.see(&relp);
-                let kind = self.opts.classify(&relp);
+                let class = self.opts.classify(&relp);
                 if !ft.is_file() {
-                    if kind.is_some() {
+                    if class.is_some() {
                         self.diag(
                             &relp,
                             Severity::Warning,
                             "not a regular file (FIFO, socket or device); skipped",
                         );
                     }
-                    self.out.count(&relp, Count::NotRead(Reason::NotRegular));
+                    self.out
+                        .count(&relp, Count::NotRead(NotReadReason::NotRegular));
                     continue;
                 }
-                match kind {
+                match class {
                     None => unclaimed.push((relp, p)),
-                    Some(FileKind::NestedArchive) => self.nested_file(&p, &relp),
-                    Some(kind) => {
+                    Some((FileKind::NestedArchive, _)) => self.nested_file(&p, &relp),
+                    Some((kind, at)) => {
                         let f = VFile {
                             input: self.input.clone(),
                             path: Arc::from(relp.as_str()),
                             kind,
+                            at: super::located(&self.input, &relp, at),
                             content: Content::Disk(p),
                         };
                         self.deliver(f);
@@ -397,7 +406,8 @@ impl<'o, 's> Walker<'o, 's> {
             if self.loose(&relp) {
                 self.sniff_file(&p, &relp);
             } else {
-                self.out.count(&relp, Count::NotRead(Reason::NotNeeded));
+                self.out
+                    .count(&relp, Count::NotRead(NotReadReason::NotNeeded));
             }
         }
     }
@@ -407,7 +417,8 @@ impl<'o, 's> Walker<'o, 's> {
         let f = match std::fs::File::open(p) {
             Ok(f) => f,
             Err(e) => {
-                self.out.count(relp, Count::NotRead(Reason::Unreadable));
+                self.out
+                    .count(relp, Count::NotRead(NotReadReason::Unreadable));
                 return self.diag(relp, Severity::Error, sniff::describe_io(&e));
             }
         };
@@ -438,7 +449,8 @@ impl<'o, 's> Walker<'o, 's> {
             std::fs::File::open(p).and_then(|f| f.take(SNIFF_HEAD as u64).read_to_end(&mut head));
         if let Err(e) = read {
             self.out.count(relp, Count::Skipped);
-            self.out.count(relp, Count::NotRead(Reason::Unreadable));
+            self.out
+                .count(relp, Count::NotRead(NotReadReason::Unreadable));
             return self.diag(
                 relp,
                 Severity::Warning,
@@ -450,17 +462,20 @@ impl<'o, 's> Walker<'o, 's> {
         }
         match (self.opts.sniff)(&head, SniffMode::Loose) {
             Some(kind) => {
+                let at = Location::sniffed(kind, relp);
                 let f = VFile {
                     input: self.input.clone(),
                     path: Arc::from(relp),
                     kind,
+                    at: super::located(&self.input, relp, at),
                     content: Content::Disk(p.to_path_buf()),
                 };
                 self.deliver(f);
             }
             None => {
                 self.out.count(relp, Count::Skipped);
-                self.out.count(relp, Count::NotRead(Reason::UnknownFormat));
+                self.out
+                    .count(relp, Count::NotRead(NotReadReason::UnknownFormat));
             }
         }
     }
@@ -599,21 +614,27 @@ impl<'o, 's> Walker<'o, 's> {
             .trim_end_matches(".zst")
             .to_string();
         self.out.count(here, Count::SeenOnly);
-        let kind = self
+        let class = self
             .opts
             .classify(&format!("{here}/{inner_name}"))
             .or_else(|| self.opts.classify(&inner_name))
-            .filter(|k| *k != FileKind::NestedArchive)
-            .or_else(|| (self.opts.sniff)(head, SniffMode::Named));
-        let Some(kind) = kind else {
+            .filter(|(k, _)| *k != FileKind::NestedArchive)
+            .or_else(|| {
+                let kind = (self.opts.sniff)(head, SniffMode::Named)?;
+                let name = if here.is_empty() { &*self.input } else { here };
+                Some((kind, Location::sniffed(kind, name)))
+            });
+        let Some((kind, at)) = class else {
             self.out.count(here, Count::Skipped);
-            self.out.count(here, Count::NotRead(Reason::UnknownFormat));
+            self.out
+                .count(here, Count::NotRead(NotReadReason::UnknownFormat));
             return self.diag(
                 here,
                 Severity::Warning,
                 "compressed data is neither an archive nor a known file",
             );
         };
+        let at = super::located(&self.input, here, at);
         if self.sink.streams(kind) {
             let mut capped = Capped {
                 inner: br,
@@ -622,9 +643,9 @@ impl<'o, 's> Walker<'o, 's> {
                 what: "file",
                 flag: "--max-file-bytes",
             };
-            let (_, res) = self
-                .sink
-                .stream(self.input.clone(), Arc::from(here), kind, &mut capped);
+            let (_, res) =
+                self.sink
+                    .stream(self.input.clone(), Arc::from(here), kind, at, &mut capped);
             self.out.found += 1;
             if let Err(e) = res {
                 self.diag(here, Severity::Error, e);
@@ -637,12 +658,14 @@ impl<'o, 's> Walker<'o, 's> {
                     input: self.input.clone(),
                     path: Arc::from(here),
                     kind,
+                    at,
                     content: Content::Mem(bytes),
                 };
                 self.deliver(f);
             }
             Err(e) => {
-                self.out.count(here, Count::NotRead(Reason::Unreadable));
+                self.out
+                    .count(here, Count::NotRead(NotReadReason::Unreadable));
                 self.diag(here, Severity::Error, e);
             }
         }
@@ -674,7 +697,8 @@ impl<'o, 's> Walker<'o, 's> {
                     );
                 }
                 self.out.count(&full, Count::SeenOnly);
-                self.out.count(&full, Count::NotRead(Reason::NotRegular));
+                self.out
+                    .count(&full, Count::NotRead(NotReadReason::NotRegular));
                 return Ok(());
             }
             EntryType::File => {}
@@ -683,13 +707,14 @@ impl<'o, 's> Walker<'o, 's> {
         self.seen.see(&full);
         let mut r: Box<dyn Read + '_> = Box::new(r);
         let mut sniffed = false;
-        let kind = match self.opts.classify(&path) {
-            Some(k) => k,
+        let (kind, at) = match self.opts.classify(&path) {
+            Some(class) => class,
             None if self.loose(&full) && size <= self.opts.max_file_bytes => {
                 let (head, again) = match peek(r, SNIFF_HEAD) {
                     Ok(h) => h,
                     Err(e) => {
-                        self.out.count(&full, Count::NotRead(Reason::Unreadable));
+                        self.out
+                            .count(&full, Count::NotRead(NotReadReason::Unreadable));
                         self.diag(&full, Severity::Error, e);
                         return Err(EntryFailed);
                     }
@@ -703,7 +728,7 @@ impl<'o, 's> Walker<'o, 's> {
                 match kind {
                     Some(k) => {
                         sniffed = true;
-                        k
+                        (k, Location::sniffed(k, &full))
                     }
                     None => {
                         self.skipped.push(Arc::from(full.as_str()));
@@ -713,9 +738,11 @@ impl<'o, 's> Walker<'o, 's> {
             }
             None => {
                 if self.loose(&full) {
-                    self.out.count(&full, Count::NotRead(Reason::OverSizeCap));
+                    self.out
+                        .count(&full, Count::NotRead(NotReadReason::OverSizeCap));
                 } else {
-                    self.out.count(&full, Count::NotRead(Reason::NotNeeded));
+                    self.out
+                        .count(&full, Count::NotRead(NotReadReason::NotNeeded));
                 }
                 return Ok(());
             }
@@ -729,7 +756,8 @@ impl<'o, 's> Walker<'o, 's> {
             if let Some(i) = self.slots.remove(&full) {
                 self.sink.drop_slot(i);
                 self.out.found -= 1;
-                self.out.count(&full, Count::NotRead(Reason::Duplicate));
+                self.out
+                    .count(&full, Count::NotRead(NotReadReason::Duplicate));
             }
         }
         if size > self.opts.max_file_bytes {
@@ -741,14 +769,16 @@ impl<'o, 's> Walker<'o, 's> {
                     self.opts.max_file_bytes
                 ),
             );
-            self.out.count(&full, Count::NotRead(Reason::OverSizeCap));
+            self.out
+                .count(&full, Count::NotRead(NotReadReason::OverSizeCap));
             return Ok(());
         }
         if kind == FileKind::NestedArchive {
             let (head, inner) = match peek(r, 512) {
                 Ok(h) => h,
                 Err(e) => {
-                    self.out.count(&full, Count::NotRead(Reason::Unreadable));
+                    self.out
+                        .count(&full, Count::NotRead(NotReadReason::Unreadable));
                     self.diag(&full, Severity::Error, e);
                     return Err(EntryFailed);
                 }
@@ -763,7 +793,8 @@ impl<'o, 's> Walker<'o, 's> {
                     self.read_zip_in_stream(inner, &format!("{full}::"), depth + 1, room)
                 {
                     self.out.count(&full, Count::Unopened);
-                    self.out.count(&full, Count::NotRead(Reason::Unreadable));
+                    self.out
+                        .count(&full, Count::NotRead(NotReadReason::Unreadable));
                     self.diag(&full, Severity::Error, e);
                 }
                 return Ok(());
@@ -773,11 +804,12 @@ impl<'o, 's> Walker<'o, 's> {
             return Ok(());
         }
         let path: Arc<str> = Arc::from(full.as_str());
+        let at = super::located(&self.input, &full, at);
         if self.sink.streams(kind) {
             // Parsed while the archive is read: never held whole in memory.
             let (slot, res) = self
                 .sink
-                .stream(self.input.clone(), path.clone(), kind, &mut r);
+                .stream(self.input.clone(), path.clone(), kind, at, &mut r);
             self.out.found += 1;
             if sniffed {
                 self.sniffed.push((path, slot));
@@ -794,6 +826,7 @@ impl<'o, 's> Walker<'o, 's> {
                     input: self.input.clone(),
                     path: path.clone(),
                     kind,
+                    at,
                     content: Content::Mem(bytes),
                 });
                 if sniffed {
@@ -803,7 +836,8 @@ impl<'o, 's> Walker<'o, 's> {
                 Ok(())
             }
             Err(e) => {
-                self.out.count(&full, Count::NotRead(Reason::Unreadable));
+                self.out
+                    .count(&full, Count::NotRead(NotReadReason::Unreadable));
                 self.diag(&full, Severity::Error, e);
                 Err(EntryFailed)
             }

@@ -4,7 +4,7 @@
 //! resource files that evidence points into). A [`Provenance`] is a file reference plus a
 //! line and a byte span: objects and records never carry text of their own.
 
-use super::kind::FileKind;
+use super::kind::{FileKind, Location};
 use serde::{Serialize, Serializer};
 use std::sync::{Arc, OnceLock};
 
@@ -220,6 +220,8 @@ impl LineIndex {
 pub struct FileEntry {
     pub file: FileRef,
     pub kind: FileKind,
+    /// What the file's path says of it, as the walker classified it.
+    pub at: Location,
     /// Bytes read (after decompression).
     pub size: u64,
     /// The file's text, kept for files that evidence may point into (resources).
@@ -254,6 +256,7 @@ impl Clone for FileTable {
                 .map(|e| FileEntry {
                     file: e.file.clone(),
                     kind: e.kind,
+                    at: e.at.clone(),
                     size: e.size,
                     text: e.text.clone(),
                     lines: OnceLock::new(),
@@ -264,13 +267,25 @@ impl Clone for FileTable {
 }
 
 impl FileTable {
-    /// Adds a file and returns its reference.
+    /// Adds a file whose path says nothing beyond its kind and returns its reference.
     pub fn register(&mut self, input: Arc<str>, path: Arc<str>, kind: FileKind) -> FileRef {
+        self.register_at(input, path, kind, Location::Plain)
+    }
+
+    /// Adds a file with its location and returns its reference.
+    pub fn register_at(
+        &mut self,
+        input: Arc<str>,
+        path: Arc<str>,
+        kind: FileKind,
+        at: Location,
+    ) -> FileRef {
         let id = FileId(u32::try_from(self.entries.len()).unwrap_or(u32::MAX - 1));
         let file = FileRef(Arc::new(FileMeta { id, input, path }));
         self.entries.push(FileEntry {
             file: file.clone(),
             kind,
+            at,
             size: 0,
             text: None,
             lines: OnceLock::new(),
@@ -329,7 +344,12 @@ impl FileTable {
     pub fn absorb(&mut self, other: FileTable) -> Vec<FileRef> {
         let mut map = Vec::with_capacity(other.entries.len());
         for e in other.entries {
-            let f = self.register(Arc::from(e.file.input()), Arc::from(e.file.path()), e.kind);
+            let f = self.register_at(
+                Arc::from(e.file.input()),
+                Arc::from(e.file.path()),
+                e.kind,
+                e.at.clone(),
+            );
             self.set_read(f.id(), e.size, e.text);
             map.push(f);
         }

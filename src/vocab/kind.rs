@@ -1,8 +1,10 @@
 //! File kinds, and deciding from a file's path alone whether the analysis needs it and which
-//! parser reads it (must-gather, `oc adm inspect` and Prow layouts). Content sniffing, for
-//! paths that say nothing, is ingestion's (it knows the formats).
+//! parser reads it (must-gather, `oc adm inspect` and Prow layouts), with what the path says
+//! of the file ([`Location`]): the walker classifies each path once ([`classify`]) and the
+//! location travels with the file to its parser and into the file table. Content sniffing,
+//! for paths that say nothing, is ingestion's (it knows the formats).
 
-use super::mg_path::{MgPath, Resource, cvo_log, segments};
+use super::mg_path::{ContainerLog, CvoLogId, LogFile, MgPath, Resource, cvo_log, segments};
 use serde::Serialize;
 
 /// The parser a file goes to.
@@ -50,6 +52,119 @@ impl FileKind {
     }
 }
 
+/// What a file's path says of it beyond its kind, parsed once (by the walker, with the kind)
+/// and carried with the file: in `source::VFile` to its parser, then in the file table
+/// (`FileEntry::at`). No later stage splits the path again.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Location {
+    /// The path says nothing more (or the kind came from the content).
+    #[default]
+    Plain,
+    /// A file of Kubernetes objects.
+    Resource(ResourceAt),
+    /// A CVO container log.
+    CvoLog(CvoLogAt),
+    /// A container log a known-issue rule reads.
+    ContainerLog(ContainerLogAt),
+}
+
+/// Where a resource file sits.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ResourceAt {
+    /// The object kind the path names (`…/clusteroperators/etcd.yaml`, `nodes.json`): the
+    /// kind of items that name none. Set by the source layer, which knows the object kinds.
+    pub object: Option<&'static str>,
+    /// In a must-gather's layout: `<group>/<plural>` (a list file's plural is its stem).
+    pub resource: Option<(String, String)>,
+    /// The namespace of a namespaced resource in a must-gather's layout.
+    pub namespace: Option<String>,
+    /// Read only because a known-issue rule asks for it (`vocab::wants`).
+    pub for_rules: bool,
+}
+
+/// Which CVO container log a file is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CvoLogAt {
+    /// The pod; empty when the path does not say.
+    pub pod: String,
+    pub file: LogFile,
+    /// HyperShift's flat layout (`…namespaces/<ns>/core/pods/logs/<file>`): the hosted
+    /// control plane's namespace the log sits in. Set by the source layer, from the path
+    /// with its input's name.
+    pub namespace: Option<String>,
+}
+
+impl From<CvoLogId<'_>> for CvoLogAt {
+    fn from(id: CvoLogId<'_>) -> CvoLogAt {
+        CvoLogAt {
+            pod: id.pod.to_string(),
+            file: id.file,
+            namespace: None,
+        }
+    }
+}
+
+/// Which container log a file is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContainerLogAt {
+    pub namespace: String,
+    pub pod: String,
+    pub container: String,
+    pub file: LogFile,
+}
+
+impl ContainerLogAt {
+    /// The borrowed form path rules are written against.
+    pub fn borrowed(&self) -> ContainerLog<'_> {
+        ContainerLog {
+            namespace: &self.namespace,
+            pod: &self.pod,
+            container: &self.container,
+            file: self.file,
+        }
+    }
+}
+
+impl From<ContainerLog<'_>> for ContainerLogAt {
+    fn from(c: ContainerLog<'_>) -> ContainerLogAt {
+        ContainerLogAt {
+            namespace: c.namespace.to_string(),
+            pod: c.pod.to_string(),
+            container: c.container.to_string(),
+            file: c.file,
+        }
+    }
+}
+
+impl Location {
+    /// A resource in a must-gather's layout.
+    pub(super) fn mg_resource(namespace: Option<&str>, r: Resource<'_>, for_rules: bool) -> Self {
+        Location::Resource(ResourceAt {
+            object: None,
+            resource: Some((r.group.to_string(), r.plural.to_string())),
+            namespace: namespace.map(str::to_string),
+            for_rules,
+        })
+    }
+
+    /// What a file whose kind was sniffed from its content (its path said nothing) is, by
+    /// its name (`name`: its path, or the input's name when the input is the file): a CVO
+    /// log by gather-extra's name or a name holding `previous`.
+    pub fn sniffed(kind: FileKind, name: &str) -> Location {
+        match kind {
+            FileKind::Resource => Location::Resource(ResourceAt::default()),
+            FileKind::CvoLog => {
+                let parts = segments(name);
+                let id = cvo_log(&parts).unwrap_or_else(|| {
+                    super::mg_path::cvo_log_by_name(parts.last().copied().unwrap_or(""))
+                });
+                Location::CvoLog(id.into())
+            }
+            _ => Location::Plain,
+        }
+    }
+}
+
 /// How strictly content sniffing judges a file whose path says nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SniffMode {
@@ -79,37 +194,56 @@ const CI_OBJECT_FILES: &[&str] = &[
 
 /// Classifies a `/`-separated path relative to an input root. `None` means "not needed".
 pub fn classify_path(path: &str) -> Option<FileKind> {
+    classify(path).map(|(kind, _)| kind)
+}
+
+/// Classifies a `/`-separated path relative to an input root, with what the path says of the
+/// file. `None` means "not needed".
+pub fn classify(path: &str) -> Option<(FileKind, Location)> {
     let parts = segments(path);
     let name = *parts.last()?;
     let lower = name.to_ascii_lowercase();
+    let resource = || {
+        Some((
+            FileKind::Resource,
+            Location::Resource(ResourceAt::default()),
+        ))
+    };
+    let plain = |kind| Some((kind, Location::Plain));
 
     if name == "timestamp" {
-        return Some(FileKind::Timestamp);
+        return plain(FileKind::Timestamp);
     }
     if matches!(name, "prowjob.json" | "started.json" | "finished.json") {
-        return Some(FileKind::ProwMeta);
+        return plain(FileKind::ProwMeta);
     }
     if parts.len() >= 2 && parts[parts.len() - 2..] == ["monitoring", "alerts.json"] {
         // A must-gather's alerts (the Prometheus alerts or rules API response).
-        return Some(FileKind::Resource);
+        return resource();
     }
-    if cvo_log(&parts).is_some() {
-        return Some(FileKind::CvoLog);
+    if let Some(id) = cvo_log(&parts) {
+        return Some((FileKind::CvoLog, Location::CvoLog(id.into())));
     }
     if let Some(p) = MgPath::parse(&parts) {
-        let wanted = match p {
-            MgPath::Cluster(r) => cluster_resource_wanted(r),
+        let at = match p {
+            MgPath::Cluster(r) => {
+                cluster_resource_wanted(r).then(|| Location::mg_resource(None, r, false))
+            }
             MgPath::Namespaced {
                 namespace,
                 resource,
-            } => namespaced_resource_wanted(namespace, resource),
-            MgPath::Pod { namespace, .. } => namespace == "openshift-cluster-version",
-            MgPath::ContainerLog(_) | MgPath::Other => false,
+            } => namespaced_resource_wanted(namespace, resource)
+                .then(|| Location::mg_resource(Some(namespace), resource, false)),
+            MgPath::Pod { namespace, .. } => (namespace == "openshift-cluster-version")
+                .then(|| Location::Resource(ResourceAt::default())),
+            MgPath::ContainerLog(_) | MgPath::Other => None,
         };
-        return (wanted && is_yaml_or_json(&lower)).then_some(FileKind::Resource);
+        return at
+            .filter(|_| is_yaml_or_json(&lower))
+            .map(|at| (FileKind::Resource, at));
     }
-    if let Some(kind) = insights_path(&parts) {
-        return Some(kind);
+    if insights_path(&parts) {
+        return resource();
     }
     if let [.., "gather-extra", "artifacts", "pods", _] = parts.as_slice() {
         // gather-extra's other pod logs.
@@ -118,25 +252,25 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
     let bare = lower.trim_end_matches(".gz");
     if parts.contains(&"artifacts") && CI_OBJECT_FILES.contains(&bare) {
         // gather-extra/artifacts/*.json and the older artifacts/<target>/*.json.
-        return Some(FileKind::Resource);
+        return resource();
     }
     if (bare.starts_with("e2e-events_")
         || bare.starts_with("e2e-timelines_")
         || bare.starts_with("e2e-intervals_"))
         && bare.ends_with(".json")
     {
-        return Some(FileKind::Intervals);
+        return plain(FileKind::Intervals);
     }
     if bare.ends_with(".xml") && (bare.starts_with("junit") || parts.contains(&"junit")) {
-        return Some(FileKind::Junit);
+        return plain(FileKind::Junit);
     }
     if (name == "test.log" && parts.contains(&"container-logs"))
         || (name == "build-log.txt" && parts.len() >= 2)
     {
-        return Some(FileKind::TestLog);
+        return plain(FileKind::TestLog);
     }
     if name == "version" && parts.len() >= 2 {
-        return Some(FileKind::GatherVersion);
+        return plain(FileKind::GatherVersion);
     }
     if is_archive_name(&lower)
         && (parts.contains(&"artifacts")
@@ -144,7 +278,7 @@ pub fn classify_path(path: &str) -> Option<FileKind> {
             || lower.contains("must-gather")
             || lower.starts_with("insights-"))
     {
-        return Some(FileKind::NestedArchive);
+        return plain(FileKind::NestedArchive);
     }
     None
 }
@@ -207,10 +341,10 @@ fn namespaced_resource_wanted(ns: &str, r: Resource<'_>) -> bool {
 /// `config/machineconfigs/<name>.json`, `config/alerts.json`, `config/featuregate.json`,
 /// `config/infrastructure.json`, `events/<namespace>.json`; the older layout's `config/version`
 /// and `config/clusteroperator/<name>` without `.json`.
-fn insights_path(parts: &[&str]) -> Option<FileKind> {
-    let i = parts
-        .iter()
-        .rposition(|p| *p == "config" || *p == "events")?;
+fn insights_path(parts: &[&str]) -> bool {
+    let Some(i) = parts.iter().rposition(|p| *p == "config" || *p == "events") else {
+        return false;
+    };
     let rest = &parts[i..];
     // Older archives (before 4.5) name their records without an extension
     // (`config/version`, `config/clusteroperator/<name>`): the content is the same JSON.
@@ -236,7 +370,7 @@ fn insights_path(parts: &[&str]) -> Option<FileKind> {
         || parts[..i]
             .iter()
             .any(|p| p.starts_with("insights") || p.contains("insights-data"));
-    (wanted && insights).then_some(FileKind::Resource)
+    wanted && insights
 }
 
 fn is_yaml_or_json(lower: &str) -> bool {
@@ -275,6 +409,72 @@ mod tests {
             let kind = classify_path(&format!("{dir}/{file}"));
             assert_eq!(kind == Some(FileKind::CvoLog), cvo, "{file}");
         }
+    }
+
+    /// What the path says travels typed: a resource's place, a CVO log's pod and file (by
+    /// each of its three names, and by name alone when its content told the kind).
+    #[test]
+    fn locations_say_what_the_path_says() {
+        let hcp = "mg/namespaces/clusters-a/hypershift.openshift.io/hostedcontrolplanes/a.yaml";
+        assert_eq!(
+            classify(hcp),
+            Some((
+                FileKind::Resource,
+                Location::Resource(ResourceAt {
+                    object: None,
+                    resource: Some((
+                        "hypershift.openshift.io".into(),
+                        "hostedcontrolplanes".into()
+                    )),
+                    namespace: Some("clusters-a".into()),
+                    for_rules: false,
+                })
+            ))
+        );
+        let cvo = |pod: &str, file| {
+            Location::CvoLog(CvoLogAt {
+                pod: pod.into(),
+                file,
+                namespace: None,
+            })
+        };
+        let pod = "cluster-version-operator-7c9d8f6b54-x2k8p";
+        for (path, want) in [
+            (
+                format!(
+                    "ci/gather-extra/artifacts/pods/openshift-cluster-version_{pod}_cluster-version-operator_previous.log.gz"
+                ),
+                cvo(pod, LogFile::Previous),
+            ),
+            (
+                format!(
+                    "mg/namespaces/clusters-a/core/pods/logs/{pod}-cluster-version-operator.log"
+                ),
+                cvo(pod, LogFile::Current),
+            ),
+            (
+                format!(
+                    "mg/namespaces/openshift-cluster-version/pods/{pod}/cluster-version-operator/cluster-version-operator/logs/previous.log"
+                ),
+                cvo(pod, LogFile::Previous),
+            ),
+        ] {
+            assert_eq!(classify(&path), Some((FileKind::CvoLog, want)), "{path}");
+        }
+        assert_eq!(
+            Location::sniffed(FileKind::CvoLog, "saved/cvo-previous.log"),
+            cvo("", LogFile::Previous)
+        );
+        assert_eq!(
+            Location::sniffed(FileKind::Junit, "saved/x.xml"),
+            Location::Plain
+        );
+        assert_eq!(
+            crate::vocab::mg_path::flat_log_namespace(&format!(
+                "dump/namespaces/clusters-a/core/pods/logs/{pod}-cluster-version-operator.log"
+            )),
+            Some("clusters-a")
+        );
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The must-gather path layout, parsed once: where a dump keeps a cluster-scoped resource, a
 //! namespaced resource, a pod object and a container log (current, previous or rotated), and
 //! the two other names a CVO log goes by (HyperShift's flat `core/pods/logs/` and
-//! gather-extra's `artifacts/pods/`). Kind detection (`vocab::kind`), what known-issue rules
-//! ask for (`vocab::wants`) and ingestion all read paths through [`MgPath::parse`] and
-//! [`cvo_log`]; none of them splits a path of its own.
+//! gather-extra's `artifacts/pods/`). Kind detection (`vocab::kind`) and what known-issue
+//! rules ask for (`vocab::wants`) read paths through [`MgPath::parse`] and [`cvo_log`] when
+//! the walker classifies a file, once; what they find travels with the file as a typed
+//! `vocab::kind::Location`, and no later stage splits the path again.
 
 /// One segment-typed must-gather path. Anything before the last `cluster-scoped-resources/`
 /// or `namespaces/` (the image directory, the must-gather directory) is ignored.
@@ -225,6 +226,15 @@ pub fn cvo_log<'a>(parts: &[&'a str]) -> Option<CvoLogId<'a>> {
         }
         _ => None,
     }
+}
+
+/// The namespace a log in HyperShift's flat layout sits in, read from its whole path (the
+/// input's name joined with the path inside it, as a hosted control plane's namespace can be
+/// an input of its own): `…namespaces/<ns>/core/pods/logs/<file>`.
+pub fn flat_log_namespace(whole: &str) -> Option<&str> {
+    let (before, _) = whole.rsplit_once("/core/pods/logs/")?;
+    let (_, ns) = before.rsplit_once("namespaces/")?;
+    (!ns.contains('/')).then_some(ns)
 }
 
 /// A CVO log by its file name alone, for a log the user named: gather-extra's name gives the

@@ -6,7 +6,7 @@
 //! wants nothing, and classification is exactly `classify_path`'s.
 
 use super::glob::Glob;
-use super::kind::FileKind;
+use super::kind::{FileKind, Location, ResourceAt};
 pub use super::mg_path::LogFile;
 use super::mg_path::{ContainerLog, MgPath, Resource, segments};
 use std::collections::{BTreeMap, BTreeSet};
@@ -99,8 +99,9 @@ impl Wants {
         !self.pod_logs.is_empty()
     }
 
-    /// The kind of a file that `classify_path` does not want but a rule does.
-    pub fn classify(&self, path: &str) -> Option<FileKind> {
+    /// The kind of a file that `classify_path` does not want but a rule does, with what its
+    /// path says of it.
+    pub fn classify(&self, path: &str) -> Option<(FileKind, Location)> {
         if self.is_empty() {
             return None;
         }
@@ -114,25 +115,35 @@ impl Wants {
                 .iter()
                 .any(|w| w.plural == r.plural && w.group.as_deref().is_none_or(|g| g == r.group))
         };
-        let hit = match MgPath::parse(&parts)? {
-            MgPath::ContainerLog(log) => {
-                return self.wants_log(&log).then_some(FileKind::PodLog);
-            }
-            _ if !yaml_or_json => false,
-            MgPath::Cluster(r) => resource(r),
+        let at = |namespace: Option<&str>, r: Resource<'_>| {
+            Some((
+                FileKind::Resource,
+                Location::mg_resource(namespace, r, true),
+            ))
+        };
+        match MgPath::parse(&parts)? {
+            MgPath::ContainerLog(log) => self
+                .wants_log(&log)
+                .then(|| (FileKind::PodLog, Location::ContainerLog(log.into()))),
+            _ if !yaml_or_json => None,
+            MgPath::Cluster(r) if resource(r) => at(None, r),
             MgPath::Namespaced {
                 namespace,
                 resource: r,
             } if r.group == "core" && r.file == "events.yaml" => {
-                self.event_namespaces.iter().any(|g| g.matches(namespace)) || resource(r)
+                if self.event_namespaces.iter().any(|g| g.matches(namespace)) || resource(r) {
+                    at(Some(namespace), r)
+                } else {
+                    None
+                }
             }
             // `core/pods/<name>.yaml` is never read for a rule.
-            MgPath::Namespaced { resource: r, .. } => {
-                !(r.item.is_some() && r.plural == "pods") && resource(r)
-            }
-            MgPath::Pod { .. } | MgPath::Other => false,
-        };
-        hit.then_some(FileKind::Resource)
+            MgPath::Namespaced {
+                namespace,
+                resource: r,
+            } if !(r.item.is_some() && r.plural == "pods") && resource(r) => at(Some(namespace), r),
+            _ => None,
+        }
     }
 
     /// Whether a rule reads this container log.
@@ -148,21 +159,17 @@ impl Wants {
     /// Whether a file read only because a rule's resource names it can give a rule an object:
     /// its text holds every key of at least one matcher of that resource (or some matcher
     /// names no key). A path of no wanted resource is always worth parsing.
-    pub fn worth_parsing(&self, path: &str, text: &str) -> bool {
+    pub fn worth_parsing(&self, at: &ResourceAt, text: &str) -> bool {
         if self.resource_keys.is_empty() {
             return true;
         }
-        let parts = segments(path);
-        let r = match MgPath::parse(&parts) {
-            Some(MgPath::Cluster(r) | MgPath::Namespaced { resource: r, .. }) => r,
-            _ => return true,
+        let Some((group, plural)) = &at.resource else {
+            return true;
         };
         let mut sets = self
             .resource_keys
             .iter()
-            .filter(|(w, _)| {
-                w.plural == r.plural && w.group.as_deref().is_none_or(|g| g == r.group)
-            })
+            .filter(|(w, _)| w.plural == *plural && w.group.as_deref().is_none_or(|g| g == group))
             .flat_map(|(_, sets)| sets)
             .peekable();
         if sets.peek().is_none() {
@@ -232,7 +239,11 @@ mod tests {
             group: Some("policy".into()),
             plural: "poddisruptionbudgets".into(),
         };
-        let path = "mg/namespaces/a/policy/poddisruptionbudgets/x.yaml";
+        let at = |group: &str, plural: &str| ResourceAt {
+            resource: Some((group.into(), plural.into())),
+            ..ResourceAt::default()
+        };
+        let path = &at("policy", "poddisruptionbudgets");
         assert!(
             w.worth_parsing(path, "kind: PodDisruptionBudget"),
             "no keys known"
@@ -244,7 +255,7 @@ mod tests {
         assert!(!w.worth_parsing(path, "status:\n  disruptionsAllowed: 0\n"));
         assert!(w.worth_parsing(path, "status: {disruptionsAllowed: 0, expectedPods: 1}"));
         assert!(
-            w.worth_parsing("mg/namespaces/a/apps/deployments.yaml", ""),
+            w.worth_parsing(&at("apps", "deployments"), ""),
             "another resource"
         );
         // A second matcher of the resource that names no key reads every file.
@@ -273,7 +284,7 @@ mod tests {
             "namespaces/openshift-etcd/core/events.yaml",
         ] {
             assert_eq!(
-                w.classify(&format!("{mg}/{p}")),
+                w.classify(&format!("{mg}/{p}")).map(|(k, _)| k),
                 Some(FileKind::Resource),
                 "{p}"
             );
@@ -286,7 +297,13 @@ mod tests {
             assert_eq!(w.classify(&format!("{mg}/{p}")), None, "{p}");
         }
         let log = format!("{mg}/namespaces/openshift-etcd/pods/etcd-m0/etcd/etcd/logs/current.log");
-        assert_eq!(w.classify(&log), Some(FileKind::PodLog));
+        let Some((FileKind::PodLog, Location::ContainerLog(at))) = w.classify(&log) else {
+            panic!("{:?}", w.classify(&log))
+        };
+        assert_eq!(
+            (&*at.namespace, &*at.pod, &*at.container, at.file),
+            ("openshift-etcd", "etcd-m0", "etcd", LogFile::Current)
+        );
         let prev = log.replace("current.log", "previous.log");
         assert_eq!(w.classify(&prev), None, "previous not asked for");
         let other = log.replace("/etcd/etcd/", "/etcdctl/etcdctl/");

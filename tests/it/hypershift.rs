@@ -366,3 +366,67 @@ fn two_hosted_control_planes_claiming_one_namespace_give_it_to_neither() {
     }
     assert_eq!(splits[0], splits[1]);
 }
+
+/// The walker classifies each path once and the location travels with the file: the hosted
+/// CVO logs carry their pod, file and control plane namespace, the HostedControlPlanes the
+/// namespace their folder names, the ClusterVersion the kind its path names; each location is
+/// what classifying the path alone says, made whole with the input's name.
+#[test]
+fn the_walker_hands_each_file_its_typed_location() {
+    use mglint::vocab::FileKind;
+    use mglint::vocab::kind::{Location, classify};
+    use mglint::vocab::wants::LogFile;
+    let input = common::fixture(MG).to_string_lossy().into_owned();
+    let got = mglint::source::collect(&input, &mglint::source::SourceOptions::default()).unwrap();
+    let mut hosted_logs = Vec::new();
+    let mut planes = Vec::new();
+    let mut versions = 0;
+    for f in &got.files {
+        let (kind, at) = classify(&f.path).unwrap_or_else(|| panic!("{}", f.path));
+        assert_eq!(kind, f.kind, "{}", f.path);
+        match (&f.at, at) {
+            (Location::CvoLog(c), Location::CvoLog(by_path)) => {
+                assert_eq!((&c.pod, c.file), (&by_path.pod, by_path.file));
+                if let Some(ns) = &c.namespace {
+                    hosted_logs.push((ns.clone(), c.pod.clone(), c.file));
+                }
+            }
+            (Location::Resource(r), Location::Resource(by_path)) => {
+                assert_eq!(
+                    (&r.resource, &r.namespace, r.for_rules),
+                    (&by_path.resource, &by_path.namespace, false),
+                    "{}",
+                    f.path
+                );
+                if f.path.contains("/hostedcontrolplanes/") {
+                    planes.push(r.namespace.clone().unwrap_or_default());
+                }
+                if f.path.ends_with("/clusterversions/version.yaml") {
+                    assert_eq!(r.object, Some("ClusterVersion"), "{}", f.path);
+                    versions += 1;
+                }
+            }
+            (mine, by_path) => assert_eq!(mine, &by_path, "{}", f.path),
+        }
+    }
+    hosted_logs.sort();
+    let pods: Vec<(&str, LogFile)> = hosted_logs
+        .iter()
+        .map(|(ns, pod, file)| {
+            assert!(pod.starts_with("cluster-version-operator-"), "{pod}");
+            (ns.as_str(), *file)
+        })
+        .collect();
+    assert!(
+        pods.contains(&("clusters-alpha", LogFile::Current)),
+        "{pods:?}"
+    );
+    assert!(
+        pods.contains(&("clusters-beta", LogFile::Previous)),
+        "{pods:?}"
+    );
+    planes.sort();
+    assert_eq!(planes, ["clusters-alpha", "clusters-beta"]);
+    assert!(versions >= 1);
+    assert!(got.files.iter().any(|f| f.kind == FileKind::CvoLog));
+}
