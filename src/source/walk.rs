@@ -287,6 +287,14 @@ impl<'o, 's> Walker<'o, 's> {
         self.sink.file(f)
     }
 
+    /// A file of `kind` that could not be read: an error whose cause names the kind.
+    fn unreadable(&mut self, path: &str, kind: FileKind, reason: impl ToString) {
+        self.diag(path, Severity::Error, reason);
+        if let Some(d) = self.out.diagnostics.last_mut() {
+            d.cause.file = Some(kind);
+        }
+    }
+
     pub(super) fn diag(&mut self, path: &str, level: Severity, reason: impl ToString) {
         let input = self.input.clone();
         self.out.diag(&input, path, level, reason);
@@ -648,7 +656,7 @@ impl<'o, 's> Walker<'o, 's> {
                     .stream(self.input.clone(), Arc::from(here), kind, at, &mut capped);
             self.out.found += 1;
             if let Err(e) = res {
-                self.diag(here, Severity::Error, e);
+                self.unreadable(here, kind, e);
             }
             return;
         }
@@ -666,7 +674,7 @@ impl<'o, 's> Walker<'o, 's> {
             Err(e) => {
                 self.out
                     .count(here, Count::NotRead(NotReadReason::Unreadable));
-                self.diag(here, Severity::Error, e);
+                self.unreadable(here, kind, e);
             }
         }
     }
@@ -816,7 +824,7 @@ impl<'o, 's> Walker<'o, 's> {
             }
             self.slots.insert(full.clone(), slot);
             return res.map_err(|e| {
-                self.diag(&full, Severity::Error, e);
+                self.unreadable(&full, kind, e);
                 EntryFailed
             });
         }
@@ -838,7 +846,7 @@ impl<'o, 's> Walker<'o, 's> {
             Err(e) => {
                 self.out
                     .count(&full, Count::NotRead(NotReadReason::Unreadable));
-                self.diag(&full, Severity::Error, e);
+                self.unreadable(&full, kind, e);
                 Err(EntryFailed)
             }
         }

@@ -266,3 +266,44 @@ fn a_missing_input_among_good_ones_still_analyses_the_rest_and_exits_2() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("4.14.8"));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/definitely/not/here"));
 }
+
+/// A file the walker could not read says its kind in its typed cause: a CVO log cut off
+/// inside an archive is an unreadable CVO log, not a reason to be read again.
+#[test]
+fn an_archive_entry_cut_off_carries_its_kind() {
+    let d = tempfile::tempdir().unwrap();
+    let rel = "ci/gather-extra/artifacts/pods/openshift-cluster-version_cluster-version-operator-5d_cluster-version-operator.log";
+    let log = d.path().join(rel);
+    std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+    let text: String = (0..20_000)
+        .map(|i| {
+            format!(
+                "I0110 10:{:02}:{:02}.{i:06}       1 cvo.go:100] sync {i}\n",
+                i / 600 % 60,
+                i / 10 % 60
+            )
+        })
+        .collect();
+    std::fs::write(&log, text).unwrap();
+    // Compressed, and cut in the middle of the log's data.
+    let mut tar = common::gzip(&common::tar_dir(d.path(), ""));
+    tar.truncate(tar.len() / 2);
+    let got =
+        mglint::source::collect_bytes("job.tar.gz", tar, &mglint::source::SourceOptions::default());
+    let cut = got
+        .diagnostics
+        .iter()
+        .find(|d| {
+            d.prov
+                .file
+                .path()
+                .ends_with("_cluster-version-operator.log")
+        })
+        .unwrap_or_else(|| panic!("{:?}", got.diagnostics));
+    assert_eq!(cut.level, Severity::Error, "{cut:?}");
+    assert_eq!(
+        cut.cause.file,
+        Some(mglint::vocab::FileKind::CvoLog),
+        "{cut:?}"
+    );
+}
