@@ -286,7 +286,7 @@ pub struct AvailableUpdates {
     /// How each risk's matching rules evaluate on the cluster: `true`, `false` or `{error:
     /// "..."}` (an `Always` rule needs no entry).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub risk_matches: BTreeMap<String, super::risks::RiskMatch>,
+    pub risk_matches: BTreeMap<String, RiskMatch>,
 }
 
 impl AvailableUpdates {
@@ -433,4 +433,13 @@ pub struct FakeLoad {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub accepted_risks: String,
     pub local: bool,
+}
+
+/// How a risk's matching rules evaluate on the cluster (`conditionRegistry.Match`), as a
+/// scenario states it: `true`, `false`, or `{error: "..."}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RiskMatch {
+    Matches(bool),
+    Failed { error: String },
 }

@@ -6,22 +6,13 @@
 
 use super::cluster::{AlertState, ClusterState};
 use super::conditions::{remove_condition, set_condition};
+pub use super::events::RiskMatch;
 use crate::model::{
     ClusterVersion, Condition, ConditionalUpdate, ConditionalUpdateRisk, Release, Time,
     find_condition,
 };
 use crate::vocab::semver::{self as gosemver, Version};
-use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// How a risk's matching rules evaluate on the cluster (`conditionRegistry.Match`), as a
-/// scenario states it: `true`, `false`, or `{error: "..."}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum RiskMatch {
-    Matches(bool),
-    Failed { error: String },
-}
 
 /// Risk conditions by risk name (`availableUpdates.RiskConditions`).
 pub type RiskConditions = BTreeMap<String, Vec<Condition>>;
