@@ -39,6 +39,47 @@ impl Stage {
     }
 }
 
+impl Stage {
+    /// A table's word for it: `in progress`, `last update`, `requested`, `offered`.
+    pub fn short(self) -> &'static str {
+        match self {
+            Stage::Taken {
+                completed: true, ..
+            } => "last update",
+            Stage::Taken { .. } => "in progress",
+            Stage::Requested => "requested",
+            Stage::Offered => "offered",
+        }
+    }
+}
+
+/// How many offered targets the reports' tables show (the rest are counted).
+pub const OFFERED_SHOWN: usize = 10;
+
+/// The rows a report's "Published update risks" table shows: every taken and requested
+/// target, the first [`OFFERED_SHOWN`] offered ones; and how many offered ones are left out.
+pub fn shown(all: &[Exposure]) -> (Vec<&Exposure>, usize) {
+    let mut offered = 0;
+    let mut left = 0;
+    let mut rows = Vec::new();
+    for x in all {
+        if x.stage == Stage::Offered {
+            offered += 1;
+            if offered > OFFERED_SHOWN {
+                left += 1;
+                continue;
+            }
+        }
+        rows.push(x);
+    }
+    (rows, left)
+}
+
+/// The names of the risks of one verdict, joined by `, `.
+pub fn names(x: &Exposure, v: Verdict) -> Vec<&str> {
+    x.with(v).map(|r| r.name.as_str()).collect()
+}
+
 /// One target and the risks on its edge that apply or could not be evaluated.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Exposure {

@@ -26,17 +26,11 @@ declare_rule! {
     }
 }
 
-/// The first line of a risk's message, whitespace collapsed.
+/// The first sentence of a risk's message, whitespace collapsed.
 fn headline(r: &RiskOutcome) -> String {
-    r.message
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .trim_end_matches('.')
-        .to_string()
+    let text = r.message.split_whitespace().collect::<Vec<_>>().join(" ");
+    let first = text.split_once(". ").map_or(text.as_str(), |(a, _)| a);
+    first.trim_end_matches('.').to_string()
 }
 
 /// What the verdict rests on, in words, for `stage`.
@@ -234,7 +228,15 @@ fn offered_finding(
     on: &[(&Exposure, &RiskOutcome)],
 ) -> Finding {
     let (x0, r) = on[0];
-    let targets: Vec<String> = on.iter().map(|(x, _)| format!("`{}`", x.version)).collect();
+    const SHOWN: usize = 5;
+    let mut targets: Vec<String> = on
+        .iter()
+        .take(SHOWN)
+        .map(|(x, _)| format!("`{}`", x.version))
+        .collect();
+    if on.len() > SHOWN {
+        targets.push(format!("{} more", on.len() - SHOWN));
+    }
     let msg = format!(
         "the published risk `{}` applies to this cluster on the offered {} to {}: {}; {}{}",
         r.name,
