@@ -520,6 +520,51 @@ mod tests {
     }
 
     #[test]
+    fn the_basis_says_whether_a_verdict_outlives_the_dump() {
+        let mut m = metrics();
+        m.push(Sample::new(
+            "cluster_version",
+            &[("type", "initial"), ("version", "4.8.2")],
+            1.0,
+            "clusterversion.yaml",
+        ));
+        m.push(Sample::new(
+            "cluster_operator_conditions",
+            &[("name", "aro"), ("condition", "Degraded")],
+            1.0,
+            "clusteroperators/aro.yaml",
+        ));
+        let basis = |q: &str| judge(&risk(vec![promql(q)]), &m).basis;
+        assert_eq!(
+            judge(&risk(vec![MatchingRule::Always]), &m).basis,
+            Basis::Always
+        );
+        // The platform, the install version, which operators exist: stable.
+        assert_eq!(
+            basis(r#"group(cluster_infrastructure_provider{type="Azure"})"#),
+            Basis::Stable
+        );
+        assert_eq!(
+            basis(r#"0 * group(cluster_version{type="initial",version=~"4[.]8[.].*"})"#),
+            Basis::Stable
+        );
+        assert_eq!(
+            basis(
+                r#"group(cluster_operator_conditions{name="aro"}) or 0 * group(cluster_operator_conditions)"#
+            ),
+            Basis::Stable
+        );
+        // A condition's value, or the current version: the state at the dump.
+        assert_eq!(
+            basis(r#"group(cluster_operator_conditions{name="aro",condition="Degraded"})"#),
+            Basis::State
+        );
+        assert_eq!(basis(r#"0 * group(cluster_version)"#), Basis::State);
+        // Not decided: no basis to outlive anything.
+        assert_eq!(basis("group(csv_succeeded)"), Basis::State);
+    }
+
+    #[test]
     fn from_expressions_are_anchored() {
         let mut c = BTreeMap::new();
         assert!(from_matches(&mut c, r"4\.8\..*", "4.8.2"));
