@@ -259,8 +259,14 @@ pub fn load_named(
     let mut opts = IngestOptions {
         source: settings.limits.source_options(),
     };
-    // Other kinds and logs are read only when a loaded rule asks for them.
+    // Other kinds and logs are read only when a loaded rule asks for them; the objects the
+    // published risks' series come from, only when CV025 (which evaluates them) is selected.
     opts.source.wants = settings.known.wants.clone();
+    if crate::rules::find("CV025").is_some_and(|m| settings.selection.selects(m)) {
+        let mut w = (*opts.source.wants).clone();
+        crate::risks::series::add_wants(&mut w);
+        opts.source.wants = std::sync::Arc::new(w);
+    }
     let nothing_found = |e| match e {
         IngestError::NothingFound(mut reasons) => {
             reasons.extend(earlier_errors.iter().cloned());

@@ -579,6 +579,11 @@ pub struct RecommendArgs {
     /// CannotRetrieveUpdates, ConditionalUpdateRisk, an alert's name, …
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub accept: Vec<String>,
+    /// After oc's output, a section oc does not have: the published update risks
+    /// (cincinnati-graph-data, bundled) judged from the dump for each update shown (text and
+    /// Markdown; `mglint risks` has every verdict, also as JSON)
+    #[arg(long)]
+    pub published_risks: bool,
     /// Output format [default: from -o's extension, else text]
     #[arg(help_heading = "Output", long, value_enum)]
     pub format: Option<StatusFormat>,

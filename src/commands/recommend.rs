@@ -6,8 +6,10 @@
 use super::{CliError, Ui, emit, finish, load, pick_format, settings};
 use crate::cli::{RecommendArgs, StatusFormat};
 use mglint::recommend::{
-    Options, RecommendInputs, plan, render_json, render_markdown, render_text,
+    Options, RecommendInputs, plan, render_json, render_markdown, render_text, shown_versions,
 };
+use mglint::risks::catalogue::Catalogue;
+use mglint::risks::report::{recommend_section_markdown, render_recommend_section};
 
 pub fn run(a: RecommendArgs, ui: &Ui) -> Result<u8, CliError> {
     let format = pick_format(a.format, a.output.as_deref(), StatusFormat::Text)?;
@@ -22,8 +24,26 @@ pub fn run(a: RecommendArgs, ui: &Ui) -> Result<u8, CliError> {
         say!("error: {e}");
         return Ok(1);
     }
+    if a.published_risks && format == StatusFormat::Json {
+        say!(
+            "error: --published-risks adds a section to the text and Markdown forms; `mglint risks --format json` has every verdict as JSON"
+        );
+        return Ok(2);
+    }
     super::guard_outputs(&a.input.inputs, &[a.output.as_deref()])?;
-    let s = settings(&a.input, None, ui)?;
+    let mut s = settings(&a.input, None, ui)?;
+    let catalogue = if a.published_risks {
+        // The series read objects recommend does not keep whole: ask ingestion for them
+        // (recommend runs no rule, so no known-issue rule is lost).
+        let mut wants = (*s.known.wants).clone();
+        mglint::risks::series::add_wants(&mut wants);
+        let mut known = mglint::rules::known::KnownSet::default();
+        known.wants = std::sync::Arc::new(wants);
+        s.known = std::sync::Arc::new(known);
+        Some(Catalogue::bundled().map_err(|e| CliError::Failed(e.to_string()))?)
+    } else {
+        None
+    };
     let run = load(&a.input, &s, ui)?;
     let unread = super::note_unread(&run, ui);
     let code = std::cell::Cell::new(0u8);
@@ -50,16 +70,32 @@ pub fn run(a: RecommendArgs, ui: &Ui) -> Result<u8, CliError> {
         // The exit code is oc's in every format (1 when the --version answer is an error).
         let answer = render_text(&p, &opts);
         code.set(code.get().max(answer.exit_code()));
+        // The section oc does not have, only when asked for: the default forms stay oc's.
+        let risks = catalogue.as_ref().map(|cat| {
+            let asked: Vec<String> = opts.version.iter().cloned().collect();
+            let (_, e) = mglint::risks::evaluate(cat, &an.bundle, &asked);
+            render_recommend_section(cat, &e, &shown_versions(&p, &opts))
+        });
         match format {
             StatusFormat::Json => render_json(&p, &opts, layout),
-            StatusFormat::Markdown => render_markdown(&p, &opts),
+            StatusFormat::Markdown => {
+                let mut md = render_markdown(&p, &opts);
+                if let Some(r) = &risks {
+                    md.push_str(&recommend_section_markdown(r));
+                }
+                md
+            }
             StatusFormat::Text => {
                 eprint!("{}", super::for_stderr(&answer.err));
                 if let Some(e) = &answer.error {
                     // oc's warnings may end without a newline; its error follows on that line.
                     say!("error: {e}");
                 }
-                answer.out
+                let mut out = answer.out;
+                if let Some(r) = &risks {
+                    out.push_str(&mglint::vocab::escape::show_controls(r));
+                }
+                out
             }
         }
     });

@@ -440,6 +440,52 @@ pub fn render_clusters_capped(clusters: &[super::ClusterPage<'_>], max_bytes: us
     doc(&shown)
 }
 
+/// The published update risks on the cluster's last, requested and offered updates that
+/// apply or cannot be evaluated (CV025's evaluation); nothing when there is none.
+fn published_risks(out: &mut String, report: &Report) {
+    use crate::risks::exposure::{names, shown};
+    use crate::risks::verdict::Verdict;
+    if report.published_risks.is_empty() {
+        return;
+    }
+    let commit: String = crate::risks::catalogue::Catalogue::bundled_shared()
+        .map(|c| c.commit.chars().take(12).collect())
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "## Published update risks\n\nRed Hat's published update risks (cincinnati-graph-data {}) judged offline from the dump, as it was when gathered; `mglint risks` shows every verdict, and the metrics a risk that cannot be evaluated needs.\n",
+        code(&commit)
+    );
+    out.push_str("| Update | Stage | Applies | Cannot be evaluated |\n|---|---|---|---|\n");
+    let list = |v: Vec<&str>| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.iter().map(|n| code(n)).collect::<Vec<_>>().join(", ")
+        }
+    };
+    let (rows, left) = shown(&report.published_risks);
+    for x in rows {
+        let _ = writeln!(
+            out,
+            "| {} → {} | {} | {} | {} |",
+            code(&x.from).replace('|', "\\|"),
+            code(&x.version).replace('|', "\\|"),
+            x.stage.short(),
+            list(names(x, Verdict::Applies)).replace('|', "\\|"),
+            list(names(x, Verdict::Unknown)).replace('|', "\\|"),
+        );
+    }
+    if left > 0 {
+        let _ = writeln!(
+            out,
+            "\n{} not shown (`mglint risks` lists them).",
+            plural(left, "more offered update", "more offered updates")
+        );
+    }
+    out.push('\n');
+}
+
 /// The report showing its first `shown` findings (the rest counted in one line).
 fn render_first(report: &Report, shown: usize, cap: Option<usize>) -> String {
     render_shown(report, Shown::first(shown), cap)
@@ -510,6 +556,7 @@ fn render_shown(report: &Report, shown: Shown, cap: Option<usize>) -> String {
             );
         }
     }
+    published_risks(&mut out, report);
     let skipped: Vec<_> = report.skipped().collect();
     if !skipped.is_empty() {
         out.push_str("## Rules not run\n\n");

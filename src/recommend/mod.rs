@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub use json::render_json;
 pub use markdown::render_markdown;
-pub use text::render_text;
+pub use text::{render_text, shown_versions};
 
 /// The flags of `oc adm upgrade recommend`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

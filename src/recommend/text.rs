@@ -13,6 +13,21 @@ const HEADER: &str = "  VERSION\tISSUES\n";
 /// Runs `recommend` with `o` on `p`: oc's text, with the control characters of text from
 /// the input shown escaped (`\x1b`, [`crate::vocab::escape::show_controls`]); ordinary text
 /// is oc's byte for byte.
+/// The targets the text form shows, in its order: `--version`'s alone, else the first two of
+/// each minor (every one with `--show-outdated-releases`). `--published-risks` judges these.
+pub fn shown_versions(p: &Plan, o: &Options) -> Vec<String> {
+    if let Some(v) = &o.version {
+        return vec![v.clone()];
+    }
+    p.minors
+        .iter()
+        .flat_map(|m| {
+            let n = if o.show_outdated { m.sorted.len() } else { 2 };
+            m.sorted.iter().take(n).map(|t| t.release.version.clone())
+        })
+        .collect()
+}
+
 pub fn render_text(p: &Plan, o: &Options) -> Answer {
     let a = render_text_unescaped(p, o);
     let shown = |s: &str| crate::vocab::escape::show_controls(s).into_owned();

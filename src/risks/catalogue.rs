@@ -121,6 +121,13 @@ impl Catalogue {
         })
     }
 
+    /// The bundled snapshot, parsed once per process (what `analyze` reads).
+    pub fn bundled_shared() -> Result<&'static Catalogue, &'static CatalogueError> {
+        static CELL: std::sync::OnceLock<Result<Catalogue, CatalogueError>> =
+            std::sync::OnceLock::new();
+        CELL.get_or_init(Catalogue::bundled).as_ref()
+    }
+
     /// The risk named `name`.
     pub fn risk(&self, name: &str) -> Option<&Risk> {
         self.risks.iter().find(|r| r.name == name)

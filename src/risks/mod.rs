@@ -2,9 +2,11 @@
 //! edges ([`catalogue`]), the metric series a dump can give ([`series`]), PromQL evaluated
 //! over them at one instant as Prometheus evaluates it ([`promql`]), and each risk's verdict
 //! for each candidate target, as the CVO decides it, cross-checked with the CVO's own
-//! verdicts in the dump ([`verdict`]).
+//! verdicts in the dump ([`verdict`]); what the dump's taken, requested and offered updates
+//! were exposed to ([`exposure`]).
 
 pub mod catalogue;
+pub mod exposure;
 pub mod promql;
 pub mod report;
 pub mod series;

@@ -176,6 +176,23 @@ impl Query {
         out
     }
 
+    /// Each selector the query reads: its metric name and its equality matchers
+    /// (`label="value"`), in query order.
+    pub fn selectors(&self) -> Vec<(String, Vec<(String, String)>)> {
+        let mut out = Vec::new();
+        walk(&self.expr, &mut |vs| {
+            let eq = vs
+                .matchers
+                .matchers
+                .iter()
+                .filter(|m| m.name != METRIC_NAME && matches!(m.op, MatchOp::Equal))
+                .map(|m| (m.name.clone(), m.value.clone()))
+                .collect();
+            out.push((selector_name(vs).unwrap_or_else(|| "{…}".to_string()), eq));
+        });
+        out
+    }
+
     /// The metrics the query needs that `m` does not derive.
     pub fn missing(&self, m: &Metrics) -> Vec<String> {
         self.metrics()

@@ -147,32 +147,81 @@ pub fn render_text(cat: &Catalogue, e: &Evaluation) -> String {
         s.push_str("\nNo candidate update: the dump names none (give one with --to)\n");
     }
     for t in &e.targets {
+        target_block(&mut s, t, "");
+    }
+    s
+}
+
+/// The section `recommend --published-risks` adds after oc's output: the verdicts for the
+/// targets it shows (`versions`), in its order; nothing of oc's is changed.
+pub fn render_recommend_section(cat: &Catalogue, e: &Evaluation, versions: &[String]) -> String {
+    let mut s = String::new();
+    let commit: String = cat.commit.chars().take(12).collect();
+    let _ = writeln!(
+        s,
+        "\nPublished update risks (mglint, not oc: cincinnati-graph-data {}, judged offline from the dump):",
+        if commit.is_empty() {
+            "at an unknown commit"
+        } else {
+            &commit
+        }
+    );
+    let mut any = false;
+    for v in versions {
+        for t in e.targets.iter().filter(|t| &t.candidate.version == v) {
+            if t.candidate.why.contains(&Why::Taken) && t.candidate.why.len() == 1 {
+                continue;
+            }
+            any = true;
+            target_block(&mut s, t, "  ");
+        }
+    }
+    if !any {
+        s.push_str("\n  no update shown to judge\n");
+    }
+    s
+}
+
+/// [`render_recommend_section`] for a Markdown document: a heading and the text in a fence
+/// longer than any backtick run in it, controls shown.
+pub fn recommend_section_markdown(text: &str) -> String {
+    let text = crate::vocab::escape::show_controls(text.trim_start_matches('\n'));
+    let fence = "`".repeat(crate::vocab::escape::longest_backtick_run(&text).max(2) + 1);
+    format!("\n## Published update risks (mglint, not oc)\n\n{fence}text\n{text}{fence}\n")
+}
+
+/// One target's block: its edge, then the risks that apply, cannot be evaluated and do not
+/// apply, each line led by `indent`.
+fn target_block(s: &mut String, t: &TargetOutcome, indent: &str) {
+    {
         let why: Vec<&str> = t.candidate.why.iter().map(|w| why_text(*w)).collect();
         let _ = writeln!(
             s,
-            "\n{} -> {} ({})",
+            "\n{indent}{} -> {} ({})",
             t.candidate.from,
             t.candidate.version,
             why.join(", ")
         );
         if t.blocked {
-            s.push_str("  blocked: the update is removed from the graph for every cluster\n");
+            s.push_str(&format!(
+                "{indent}  blocked: the update is removed from the graph for every cluster\n"
+            ));
         }
         if t.risks.is_empty() {
-            s.push_str("  no published risk on this edge\n");
+            s.push_str(&format!("{indent}  no published risk on this edge\n"));
         }
         for verdict in [Verdict::Applies, Verdict::Unknown, Verdict::DoesNotApply] {
             for r in t.risks.iter().filter(|r| r.judged.verdict == verdict) {
-                let _ = writeln!(s, "  {:<15} {}", verdict.as_str(), r.name);
+                let _ = writeln!(s, "{indent}  {:<15} {}", verdict.as_str(), r.name);
                 if let Some(c) = r.cvo {
                     if c.disagrees {
                         let _ = writeln!(
                             s,
-                            "      DISAGREES with the CVO, which says {}",
+                            "{indent}      DISAGREES with the CVO, which says {}",
                             c.verdict.as_str()
                         );
                     } else {
-                        let _ = writeln!(s, "      the CVO says {}", c.verdict.as_str());
+                        let _ = writeln!(s, "{indent}      the CVO says {}", c.verdict.as_str());
                     }
                 }
                 if verdict == Verdict::DoesNotApply {
@@ -183,22 +232,21 @@ pub fn render_text(cat: &Catalogue, e: &Evaluation) -> String {
                         r.judged.missing.iter().map(|m| format!("`{m}`")).collect();
                     let _ = writeln!(
                         s,
-                        "      cannot be evaluated offline: the dump does not give {}",
+                        "{indent}      cannot be evaluated offline: the dump does not give {}",
                         m.join(", ")
                     );
                 } else if let Some(reason) = &r.judged.reason {
-                    let _ = writeln!(s, "      cannot be evaluated: {reason}");
+                    let _ = writeln!(s, "{indent}      cannot be evaluated: {reason}");
                 }
                 let msg = r.message.split_whitespace().collect::<Vec<_>>().join(" ");
-                let _ = writeln!(s, "      {msg}");
+                let _ = writeln!(s, "{indent}      {msg}");
                 if !r.url.is_empty() {
-                    let _ = writeln!(s, "      {}", r.url);
+                    let _ = writeln!(s, "{indent}      {}", r.url);
                 }
                 for ev in &r.judged.evidence {
-                    let _ = writeln!(s, "      evidence: {ev}");
+                    let _ = writeln!(s, "{indent}      evidence: {ev}");
                 }
             }
         }
     }
-    s
 }

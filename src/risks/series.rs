@@ -76,6 +76,28 @@ pub const DERIVED: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Whether a selector reads a fact that holds for the cluster's life (or nearly), so that its
+/// series at the dump were the same when an earlier update ran: the install version
+/// (`cluster_version{type="initial"}`), the platform, the feature set, the capabilities (never
+/// disabled once enabled), the nodes' labels and roles (OS, architecture), and which
+/// ClusterOperators exist (a `cluster_operator_conditions` or `cluster_operator_up` selector
+/// matching on `name` alone: a query reading a condition's value matches on `condition`).
+/// Everything else (a condition, a node's update state, the current version) is the cluster's
+/// state at the dump.
+pub fn stable(metric: &str, equal: &[(String, String)]) -> bool {
+    let only = |allowed: &[&str]| equal.iter().all(|(k, _)| allowed.contains(&k.as_str()));
+    match metric {
+        "cluster_infrastructure_provider"
+        | "cluster_feature_set"
+        | "cluster_version_capability"
+        | "kube_node_labels"
+        | "kube_node_role" => true,
+        "cluster_version" => equal.iter().any(|(k, v)| k == "type" && v == "initial"),
+        "cluster_operator_conditions" | "cluster_operator_up" => only(&["_id", "name"]),
+        _ => false,
+    }
+}
+
 /// kube-state-metrics' label name for a Kubernetes label (`node.openshift.io/os_id` →
 /// `label_node_openshift_io_os_id`).
 fn sanitize(label: &str) -> String {

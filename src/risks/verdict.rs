@@ -32,10 +32,28 @@ impl Verdict {
     }
 }
 
+/// How long a verdict holds: what the deciding rule read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Basis {
+    /// An `Always` rule: every cluster on the edge.
+    Always,
+    /// Facts that hold for the cluster's life ([`super::series::stable`]): the verdict was
+    /// the same when an earlier update ran.
+    Stable,
+    /// The cluster's state at the dump (conditions, a node's update state, the current
+    /// version): at another time the verdict may have been another; also every verdict that
+    /// is not decided.
+    State,
+}
+
 /// A risk's verdict with what it rests on.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Judged {
     pub verdict: Verdict,
+    /// What the deciding rule read.
+    #[serde(skip)]
+    pub basis: Basis,
     /// The metrics the dump cannot give that the risk's rules read (when unknown).
     pub missing: Vec<String>,
     /// The files of the objects behind the deciding sample.
@@ -54,6 +72,7 @@ pub fn judge(risk: &Risk, m: &Metrics) -> Judged {
             MatchingRule::Always => {
                 return Judged {
                     verdict: Verdict::Applies,
+                    basis: Basis::Always,
                     missing: Vec::new(),
                     evidence: Vec::new(),
                     reason: None,
@@ -62,7 +81,8 @@ pub fn judge(risk: &Risk, m: &Metrics) -> Judged {
             MatchingRule::PromQL { promql } => &promql.promql,
             MatchingRule::Unknown => continue,
         };
-        let result = Query::parse(text).and_then(|q| q.eval(m));
+        let query = Query::parse(text);
+        let result = query.as_ref().map_err(Clone::clone).and_then(|q| q.eval(m));
         match result {
             Ok(Value::Vector(v)) if v.len() == 1 => {
                 let verdict = if v[0].value == 0.0 {
@@ -76,8 +96,14 @@ pub fn judge(risk: &Risk, m: &Metrics) -> Judged {
                     ));
                     continue;
                 };
+                let stable = query.as_ref().is_ok_and(|q| {
+                    q.selectors()
+                        .iter()
+                        .all(|(name, eq)| super::series::stable(name, eq))
+                });
                 return Judged {
                     verdict,
+                    basis: if stable { Basis::Stable } else { Basis::State },
                     missing: Vec::new(),
                     evidence: v[0].evidence.iter().map(|e| e.to_string()).collect(),
                     reason: None,
@@ -100,6 +126,7 @@ pub fn judge(risk: &Risk, m: &Metrics) -> Judged {
     }
     Judged {
         verdict: Verdict::Unknown,
+        basis: Basis::State,
         missing: missing.into_iter().collect(),
         evidence: Vec::new(),
         reason: Some(reasons.join("; ")),
@@ -490,6 +517,51 @@ mod tests {
             &m,
         );
         assert_eq!(j.verdict, Verdict::DoesNotApply);
+    }
+
+    #[test]
+    fn the_basis_says_whether_a_verdict_outlives_the_dump() {
+        let mut m = metrics();
+        m.push(Sample::new(
+            "cluster_version",
+            &[("type", "initial"), ("version", "4.8.2")],
+            1.0,
+            "clusterversion.yaml",
+        ));
+        m.push(Sample::new(
+            "cluster_operator_conditions",
+            &[("name", "aro"), ("condition", "Degraded")],
+            1.0,
+            "clusteroperators/aro.yaml",
+        ));
+        let basis = |q: &str| judge(&risk(vec![promql(q)]), &m).basis;
+        assert_eq!(
+            judge(&risk(vec![MatchingRule::Always]), &m).basis,
+            Basis::Always
+        );
+        // The platform, the install version, which operators exist: stable.
+        assert_eq!(
+            basis(r#"group(cluster_infrastructure_provider{type="Azure"})"#),
+            Basis::Stable
+        );
+        assert_eq!(
+            basis(r#"0 * group(cluster_version{type="initial",version=~"4[.]8[.].*"})"#),
+            Basis::Stable
+        );
+        assert_eq!(
+            basis(
+                r#"group(cluster_operator_conditions{name="aro"}) or 0 * group(cluster_operator_conditions)"#
+            ),
+            Basis::Stable
+        );
+        // A condition's value, or the current version: the state at the dump.
+        assert_eq!(
+            basis(r#"group(cluster_operator_conditions{name="aro",condition="Degraded"})"#),
+            Basis::State
+        );
+        assert_eq!(basis(r#"0 * group(cluster_version)"#), Basis::State);
+        // Not decided: no basis to outlive anything.
+        assert_eq!(basis("group(csv_succeeded)"), Basis::State);
     }
 
     #[test]

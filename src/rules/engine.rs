@@ -35,6 +35,9 @@ pub struct Context<'a> {
     health: OnceLock<Option<Assessment>>,
     /// oc's recommend view of the bundle, computed by the first rule that asks.
     recommendation: OnceLock<Option<crate::recommend::Plan>>,
+    /// The published update risks the dump's updates were exposed to, evaluated by the first
+    /// rule that asks (only CV025 does: the catalogue is evaluated only when it runs).
+    published_risks: OnceLock<Vec<crate::risks::exposure::Exposure>>,
 }
 
 /// What the cluster was doing at the end of the data, by the timeline's episodes (the one
@@ -91,7 +94,21 @@ impl<'a> Context<'a> {
             rule_file_problems,
             health: OnceLock::new(),
             recommendation: OnceLock::new(),
+            published_risks: OnceLock::new(),
         }
+    }
+
+    /// The published update risks (the bundled cincinnati-graph-data snapshot) that the
+    /// update the cluster took last, the one it was asked for and the ones it is offered were
+    /// exposed to, as `mglint risks` judges them (computed once, on first use).
+    pub fn published_risks(&self) -> &[crate::risks::exposure::Exposure] {
+        self.published_risks.get_or_init(|| {
+            let Ok(cat) = crate::risks::catalogue::Catalogue::bundled_shared() else {
+                return Vec::new();
+            };
+            let (_, e) = crate::risks::evaluate(cat, self.bundle, &[]);
+            crate::risks::exposure::exposures(self.bundle, &e)
+        })
     }
 
     /// What `oc adm upgrade recommend` knows of the bundle (the offered targets with their
@@ -498,6 +515,7 @@ pub fn run(
         summary,
         findings,
         rules: outcomes,
+        published_risks: cx.published_risks.into_inner().unwrap_or_default(),
     };
     // Secrets are masked where they enter the report, so no format can unmask them.
     report.mask_secrets();

@@ -599,6 +599,12 @@ pub struct Report {
     pub summary: Counts,
     pub findings: Vec<Finding>,
     pub rules: Vec<RuleOutcome>,
+    /// The published update risks the cluster's last, requested and offered updates were
+    /// exposed to (applying or not evaluable), when CV025 ran: the Markdown and HTML reports'
+    /// "Published update risks" section. Not in the JSON report, whose CV025 findings carry
+    /// the applying ones (`mglint risks --format json` has every verdict).
+    #[serde(skip)]
+    pub published_risks: Vec<crate::risks::exposure::Exposure>,
 }
 
 /// An input kind the rules need that the input does not hold.
@@ -676,6 +682,7 @@ impl Report {
             summary: Counts::default(),
             findings: Vec::new(),
             rules: Vec::new(),
+            published_risks: Vec::new(),
         }
     }
 

@@ -901,7 +901,8 @@ fn layout_problems(bin: &Path, name: &str, page_html: &str, width: u32) -> (u64,
 }
 
 /// One page for every fixture input (each must-gather, CI job and single file, every
-/// cluster of it on the page), the two-cluster page and the real dumps of the corpus.
+/// cluster of it on the page), CV025's failing fixture, the two-cluster page and the real
+/// dumps of the corpus.
 fn fixture_pages() -> Vec<(String, String)> {
     let mut inputs: Vec<String> = Vec::new();
     for dir in ["fixtures/must-gather", "fixtures/ci", "fixtures/files"] {
@@ -913,6 +914,8 @@ fn fixture_pages() -> Vec<(String, String)> {
         names.sort();
         inputs.extend(names);
     }
+    // A page whose "Published update risks" section has a risk that applies (CV025's fixture).
+    inputs.push("fixtures/rules/CV025/fail".to_string());
     if let Some(corpus) = crate::common::corpus() {
         for real in ["must-gather-aws.tar.xz", "must-gather-metal.tar.xz"] {
             inputs.push(

@@ -322,3 +322,21 @@ fn the_updates_section_lists_every_target_with_its_verdict() {
         assert!(sec.contains(&row), "{row} in {sec}");
     }
 }
+
+/// The page's "Published update risks" section (CV025's evaluation) lists the update in
+/// progress and the offered one with the risk that applies; a page without one has none.
+#[test]
+fn the_published_risks_section_lists_the_updates_exposed() {
+    let page = html("fixtures/rules/CV025/fail");
+    let at = page
+        .find("<section id=\"published-risks\">")
+        .expect("a Published update risks section");
+    let sec = &page[at..at + page[at..].find("</section>").unwrap()];
+    for (to, stage) in [("4.19.1", "in progress"), ("4.19.2", "offered")] {
+        let row = format!(
+            "<tr><td class=\"nw\"><code>4.18.9</code> → <code>{to}</code></td><td class=\"nw\">{stage}</td><td><code>VSphereStorageMountIssues</code></td>"
+        );
+        assert!(sec.contains(&row), "{row} in {sec}");
+    }
+    assert!(!html(BLOCKED).contains("published-risks"));
+}

@@ -722,11 +722,28 @@ fn other_kinds_and_logs_are_read_only_when_a_rule_asks() {
         .display()
         .to_string();
     let inputs = vec![fixture];
-    // No rule: the etcd log is not read, no object is kept whole.
-    let plain = mglint::app::load(&inputs, &mglint::Settings::default()).unwrap();
+    // No rule (CV025 left out: it reads the objects of the published risks' series): the
+    // etcd log is not read, no object is kept whole.
+    let selection = mglint::rules::Selection {
+        ignore: vec!["CV025".to_string()],
+        ..Default::default()
+    };
+    let plain = mglint::app::load(
+        &inputs,
+        &mglint::Settings {
+            selection: selection.clone(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let b = &plain.analysis().bundle;
     assert!(b.pod_logs.is_empty() && b.objects.raw.is_empty());
     assert!(!b.sources_by_kind.contains_key("pod-log"));
+    // CV025 selected: the ClusterVersion is kept whole for the series, no log is read.
+    let risks = mglint::app::load(&inputs, &mglint::Settings::default()).unwrap();
+    let br = &risks.analysis().bundle;
+    assert!(br.pod_logs.is_empty());
+    assert_eq!(br.objects.raw.len(), 1, "the ClusterVersion, kept whole");
     // Rules that ask for objects only: ingestion reads exactly the same files.
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
@@ -743,6 +760,7 @@ fn other_kinds_and_logs_are_read_only_when_a_rule_asks() {
         &inputs,
         &mglint::Settings {
             known: objects_only,
+            selection: selection.clone(),
             ..Default::default()
         },
     )
@@ -756,6 +774,7 @@ fn other_kinds_and_logs_are_read_only_when_a_rule_asks() {
         &inputs,
         &mglint::Settings {
             known: Arc::new(bundled()),
+            selection,
             ..Default::default()
         },
     )

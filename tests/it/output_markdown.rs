@@ -159,3 +159,43 @@ fn several_clusters_are_one_document_with_contents_first() {
         assert_eq!(&slug, anchor);
     }
 }
+
+/// The "Published update risks" section is there when CV025 ran and a published risk applies
+/// or cannot be evaluated on the cluster's updates (the vSphere cluster updating 4.18.9 ->
+/// 4.19.1: `VSphereStorageMountIssues` applies, the risks whose metrics a dump lacks cannot be
+/// evaluated), and absent when CV025 is not selected (the catalogue is then not evaluated) or
+/// when no update of the cluster has a published risk (the seed's 4.3 cluster).
+#[test]
+fn published_risks_section_only_when_there_is_something_to_say() {
+    let md = |inputs: &[&str], select: &[&str]| {
+        let inputs: Vec<String> = inputs.iter().map(|s| s.to_string()).collect();
+        let r = common::report(&inputs, select);
+        render(&r, Format::Markdown, &RenderOptions::default())
+    };
+    let fail = md(&["fixtures/rules/CV025/fail"], &[]);
+    let at = fail
+        .find("## Published update risks")
+        .expect("a risk section");
+    let sec = &fail[at..at + fail[at..].find("\n## ").unwrap()];
+    assert!(
+        sec.contains(
+            "| `4.18.9` → `4.19.1` | in progress | `VSphereStorageMountIssues` | `AROMissingInternalLBSAN`, "
+        ),
+        "{sec}"
+    );
+    assert!(
+        sec.contains("| `4.18.9` → `4.19.2` | offered | `VSphereStorageMountIssues` |"),
+        "{sec}"
+    );
+    // Rendered, the section is a table and its names are code, nothing else.
+    let h = html(sec);
+    assert!(h.contains("<table>") && h.contains("<code>VSphereStorageMountIssues</code>"));
+    // The AWS cluster: the risk does not apply, the unknown ones are still listed.
+    let pass = md(&["fixtures/rules/CV025/pass"], &[]);
+    assert!(
+        pass.contains("| in progress | none | `AROMissingInternalLBSAN`"),
+        "{pass}"
+    );
+    assert!(!md(&["fixtures/rules/CV025/fail"], &["CV022"]).contains("Published update risks"));
+    assert!(!md(&["fixtures/must-gather/seed1-blocked"], &[]).contains("Published update risks"));
+}

@@ -182,3 +182,45 @@ fn analyze_names_the_risks_recommend_shows() {
         }
     }
 }
+
+/// `--published-risks` adds a section oc does not have after oc's output, which stays byte for
+/// byte oc's: for each update shown (the two of 4.17 here, or `--version`'s), the published
+/// risks judged from the dump. Markdown gets it as a fenced section; JSON refuses the flag
+/// (`mglint risks --format json` is the document for it).
+#[test]
+fn published_risks_is_a_section_after_oc_s_output() {
+    let (s, dir) = set("conditional-not-recommended-first");
+    let oc = std::fs::read_to_string(dir.join("conditional-not-recommended-first.output")).unwrap();
+    let (rc, out, err) = run(&[&s, "--published-risks"]);
+    assert_eq!(rc, 0, "{err}");
+    let extra = out.strip_prefix(oc.as_str()).expect("oc's output first");
+    assert!(
+        extra.starts_with("\nPublished update risks (mglint, not oc: cincinnati-graph-data "),
+        "{extra}"
+    );
+    for edge in [
+        "  4.17.8 -> 4.17.14 (conditional)\n    applies         LabeledMachineConfigAndContainerRuntimeConfigBlocksMCO\n",
+        "  4.17.8 -> 4.17.12 (offered, conditional)\n",
+    ] {
+        assert!(extra.contains(edge), "{edge} in {extra}");
+    }
+    assert!(
+        !extra.contains("4.17.11"),
+        "only the updates oc shows: {extra}"
+    );
+    let (_, one, _) = run(&[&s, "--published-risks", "--version", "4.17.11"]);
+    let section = &one[one.find("\nPublished update risks").unwrap()..];
+    assert!(section.contains("  4.17.8 -> 4.17.11 ("), "{section}");
+    assert!(!section.contains("4.17.14"), "{section}");
+    let (rc, md, _) = run(&[&s, "--published-risks", "--format", "markdown"]);
+    assert_eq!(rc, 0);
+    assert!(
+        md.contains(
+            "\n## Published update risks (mglint, not oc)\n\n```text\nPublished update risks"
+        ),
+        "{md}"
+    );
+    let (rc, _, err) = run(&[&s, "--published-risks", "--format", "json"]);
+    assert_eq!(rc, 2);
+    assert!(err.contains("mglint risks --format json"), "{err}");
+}

@@ -365,6 +365,7 @@ fn cluster_part(report: &Report, timeline: &Timeline, meta: &HtmlMeta, scope: Sc
             (sections::episodes(timeline, scope))
             (sections::objects(meta.objects.as_ref(), scope))
             (sections::updates(meta.updates.as_ref(), scope))
+            (sections::published_risks(report, scope))
             (sections::rules(report, scope))
         }
         "\n"

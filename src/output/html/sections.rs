@@ -374,6 +374,64 @@ pub fn updates(u: Option<&UpdatesView>, scope: Scope<'_>) -> Markup {
     }
 }
 
+/// The published update risks on the cluster's last, requested and offered updates that
+/// apply or cannot be evaluated (CV025's evaluation); nothing when there is none.
+pub fn published_risks(report: &Report, scope: Scope<'_>) -> Markup {
+    use crate::risks::exposure::{names, shown};
+    use crate::risks::verdict::Verdict;
+    if report.published_risks.is_empty() {
+        return html! {};
+    }
+    let commit: String = crate::risks::catalogue::Catalogue::bundled_shared()
+        .map(|c| c.commit.chars().take(12).collect())
+        .unwrap_or_default();
+    let (rows, left) = shown(&report.published_risks);
+    let list = |v: Vec<&str>| {
+        html! {
+            @if v.is_empty() { span class="muted" { "none" } }
+            @for (i, n) in v.iter().enumerate() {
+                @if i > 0 { ", " }
+                code { (Text(n)) }
+            }
+        }
+    };
+    html! {
+        section id=(scope.id("published-risks")) {
+            h2 { "Published update risks" }
+            "\n"
+            p {
+                "Red Hat's published update risks (cincinnati-graph-data " code { (Text(&commit)) }
+                ") judged offline from the dump, as it was when gathered; "
+                code { "mglint risks" } " shows every verdict, and the metrics a risk that cannot be evaluated needs."
+            }
+            "\n"
+            div class="tablewrap" tabindex="0" role="region" aria-label="Published update risks" {
+            table class="list" {
+                thead { tr { th { "Update" } th { "Stage" } th { "Applies" } th { "Cannot be evaluated" } } }
+                tbody {
+                    @for x in rows {
+                        tr {
+                            td class="nw" { code { (Text(&x.from)) } " → " code { (Text(&x.version)) } }
+                            td class="nw" { (x.stage.short()) }
+                            td { (list(names(x, Verdict::Applies))) }
+                            td { (list(names(x, Verdict::Unknown))) }
+                        }
+                        "\n"
+                    }
+                }
+            }
+            }
+            @if left > 0 {
+                p class="muted" {
+                    (crate::vocab::text::plural(left, "more offered update", "more offered updates"))
+                    " not shown (" code { "mglint risks" } " lists them)."
+                }
+            }
+        }
+        "\n"
+    }
+}
+
 pub fn rules(report: &Report, scope: Scope<'_>) -> Markup {
     let s = &report.summary;
     let skipped: Vec<_> = report.skipped().collect();

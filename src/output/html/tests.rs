@@ -57,6 +57,7 @@ fn report(findings: Vec<Finding>) -> Report {
         summary: Counts::default(),
         findings,
         rules: Vec::new(),
+        published_risks: Vec::new(),
     }
 }
 

@@ -24,3 +24,4 @@ pub mod cv021_cluster_version_invalid;
 pub mod cv022_update_target_not_recommended;
 pub mod cv023_update_prechecks_fail;
 pub mod cv024_no_updates_offered;
+pub mod cv025_published_update_risk_applies;
