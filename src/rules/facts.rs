@@ -136,3 +136,69 @@ impl<'a> Facts<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Selection, analyze_with, find};
+
+    impl FactStore {
+        /// Which facts have been made.
+        fn made(&self) -> [bool; 3] {
+            [
+                self.replay.get().is_some(),
+                self.health.get().is_some(),
+                self.plan.get().is_some(),
+            ]
+        }
+    }
+
+    /// The store of one analysis of `fixture` with `codes` selected, and the codes that
+    /// reported.
+    fn analyse(fixture: &str, codes: &[&str]) -> (FactStore, Vec<&'static str>) {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/rules/");
+        let bundle = crate::ingest::ingest(&[format!("{dir}{fixture}")], &Default::default())
+            .expect("fixture reads");
+        let timeline = crate::timeline::build(&bundle);
+        let store = FactStore::default();
+        let selection = Selection {
+            select: codes.iter().map(|c| c.to_string()).collect(),
+            ..Default::default()
+        };
+        let report = analyze_with(&bundle, &timeline, &store, &selection);
+        let mut found: Vec<&'static str> = report.findings.iter().map(|f| f.code).collect();
+        found.dedup();
+        (store, found)
+    }
+
+    #[test]
+    fn only_the_facts_the_selected_rules_declare_are_made() {
+        // RC001 reads the replay alone; it reports on its fixture with it.
+        assert_eq!(find("RC001").map(|m| m.facts), Some(&[Fact::Replay][..]));
+        let (store, found) = analyse("RC001/fail", &["RC001"]);
+        assert_eq!(found, ["RC001"]);
+        assert_eq!(store.made(), [true, false, false]);
+        // CV022 reads oc's recommend plan alone.
+        let (store, found) = analyse("CV022/fail", &["CV022"]);
+        assert_eq!(found, ["CV022"]);
+        assert_eq!(store.made(), [false, false, true]);
+        // A rule that declares none: nothing is made for it.
+        let (store, _) = analyse("RC001/fail", &["CV001"]);
+        assert_eq!(store.made(), [false, false, false]);
+    }
+
+    #[test]
+    fn a_rule_sees_only_the_facts_it_declared() {
+        let (store, _) = analyse("CV022/fail", &["CV022", "RC001"]);
+        let all = Facts {
+            replay: store.replay.get(),
+            health: None,
+            plan: store.plan.get().and_then(Option::as_ref),
+        };
+        assert!(all.replay.is_some() && all.plan.is_some());
+        let only = all.only(&[Fact::Recommendation]);
+        assert!(only.replay.is_none());
+        assert!(only.plan.is_some());
+        assert!(all.only(&[]).plan.is_none());
+    }
+}
