@@ -1,7 +1,10 @@
 //! The one entry point every caller uses (the CLI's verbs, `batch`, tests, benches): from
 //! inputs and resolved [`Settings`] to a [`Run`]: the inputs as found, and one [`Analysis`]
-//! per cluster in them (inputs of different clusters are never mixed), whose timeline, report and replay are computed on first use and then shared (the replay
-//! runs once per analysis, however many rules read it). Every text a run writes goes through
+//! per cluster in them (inputs of different clusters are never mixed). An analysis computes
+//! each view a command asks for once, on first use: the timeline, the report (the facts the
+//! selected rules declared first, then the rules; see [`crate::rules::Fact`]), the replay and
+//! oc's recommend plan (the ones the rules read, when they did) and the condition stretches
+//! the HTML chart draws. Every text a run writes goes through
 //! [`Run::finish`]: secrets are always masked, identifying values replaced when `redact` is
 //! set, with one placeholder mapping for every output of the run.
 //!
@@ -26,8 +29,9 @@ use crate::ingest::{IngestError, IngestOptions};
 use crate::reconciler::replay::ReplayResult;
 use crate::redact::{Redactor, SharedRedactor};
 use crate::remote;
+use crate::rules::FactStore;
 use crate::rules::Report;
-use crate::timeline::Timeline;
+use crate::timeline::{ConditionStretches, Timeline};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// Why a run could not start or found nothing to analyse (exit 2).
@@ -40,7 +44,8 @@ pub enum RunError {
     Inputs(Vec<String>),
 }
 
-/// One analysed cluster: its bundle, and what is derived from it on first use.
+/// One analysed cluster: its bundle, and each view derived from it, made on first use and
+/// then kept (a command asks only for the views it prints).
 #[derive(Debug)]
 pub struct Analysis {
     pub bundle: Bundle,
@@ -50,7 +55,10 @@ pub struct Analysis {
     known: std::sync::Arc<crate::rules::known::KnownSet>,
     timeline: OnceLock<Timeline>,
     report: OnceLock<Report>,
-    replay: OnceLock<ReplayResult>,
+    /// The replay, oc's assessment and plan: made for the rules before they run, or for a
+    /// view on first use; once either way.
+    facts: FactStore,
+    stretches: OnceLock<ConditionStretches>,
 }
 
 impl Analysis {
@@ -72,7 +80,8 @@ impl Analysis {
             known,
             timeline: OnceLock::new(),
             report: OnceLock::new(),
-            replay: OnceLock::new(),
+            facts: FactStore::default(),
+            stretches: OnceLock::new(),
         }
     }
 
@@ -84,17 +93,29 @@ impl Analysis {
 
     /// The dump replayed through the reference reconciler (computed on first use, once).
     pub fn replay(&self) -> &ReplayResult {
-        self.replay
-            .get_or_init(|| crate::reconciler::replay(&self.bundle, self.timeline()))
+        self.facts.replay(&self.bundle, self.timeline())
     }
 
-    /// The findings of the selected rules (computed on first use).
+    /// What `oc adm upgrade recommend` knows of the bundle (the one the rules read, else
+    /// made on first use); `None` without a ClusterVersion.
+    pub fn plan(&self) -> Option<&crate::recommend::Plan> {
+        self.facts.plan(&self.bundle)
+    }
+
+    /// The timeline's condition stretches, as the HTML chart draws them (on first use).
+    pub fn stretches(&self) -> &ConditionStretches {
+        self.stretches
+            .get_or_init(|| crate::timeline::condition_stretches(self.timeline()))
+    }
+
+    /// The findings of the selected rules (computed on first use): the facts they declared
+    /// are made first, once, the replay into this analysis's (see [`Analysis::replay`]).
     pub fn report(&self) -> &Report {
         self.report.get_or_init(|| {
             let mut r = crate::rules::analyze_known(
                 &self.bundle,
                 self.timeline(),
-                &self.replay,
+                &self.facts,
                 &self.selection,
                 &self.known,
             );

@@ -41,7 +41,7 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
         .iter()
         .map(|an| {
             if html_wanted {
-                html::HtmlMeta::from_bundle(&an.bundle)
+                html::HtmlMeta::from_bundle(&an.bundle, an.plan())
             } else {
                 html::HtmlMeta::default()
             }
@@ -56,6 +56,12 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
             label,
             report: an.report(),
             timeline: an.timeline(),
+            // The condition stretches only the HTML chart draws.
+            stretches: if html_wanted {
+                an.stretches()
+            } else {
+                mglint::timeline::ConditionStretches::NONE
+            },
             meta,
         })
         .collect();

@@ -100,11 +100,12 @@ const BY_EXTENSION: &[(&str, Format)] = &[
 ];
 
 /// One cluster of a run as every emitter takes it: its label (the cluster ID, else its
-/// inputs), report, timeline and the HTML header's facts.
+/// inputs), report, timeline, the timeline's condition stretches and the HTML header's facts.
 pub struct ClusterPage<'a> {
     pub label: &'a str,
     pub report: &'a Report,
     pub timeline: &'a crate::timeline::Timeline,
+    pub stretches: &'a crate::timeline::ConditionStretches,
     pub meta: &'a html::HtmlMeta,
 }
 
@@ -143,7 +144,12 @@ pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
         Format::Sarif => sarif::render(report),
         Format::Html => {
             let empty = crate::timeline::build(&crate::bundle::Bundle::default());
-            html::render_html(report, &empty, &html::HtmlMeta::default())
+            html::render_html(
+                report,
+                &empty,
+                &Default::default(),
+                &html::HtmlMeta::default(),
+            )
         }
     }
 }

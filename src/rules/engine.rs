@@ -1,18 +1,20 @@
 //! The rule engine: the [`Rule`] trait and its static declaration ([`RuleMeta`]: code, slug,
-//! severity, family, inputs, page), the inputs a rule can need, the [`Context`] rules read
-//! (bundle, timeline, evidence helpers, the rule files that could not be loaded), and running
-//! the selected rules, built-in and known-issue, into a [`Report`].
+//! severity, family, inputs, facts, page), the inputs a rule can need, the [`Context`] rules
+//! read (bundle, timeline, the facts the rule declared, evidence helpers, the rule files that
+//! could not be loaded), and running the selected rules, built-in and known-issue, into a
+//! [`Report`]: the facts they need first ([`super::facts`]), then the rules on the pool.
 
+use super::facts::{FactStore, Facts, Needs};
 use super::model::*;
 use super::selection::Selection;
 use crate::bundle::Bundle;
 use crate::model::{Provenance, Sourced, Time};
-use crate::reconciler::replay::ReplayResult;
 use crate::status::Assessment;
 use crate::timeline::{Evidence, Timeline};
 use crate::vocab::{FileTable, locate};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
+pub use super::facts::Fact;
 pub use super::model::{Input, RuleMeta};
 
 /// A lint rule: a pure function from the inputs to findings.
@@ -22,22 +24,15 @@ pub trait Rule: Send + Sync {
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>);
 }
 
-/// What rules read.
+/// What a rule reads: the bundle, the timeline and the facts it declared, all computed
+/// before any rule ran.
 pub struct Context<'a> {
     pub bundle: &'a Bundle,
     pub timeline: &'a Timeline,
-    /// The replay, computed by the first rule that asks and shared with the others (and
-    /// with whoever owns the cell, e.g. `mglint replay` after `analyze`).
-    replay: &'a OnceLock<ReplayResult>,
+    /// The facts the rule declared (`facts:` in its declaration); the others read as absent.
+    facts: Facts<'a>,
     /// Rule files that could not be loaded (reported by `IN003`).
     pub rule_file_problems: &'a [super::known::RuleFileError],
-    /// oc's update assessment of the bundle, computed by the first rule that asks.
-    health: OnceLock<Option<Assessment>>,
-    /// oc's recommend view of the bundle, computed by the first rule that asks.
-    recommendation: OnceLock<Option<crate::recommend::Plan>>,
-    /// The published update risks the dump's updates were exposed to, evaluated by the first
-    /// rule that asks (only CV025 does: the catalogue is evaluated only when it runs).
-    published_risks: OnceLock<Vec<crate::risks::exposure::Exposure>>,
 }
 
 /// What the cluster was doing at the end of the data, by the timeline's episodes (the one
@@ -80,61 +75,51 @@ impl Phase<'_> {
 pub const INSTALL_WINDOW: chrono::TimeDelta = chrono::TimeDelta::minutes(70);
 
 impl<'a> Context<'a> {
-    /// A context over a bundle and its timeline.
+    /// A context over a bundle, its timeline and computed facts.
     pub fn new(
         bundle: &'a Bundle,
         timeline: &'a Timeline,
-        replay: &'a OnceLock<ReplayResult>,
+        facts: Facts<'a>,
         rule_file_problems: &'a [super::known::RuleFileError],
     ) -> Context<'a> {
         Context {
             bundle,
             timeline,
-            replay,
+            facts,
             rule_file_problems,
-            health: OnceLock::new(),
-            recommendation: OnceLock::new(),
-            published_risks: OnceLock::new(),
+        }
+    }
+
+    /// This context for a rule that declared `declared`: the other facts read as absent.
+    fn for_rule(&self, declared: &[Fact]) -> Context<'a> {
+        Context {
+            facts: self.facts.only(declared),
+            ..*self
         }
     }
 
     /// The published update risks (the bundled cincinnati-graph-data snapshot) that the
     /// update the cluster took last, the one it was asked for and the ones it is offered were
-    /// exposed to, as `mglint risks` judges them (computed once, on first use).
-    pub fn published_risks(&self) -> &[crate::risks::exposure::Exposure] {
-        self.published_risks.get_or_init(|| {
-            let Ok(cat) = crate::risks::catalogue::Catalogue::bundled_shared() else {
-                return Vec::new();
-            };
-            let (_, e) = crate::risks::evaluate(cat, self.bundle, &[]);
-            crate::risks::exposure::exposures(self.bundle, &e)
-        })
+    /// exposed to, as `mglint risks` judges them. Declared as [`Fact::PublishedRisks`].
+    pub fn published_risks(&self) -> &'a [crate::risks::exposure::Exposure] {
+        self.facts.risks.unwrap_or(&[])
     }
 
     /// What `oc adm upgrade recommend` knows of the bundle (the offered targets with their
     /// risks, the precheck, the conditions it reads), as `mglint recommend` prints it; `None`
-    /// without a ClusterVersion.
-    pub fn recommendation(&self) -> Option<&crate::recommend::Plan> {
-        self.recommendation
-            .get_or_init(|| {
-                let inputs = crate::recommend::RecommendInputs::from_bundle(self.bundle).ok()?;
-                Some(crate::recommend::plan(&inputs))
-            })
-            .as_ref()
+    /// without a ClusterVersion. Declared as [`Fact::Recommendation`].
+    pub fn recommendation(&self) -> Option<&'a crate::recommend::Plan> {
+        self.facts.plan
     }
 
     /// oc's `oc adm upgrade status` assessment of the bundle at its "now" (the collection
     /// time, else the latest condition transition), as `mglint status` prints it; `None`
     /// when oc could not assess it (no ClusterVersion, ClusterOperators or `Progressing`).
     /// The `UH` rules turn its Update Health into findings, and every rule that judges the
-    /// same objects reads its levels, thresholds and "now".
-    pub fn update_health(&self) -> Option<&Assessment> {
-        self.health
-            .get_or_init(|| {
-                let inputs = crate::status::StatusInputs::from_bundle(self.bundle, None).ok()?;
-                crate::status::assess(&inputs).ok()
-            })
-            .as_ref()
+    /// same objects reads its levels, thresholds and "now". Declared as
+    /// [`Fact::UpdateHealth`].
+    pub fn update_health(&self) -> Option<&'a Assessment> {
+        self.facts.health
     }
 
     /// Whether the cluster was installing, updating or neither at the end of the data.
@@ -176,9 +161,9 @@ impl<'a> Context<'a> {
     }
 
     /// The dump replayed through the reference reconciler (computed once per analysis).
-    pub fn replay(&self) -> &'a ReplayResult {
-        self.replay
-            .get_or_init(|| crate::reconciler::replay(self.bundle, self.timeline))
+    /// Declared as [`Fact::Replay`].
+    pub fn replay(&self) -> Option<&'a crate::reconciler::replay::ReplayResult> {
+        self.facts.replay
     }
 
     /// The moment the data describes (collection time, else the latest time seen).
@@ -300,15 +285,11 @@ pub fn prov_evidence(files: &FileTable, prov: &Provenance, text: &str) -> Eviden
 /// when oc lists nothing for it): a built-in or known-issue rule may add what it knows, never
 /// contradict oc. The finding keeps its
 /// message, says oc's level, and records the level it would have had.
-fn cap_at_oc_level(cx: &Context<'_>, f: &mut Finding) {
-    if !matches!(
-        f.object.kind.as_str(),
-        "ClusterOperator" | "Node" | "MachineConfigPool"
-    ) || f.severity == Severity::Info
-    {
+fn cap_at_oc_level(cx: &Context<'_>, health: Option<&Assessment>, f: &mut Finding) {
+    if !capped(f) {
         return;
     }
-    let Some(a) = cx.update_health() else {
+    let Some(a) = health else {
         return; // oc could not assess these inputs: nothing to agree with
     };
     // oc's Update Health speaks of an update in progress. Not updating, it says nothing;
@@ -337,6 +318,15 @@ fn cap_at_oc_level(cx: &Context<'_>, f: &mut Finding) {
         });
         f.severity = cap;
     }
+}
+
+/// Whether `f` is held to oc's level (see [`cap_at_oc_level`]): a warning or an error about
+/// a ClusterOperator, Node or MachineConfigPool.
+fn capped(f: &Finding) -> bool {
+    matches!(
+        f.object.kind.as_str(),
+        "ClusterOperator" | "Node" | "MachineConfigPool"
+    ) && f.severity != Severity::Info
 }
 
 /// Drops evidence that points at a place already cited (same file, line and text), keeping the
@@ -403,34 +393,35 @@ fn absent_inputs(
     out
 }
 
-/// Runs the rules selected by `settings` and builds the report.
+/// The facts the rules of `rules` that `selection` selects and `bundle` lets run declare.
+fn needs(rules: &[&dyn Rule], bundle: &Bundle, selection: &Selection) -> Needs {
+    let mut n = Needs::default();
+    for meta in rules.iter().map(|r| r.meta()) {
+        if selection.selects(meta) && meta.missing_inputs(bundle).is_none() {
+            meta.facts.iter().for_each(|f| n.add(*f));
+        }
+    }
+    n
+}
+
+/// Runs the rules selected by `settings` and builds the report: first the facts the rules
+/// that can run declared (into `store`, where a fact already made is reused), then the
+/// rules.
 pub fn run(
     rules: &[&dyn Rule],
     bundle: &Bundle,
     timeline: &Timeline,
-    replay: &OnceLock<ReplayResult>,
+    store: &FactStore,
     settings: &Selection,
     rule_file_problems: &[super::known::RuleFileError],
 ) -> Report {
     use rayon::prelude::*;
-    let cx = Context::new(bundle, timeline, replay, rule_file_problems);
-    // The replay runs its variants on the pool. It is made here, before the rules, when a
-    // selected rule will ask for it: made by the first rule that asked, the thread making it
-    // could take up another rule's job while it waits for its variants, and that rule would
-    // then wait for the replay this thread is making.
-    let replays = rules.iter().any(|rule| {
-        let meta = rule.meta();
-        meta.family == Family::Reconciler
-            && settings.selects(meta)
-            && meta.missing_inputs(bundle).is_none()
-    });
-    if replays && bundle.cluster_version().is_some() {
-        cx.replay();
-    }
-    // The selected rules run on the pool (each reads the bundle and the timeline alone; what
-    // they share is computed once, by the first that asks); their results are taken in
-    // catalogue order, as when they ran one after another.
-    let results: Vec<(&'static RuleMeta, Result<Vec<Finding>, String>)> = rules
+    let facts = store.compute(bundle, timeline, needs(rules, bundle, settings));
+    let cx = Context::new(bundle, timeline, facts, rule_file_problems);
+    // The selected rules run on the pool, each reading the bundle, the timeline and its
+    // facts alone; their results are taken in catalogue order, as when they ran one after
+    // another.
+    let mut results: Vec<(&'static RuleMeta, Result<Vec<Finding>, String>)> = rules
         .par_iter()
         .filter(|rule| settings.selects(rule.meta()))
         .map(|rule| {
@@ -439,18 +430,37 @@ pub fn run(
                 return (meta, Err(reason));
             }
             let mut out = Vec::new();
-            rule.check(&cx, &mut out);
+            rule.check(&cx.for_rule(meta.facts), &mut out);
             for f in &mut out {
                 dedup_evidence(&mut f.evidence);
-                if meta.family != Family::UpdateHealth {
-                    cap_at_oc_level(&cx, f);
-                }
             }
-            out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-            out.dedup_by(|a, b| a.sort_key() == b.sort_key());
             (meta, Ok(out))
         })
         .collect();
+    // Findings held to oc's level need oc's assessment: the one the rules read, else made
+    // now (into the store), and only when some finding is held to it (most analyses have
+    // none).
+    let to_cap = |meta: &RuleMeta, out: &[Finding]| {
+        meta.family != Family::UpdateHealth && out.iter().any(capped)
+    };
+    let any_capped = results
+        .iter()
+        .any(|(meta, r)| r.as_ref().is_ok_and(|out| to_cap(meta, out)));
+    let health = if any_capped {
+        store.assessment(bundle)
+    } else {
+        None
+    };
+    for (meta, result) in &mut results {
+        let Ok(out) = result else { continue };
+        if to_cap(meta, out) {
+            for f in out.iter_mut() {
+                cap_at_oc_level(&cx, health, f);
+            }
+        }
+        out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        out.dedup_by(|a, b| a.sort_key() == b.sort_key());
+    }
     let mut findings = Vec::new();
     let mut outcomes = Vec::new();
     let mut absent: Vec<(&'static [Input], Vec<&'static str>)> = Vec::new();
@@ -515,7 +525,7 @@ pub fn run(
         summary,
         findings,
         rules: outcomes,
-        published_risks: cx.published_risks.into_inner().unwrap_or_default(),
+        published_risks: facts.risks.map(<[_]>::to_vec).unwrap_or_default(),
     };
     // Secrets are masked where they enter the report, so no format can unmask them.
     report.mask_secrets();

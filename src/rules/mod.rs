@@ -19,6 +19,7 @@ mod ci;
 mod co;
 mod cv;
 mod engine;
+mod facts;
 mod inp;
 pub mod known;
 mod mask;
@@ -33,29 +34,28 @@ pub(crate) mod uh;
 mod util;
 
 pub use engine::{Context, INSTALL_WINDOW, Input, Phase, Rule, RuleMeta};
+pub use facts::{Fact, FactStore, Facts, Needs};
 pub use model::*;
 pub use registry::files as rule_files;
 pub use selection::{RETIRED, Selection, UnknownSelector, successor};
 
 use crate::bundle::Bundle;
-use crate::reconciler::replay::ReplayResult;
 use crate::timeline::Timeline;
-use std::sync::OnceLock;
 
 /// Runs the rules selected by `settings` over a bundle and its timeline.
 pub fn analyze(bundle: &Bundle, timeline: &Timeline, settings: &Selection) -> Report {
-    analyze_with(bundle, timeline, &OnceLock::new(), settings)
+    analyze_with(bundle, timeline, &FactStore::default(), settings)
 }
 
-/// [`analyze`], sharing the replay cell with the caller: the RC rules fill it at most once,
-/// and a replay already in it is reused.
+/// [`analyze`], with the caller's store of facts: the facts the selected rules declare are
+/// made into it before they run, and a fact already in it is reused.
 pub fn analyze_with(
     bundle: &Bundle,
     timeline: &Timeline,
-    replay: &OnceLock<ReplayResult>,
+    store: &FactStore,
     settings: &Selection,
 ) -> Report {
-    engine::run(registry::all(), bundle, timeline, replay, settings, &[])
+    engine::run(registry::all(), bundle, timeline, store, settings, &[])
 }
 
 /// [`analyze_with`], running the loaded known-issue rules after the built-in ones (and
@@ -63,13 +63,13 @@ pub fn analyze_with(
 pub fn analyze_known(
     bundle: &Bundle,
     timeline: &Timeline,
-    replay: &OnceLock<ReplayResult>,
+    store: &FactStore,
     settings: &Selection,
     known: &known::KnownSet,
 ) -> Report {
     let mut rules: Vec<&dyn Rule> = registry::all().to_vec();
     rules.extend(known.rules.iter().map(|r| &**r as &dyn Rule));
-    engine::run(&rules, bundle, timeline, replay, settings, &known.problems)
+    engine::run(&rules, bundle, timeline, store, settings, &known.problems)
 }
 
 /// The report of a run that could not analyse anything (no input could be read): every

@@ -27,12 +27,14 @@ mod merge;
 mod model;
 mod pass;
 mod render;
+mod stretches;
 
 pub use catalogue::{Fact, HistoryMerge, LoadFact, classify, text};
 pub use episodes::human_duration;
 pub use merge::SAME_MOMENT;
 pub use model::*;
 pub use render::{Filter, render_json, render_table};
+pub use stretches::{ConditionStretches, Stretch, condition_stretches};
 
 use crate::bundle::Bundle;
 use crate::model::Time;

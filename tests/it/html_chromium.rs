@@ -39,7 +39,12 @@ fn chromium() -> Option<PathBuf> {
 fn html(input: &str) -> String {
     let run = crate::common::load(&[input.to_string()], &[]);
     let a = run.analysis();
-    render_html(a.report(), a.timeline(), &HtmlMeta::from_bundle(&a.bundle))
+    render_html(
+        a.report(),
+        a.timeline(),
+        a.stretches(),
+        &HtmlMeta::from_bundle(&a.bundle, a.plan()),
+    )
 }
 
 /// Runs Chromium with the given extra arguments on a file and returns its standard output.
@@ -955,7 +960,7 @@ fn page_of(inputs: &[String], labels: Option<&[&str]>) -> String {
     let metas: Vec<HtmlMeta> = run
         .analyses()
         .iter()
-        .map(|a| HtmlMeta::from_bundle(&a.bundle))
+        .map(|a| HtmlMeta::from_bundle(&a.bundle, a.plan()))
         .collect();
     let pages: Vec<mglint::output::html::ClusterPage<'_>> = run
         .analyses()
@@ -966,6 +971,7 @@ fn page_of(inputs: &[String], labels: Option<&[&str]>) -> String {
             label,
             report: a.report(),
             timeline: a.timeline(),
+            stretches: a.stretches(),
             meta,
         })
         .collect();

@@ -16,7 +16,12 @@ fn root() -> PathBuf {
 fn html(input: &str) -> String {
     let run = common::load(&[input.to_string()], &[]);
     let a = run.analysis();
-    render_html(a.report(), a.timeline(), &HtmlMeta::from_bundle(&a.bundle))
+    render_html(
+        a.report(),
+        a.timeline(),
+        a.stretches(),
+        &HtmlMeta::from_bundle(&a.bundle, a.plan()),
+    )
 }
 
 const BLOCKED: &str = "fixtures/must-gather/seed1-blocked";
@@ -282,7 +287,12 @@ fn every_bad_input_still_renders_a_whole_page() {
         let input = dir.path().to_string_lossy().to_string();
         let run = common::load(&[input], &[]);
         let a = run.analysis();
-        let page = render_html(a.report(), a.timeline(), &HtmlMeta::from_bundle(&a.bundle));
+        let page = render_html(
+            a.report(),
+            a.timeline(),
+            a.stretches(),
+            &HtmlMeta::from_bundle(&a.bundle, a.plan()),
+        );
         let name = case.display();
         assert!(
             page.starts_with("<!DOCTYPE html>") && page.ends_with("</html>\n"),

@@ -9,9 +9,8 @@
 
 use crate::model::Time;
 use crate::timeline::{
-    EventKind, EventSource, Evidence, Timeline, TimelineEvent, fmt_short, human_duration,
+    ConditionStretches, Evidence, Timeline, TimelineEvent, fmt_short, human_duration,
 };
-use std::collections::BTreeMap;
 
 /// A family of lanes, in display order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -264,27 +263,7 @@ pub fn pack(bars: &mut [Bar], max: usize) -> usize {
     ends.len().max(1)
 }
 
-/// Condition transitions by subject and condition, in time order.
-pub type CondIndex<'a> = BTreeMap<(&'a str, &'a str), Vec<&'a TimelineEvent>>;
-
-/// With `skip_intervals`, transitions read from CI intervals are left out (the intervals
-/// themselves are drawn, with both ends).
-pub fn cond_index(tl: &Timeline, skip_intervals: bool) -> CondIndex<'_> {
-    let mut idx: CondIndex<'_> = BTreeMap::new();
-    for e in &tl.events {
-        if skip_intervals && e.source == EventSource::Interval {
-            continue;
-        }
-        if let EventKind::ConditionTransition { condition, .. } = &e.kind {
-            idx.entry((e.subject.as_str(), condition.as_str()))
-                .or_default()
-                .push(e);
-        }
-    }
-    idx
-}
-
-/// One stretch in which a condition had one status.
+/// One condition stretch as the chart draws it: open ones end at the chart's end.
 pub struct CondSpan<'a> {
     pub start: Time,
     pub end: Time,
@@ -294,31 +273,30 @@ pub struct CondSpan<'a> {
     pub event: &'a TimelineEvent,
 }
 
-/// The stretches of one condition: each transition lasts until the next one with another
-/// status (or the end of the data).
-pub fn cond_spans<'a>(events: &[&'a TimelineEvent], end: Time) -> Vec<CondSpan<'a>> {
-    let mut out: Vec<CondSpan<'a>> = Vec::new();
-    for e in events {
-        let EventKind::ConditionTransition { status, reason, .. } = &e.kind else {
-            continue;
-        };
-        if let Some(last) = out.last_mut() {
-            if last.status == status.as_str() {
-                continue;
+/// The stretches of `subject`'s `cond` (computed once, [`crate::timeline::condition_stretches`]),
+/// the open one ending at `end`.
+pub fn cond_spans<'a>(
+    tl: &'a Timeline,
+    stretches: &'a ConditionStretches,
+    subject: &str,
+    cond: &str,
+    end: Time,
+) -> impl Iterator<Item = CondSpan<'a>> + 'a {
+    stretches
+        .of(subject, cond)
+        .unwrap_or_default()
+        .iter()
+        .map(move |s| {
+            let (status, reason) = s.status(tl);
+            CondSpan {
+                start: s.start,
+                end: s.end.unwrap_or(end.max(s.start)),
+                open: s.end.is_none(),
+                status,
+                reason,
+                event: s.event(tl),
             }
-            last.end = e.time;
-            last.open = false;
-        }
-        out.push(CondSpan {
-            start: e.time,
-            end: end.max(e.time),
-            open: true,
-            status,
-            reason,
-            event: e,
-        });
-    }
-    out
+        })
 }
 
 /// A bar for a condition stretch.

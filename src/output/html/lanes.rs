@@ -9,7 +9,7 @@ use super::lanes_cvo;
 use super::lanes_more;
 use crate::model::Time;
 use crate::rules::Report;
-use crate::timeline::Timeline;
+use crate::timeline::{ConditionStretches, Timeline};
 
 /// The last moment anything is known about: collection time or the latest time seen.
 fn window_end(tl: &Timeline, report: &Report) -> Option<Time> {
@@ -40,15 +40,15 @@ fn window_end(tl: &Timeline, report: &Report) -> Option<Time> {
     end
 }
 
-/// Builds every lane (quiet ones included) and the time window.
-pub fn build(tl: &Timeline, report: &Report) -> Option<Chart> {
+/// Builds every lane (quiet ones included) and the time window; condition bars from the
+/// timeline's condition stretches.
+pub fn build(tl: &Timeline, stretches: &ConditionStretches, report: &Report) -> Option<Chart> {
     let end = window_end(tl, report)?;
-    let idx = cond_index(tl, tl.monitor.any);
     let mut lanes = vec![Lane::new(Group::Findings, "findings", "findings")];
-    lanes_cv::cluster_version(tl, &idx, end, &mut lanes);
+    lanes_cv::cluster_version(tl, stretches, end, &mut lanes);
     lanes_cvo::cvo(tl, end, &mut lanes);
-    lanes_more::operators(&idx, end, &mut lanes);
-    lanes_more::machines(tl, &idx, end, &mut lanes);
+    lanes_more::operators(tl, stretches, end, &mut lanes);
+    lanes_more::machines(tl, stretches, end, &mut lanes);
     lanes_more::ci(tl, end, &mut lanes);
     intervals::add(&tl.monitor.spans, end, &mut lanes);
     // Operators, pools and nodes by name; everything else as built.

@@ -4,12 +4,12 @@
 //! Progressing, Failing, ReleaseAccepted and Upgradeable conditions.
 
 use super::lane_model::{
-    Bar, CondIndex, Data, Glyph, Group, Lane, Mark, cond_bar, cond_spans, hms, pack, se, span_text,
-    where_,
+    Bar, Data, Glyph, Group, Lane, Mark, cond_bar, cond_spans, hms, pack, se, span_text, where_,
 };
 use crate::model::Time;
 use crate::timeline::{
-    EpisodeKind, EpisodeTag, Evidence, MilestoneKind, Timeline, fmt_short, human_duration,
+    ConditionStretches, EpisodeKind, EpisodeTag, Evidence, MilestoneKind, Timeline, fmt_short,
+    human_duration,
 };
 
 fn history_lane(tl: &Timeline, end: Time) -> Lane {
@@ -201,7 +201,12 @@ fn cv_class(cond: &str, status: &str) -> &'static str {
     }
 }
 
-pub fn cluster_version(tl: &Timeline, idx: &CondIndex<'_>, end: Time, lanes: &mut Vec<Lane>) {
+pub fn cluster_version(
+    tl: &Timeline,
+    stretches: &ConditionStretches,
+    end: Time,
+    lanes: &mut Vec<Lane>,
+) {
     lanes.push(history_lane(tl, end));
     lanes.push(episode_lane(tl, end));
     for cond in [
@@ -216,12 +221,10 @@ pub fn cluster_version(tl: &Timeline, idx: &CondIndex<'_>, end: Time, lanes: &mu
             format!("cv/{cond}"),
             cond.to_string(),
         );
-        if let Some(evs) = idx.get(&("clusterversion/version", cond)) {
-            for s in cond_spans(evs, end) {
-                let class = cv_class(cond, s.status);
-                lane.bars
-                    .push(cond_bar("clusterversion", cond, &s, class, 0));
-            }
+        for s in cond_spans(tl, stretches, "clusterversion/version", cond, end) {
+            let class = cv_class(cond, s.status);
+            lane.bars
+                .push(cond_bar("clusterversion", cond, &s, class, 0));
         }
         lanes.push(lane);
     }

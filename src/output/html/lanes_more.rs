@@ -4,42 +4,39 @@
 //! findings' markers.
 
 use super::lane_model::{
-    Bar, CondIndex, Glyph, Group, Lane, Mark, cond_bar, cond_spans, pack, se, span_text, where_,
+    Bar, Glyph, Group, Lane, Mark, cond_bar, cond_spans, pack, se, span_text, where_,
 };
 use crate::model::Time;
 use crate::rules::{Report, Severity};
-use crate::timeline::{EventKind, Timeline, TimelineEvent, fmt_short};
+use crate::timeline::{ConditionStretches, EventKind, Timeline, TimelineEvent, fmt_short};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Subjects with a prefix (`clusteroperator/`), names sorted.
-fn subjects<'a>(idx: &CondIndex<'a>, prefix: &str) -> BTreeSet<&'a str> {
-    idx.keys()
-        .map(|(s, _)| *s)
-        .filter(|s| s.starts_with(prefix))
-        .collect()
+/// Subjects with a prefix (`clusteroperator/`) that have a condition, names sorted.
+fn subjects<'a>(stretches: &'a ConditionStretches, prefix: &'a str) -> BTreeSet<&'a str> {
+    stretches.subjects(prefix).collect()
 }
 
 /// Adds one bar per stretch in which `cond` had a status that `class` colours.
+#[allow(clippy::too_many_arguments)] // the lane's cell: where, what, when, how drawn
 fn add_cond_bars(
     lane: &mut Lane,
-    idx: &CondIndex<'_>,
+    (tl, stretches): (&Timeline, &ConditionStretches),
     subject: &str,
     cond: &str,
     end: Time,
     track: usize,
     class: impl Fn(&str) -> Option<&'static str>,
 ) {
-    if let Some(evs) = idx.get(&(subject, cond)) {
-        for s in cond_spans(evs, end) {
-            if let Some(c) = class(s.status) {
-                lane.bars.push(cond_bar(subject, cond, &s, c, track));
-            }
+    for s in cond_spans(tl, stretches, subject, cond, end) {
+        if let Some(c) = class(s.status) {
+            lane.bars.push(cond_bar(subject, cond, &s, c, track));
         }
     }
 }
 
-pub fn operators(idx: &CondIndex<'_>, end: Time, lanes: &mut Vec<Lane>) {
-    for subject in subjects(idx, "clusteroperator/") {
+pub fn operators(tl: &Timeline, stretches: &ConditionStretches, end: Time, lanes: &mut Vec<Lane>) {
+    let idx = (tl, stretches);
+    for subject in subjects(stretches, "clusteroperator/") {
         let name = &subject["clusteroperator/".len()..];
         let mut lane = Lane::new(Group::Operators, format!("co/{name}"), name);
         lane.tracks = 4;
@@ -65,8 +62,9 @@ const UPDATE_END: [&str; 3] = ["NodeReady", "Uncordon", "NodeDone"];
 /// Phases every install logs for every node: not worth a mark.
 const NOISE: [&str; 2] = ["RegisteredNode", "Starting"];
 
-pub fn machines(tl: &Timeline, idx: &CondIndex<'_>, end: Time, lanes: &mut Vec<Lane>) {
-    for subject in subjects(idx, "machineconfigpool/") {
+pub fn machines(tl: &Timeline, stretches: &ConditionStretches, end: Time, lanes: &mut Vec<Lane>) {
+    let idx = (tl, stretches);
+    for subject in subjects(stretches, "machineconfigpool/") {
         let name = &subject["machineconfigpool/".len()..];
         let mut lane = Lane::new(
             Group::Machines,
@@ -91,7 +89,7 @@ pub fn machines(tl: &Timeline, idx: &CondIndex<'_>, end: Time, lanes: &mut Vec<L
             lifecycle.entry(e.subject.as_str()).or_default().push(e);
         }
     }
-    let mut nodes: BTreeSet<&str> = subjects(idx, "node/");
+    let mut nodes: BTreeSet<&str> = subjects(stretches, "node/");
     nodes.extend(lifecycle.keys().copied());
     for subject in nodes {
         let name = &subject["node/".len()..];
@@ -101,12 +99,13 @@ pub fn machines(tl: &Timeline, idx: &CondIndex<'_>, end: Time, lanes: &mut Vec<L
         let not_ready = |s: &str| (s != "True").then_some("bad");
         add_cond_bars(&mut lane, idx, subject, "Ready", end, 1, not_ready);
         let evs = lifecycle.get(subject).map_or(&[][..], Vec::as_slice);
-        let ready: Vec<Time> = idx
-            .get(&(subject, "Ready"))
-            .into_iter()
-            .flatten()
-            .filter(|e| matches!(&e.kind, EventKind::ConditionTransition { status, .. } if status == "True"))
-            .map(|e| e.time)
+        // Every transition to Ready=True (one setting it again included).
+        let ready: Vec<Time> = stretches
+            .of(subject, "Ready")
+            .unwrap_or_default()
+            .iter()
+            .filter(|s| s.status(tl).0 == "True")
+            .flat_map(|s| s.transitions(tl).map(|e| e.time))
             .collect();
         let mut open_since: Option<&TimelineEvent> = None;
         for e in evs {

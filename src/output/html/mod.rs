@@ -11,8 +11,8 @@
 //! ```no_run
 //! let run = mglint::app::load(&["must-gather.tar.gz".into()], &Default::default()).unwrap();
 //! let a = run.analysis();
-//! let meta = mglint::output::html::HtmlMeta::from_bundle(&a.bundle);
-//! let page = mglint::output::html::render_html(a.report(), a.timeline(), &meta);
+//! let meta = mglint::output::html::HtmlMeta::from_bundle(&a.bundle, a.plan());
+//! let page = mglint::output::html::render_html(a.report(), a.timeline(), a.stretches(), &meta);
 //! std::fs::write("report.html", page).unwrap();
 //! ```
 
@@ -31,7 +31,7 @@ mod text;
 use crate::bundle::{Bundle, InputKind};
 use crate::model::Time;
 use crate::rules::Report;
-use crate::timeline::{Timeline, fmt_short};
+use crate::timeline::{ConditionStretches, Timeline, fmt_short};
 use crate::vocab::text::plural;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 use text::Text;
@@ -95,8 +95,9 @@ fn non_empty(s: &str) -> Option<String> {
 }
 
 impl HtmlMeta {
-    /// The header facts of an ingested bundle.
-    pub fn from_bundle(bundle: &Bundle) -> HtmlMeta {
+    /// The header facts of an ingested bundle, with oc's recommend plan of it (the
+    /// analysis's, [`crate::app::Analysis::plan`]) for the updates section.
+    pub fn from_bundle(bundle: &Bundle, plan: Option<&crate::recommend::Plan>) -> HtmlMeta {
         let cv = bundle.cluster_version();
         HtmlMeta {
             cluster_id: cv.and_then(|c| non_empty(&c.spec.cluster_id)),
@@ -126,9 +127,7 @@ impl HtmlMeta {
                 })
                 .collect(),
             unreadable_files: bundle.diagnostics.len(),
-            updates: crate::recommend::RecommendInputs::from_bundle(bundle)
-                .ok()
-                .map(|i| sections::UpdatesView::of(&crate::recommend::plan(&i))),
+            updates: plan.map(sections::UpdatesView::of),
             objects: crate::summary::objects_without_cluster_version(bundle),
         }
     }
@@ -301,8 +300,13 @@ fn header(report: &Report, tl: &Timeline, meta: &HtmlMeta, scope: Scope<'_>) -> 
 }
 
 /// The timeline section: the chart, or a sentence when nothing could be placed in time.
-fn timeline_section(report: &Report, timeline: &Timeline, scope: Scope<'_>) -> Markup {
-    let chart = lanes::build(timeline, report).map(|mut c| {
+fn timeline_section(
+    report: &Report,
+    timeline: &Timeline,
+    stretches: &ConditionStretches,
+    scope: Scope<'_>,
+) -> Markup {
+    let chart = lanes::build(timeline, stretches, report).map(|mut c| {
         // Marks link to their finding's card, in this cluster's id namespace.
         for m in c.lanes.iter_mut().flat_map(|l| l.marks.iter_mut()) {
             if let Some(h) = &mut m.link
@@ -338,9 +342,15 @@ fn timeline_section(report: &Report, timeline: &Timeline, scope: Scope<'_>) -> M
     }
 }
 
-/// Renders the report, its timeline and the header facts as one self-contained HTML page.
-/// Deterministic: the same inputs give byte-identical output.
-pub fn render_html(report: &Report, timeline: &Timeline, bundle_meta: &HtmlMeta) -> String {
+/// Renders the report, its timeline (with its condition stretches,
+/// [`crate::timeline::condition_stretches`]) and the header facts as one self-contained HTML
+/// page. Deterministic: the same inputs give byte-identical output.
+pub fn render_html(
+    report: &Report,
+    timeline: &Timeline,
+    stretches: &ConditionStretches,
+    bundle_meta: &HtmlMeta,
+) -> String {
     let title = bundle_meta
         .cluster_id
         .as_deref()
@@ -349,18 +359,24 @@ pub fn render_html(report: &Report, timeline: &Timeline, bundle_meta: &HtmlMeta)
         .or_else(|| report.inputs.first().map(|i| i.name.clone()))
         .unwrap_or_else(|| "no input".into());
     let body = html! {
-        (cluster_part(report, timeline, bundle_meta, Scope::default()))
+        (cluster_part(report, timeline, stretches, bundle_meta, Scope::default()))
     };
     page(&title, report, body)
 }
 
 /// One cluster of a page: its header, chart, findings, episodes, updates and rules.
-fn cluster_part(report: &Report, timeline: &Timeline, meta: &HtmlMeta, scope: Scope<'_>) -> Markup {
+fn cluster_part(
+    report: &Report,
+    timeline: &Timeline,
+    stretches: &ConditionStretches,
+    meta: &HtmlMeta,
+    scope: Scope<'_>,
+) -> Markup {
     html! {
         (header(report, timeline, meta, scope))
         main {
             "\n"
-            (timeline_section(report, timeline, scope))
+            (timeline_section(report, timeline, stretches, scope))
             (sections::findings(report, scope))
             (sections::episodes(timeline, scope))
             (sections::objects(meta.objects.as_ref(), scope))
@@ -382,7 +398,7 @@ pub fn render_html_clusters(clusters: &[ClusterPage<'_>]) -> String {
         return String::new();
     };
     if let [one] = clusters {
-        return render_html(one.report, one.timeline, one.meta);
+        return render_html(one.report, one.timeline, one.stretches, one.meta);
     }
     let prefixes: Vec<String> = (1..=clusters.len()).map(|i| format!("c{i}-")).collect();
     let headings: Vec<String> = clusters
@@ -411,7 +427,7 @@ pub fn render_html_clusters(clusters: &[ClusterPage<'_>]) -> String {
         @for (i, c) in clusters.iter().enumerate() {
             section class="cluster" id={ "c" (i + 1) } data-cluster {
                 "\n"
-                (cluster_part(c.report, c.timeline, c.meta, Scope {
+                (cluster_part(c.report, c.timeline, c.stretches, c.meta, Scope {
                     prefix: &prefixes[i],
                     heading: Some(&headings[i]),
                     later: i > 0,

@@ -3,7 +3,7 @@
 use super::*;
 use crate::model::{Provenance, parse_rfc3339};
 use crate::rules::{Counts, EvidenceItem, Finding, ObjectRef, SCHEMA, Severity, Tool};
-use crate::timeline::{EventKind, EventSource, Evidence, TimelineEvent};
+use crate::timeline::{EventKind, EventSource, Evidence, TimelineEvent, condition_stretches};
 
 fn t(s: &str) -> Time {
     parse_rfc3339(s).unwrap()
@@ -108,7 +108,12 @@ fn degraded_operator_gets_a_lane_and_healthy_ones_fold() {
         ],
         "2023-11-03T16:00:00Z",
     );
-    let html = render_html(&report(vec![]), &tl, &HtmlMeta::default());
+    let html = render_html(
+        &report(vec![]),
+        &tl,
+        &condition_stretches(&tl),
+        &HtmlMeta::default(),
+    );
     let lanes = lanes_of(&html);
     assert!(
         lanes.contains(&"co/authentication".to_string()),
@@ -149,7 +154,7 @@ fn hostile_strings_are_escaped_everywhere() {
         }],
         ..HtmlMeta::default()
     };
-    let html = render_html(&rep, &tl, &meta);
+    let html = render_html(&rep, &tl, &condition_stretches(&tl), &meta);
     assert!(!html.contains("<img"), "an element was injected");
     assert_eq!(
         html.matches("<script").count(),
@@ -171,6 +176,7 @@ fn csp_allows_exactly_the_page_script() {
     let html = render_html(
         &report(vec![]),
         &timeline(vec![], "2023-11-03T16:00:00Z"),
+        ConditionStretches::NONE,
         &HtmlMeta::default(),
     );
     let script = html
@@ -210,7 +216,7 @@ fn finding_marker_links_to_its_card_and_object_lane() {
         "2023-11-03T15:41:09Z",
         "authentication",
     )]);
-    let html = render_html(&rep, &tl, &HtmlMeta::default());
+    let html = render_html(&rep, &tl, &condition_stretches(&tl), &HtmlMeta::default());
     // Each mark links to the card and is named by its tooltip (for screen readers).
     let mark = regex::Regex::new(
         r##"<a href="#f-1" aria-label="[^"]+"><path class="mark diamond sev-error""##,
@@ -238,7 +244,12 @@ fn empty_timeline_says_so() {
         monitor: Default::default(),
         cvo_namespace: Default::default(),
     };
-    let html = render_html(&report(vec![]), &tl, &HtmlMeta::default());
+    let html = render_html(
+        &report(vec![]),
+        &tl,
+        &condition_stretches(&tl),
+        &HtmlMeta::default(),
+    );
     assert!(html.contains("Nothing in the input could be placed in time."));
     assert!(html.contains("No findings."));
 }
@@ -282,7 +293,12 @@ fn axis_adapts_from_a_five_minute_upgrade_to_a_three_day_history() {
         ],
         "2023-11-03T14:35:00Z",
     );
-    let html = render_html(&report(vec![]), &short, &HtmlMeta::default());
+    let html = render_html(
+        &report(vec![]),
+        &short,
+        &condition_stretches(&short),
+        &HtmlMeta::default(),
+    );
     let ticks: Vec<&str> = html
         .split("<text class=\"tick\"")
         .skip(1)
@@ -306,7 +322,12 @@ fn axis_adapts_from_a_five_minute_upgrade_to_a_three_day_history() {
         ));
     }
     let long = timeline(events, "2024-03-04T00:00:00Z");
-    let html = render_html(&report(vec![]), &long, &HtmlMeta::default());
+    let html = render_html(
+        &report(vec![]),
+        &long,
+        &condition_stretches(&long),
+        &HtmlMeta::default(),
+    );
     assert!(html.contains(">03-02 00:00<") && html.contains(">12:00<"));
     assert!(
         !html.contains("class=\"brk\""),

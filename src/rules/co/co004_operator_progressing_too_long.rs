@@ -2,7 +2,7 @@
 //! than 20 minutes (90 for machine-config, which rolls nodes), measured to the collection time.
 
 use super::update_context;
-use crate::rules::engine::{Context, Input};
+use crate::rules::engine::{Context, Fact, Input};
 use crate::rules::model::*;
 use crate::rules::util::{co_ref, cond, cond_evidence, duration};
 use chrono::Duration;
@@ -13,6 +13,7 @@ declare_rule! {
         family: ClusterOperator,
         summary: "a ClusterOperator has been Progressing for more than 20 minutes (90 for machine-config)",
         needs: &[&[Input::ClusterOperators]],
+        facts: &[Fact::UpdateHealth],
         help: "look at what the operator waits for (its Progressing message, its operands' rollout, for machine-config the pools and nodes)",
         references: &[
                 "https://github.com/openshift/api/blob/master/config/v1/types_cluster_operator.go",

@@ -5,7 +5,7 @@
 use crate::model::{ClusterVersion, Condition, HistoryEntry, Sourced};
 use crate::rules::engine::Context;
 use crate::rules::util::{cond, same};
-use crate::timeline::{Episode, EpisodeTag};
+use crate::timeline::{Episode, EpisodeTag, text};
 
 /// Failing/Progressing reasons of a target rejected before any manifest (legacy CVO).
 pub const BLOCK_REASONS: &[&str] = &[
@@ -37,10 +37,10 @@ pub fn open_stall<'a>(cx: &Context<'a>, target: Option<&str>) -> Option<&'a Epis
 
 /// Whether anything shows the target being applied (manifest progress, an operator at it).
 fn applied(cx: &Context<'_>, h0: &HistoryEntry, progressing: Option<&Condition>) -> bool {
-    if let Some(p) = progressing
-        && p.message.starts_with("Working towards")
-        && p.message.contains(" done")
-        && !p.message.contains(": 0 of ")
+    // `Working towards V: N of M done`, N > 0: manifests of the target were applied.
+    if progressing
+        .and_then(|p| text::progress(&p.message))
+        .is_some_and(|p| p.counted && p.done > 0)
     {
         return true;
     }

@@ -271,11 +271,16 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
     {
         basis.push("conditions".to_string());
     }
-    if p.stall.is_some_and(|s| {
-        s.evidence
-            .iter()
-            .any(|e| e.text.contains("Running sync") || e.text.contains("apply:"))
-    }) {
+    // The stall was read from the CVO log: its evidence holds the line that started a pass.
+    let pass_starts: Vec<&crate::timeline::Evidence> = cx
+        .timeline
+        .passes()
+        .iter()
+        .filter_map(|x| x.evidence.first())
+        .collect();
+    if p.stall
+        .is_some_and(|s| s.evidence.iter().any(|e| pass_starts.contains(&e)))
+    {
         basis.push("cvo-log".to_string());
     }
     let level = if basis.len() > 1 {

@@ -35,8 +35,12 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
     // Preconditions gate acceptance only: Upgradeable=False blocks a target the CVO has not
     // accepted yet, when it is a minor bump (or the precondition names it).
     let pending = pending_target(cx);
-    let precondition_names_it = cond(&cv.status.conditions, "Failing")
-        .is_some_and(|(_, f)| f.is_true() && f.message.contains("\"ClusterVersionUpgradeable\""));
+    let precondition_names_it = cond(&cv.status.conditions, "Failing").is_some_and(|(_, f)| {
+        f.is_true()
+            && crate::timeline::text::preconditions(&f.message)
+                .iter()
+                .any(|c| c.name == "ClusterVersionUpgradeable")
+    });
     let blocking = pending.as_ref().filter(|p| {
         let minor_bump =
             matches!((minor_of(&p.running), minor_of(&p.target)), (Some(a), Some(b)) if b > a);

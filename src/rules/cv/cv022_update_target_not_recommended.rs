@@ -4,7 +4,7 @@
 //! requested, offered updates are not recommended (info). The facts are `recommend`'s (the
 //! same targets, risks and conditions `oc adm upgrade recommend` shows). Replaces KI008.
 
-use crate::rules::engine::{Context, Input};
+use crate::rules::engine::{Context, Fact, Input};
 use crate::rules::model::*;
 use crate::rules::util::{cv_ref, history_evidence, same};
 
@@ -14,6 +14,7 @@ declare_rule! {
         family: ClusterVersion,
         summary: "the requested update is not recommended for this cluster (a conditional update whose risks apply), or the update ran past accepted risks",
         needs: &[&[Input::ClusterVersion]],
+        facts: &[Fact::Recommendation],
         help: "read each risk's message and link (`oc adm upgrade recommend --version <target>`); pick a recommended target, or accept the risks knowingly",
         references: &[
                 "https://github.com/openshift/enhancements/blob/master/enhancements/update/targeted-update-edge-blocking.md",

@@ -5,7 +5,7 @@
 //! `ClusterUpdateAcceptRisks` gate, 4.22+), the alert risks of `status.conditionalUpdateRisks`
 //! that apply and are not in `spec.desiredUpdate.acceptRisks`.
 
-use crate::rules::engine::{Context, Input, Phase};
+use crate::rules::engine::{Context, Fact, Input, Phase};
 use crate::rules::model::*;
 use crate::rules::util::cv_ref;
 
@@ -15,6 +15,7 @@ declare_rule! {
         family: ClusterVersion,
         summary: "the checks oc makes before an update find issues (Failing, critical or update-relevant alerts) the next update would meet",
         needs: &[&[Input::ClusterVersion]],
+        facts: &[Fact::Recommendation],
         help: "resolve each issue before updating, or name it in `oc adm upgrade recommend --version <target> --accept <names>` once understood",
         references: &[
                 "https://github.com/openshift/oc/blob/master/pkg/cli/admin/upgrade/recommend/alerts.go",

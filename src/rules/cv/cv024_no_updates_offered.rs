@@ -3,7 +3,7 @@
 //! running) the channel holds nothing newer. Not said during an install; the facts are
 //! `recommend`'s. Replaces KI018.
 
-use crate::rules::engine::{Context, Input, Phase};
+use crate::rules::engine::{Context, Fact, Input, Phase};
 use crate::rules::model::*;
 use crate::rules::util::{anchor, cond, cond_evidence, cv_ref};
 
@@ -13,6 +13,7 @@ declare_rule! {
         family: ClusterVersion,
         summary: "the cluster is offered no update (no channel, the update service unreachable, or nothing newer in the channel)",
         needs: &[&[Input::ClusterVersion]],
+        facts: &[Fact::Recommendation],
         help: "set a channel (`oc adm upgrade channel <channel>`), fix what the RetrievedUpdates message says, or wait for the channel to offer an update",
         references: &[
                 "https://docs.openshift.com/container-platform/4.16/updating/understanding_updates/understanding-update-channels-release.html",

@@ -8,7 +8,7 @@
 
 use crate::risks::exposure::{Exposure, Stage};
 use crate::risks::verdict::{Basis, RiskOutcome, Verdict};
-use crate::rules::engine::{Context, Input};
+use crate::rules::engine::{Context, Fact, Input};
 use crate::rules::model::*;
 use crate::rules::util::{anchor, cv_ref, history_evidence};
 
@@ -18,6 +18,7 @@ declare_rule! {
         family: ClusterVersion,
         summary: "a published update risk (cincinnati-graph-data) applies to this cluster on the update it took, is taking or was asked for (info when only offered)",
         needs: &[&[Input::ClusterVersion]],
+        facts: &[Fact::PublishedRisks],
         help: "read the risk's message and bug (`mglint risks <input>` shows every verdict); check the cluster for its symptoms, and choose another target while it applies",
         references: &[
                 "https://github.com/openshift/cincinnati-graph-data/tree/master/blocked-edges",

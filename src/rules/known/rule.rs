@@ -120,6 +120,7 @@ impl KnownRule {
                     family,
                     summary: leak(d.summary.trim().to_string()),
                     needs: Box::leak(groups.into_boxed_slice()),
+                    facts: &[],
                     help: leak(d.help.trim().to_string()),
                     references: Box::leak(refs.into_boxed_slice()),
                     page: leak(page(&c, file)),

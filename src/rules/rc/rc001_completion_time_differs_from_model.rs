@@ -5,7 +5,7 @@
 use super::{replay_evidence, status_evidence};
 use crate::model::fmt_k8s;
 use crate::reconciler::replay::{HistoryField, StatusField, Variant};
-use crate::rules::engine::{Context, Input};
+use crate::rules::engine::{Context, Fact, Input};
 use crate::rules::model::*;
 use crate::rules::util::cv_ref;
 
@@ -15,6 +15,7 @@ declare_rule! {
         family: Reconciler,
         summary: "a history completionTime differs from what a correct CVO would have written",
         needs: &[&[Input::ClusterVersion]],
+        facts: &[Fact::Replay],
         help: "take the completion from the evidence named here, not from the history entry",
         references: &[
                 "https://bugzilla.redhat.com/show_bug.cgi?id=1756461",
@@ -27,7 +28,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(cv) = cx.bundle.cluster_version() else {
         return;
     };
-    let r = cx.replay();
+    let Some(r) = cx.replay() else { return };
     let correct = Variant::ALL[0];
     let Some(run) = r.run_of(correct) else { return };
     for d in run.core() {

@@ -6,7 +6,7 @@ use super::{replay_evidence, status_evidence};
 use crate::model::fmt_k8s;
 use crate::reconciler::Flavour;
 use crate::reconciler::replay::{HistoryField, ReleaseField, StatusField};
-use crate::rules::engine::{Context, Input};
+use crate::rules::engine::{Context, Fact, Input};
 use crate::rules::model::*;
 use crate::rules::util::cv_ref;
 
@@ -16,6 +16,7 @@ declare_rule! {
         family: Reconciler,
         summary: "status is consistent only with the legacy (4.1-4.10) CVO: a rejected target stalled it",
         needs: &[&[Input::ClusterVersion]],
+        facts: &[Fact::Replay],
         help: "move to a CVO with the Bug 1822752 fix (4.10.z/4.11+); until then, return to the running release by image",
         references: &[
                 "https://bugzilla.redhat.com/show_bug.cgi?id=1822752",
@@ -28,7 +29,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(cv) = cx.bundle.cluster_version() else {
         return;
     };
-    let r = cx.replay();
+    let Some(r) = cx.replay() else { return };
     let Some(v) = r.verdict().filter(|v| v.flavour == Some(Flavour::Legacy)) else {
         return;
     };

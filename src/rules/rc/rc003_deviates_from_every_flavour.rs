@@ -7,7 +7,7 @@
 
 use super::{replay_evidence, status_evidence};
 use crate::reconciler::replay::{Basis, Comparison, Deviation, StatusField, VariantRun};
-use crate::rules::engine::{Context, Input};
+use crate::rules::engine::{Context, Fact, Input};
 use crate::rules::model::*;
 use crate::rules::util::cv_ref;
 use std::collections::HashMap;
@@ -18,6 +18,7 @@ declare_rule! {
         family: Reconciler,
         summary: "ClusterVersion fields that no modelled CVO would have written",
         needs: &[&[Input::ClusterVersion]],
+        facts: &[Fact::Replay],
         help: "check the listed fields against the CVO log; if it agrees with the model, find who else wrote the status (a restore, a script, a hand edit)",
         references: &[
                 "https://github.com/openshift/cluster-version-operator/blob/master/pkg/cvo/status.go",
@@ -105,7 +106,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(cv) = cx.bundle.cluster_version() else {
         return;
     };
-    let r = cx.replay();
+    let Some(r) = cx.replay() else { return };
     let Some(c) = r.comparison.as_ref() else {
         return;
     };

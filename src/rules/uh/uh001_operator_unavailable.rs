@@ -2,7 +2,7 @@
 //! oc's Update Health to list it: a warning after 5 minutes, an error after 20.
 
 use super::{operator_target, report};
-use crate::rules::engine::{Context, Input};
+use crate::rules::engine::{Context, Fact, Input};
 use crate::rules::model::*;
 use crate::status::InsightKind;
 
@@ -12,6 +12,7 @@ declare_rule! {
         family: UpdateHealth,
         summary: "a ClusterOperator has been Available=False for over 5 minutes (error after 20), as oc's Update Health says",
         needs: &[&[Input::ClusterVersion], &[Input::ClusterOperators]],
+        facts: &[Fact::UpdateHealth],
         help: "inspect the operator's namespace (pods, events, operator log) starting from the reason and message",
         references: &[
             "https://github.com/openshift/oc/blob/master/pkg/cli/admin/upgrade/status/controlplane.go",

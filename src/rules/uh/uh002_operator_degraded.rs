@@ -3,7 +3,7 @@
 //! waits up to 40 minutes for a degraded operator before it reports Failing).
 
 use super::{operator_target, report};
-use crate::rules::engine::{Context, Input};
+use crate::rules::engine::{Context, Fact, Input};
 use crate::rules::model::*;
 use crate::status::InsightKind;
 
@@ -13,6 +13,7 @@ declare_rule! {
         family: UpdateHealth,
         summary: "a ClusterOperator has been Degraded=True for over 5 minutes (error after 40), as oc's Update Health says",
         needs: &[&[Input::ClusterVersion], &[Input::ClusterOperators]],
+        facts: &[Fact::UpdateHealth],
         help: "follow the reason (e.g. `NodeController_MasterNodesReady` points at nodes) into the operator's namespace and its operands",
         references: &[
             "https://github.com/openshift/oc/blob/master/pkg/cli/admin/upgrade/status/controlplane.go",

@@ -7,7 +7,7 @@
 
 use super::{cluster_version_target, report};
 use crate::rules::cv::blocked::legacy_blocked;
-use crate::rules::engine::{Context, Input};
+use crate::rules::engine::{Context, Fact, Input};
 use crate::rules::model::*;
 use crate::rules::util::operators_in;
 use crate::status::InsightKind;
@@ -18,6 +18,7 @@ declare_rule! {
         family: UpdateHealth,
         summary: "ClusterVersion Failing is not False: the CVO cannot apply the release, as oc's Update Health says",
         needs: &[&[Input::ClusterVersion], &[Input::ClusterOperators]],
+        facts: &[Fact::UpdateHealth],
         help: "fix the cause named in the message; for operators, start from their Degraded and Available conditions",
         references: &[
             "https://github.com/openshift/oc/blob/master/pkg/cli/admin/upgrade/status/controlplane.go",

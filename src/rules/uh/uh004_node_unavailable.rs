@@ -3,7 +3,7 @@
 //! alone, or the machine-config daemon at work, is not serious). oc's level: warning.
 
 use super::{node_target, report};
-use crate::rules::engine::{Context, Input};
+use crate::rules::engine::{Context, Fact, Input};
 use crate::rules::model::*;
 use crate::rules::util::cond_evidence;
 use crate::status::InsightKind;
@@ -14,6 +14,7 @@ declare_rule! {
         family: UpdateHealth,
         summary: "a Node has been unavailable (NotReady for 5 minutes, disk pressure, network) while not updating, as oc's Update Health says",
         needs: &[&[Input::ClusterVersion], &[Input::ClusterOperators], &[Input::Nodes], &[Input::MachineConfigPools]],
+        facts: &[Fact::UpdateHealth],
         help: "check the node's kubelet journal and conditions; an update cannot drain or reboot it into the new release until it is back",
         references: &[
             "https://github.com/openshift/oc/blob/master/pkg/cli/admin/upgrade/status/workerpool.go",

@@ -4,7 +4,7 @@
 //! records no time for the annotation, so the finding has none unless the data says.
 
 use super::{node_target, report};
-use crate::rules::engine::{Context, Input};
+use crate::rules::engine::{Context, Fact, Input};
 use crate::rules::model::*;
 use crate::status::InsightKind;
 
@@ -14,6 +14,7 @@ declare_rule! {
         family: UpdateHealth,
         summary: "the machine-config daemon marked a Node Degraded or Unreconcilable, as oc's Update Health says",
         needs: &[&[Input::ClusterVersion], &[Input::ClusterOperators], &[Input::Nodes], &[Input::MachineConfigPools]],
+        facts: &[Fact::UpdateHealth],
         help: "read the `machineconfiguration.openshift.io/reason` annotation and the machine-config-daemon log on that node",
         references: &[
             "https://github.com/openshift/oc/blob/master/pkg/cli/admin/upgrade/status/workerpool.go",

@@ -2,7 +2,7 @@
 //! during an update; they will not be updated until it is unpaused. oc's level: warning.
 
 use super::report;
-use crate::rules::engine::{Context, Input};
+use crate::rules::engine::{Context, Fact, Input};
 use crate::rules::model::*;
 use crate::status::InsightKind;
 
@@ -12,6 +12,7 @@ declare_rule! {
         family: UpdateHealth,
         summary: "a paused MachineConfigPool holds back outdated nodes, as oc's Update Health says",
         needs: &[&[Input::ClusterVersion], &[Input::ClusterOperators], &[Input::MachineConfigPools]],
+        facts: &[Fact::UpdateHealth],
         help: "unpause the pool (`oc patch mcp <name> --type merge -p '{\"spec\":{\"paused\":false}}'`) when the maintenance window allows",
         references: &[
             "https://github.com/openshift/oc/blob/master/pkg/cli/admin/upgrade/status/workerpool.go",

@@ -4,7 +4,7 @@
 //! (critical is an error).
 
 use super::report;
-use crate::rules::engine::{Context, Input};
+use crate::rules::engine::{Context, Fact, Input};
 use crate::rules::model::*;
 use crate::status::InsightKind;
 
@@ -14,6 +14,7 @@ declare_rule! {
         family: UpdateHealth,
         summary: "an alert fired during the update (or one known to affect updates fires), as oc's Update Health says",
         needs: &[&[Input::ClusterVersion], &[Input::ClusterOperators], &[Input::Alerts]],
+        facts: &[Fact::UpdateHealth],
         help: "follow the alert's runbook; a PodDisruptionBudget at its limit blocks node drains",
         references: &[
             "https://github.com/openshift/oc/blob/master/pkg/cli/admin/upgrade/status/alerts.go",

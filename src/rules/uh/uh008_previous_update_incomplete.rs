@@ -3,7 +3,7 @@
 //! releases until it completes. oc's level: warning.
 
 use super::{cluster_version_target, report};
-use crate::rules::engine::{Context, Input};
+use crate::rules::engine::{Context, Fact, Input};
 use crate::rules::model::*;
 use crate::status::InsightKind;
 
@@ -13,6 +13,7 @@ declare_rule! {
         family: UpdateHealth,
         summary: "an update started before the previous one completed, as oc's Update Health says",
         needs: &[&[Input::ClusterVersion], &[Input::ClusterOperators]],
+        facts: &[Fact::UpdateHealth],
         help: "expect operators and nodes at three releases until this update completes; compare against the last Completed release",
         references: &[
             "https://github.com/openshift/oc/blob/master/pkg/cli/admin/upgrade/status/controlplane.go",
