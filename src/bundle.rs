@@ -508,7 +508,8 @@ pub fn unread_files(b: &Bundle) -> Vec<Unread> {
         out.push(Unread {
             input: input.to_string(),
             path: path.to_string(),
-            reason: d.reason.clone(),
+            // Masked here, where every view that names unread files takes the reason.
+            reason: crate::vocab::secrets::mask(&d.reason).into_owned(),
             kind,
             detail: d.cause.detail.clone(),
         });
