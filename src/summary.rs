@@ -492,10 +492,7 @@ fn render_text_unescaped(s: &Summary) -> String {
             o,
             "  {}  ({}; {} files looked at, {} read{archives}, {} not read, {} bytes)",
             ol(&i.name),
-            serde_json::to_value(i.kind)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default(),
+            i.kind_label(),
             i.files_seen,
             i.files_read,
             i.not_read.total(),
@@ -535,6 +532,13 @@ fn render_text_unescaped(s: &Summary) -> String {
             let _ = writeln!(
                 o,
                 "    must-gather root: {}",
+                if r.is_empty() { ".".into() } else { ol(r) }
+            );
+        }
+        for r in &i.insights_roots {
+            let _ = writeln!(
+                o,
+                "    Insights archive root: {}",
                 if r.is_empty() { ".".into() } else { ol(r) }
             );
         }
