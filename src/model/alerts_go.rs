@@ -373,24 +373,15 @@ macro_rules! refuse_other_kinds {
         refuse_other_kinds!();
     };
     () => {
-        fn visit_str<E>(self, _: &str) -> Result<(), E> {
-            self.refuse("string");
-            Ok(())
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-            self.refuse("bool");
-            Ok(())
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-            self.refuse("number");
-            Ok(())
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-            self.refuse("number");
-            Ok(())
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-            self.refuse("number");
+        refuse_other_kinds!(@one visit_str, &str, "string");
+        refuse_other_kinds!(@one visit_bool, bool, "bool");
+        refuse_other_kinds!(@one visit_i64, i64, "number");
+        refuse_other_kinds!(@one visit_u64, u64, "number");
+        refuse_other_kinds!(@one visit_f64, f64, "number");
+    };
+    (@one $visit:ident, $t:ty, $kind:literal) => {
+        fn $visit<E>(self, _: $t) -> Result<(), E> {
+            self.refuse($kind);
             Ok(())
         }
     };

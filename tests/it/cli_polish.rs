@@ -260,20 +260,6 @@ fn every_verb_takes_one_vocabulary_of_output_flags_under_one_heading() {
     }
 }
 
-/// The files below `dir` named `name`.
-fn find(dir: &Path, name: &str) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(find(&p, name));
-        } else if p.file_name().is_some_and(|n| n == name) {
-            out.push(p);
-        }
-    }
-    out
-}
-
 #[test]
 fn batch_partial_and_format_mean_what_they_mean_for_analyze() {
     // A must-gather whose worker pool file cannot be read (a string where a count belongs),
@@ -282,7 +268,7 @@ fn batch_partial_and_format_mean_what_they_mean_for_analyze() {
     let mg = tmp.path().join("mg");
     std::fs::create_dir_all(&mg).unwrap();
     common::copy_tree(Path::new(SEED), &mg);
-    let worker = find(&mg, "worker.yaml").pop().unwrap();
+    let worker = common::find(&mg, "/worker.yaml").pop().unwrap();
     let text = std::fs::read_to_string(&worker).unwrap();
     std::fs::write(
         &worker,

@@ -273,7 +273,9 @@ fn status_recommend_summary_and_replay_mask_in_their_data() {
     // rendered-text net (`mglint` applies one more on the way out): no secret in either.
     let dir = tempfile::tempdir().unwrap();
     let mg = hostile_must_gather(dir.path(), 0);
-    let cv = find_cv(&mg);
+    let cv = common::find(&mg, "clusterversions/version.yaml")
+        .pop()
+        .unwrap();
     let text = std::fs::read_to_string(&cv).unwrap();
     let planted = text
         .replacen(
@@ -357,20 +359,4 @@ fn status_recommend_summary_and_replay_mask_in_their_data() {
     );
     assert!(status[1].contains("<secret>"), "{}", status[1]);
     assert!(summary[1].contains("<secret>"), "{}", summary[1]);
-}
-
-/// The ClusterVersion file of a must-gather.
-fn find_cv(dir: &Path) -> PathBuf {
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.ends_with("clusterversions/version.yaml") {
-                return p;
-            }
-        }
-    }
-    panic!("no ClusterVersion under {}", dir.display())
 }
