@@ -38,6 +38,11 @@ pub struct InputInfo {
     /// holding an Insights archive's `config/version.json`.
     #[serde(skip)]
     pub ci_roots: Vec<String>,
+    /// The roots of the Insights operator archives found inside (paths relative to the
+    /// input, empty for the input itself): the folders holding a `config/version.json`.
+    /// Left out of the JSON when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub insights_roots: Vec<String>,
     /// Files looked at, and files read and parsed.
     pub files_seen: u64,
     pub files_read: u64,
@@ -53,6 +58,30 @@ pub struct InputInfo {
     /// log lines when nothing inside the input has an absolute time.
     #[serde(skip)]
     pub modified: Option<Time>,
+}
+
+impl InputInfo {
+    /// What the input is, in words for an inputs list (human, Markdown, HTML, the
+    /// summary): its kind, or "Insights archive" for an input whose only known layout is an
+    /// Insights operator archive's (Insights roots, no CI job, and no must-gather root but
+    /// an Insights archive's own `cluster-scoped-resources/`), which the kind alone calls an
+    /// archive or a directory.
+    pub fn kind_label(&self) -> String {
+        let insights = matches!(self.kind, InputKind::Archive | InputKind::Directory)
+            && !self.ci_job
+            && !self.insights_roots.is_empty()
+            && self
+                .must_gather_roots
+                .iter()
+                .all(|r| self.insights_roots.contains(r));
+        if insights {
+            return "Insights archive".to_string();
+        }
+        serde_json::to_value(self.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
 }
 
 /// Which cluster a document speaks of, carried by every JSON document: the ClusterVersion's
@@ -508,7 +537,8 @@ pub fn unread_files(b: &Bundle) -> Vec<Unread> {
         out.push(Unread {
             input: input.to_string(),
             path: path.to_string(),
-            reason: d.reason.clone(),
+            // Masked here, where every view that names unread files takes the reason.
+            reason: crate::vocab::secrets::mask(&d.reason).into_owned(),
             kind,
             detail: d.cause.detail.clone(),
         });

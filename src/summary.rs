@@ -337,7 +337,7 @@ pub fn summarize(b: &Bundle) -> Summary {
     let mut times: Vec<Time> = b.collection_times.iter().map(|s| s.value).collect();
     times.sort();
     times.dedup();
-    Summary {
+    let mut summary = Summary {
         schema: crate::vocab::schema::SUMMARY,
         kind: "summary",
         cluster: b.identity(),
@@ -425,8 +425,42 @@ pub fn summarize(b: &Bundle) -> Summary {
                 reason: d.reason.clone(),
             })
             .collect(),
-    }
+    };
+    crate::vocab::secrets::Masked::mask_secrets(&mut summary);
+    summary
 }
+
+// Secrets masked in the summary as it is built (see `crate::vocab::secrets`): every text it
+// took from the dump (conditions, history and pod pull specs, operator problems, the update
+// insights, the Prow job, the tables, unread files' reasons, input names and paths), so that
+// the text and the JSON get the masked value whatever their escaping.
+crate::vocab::secrets::masked_fields!(HistoryRow: state, version, image);
+crate::vocab::secrets::masked_fields!(LogCoverage: input, path, pod);
+crate::vocab::secrets::masked_fields!(CvoPod: name, image);
+crate::vocab::secrets::masked_fields!(OperatorProblem: name, problems, version);
+crate::vocab::secrets::masked_fields!(Unread: input, path, reason);
+crate::vocab::secrets::masked_fields!(ConditionRow: type_, status, reason, message);
+crate::vocab::secrets::masked_fields!(ObjectTables: nodes, pools, operators);
+crate::vocab::secrets::masked_fields!(crate::bundle::InputInfo: name);
+crate::vocab::secrets::masked_fields!(
+    Summary: inputs,
+    input_errors,
+    gather_versions,
+    channel,
+    current_version,
+    desired,
+    desired_update,
+    accepted_risks,
+    history,
+    conditions,
+    cvo_pods,
+    cvo_logs,
+    operator_problems,
+    update_insights,
+    tables,
+    prow_job,
+    unread
+);
 
 /// Renders the summary as text for a terminal.
 pub fn render_text(s: &Summary) -> String {
@@ -458,10 +492,7 @@ fn render_text_unescaped(s: &Summary) -> String {
             o,
             "  {}  ({}; {} files looked at, {} read{archives}, {} not read, {} bytes)",
             ol(&i.name),
-            serde_json::to_value(i.kind)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default(),
+            i.kind_label(),
             i.files_seen,
             i.files_read,
             i.not_read.total(),
@@ -501,6 +532,13 @@ fn render_text_unescaped(s: &Summary) -> String {
             let _ = writeln!(
                 o,
                 "    must-gather root: {}",
+                if r.is_empty() { ".".into() } else { ol(r) }
+            );
+        }
+        for r in &i.insights_roots {
+            let _ = writeln!(
+                o,
+                "    Insights archive root: {}",
                 if r.is_empty() { ".".into() } else { ol(r) }
             );
         }

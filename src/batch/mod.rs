@@ -5,7 +5,10 @@
 //! order, and a summary. `--shard K/N` keeps the inputs whose stable hash
 //! falls in shard K (see [`Shard::contains`]); `--resume` skips inputs that already have a
 //! row in the output file and appends. One bad input is an error row, never the end of the
-//! batch; a panic while analysing an input is caught and becomes an error row too.
+//! batch; a panic while analysing an input is caught and becomes an error row too. A cluster
+//! whose input had files that could not be read is an error row too, as `analyze` exits 2 on
+//! it, unless [`BatchOptions::partial`] accepts the incomplete answer. Rows are JSON Lines,
+//! or with [`RowFormat::Text`] a line for people each ([`Row::render_text`]).
 //!
 //! ```no_run
 //! use mglint::batch::{BatchOptions, run_to};
@@ -19,6 +22,7 @@ mod list;
 mod row;
 mod sink;
 mod summary;
+mod text;
 
 pub use list::{Shard, fnv1a, parse_list, select};
 pub use row::{
@@ -79,6 +83,24 @@ pub struct BatchOptions {
     /// With `redact`: the placeholder mapping to use (shared with standard error); a new
     /// one when `None`.
     pub redactor: Option<crate::redact::SharedRedactor>,
+    /// Accept an incomplete answer (`--partial`): a cluster whose input had files that
+    /// could not be read keeps its outcome (the files named in its `errors`); without it
+    /// its outcome is `error`, as `analyze` exits 2 on it.
+    pub partial: bool,
+    /// How rows are written.
+    pub format: RowFormat,
+    /// With [`RowFormat::Text`]: the width to wrap lines at (`None`: lines whole).
+    pub width: Option<usize>,
+}
+
+/// How a batch writes its rows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum RowFormat {
+    /// One `mglint/batch/v2` JSON Lines row per cluster (what `--resume` reads back).
+    #[default]
+    Json,
+    /// A line for people per cluster, then its errors ([`Row::render_text`]).
+    Text,
 }
 
 /// What a batch did.
@@ -197,13 +219,27 @@ impl Ctx<'_> {
                     row.errors.extend(run.unsplit.iter().cloned());
                     row.outcome = Outcome::Error;
                 }
+                // Files that could not be read (each in `errors`): incomplete, which only
+                // `--partial` accepts, as for `analyze`.
+                if !self.opts.partial && !crate::bundle::unread_files(&a.bundle).is_empty() {
+                    row.outcome = Outcome::Error;
+                }
                 row
             })
             .collect()
     }
 
-    /// A row as one JSON line, through the same output hygiene as every other output.
+    /// A row as one JSON line (or its text, [`RowFormat::Text`]), through the same output
+    /// hygiene as every other output.
     fn line(&self, row: &Row) -> String {
+        if self.opts.format == RowFormat::Text {
+            let text = row.render_text();
+            let text = match self.opts.width {
+                Some(w) => crate::output::term::wrap_lines(&text, w),
+                None => text,
+            };
+            return self.scrub(&text);
+        }
         // Controls JSON would write raw (DEL, C1, bidi) as escapes: `vocab::escape::to_json`.
         let line = match crate::vocab::escape::to_json(row, false) {
             Ok(l) => l,
@@ -216,14 +252,15 @@ impl Ctx<'_> {
                 serde_json::to_string(&r).unwrap_or_default()
             }
         };
-        let line = match &self.redactor {
-            Some(r) => r
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .apply(&line),
-            None => crate::redact::scrub_secrets(&line),
-        };
-        line + "\n"
+        self.scrub(&line) + "\n"
+    }
+
+    /// `text` with identifying values redacted (`--redact`), else with secrets masked.
+    fn scrub(&self, text: &str) -> String {
+        match &self.redactor {
+            Some(r) => r.lock().unwrap_or_else(PoisonError::into_inner).apply(text),
+            None => crate::redact::scrub_secrets(text),
+        }
     }
 
     /// [`Ctx::analyse`], with a panic turned into an error row.

@@ -458,10 +458,18 @@ pub struct BatchArgs {
     /// RAYON_NUM_THREADS; at most four per core]
     #[arg(long = "threads", short = 'j', alias = "jobs", value_name = "N")]
     pub threads: Option<usize>,
+    /// Accept an incomplete answer when files inside an input could not be read: its row
+    /// keeps its outcome and names them in `errors`; without it such a row is an `error`
+    /// row, as `analyze` exits 2 on it
+    #[arg(help_heading = "Output", long)]
+    pub partial: bool,
+    /// Row format [default: from -o's extension (.txt: text), else json]
+    #[arg(help_heading = "Output", long, value_enum)]
+    pub format: Option<BatchFormat>,
     /// Write the rows to this file instead of standard output
     #[arg(help_heading = "Output", long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,
-    /// Keep the rows already in --output, skip their inputs and append the new rows
+    /// Keep the rows already in --output (JSON rows), skip their inputs and append the new rows
     #[arg(long, requires = "output")]
     pub resume: bool,
     /// Print a summary table (to standard output with --output, else to standard error)
@@ -486,6 +494,18 @@ pub struct BatchArgs {
     pub max_archive_bytes: ByteSize,
     #[command(flatten)]
     pub remote: RemoteArgs,
+}
+
+/// `batch --format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BatchFormat {
+    /// One line per cluster for people: input, outcome, versions, counts, codes, then its
+    /// errors (`human` is the same)
+    #[value(alias = "human")]
+    Text,
+    /// One `mglint/batch/v2` JSON Lines row per cluster (`jsonl` is the same)
+    #[value(alias = "jsonl")]
+    Json,
 }
 
 #[derive(Debug, Args)]

@@ -1,14 +1,24 @@
-//! `mglint batch`: many inputs, one JSON Lines row each. Exits 0 when every selected input
-//! was analysed, 1 when some could not be (an `error` row) or, with `--fail-on` given, when a
-//! row has findings at or above it, 2 when none could be or the batch itself could not run.
+//! `mglint batch`: many inputs, one JSON Lines row each (or a line of text, `--format text`).
+//! Exits 0 when every selected input was analysed, 1 when some could not be (an `error` row:
+//! without `--partial`, also a cluster with files that could not be read) or, with
+//! `--fail-on` given, when a row has findings at or above it, 2 when none could be or the
+//! batch itself could not run.
 
 use super::{CliError, Ui, fetch_options};
-use crate::cli::BatchArgs;
+use crate::cli::{BatchArgs, BatchFormat};
 use mglint::app::{self, Overrides, Settings};
-use mglint::batch::{BatchOptions, Outcome, parse_list, run_file, run_to};
+use mglint::batch::{BatchOptions, Outcome, RowFormat, parse_list, run_file, run_to};
+use std::path::Path;
 
 pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
     use std::io::IsTerminal;
+    let format = row_format(a.format, a.output.as_deref());
+    if a.resume && format == RowFormat::Text {
+        return Err(CliError::Usage(
+            "--resume reads the JSON rows of --output back: it cannot be used with --format text"
+                .to_string(),
+        ));
+    }
     let cwd =
         std::env::current_dir().map_err(|e| CliError::Failed(format!("current directory: {e}")))?;
     let settings = Settings::resolve(
@@ -67,6 +77,14 @@ pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
         shard: a.shard,
         progress: !a.no_progress && !ui.quiet && std::io::stderr().is_terminal(),
         redactor: a.redact.then(super::stderr_redactor),
+        partial: a.partial,
+        format,
+        // Text rows on standard output wrap to the terminal; a file keeps lines whole.
+        width: a
+            .output
+            .is_none()
+            .then(mglint::output::term::known_stdout_width)
+            .flatten(),
     };
     let run = match &a.output {
         Some(p) => run_file(&inputs, &opts, p, a.resume),
@@ -104,6 +122,19 @@ pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
         errors,
         findings && a.rules.fail_on.is_some(),
     ))
+}
+
+/// The rows' format: `--format`, else text for a `-o` named `.txt` or `.text`, else JSON
+/// Lines (whatever else `-o` is named: `rows.jsonl`, `rows.ndjson`, `rows`).
+fn row_format(explicit: Option<BatchFormat>, output: Option<&Path>) -> RowFormat {
+    let by_name = || {
+        let ext = output?.extension()?.to_str()?.to_ascii_lowercase();
+        matches!(ext.as_str(), "txt" | "text").then_some(BatchFormat::Text)
+    };
+    match explicit.or_else(by_name) {
+        Some(BatchFormat::Text) => RowFormat::Text,
+        Some(BatchFormat::Json) | None => RowFormat::Json,
+    }
 }
 
 /// 2 when every analysed input errored, 1 when some did or a finding reached an explicit

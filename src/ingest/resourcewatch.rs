@@ -26,6 +26,7 @@ use super::git::refs::{self, Head};
 use super::git::{GitError, Kind, Oid, object};
 use crate::model::{ClusterOperator, ClusterVersion, Condition, Snapshot, SnapshotKind, Time};
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::Duration;
 
@@ -268,10 +269,7 @@ impl Reader<'_> {
             if !seen.insert(oid) {
                 self.h.problems.push(HistoryError::Cut {
                     at: short(&oid),
-                    err: GitError::Corrupt {
-                        oid: oid.hex(),
-                        why: "its line of first parents comes back to it".into(),
-                    },
+                    err: corrupt(&oid, "its line of first parents comes back to it"),
                 });
                 break;
             }
@@ -309,10 +307,7 @@ impl Reader<'_> {
                 wanted: "commit",
             });
         }
-        object::commit(&o.data, self.limits.max_subject_bytes).map_err(|why| GitError::Corrupt {
-            oid: oid.hex(),
-            why: why.into(),
-        })
+        object::commit(&o.data, self.limits.max_subject_bytes).map_err(|why| corrupt(oid, why))
     }
 
     /// The changes of commit `c` to the followed directories, as snapshots. An error is one
@@ -350,10 +345,7 @@ impl Reader<'_> {
             self.note(HistoryError::Object {
                 path: "(the commit)".into(),
                 commit: short(&c.oid),
-                err: GitError::Corrupt {
-                    oid: c.oid.hex(),
-                    why: "no author time".into(),
-                },
+                err: corrupt(&c.oid, "no author time"),
             });
             return Ok(());
         };
@@ -431,23 +423,14 @@ impl Reader<'_> {
                 }
             }
             let key = (tree, part);
-            let body = self.tree(&tree)?;
             let mut found = None;
-            for (n, e) in object::entries(&body).enumerate() {
-                if n == self.limits.max_tree_entries {
-                    self.cut(&walked, c);
-                    break;
+            self.scan_tree(c, &walked, &tree, |e| {
+                if e.name != part.as_bytes() {
+                    return ControlFlow::Continue(());
                 }
-                self.h.stats.tree_entries_examined += 1;
-                let e = e.map_err(|why| GitError::Corrupt {
-                    oid: tree.hex(),
-                    why: why.into(),
-                })?;
-                if e.name == part.as_bytes() {
-                    found = e.is_tree().then_some(e.oid);
-                    break;
-                }
-            }
+                found = e.is_tree().then_some(e.oid);
+                ControlFlow::Break(())
+            })?;
             if self.found.len() >= MAX_FOUND {
                 self.found.clear();
             }
@@ -471,23 +454,39 @@ impl Reader<'_> {
         path: &str,
         tree: &Oid,
     ) -> Result<BTreeMap<Vec<u8>, Oid>, GitError> {
-        let body = self.tree(tree)?;
         let mut out = BTreeMap::new();
+        self.scan_tree(c, path, tree, |e| {
+            if e.is_file() && (e.name.ends_with(b".yaml") || e.name.ends_with(b".json")) {
+                out.insert(e.name.to_vec(), e.oid);
+            }
+            ControlFlow::Continue(())
+        })?;
+        Ok(out)
+    }
+
+    /// Hands the entries of `tree` (the directory `path` of commit `c`) to `visit` in order,
+    /// until it breaks or the tree's entry bound is reached (the cut said once per path); an
+    /// entry that cannot be parsed makes the tree corrupt.
+    fn scan_tree(
+        &mut self,
+        c: &Walked,
+        path: &str,
+        tree: &Oid,
+        mut visit: impl FnMut(&object::Entry<'_>) -> ControlFlow<()>,
+    ) -> Result<(), GitError> {
+        let body = self.tree(tree)?;
         for (n, e) in object::entries(&body).enumerate() {
             if n == self.limits.max_tree_entries {
                 self.cut(path, c);
                 break;
             }
             self.h.stats.tree_entries_examined += 1;
-            let e = e.map_err(|why| GitError::Corrupt {
-                oid: tree.hex(),
-                why: why.into(),
-            })?;
-            if e.is_file() && (e.name.ends_with(b".yaml") || e.name.ends_with(b".json")) {
-                out.insert(e.name.to_vec(), e.oid);
+            let e = e.map_err(|why| corrupt(tree, why))?;
+            if visit(&e).is_break() {
+                break;
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     fn tree(&mut self, oid: &Oid) -> Result<Vec<u8>, GitError> {
@@ -535,6 +534,14 @@ impl Reader<'_> {
 /// A commit id as the timeline shows it: 12 hex digits.
 fn short(oid: &Oid) -> String {
     oid.hex()[..12].to_string()
+}
+
+/// Object `oid` is corrupt, and why.
+fn corrupt(oid: &Oid, why: impl Into<String>) -> GitError {
+    GitError::Corrupt {
+        oid: oid.hex(),
+        why: why.into(),
+    }
 }
 
 /// The conditions of a snapshot's object, `None` when it does not parse as its kind.

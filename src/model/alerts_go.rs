@@ -360,6 +360,40 @@ fn string_field<'de, A: MapAccess<'de>>(
     Ok(())
 }
 
+/// The visits of the JSON kinds a seed's Go field does not take (a string, a bool, a number,
+/// and with `seq` an array): each is recorded as Go's `UnmarshalTypeError`
+/// ([`Refuse::refuse`]) and decoding goes on, as Go's does.
+macro_rules! refuse_other_kinds {
+    (seq) => {
+        fn visit_seq<A: SeqAccess<'de>>(self, a: A) -> Result<(), A::Error> {
+            let k = Kind.visit_seq(a)?;
+            self.refuse(k);
+            Ok(())
+        }
+        refuse_other_kinds!();
+    };
+    () => {
+        refuse_other_kinds!(@one visit_str, &str, "string");
+        refuse_other_kinds!(@one visit_bool, bool, "bool");
+        refuse_other_kinds!(@one visit_i64, i64, "number");
+        refuse_other_kinds!(@one visit_u64, u64, "number");
+        refuse_other_kinds!(@one visit_f64, f64, "number");
+    };
+    (@one $visit:ident, $t:ty, $kind:literal) => {
+        fn $visit<E>(self, _: $t) -> Result<(), E> {
+            self.refuse($kind);
+            Ok(())
+        }
+    };
+}
+
+/// A seed's Go field refusing a value of another JSON kind.
+trait Refuse {
+    /// Records Go's `UnmarshalTypeError` for a value of JSON kind `kind` (`string`,
+    /// `number`…), naming the struct the field is in and the field's Go type.
+    fn refuse(self, kind: &'static str);
+}
+
 /// `status.AlertData`: `status` and `data`.
 struct DataSeed<'a> {
     cx: &'a mut Cx,
@@ -370,6 +404,12 @@ impl<'de> DeserializeSeed<'de> for DataSeed<'_> {
     type Value = ();
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
+    }
+}
+
+impl Refuse for DataSeed<'_> {
+    fn refuse(self, kind: &'static str) {
+        self.cx.mismatch(kind, "", "status.AlertData");
     }
 }
 
@@ -410,31 +450,7 @@ impl<'de> Visitor<'de> for DataSeed<'_> {
     fn visit_unit<E>(self) -> Result<(), E> {
         Ok(())
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, a: A) -> Result<(), A::Error> {
-        let k = Kind.visit_seq(a)?;
-        self.cx.mismatch(k, "", "status.AlertData");
-        Ok(())
-    }
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        self.cx.mismatch("string", "", "status.AlertData");
-        Ok(())
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        self.cx.mismatch("bool", "", "status.AlertData");
-        Ok(())
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        self.cx.mismatch("number", "", "status.AlertData");
-        Ok(())
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        self.cx.mismatch("number", "", "status.AlertData");
-        Ok(())
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        self.cx.mismatch("number", "", "status.AlertData");
-        Ok(())
-    }
+    refuse_other_kinds!(seq);
 }
 
 /// `status.Data`: `alerts` (and, for mglint, whether `groups` was there).
@@ -447,6 +463,12 @@ impl<'de> DeserializeSeed<'de> for InnerSeed<'_> {
     type Value = ();
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
+    }
+}
+
+impl Refuse for InnerSeed<'_> {
+    fn refuse(self, kind: &'static str) {
+        self.cx.mismatch(kind, "AlertData", "status.Data");
     }
 }
 
@@ -477,31 +499,7 @@ impl<'de> Visitor<'de> for InnerSeed<'_> {
     fn visit_unit<E>(self) -> Result<(), E> {
         Ok(())
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, a: A) -> Result<(), A::Error> {
-        let k = Kind.visit_seq(a)?;
-        self.cx.mismatch(k, "AlertData", "status.Data");
-        Ok(())
-    }
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        self.cx.mismatch("string", "AlertData", "status.Data");
-        Ok(())
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        self.cx.mismatch("bool", "AlertData", "status.Data");
-        Ok(())
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        self.cx.mismatch("number", "AlertData", "status.Data");
-        Ok(())
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        self.cx.mismatch("number", "AlertData", "status.Data");
-        Ok(())
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        self.cx.mismatch("number", "AlertData", "status.Data");
-        Ok(())
-    }
+    refuse_other_kinds!(seq);
 }
 
 /// `[]status.Alert`: Go decodes into the elements already there (a repeated `alerts` key
@@ -515,6 +513,12 @@ impl<'de> DeserializeSeed<'de> for AlertsSeed<'_> {
     type Value = ();
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
+    }
+}
+
+impl Refuse for AlertsSeed<'_> {
+    fn refuse(self, kind: &'static str) {
+        self.cx.mismatch(kind, "Data", "[]status.Alert");
     }
 }
 
@@ -548,29 +552,10 @@ impl<'de> Visitor<'de> for AlertsSeed<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, a: A) -> Result<(), A::Error> {
         let k = Kind.visit_map(a)?;
-        self.cx.mismatch(k, "Data", "[]status.Alert");
+        self.refuse(k);
         Ok(())
     }
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        self.cx.mismatch("string", "Data", "[]status.Alert");
-        Ok(())
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        self.cx.mismatch("bool", "Data", "[]status.Alert");
-        Ok(())
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        self.cx.mismatch("number", "Data", "[]status.Alert");
-        Ok(())
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        self.cx.mismatch("number", "Data", "[]status.Alert");
-        Ok(())
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        self.cx.mismatch("number", "Data", "[]status.Alert");
-        Ok(())
-    }
+    refuse_other_kinds!();
 }
 
 /// One `status.Alert`.
@@ -594,6 +579,12 @@ const ALERT_FIELDS: &[&str] = &[
     "activeAt",
     "partialResponseStrategy",
 ];
+
+impl Refuse for AlertSeed<'_> {
+    fn refuse(self, kind: &'static str) {
+        self.cx.mismatch(kind, "Data", "status.Alert");
+    }
+}
 
 impl<'de> Visitor<'de> for AlertSeed<'_> {
     type Value = ();
@@ -670,31 +661,7 @@ impl<'de> Visitor<'de> for AlertSeed<'_> {
     fn visit_unit<E>(self) -> Result<(), E> {
         Ok(())
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, a: A) -> Result<(), A::Error> {
-        let k = Kind.visit_seq(a)?;
-        self.cx.mismatch(k, "Data", "status.Alert");
-        Ok(())
-    }
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        self.cx.mismatch("string", "Data", "status.Alert");
-        Ok(())
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        self.cx.mismatch("bool", "Data", "status.Alert");
-        Ok(())
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        self.cx.mismatch("number", "Data", "status.Alert");
-        Ok(())
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        self.cx.mismatch("number", "Data", "status.Alert");
-        Ok(())
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        self.cx.mismatch("number", "Data", "status.Alert");
-        Ok(())
-    }
+    refuse_other_kinds!(seq);
 }
 
 /// `AlertLabels` or `AlertAnnotations`: oc's fields type-checked and matched as Go matches
@@ -711,6 +678,12 @@ impl<'de> DeserializeSeed<'de> for StringsSeed<'_> {
     type Value = ();
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
+    }
+}
+
+impl Refuse for StringsSeed<'_> {
+    fn refuse(self, kind: &'static str) {
+        self.cx.mismatch(kind, "Alert", self.ty);
     }
 }
 
@@ -741,31 +714,7 @@ impl<'de> Visitor<'de> for StringsSeed<'_> {
     fn visit_unit<E>(self) -> Result<(), E> {
         Ok(())
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, a: A) -> Result<(), A::Error> {
-        let k = Kind.visit_seq(a)?;
-        self.cx.mismatch(k, "Alert", self.ty);
-        Ok(())
-    }
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        self.cx.mismatch("string", "Alert", self.ty);
-        Ok(())
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        self.cx.mismatch("bool", "Alert", self.ty);
-        Ok(())
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        self.cx.mismatch("number", "Alert", self.ty);
-        Ok(())
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        self.cx.mismatch("number", "Alert", self.ty);
-        Ok(())
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        self.cx.mismatch("number", "Alert", self.ty);
-        Ok(())
-    }
+    refuse_other_kinds!(seq);
 }
 
 #[cfg(test)]

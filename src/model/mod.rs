@@ -10,6 +10,7 @@ mod gates;
 mod hypershift;
 mod identity;
 pub mod log_records;
+mod mask;
 mod mco;
 mod objects;
 mod provenance;

@@ -227,7 +227,7 @@ fn header(out: &mut String, report: &Report, bases: &Bases<'_>) {
             out,
             "- **Input:** {} ({}, {}){root}",
             code(&i.name),
-            escape_text(&i.kind),
+            escape_text(i.kind_label()),
             plural(read, "file read", "files read")
         );
     }

@@ -120,6 +120,8 @@ mod tests {
             kind: "must-gather".into(),
             files_read: 1,
             must_gather_roots: roots.iter().map(|s| s.to_string()).collect(),
+            insights_roots: Vec::new(),
+            label: String::new(),
         }
     }
 

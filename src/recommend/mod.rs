@@ -11,6 +11,7 @@
 
 pub mod json;
 pub mod markdown;
+mod mask;
 pub mod precheck;
 pub use crate::vocab::semver;
 mod text;
@@ -274,7 +275,7 @@ pub fn plan(i: &RecommendInputs) -> Plan {
             }
         })
         .collect();
-    Plan {
+    let mut plan = Plan {
         cluster: crate::bundle::ClusterIdentity::of(cv),
         current: cv.status.desired.version.clone(),
         channel: cv.spec.channel.clone(),
@@ -299,7 +300,9 @@ pub fn plan(i: &RecommendInputs) -> Plan {
         alerts_read: i.alerts != AlertData::Absent,
         collect_warnings: warnings,
         minors,
-    }
+    };
+    crate::vocab::secrets::Masked::mask_secrets(&mut plan);
+    plan
 }
 
 /// `Upgradeable=False` as a risk of a minor or major update, unless a risk already says it

@@ -504,6 +504,8 @@ pub fn run(
                 .unwrap_or_default(),
             files_read: i.files_read,
             must_gather_roots: i.must_gather_roots.clone(),
+            insights_roots: i.insights_roots.clone(),
+            label: i.kind_label(),
         })
         .collect();
     inputs.sort_by(|a, b| a.name.cmp(&b.name));

@@ -575,6 +575,25 @@ pub struct ReportInput {
     /// paths relative to them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub must_gather_roots: Vec<String>,
+    /// Insights operator archive roots found inside (see
+    /// [`crate::bundle::InputInfo::insights_roots`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub insights_roots: Vec<String>,
+    /// What the input is, in words for the inputs list
+    /// ([`crate::bundle::InputInfo::kind_label`]: its kind, or "Insights archive").
+    #[serde(skip)]
+    pub label: String,
+}
+
+impl ReportInput {
+    /// What the input is, in words: [`ReportInput::label`], else its kind.
+    pub fn kind_label(&self) -> &str {
+        if self.label.is_empty() {
+            &self.kind
+        } else {
+            &self.label
+        }
+    }
 }
 
 /// Everything one `analyze` run found; the `mglint/report/v2` report.

@@ -40,11 +40,14 @@ fn apply(info: &mut InputInfo, path: &str, c: Count) {
     }
 }
 
-/// The kind an input's walk ends with, from the kind it started with and the layout seen.
+/// The kind an input's walk ends with, from the kind it started with and the layout seen. A
+/// directory whose only must-gather-like folders are Insights archives' own (an archive's
+/// `cluster-scoped-resources/`) stays a directory: it is no must-gather.
 pub(super) fn final_kind(started: InputKind, seen: &LayoutSeen) -> InputKind {
+    let must_gather = seen.roots.iter().any(|r| !seen.insights_roots.contains(r));
     match started {
         InputKind::Directory if seen.ci => InputKind::CiJob,
-        InputKind::Directory if !seen.roots.is_empty() => InputKind::MustGather,
+        InputKind::Directory if must_gather => InputKind::MustGather,
         other => other,
     }
 }
@@ -104,6 +107,7 @@ impl Collected {
         out.info.must_gather_roots = seen.roots.iter().cloned().collect();
         out.info.ci_job = seen.ci;
         out.info.ci_roots = seen.ci_roots.iter().cloned().collect();
+        out.info.insights_roots = seen.insights_roots.iter().cloned().collect();
         if !part.own_input {
             out.info.modified = self.info.modified;
         }

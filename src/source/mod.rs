@@ -307,6 +307,7 @@ impl Collected {
                 must_gather_roots: Vec::new(),
                 ci_job: false,
                 ci_roots: Vec::new(),
+                insights_roots: Vec::new(),
                 files_seen: 0,
                 files_read: 0,
                 files_skipped: 0,
@@ -340,6 +341,8 @@ struct LayoutSeen {
     roots: BTreeSet<String>,
     ci: bool,
     ci_roots: BTreeSet<String>,
+    /// The Insights archive roots among `ci_roots`.
+    insights_roots: BTreeSet<String>,
 }
 
 impl LayoutSeen {
@@ -356,8 +359,11 @@ impl LayoutSeen {
         {
             self.ci = true;
         }
-        if let Some(root) = ci_root(&parts).or_else(|| insights_root(&parts)) {
+        if let Some(root) = ci_root(&parts) {
             self.ci_roots.insert(root.join("/"));
+        } else if let Some(root) = insights_root(&parts) {
+            self.ci_roots.insert(root.join("/"));
+            self.insights_roots.insert(root.join("/"));
         }
     }
 }

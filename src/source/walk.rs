@@ -333,6 +333,7 @@ impl<'o, 's> Walker<'o, 's> {
         self.out.info.must_gather_roots = self.seen.roots.iter().cloned().collect();
         self.out.info.ci_job = self.seen.ci;
         self.out.info.ci_roots = self.seen.ci_roots.iter().cloned().collect();
+        self.out.info.insights_roots = self.seen.insights_roots.iter().cloned().collect();
         self.out.info.kind = final_kind(self.out.info.kind, &self.seen);
         self.out.settle_ledger();
         self.out

@@ -16,6 +16,7 @@ pub mod gosort;
 pub mod insights;
 mod json;
 mod markdown;
+mod mask;
 mod mco;
 pub mod nodes;
 mod selector;
@@ -397,7 +398,7 @@ pub fn assess(inputs: &StatusInputs) -> Result<Assessment, StatusError> {
     gathered.extend(cp_insights);
 
     let (insights, health_has_insights) = insights::assess_health(gathered, updating_for, now);
-    Ok(Assessment {
+    let mut assessment = Assessment {
         cluster: crate::bundle::ClusterIdentity::of(cv),
         now: inputs.now,
         updating,
@@ -410,5 +411,7 @@ pub fn assess(inputs: &StatusInputs) -> Result<Assessment, StatusError> {
         health_has_insights,
         notes,
         unread: Vec::new(),
-    })
+    };
+    crate::vocab::secrets::Masked::mask_secrets(&mut assessment);
+    Ok(assessment)
 }

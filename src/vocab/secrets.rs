@@ -1,6 +1,7 @@
 //! Secret masking: the one list of secret shapes, and the one function that masks them
 //! ([`mask`]). It is applied where text from the input enters what the views render (a
-//! report's findings, a timeline's events, evidence snippets), so every format gets the
+//! report's findings, a timeline's events, evidence snippets, and through [`Masked`] the
+//! models of `status`, `recommend`, `summary` and `replay`), so every format gets the
 //! masked value whatever its escaping; [`mask_rendered`] is the second net over rendered
 //! text, which also knows the escaped forms (JSON `\"`, HTML/XML `&quot;` and `&#34;`).
 //!
@@ -318,6 +319,57 @@ pub fn mask_in_place(s: &mut String) {
         *s = m;
     }
 }
+
+/// A value that carries text from the input into a view (an object's conditions, a status
+/// assessment, a recommend plan, a summary, a replay), masked in place where the view is
+/// built, so that every format of it gets the masked text whatever its escaping.
+pub trait Masked {
+    /// Masks every secret in the texts the value took from the input.
+    fn mask_secrets(&mut self);
+}
+
+impl Masked for String {
+    fn mask_secrets(&mut self) {
+        mask_in_place(self);
+    }
+}
+
+impl<T: Masked> Masked for Vec<T> {
+    fn mask_secrets(&mut self) {
+        self.iter_mut().for_each(Masked::mask_secrets);
+    }
+}
+
+impl<T: Masked> Masked for Option<T> {
+    fn mask_secrets(&mut self) {
+        if let Some(v) = self {
+            v.mask_secrets();
+        }
+    }
+}
+
+impl<T: Masked, E: Masked> Masked for Result<T, E> {
+    fn mask_secrets(&mut self) {
+        match self {
+            Ok(v) => v.mask_secrets(),
+            Err(e) => e.mask_secrets(),
+        }
+    }
+}
+
+/// Implements [`Masked`] for a struct by masking the listed fields (each itself
+/// [`Masked`]: a `String`, a list or option of them, or a struct with its own impl):
+/// `masked_fields!(Condition: reason, message);`.
+macro_rules! masked_fields {
+    ($ty:ty: $($field:ident),+ $(,)?) => {
+        impl $crate::vocab::secrets::Masked for $ty {
+            fn mask_secrets(&mut self) {
+                $($crate::vocab::secrets::Masked::mask_secrets(&mut self.$field);)+
+            }
+        }
+    };
+}
+pub(crate) use masked_fields;
 
 /// Masks a file's text line by line, keeping its lines (so line numbers and the lines around
 /// a span stay where they were): a PEM private key block's lines each become the placeholder.

@@ -22,6 +22,24 @@ pub fn corpus() -> Option<PathBuf> {
     }
 }
 
+/// Every file under `dir` whose name ends with `suffix`.
+pub fn find(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.to_string_lossy().ends_with(suffix) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// A fixture path.
 pub fn fixture(rel: &str) -> PathBuf {
     root().join("fixtures").join(rel)

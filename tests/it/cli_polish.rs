@@ -229,6 +229,7 @@ fn every_verb_takes_one_vocabulary_of_output_flags_under_one_heading() {
         "status",
         "recommend",
         "replay",
+        "batch",
     ] {
         let help = String::from_utf8(common::mglint(&[verb, "-h"]).stdout).unwrap();
         let output = help
@@ -257,6 +258,99 @@ fn every_verb_takes_one_vocabulary_of_output_flags_under_one_heading() {
             assert!(std::fs::metadata(&out).unwrap().len() > 0, "{verb}");
         }
     }
+}
+
+#[test]
+fn batch_partial_and_format_mean_what_they_mean_for_analyze() {
+    // A must-gather whose worker pool file cannot be read (a string where a count belongs),
+    // beside the intact one.
+    let tmp = tempfile::tempdir().unwrap();
+    let mg = tmp.path().join("mg");
+    std::fs::create_dir_all(&mg).unwrap();
+    common::copy_tree(Path::new(SEED), &mg);
+    let worker = common::find(&mg, "/worker.yaml").pop().unwrap();
+    let text = std::fs::read_to_string(&worker).unwrap();
+    std::fs::write(
+        &worker,
+        text.replacen("machineCount: 3", "machineCount: three", 1),
+    )
+    .unwrap();
+    let mg = mg.to_str().unwrap();
+    // `analyze` exits 2 on it without --partial, answers with it.
+    assert_eq!(
+        common::mglint(&["analyze", mg, "-q"]).status.code(),
+        Some(2)
+    );
+    assert!(
+        common::mglint(&["analyze", mg, "-q", "--partial"])
+            .status
+            .code()
+            .unwrap_or(9)
+            <= 1
+    );
+    let rows_of = |extra: &[&str]| {
+        let out = tmp.path().join("rows.jsonl");
+        let mut args = vec!["batch", mg, SEED, "-o", out.to_str().unwrap()];
+        args.extend(extra);
+        let o = common::mglint(&args);
+        let rows: Vec<serde_json::Value> = std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        (o.status.code(), rows)
+    };
+    // Without --partial the damaged cluster is an error row (exit 1: one of two inputs).
+    let (code, rows) = rows_of(&[]);
+    assert_eq!(code, Some(1));
+    assert_eq!(rows[0]["outcome"], "error", "{}", rows[0]);
+    assert!(rows[0]["errors"].to_string().contains("worker.yaml"));
+    assert_ne!(rows[1]["outcome"], "error", "{}", rows[1]);
+    // With it the row keeps its answer and still names the file (exit 0: nothing errored).
+    let (code, partial) = rows_of(&["--partial"]);
+    assert_eq!(code, Some(0));
+    assert_ne!(partial[0]["outcome"], "error", "{}", partial[0]);
+    assert!(partial[0]["errors"].to_string().contains("worker.yaml"));
+    assert_eq!(partial[0]["codes"], rows[0]["codes"]);
+    assert_eq!(partial[1], rows[1]);
+
+    // --format text: a line per cluster, its errors under it; `-o x.txt` picks it too.
+    let o = common::mglint(&["batch", mg, SEED, "--format", "human"]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with(&format!("{mg}  error  4.3.10 to 4.3.11, 2 errors")),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("  ") && lines[1].contains("worker.yaml"),
+        "{out}"
+    );
+    let seed_line = lines.iter().find(|l| l.starts_with(SEED)).unwrap();
+    assert!(
+        seed_line.contains(" errors, ") || seed_line.contains(" error, "),
+        "{out}"
+    );
+    let txt = tmp.path().join("rows.txt");
+    let o = common::mglint(&["batch", mg, SEED, "--partial", "-o", txt.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    let written = std::fs::read_to_string(&txt).unwrap();
+    assert!(
+        written.starts_with(&format!("{mg}  ")) && !written.contains('{'),
+        "{written}"
+    );
+    // JSON rows are what --resume reads back: not text.
+    let o = common::mglint(&[
+        "batch",
+        SEED,
+        "--format",
+        "text",
+        "--resume",
+        "-o",
+        txt.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
 }
 
 #[test]

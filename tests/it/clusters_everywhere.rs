@@ -463,9 +463,111 @@ fn a_must_gather_beside_another_clusters_insights_archive_is_two_clusters() {
         .find(|a| a.report().cluster.id.as_deref() == Some(SEED1_ID))
         .unwrap();
     assert_eq!(codes(mg.report()), codes(&alone));
-    assert!(
-        run.analyses()
-            .iter()
-            .any(|a| a.report().cluster.id.as_deref() == Some(other))
-    );
+    let insights = run
+        .analyses()
+        .iter()
+        .find(|a| a.report().cluster.id.as_deref() == Some(other))
+        .unwrap();
+    // Each named for what it is in the inputs list.
+    assert_eq!(insights.report().inputs[0].kind_label(), "Insights archive");
+    assert_eq!(mg.report().inputs[0].kind_label(), "must-gather");
+}
+
+/// The files of an Insights operator archive as the operator writes them (JSON objects
+/// without `kind`, at the paths of `tree_insights-operator-archive-sample.txt`): the real
+/// 4.7.16 archive's ClusterVersion, etcd operator and `openshift-machine-api` events from the
+/// corpus and a `cluster-scoped-resources/` object, or without the corpus the 4.14 fixture's
+/// ClusterVersion as JSON.
+fn insights_files(root: &str) -> Vec<(String, Vec<u8>)> {
+    let at = |rel: &str| format!("{root}/{rel}");
+    match common::corpus() {
+        Some(c) => [
+            ("config/version.json", "cv_4.7.16_insights-archive_json_upgradeable-false.json"),
+            ("config/clusteroperator/etcd.json", "co_4.7.16_etcd_insights-archive.json"),
+            (
+                "events/openshift-machine-api.json",
+                "events_openshift-machine-api_insights-archive_compact.json",
+            ),
+        ]
+        .iter()
+        .map(|(rel, f)| (at(rel), std::fs::read(c.join(f)).unwrap()))
+        // Newer archives keep some objects as a must-gather does: that folder is the
+        // archive's own, no must-gather of its own.
+        .chain([(
+            at("cluster-scoped-resources/rbac.authorization.k8s.io/clusterroles/admin.json"),
+            br#"{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole","metadata":{"name":"admin"},"rules":[]}"#.to_vec(),
+        )])
+        .collect(),
+        None => {
+            let cv: Value = mglint::yaml::from_str(
+                &std::fs::read_to_string(common::fixture("files/cv-healthy-4.14.yaml")).unwrap(),
+            )
+            .unwrap();
+            vec![(at("config/version.json"), serde_json::to_vec(&cv).unwrap())]
+        }
+    }
+}
+
+#[test]
+fn an_insights_archive_is_named_so_in_every_inputs_list() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = "insights-2021-06-30-101010";
+    let files = insights_files(root);
+    // The archive as downloaded, and extracted into a directory.
+    let archive = tmp.path().join(format!("{root}.tar.gz"));
+    std::fs::write(&archive, common::gzip(&common::tar_files(&files))).unwrap();
+    let extracted = tmp.path().join("extracted");
+    for (rel, bytes) in &files {
+        let p = extracted.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+    for input in [s(&archive), s(&extracted)] {
+        let out = |args: &[&str]| {
+            let mut all = args.to_vec();
+            all.insert(1, input);
+            String::from_utf8(common::mglint(&all).stdout).unwrap()
+        };
+        let human = out(&["analyze", "--partial", "--color", "never"]);
+        assert!(
+            human.contains(&format!("input: {input} (Insights archive, ")),
+            "{human}"
+        );
+        let md = out(&["analyze", "--partial", "--format", "markdown"]);
+        assert!(md.contains("(Insights archive, "), "{md}");
+        let html = out(&["analyze", "--partial", "--format", "html"]);
+        assert!(html.contains("Insights archive"), "{input}: html");
+        let summary = out(&["summary"]);
+        assert!(summary.contains("(Insights archive; "), "{summary}");
+        assert!(
+            summary.contains(&format!("Insights archive root: {root}")),
+            "{summary}"
+        );
+        // JSON keeps the kind (an archive, a directory) and names the root.
+        let json: Value =
+            serde_json::from_str(&out(&["analyze", "--partial", "--format", "json"])).unwrap();
+        let i = &json["inputs"][0];
+        assert_eq!(i["insights_roots"], serde_json::json!([root]), "{i}");
+        assert!(i["kind"] == "archive" || i["kind"] == "directory", "{i}");
+        let json: Value = serde_json::from_str(&out(&["summary", "--format", "json"])).unwrap();
+        assert_eq!(
+            json["inputs"][0]["insights_roots"],
+            serde_json::json!([root])
+        );
+    }
+    // A must-gather is still a must-gather, with no Insights root in its JSON.
+    let json: Value = serde_json::from_str(
+        &String::from_utf8(
+            common::mglint(&[
+                "summary",
+                s(&common::fixture("must-gather/seed1-blocked")),
+                "--format",
+                "json",
+            ])
+            .stdout,
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert!(json["inputs"][0].get("insights_roots").is_none(), "{json}");
 }

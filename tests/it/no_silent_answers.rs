@@ -3,26 +3,9 @@
 //! is never taken silently, and one inside the input is never taken at all.
 
 use crate::common;
+use common::find;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// Every file under `dir` whose name ends with `suffix`.
-fn find(dir: &Path, suffix: &str) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.to_string_lossy().ends_with(suffix) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Where to cut `text` so that it ends inside a double-quoted value (as a transfer cut short
 /// leaves it): after the second character of the first non-empty quoted value past `from`.

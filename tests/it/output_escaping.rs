@@ -8,7 +8,7 @@
 //! original text, every control written as a JSON escape.
 
 use crate::common;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// The hostile text, as YAML's double-quoted escapes write it.
@@ -34,23 +34,6 @@ const EVIL_DIR: &str = "mg\u{1b}]0;pwned\u{7}";
 /// A file and node name with controls and a forged heading.
 const EVIL_NAME: &str = "ip-10-0-141-12\u{1b}]0;pwned\u{7}\n# Heading";
 
-fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 fn edit(p: &Path, from: &str, to: &str) {
     let text = std::fs::read_to_string(p).unwrap();
     assert!(text.contains(from), "{}: no {from}", p.display());
@@ -65,7 +48,7 @@ fn hostile_must_gather(dir: &Path) -> String {
     let mg = dir.join(EVIL_DIR);
     std::fs::rename(&plain, &mg).unwrap();
     let mg = mg.to_str().unwrap().to_string();
-    let files = files_under(Path::new(&mg));
+    let files = common::find(Path::new(&mg), "");
     let find = |end: &str| {
         files
             .iter()

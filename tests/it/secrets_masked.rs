@@ -255,3 +255,108 @@ fn redact_reaches_standard_error_with_the_outputs_placeholders() {
     assert!(out.contains("/cases/case-1/mg"), "{out}");
     assert!(!out.contains("03812345"), "{out}");
 }
+
+/// A URL password and a token in places only the views read: the update service's URL
+/// (`recommend`'s `Upstream:`) and the desired release's pull spec.
+const VIEW_SECRETS: [&str; 2] = ["Gr4phPassw0rd", "PullT0kenSecret77"];
+
+/// The secrets of [`SECRETS`] and [`VIEW_SECRETS`] in `text`, escaped or not.
+fn view_leaks(text: &str) -> Vec<&'static str> {
+    let mut l = leaks(text);
+    l.extend(VIEW_SECRETS.iter().filter(|s| text.contains(**s)));
+    l
+}
+
+#[test]
+fn status_recommend_summary_and_replay_mask_in_their_data() {
+    // The views' models as the library builds them, and their renderings before any
+    // rendered-text net (`mglint` applies one more on the way out): no secret in either.
+    let dir = tempfile::tempdir().unwrap();
+    let mg = hostile_must_gather(dir.path(), 0);
+    let cv = common::find(&mg, "clusterversions/version.yaml")
+        .pop()
+        .unwrap();
+    let text = std::fs::read_to_string(&cv).unwrap();
+    let planted = text
+        .replacen(
+            "upstream: https://api.openshift.com/api/upgrades_info/v1/graph",
+            "upstream: https://graphuser:Gr4phPassw0rd@updates.example.com/graph",
+            1,
+        )
+        .replacen(
+            "desired:\n",
+            "desired:\n    url: https://errata.example.com/advisory?access_token=PullT0kenSecret77\n",
+            1,
+        );
+    assert_ne!(planted, text);
+    std::fs::write(&cv, planted).unwrap();
+    let run = common::load(&[mg.to_string_lossy().into_owned()], &[]);
+    let an = run.analysis();
+    let b = &an.bundle;
+    // The bundle keeps what was read: the rules and the reconciler judge the data itself.
+    let read = format!("{:?}", b.cluster_version().unwrap().value);
+    assert!(
+        read.contains("Gr4phPassw0rd") && read.contains("PullT0kenSecret77"),
+        "{read}"
+    );
+    let layout = mglint::vocab::text::JsonLayout::Pretty;
+
+    let inputs = mglint::status::StatusInputs::from_bundle(b, None).unwrap();
+    let a = mglint::status::assess(&inputs).unwrap();
+    let status = [
+        format!("{a:?}"),
+        mglint::status::render_text(&a, mglint::status::Details::All),
+        mglint::status::render_json(&a, layout),
+        mglint::status::render_markdown(&a),
+    ];
+
+    let inputs = mglint::recommend::RecommendInputs::from_bundle(b).unwrap();
+    let p = mglint::recommend::plan(&inputs);
+    let opts = mglint::recommend::Options::default();
+    let answer = mglint::recommend::render_text(&p, &opts);
+    let recommend = [
+        format!("{p:?}"),
+        answer.out.clone(),
+        answer.err.clone(),
+        mglint::recommend::render_json(&p, &opts, layout),
+        mglint::recommend::render_markdown(&p, &opts),
+    ];
+
+    let s = mglint::summary::summarize(b);
+    let summary = [
+        format!("{s:?}"),
+        mglint::summary::render_text(&s),
+        mglint::summary::render_json(&s, layout),
+    ];
+
+    let r = an.replay();
+    let replay = [
+        format!("{r:?}"),
+        mglint::reconciler::replay::render_text(r),
+        mglint::reconciler::replay::render_json(r, layout),
+        mglint::reconciler::replay::scenario_yaml(r).unwrap(),
+    ];
+
+    for (view, texts) in [
+        ("status", &status[..]),
+        ("recommend", &recommend[..]),
+        ("summary", &summary[..]),
+        ("replay", &replay[..]),
+    ] {
+        for (i, t) in texts.iter().enumerate() {
+            assert_eq!(view_leaks(t), Vec::<&str>::new(), "{view} #{i}:\n{t}");
+        }
+        // The planted values reached the view's model, masked.
+        assert!(texts[0].contains("<secret>"), "{view}: nothing masked");
+    }
+    // What each view shows of them: the upstream URL without its password.
+    assert!(
+        answer
+            .out
+            .contains("https://graphuser:<secret>@updates.example.com/graph"),
+        "{}",
+        answer.out
+    );
+    assert!(status[1].contains("<secret>"), "{}", status[1]);
+    assert!(summary[1].contains("<secret>"), "{}", summary[1]);
+}

@@ -28,7 +28,7 @@ mod scale;
 mod sections;
 mod text;
 
-use crate::bundle::{Bundle, InputKind};
+use crate::bundle::Bundle;
 use crate::model::Time;
 use crate::rules::Report;
 use crate::timeline::{ConditionStretches, Timeline, fmt_short};
@@ -115,14 +115,7 @@ impl HtmlMeta {
                 .iter()
                 .map(|i| HtmlInput {
                     name: i.name.clone(),
-                    kind: match i.kind {
-                        InputKind::MustGather => "must-gather",
-                        InputKind::CiJob => "ci-job",
-                        InputKind::Archive => "archive",
-                        InputKind::File => "file",
-                        InputKind::Directory => "directory",
-                    }
-                    .to_string(),
+                    kind: i.kind_label(),
                     files_read: i.files_read,
                 })
                 .collect(),
@@ -187,7 +180,7 @@ fn header(report: &Report, tl: &Timeline, meta: &HtmlMeta, scope: Scope<'_>) -> 
         report
             .inputs
             .iter()
-            .map(|i| (i.name.as_str(), i.kind.as_str(), i.files_read))
+            .map(|i| (i.name.as_str(), i.kind_label(), i.files_read))
             .collect()
     } else {
         meta.inputs

@@ -105,7 +105,7 @@ fn overview(out: &mut String, report: &Report, bases: &Bases<'_>, p: &Paint, wid
     for i in &report.inputs {
         let what = format!(
             "({}, {})",
-            i.kind,
+            i.kind_label(),
             plural(
                 usize::try_from(i.files_read).unwrap_or(usize::MAX),
                 "file read",
@@ -418,6 +418,7 @@ fn terminal_safe(report: &Report) -> Report {
     for i in &mut r.inputs {
         t(&mut i.name);
         t(&mut i.kind);
+        t(&mut i.label);
         i.must_gather_roots.iter_mut().for_each(t);
     }
     for f in &mut r.findings {

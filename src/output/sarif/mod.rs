@@ -213,7 +213,7 @@ fn base_location(input: &ReportInput, bases: &Bases<'_>) -> ArtifactLocation {
         uri: (!uri.is_empty()).then_some(uri),
         uri_base_id: base_id,
         description: Some(Text {
-            text: shown(&format!("input `{}` ({})", input.name, input.kind)),
+            text: shown(&format!("input `{}` ({})", input.name, input.kind_label())),
         }),
     }
 }

@@ -22,6 +22,7 @@ mod field;
 mod generation;
 mod logevents;
 mod logscan;
+mod mask;
 mod parse;
 mod render;
 mod requests;
@@ -118,11 +119,13 @@ pub fn replay(bundle: &Bundle, timeline: &Timeline) -> ReplayResult {
         derived.scenario.flavour = v.flavour.unwrap_or(v.closest.flavour);
         derived.scenario.history_fix = Some(v.history_fix.unwrap_or(v.closest.history_fix));
     }
-    ReplayResult {
+    let mut result = ReplayResult {
         cluster: bundle.identity(),
         derived,
         comparison,
         skipped,
         inputs: bundle.inputs.iter().map(|i| i.name.clone()).collect(),
-    }
+    };
+    crate::vocab::secrets::Masked::mask_secrets(&mut result);
+    result
 }
