@@ -27,12 +27,9 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The name it serializes as.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Ok => "ok",
-            Outcome::Findings => "findings",
-            Outcome::Error => "error",
-        }
+        crate::vocab::names::serde_name(&self)
     }
 }
 
@@ -198,10 +195,8 @@ impl Row {
         row.codes = counts(codes, |code, count| CodeCount { code, count });
         let mut episodes: BTreeMap<String, usize> = BTreeMap::new();
         for e in &timeline.episodes {
-            let tag = serde_json::to_value(e.tag())
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string));
-            *episodes.entry(tag.unwrap_or_default()).or_default() += 1;
+            let tag = crate::vocab::names::serde_name(&e.tag());
+            *episodes.entry(tag.to_string()).or_default() += 1;
             if let EpisodeKind::Update { from, to } = &e.kind {
                 let state = if e.milestone(MilestoneKind::Completed).is_some() {
                     "completed"

@@ -7,9 +7,11 @@ pub mod completion;
 mod help;
 mod size;
 
+use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use mglint::output::Format;
+use mglint::output::{ColorChoice, Format};
 use mglint::rules::Severity;
+use mglint::status::Details;
 use std::path::PathBuf;
 
 pub use size::ByteSize;
@@ -27,22 +29,14 @@ pub use size::ByteSize;
 pub struct Cli {
     /// When to colour the human output: auto (a terminal, unless NO_COLOR or TERM=dumb;
     /// CLICOLOR_FORCE forces it), always or never
-    #[arg(long, value_enum, global = true, default_value_t = ColorArg::Auto, value_name = "WHEN")]
-    pub color: ColorArg,
+    #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
     /// Print nothing on standard output and no notes: only errors and the exit code (files
     /// named with -o are still written)
     #[arg(long, short = 'q', global = true)]
     pub quiet: bool,
     #[command(subcommand)]
     pub command: Command,
-}
-
-/// `--color` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorArg {
-    Auto,
-    Always,
-    Never,
 }
 
 #[derive(Debug, Subcommand)]
@@ -336,10 +330,9 @@ pub enum FlavourArg {
     Legacy,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OnOff {
-    On,
-    Off,
+/// `on` or `off`, as `true` or `false` (`reconcile --history-fix`).
+fn on_off() -> impl TypedValueParser<Value = bool> {
+    clap::builder::PossibleValuesParser::new(["on", "off"]).map(|s| s == "on")
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -370,8 +363,8 @@ pub struct ReconcileArgs {
     #[arg(long, value_enum)]
     pub flavour: Option<FlavourArg>,
     /// Override the Bug 1756461 history fix (off reproduces the bug)
-    #[arg(long, value_enum, value_name = "ON|OFF")]
-    pub history_fix: Option<OnOff>,
+    #[arg(long, value_name = "ON|OFF", value_parser = on_off())]
+    pub history_fix: Option<bool>,
     /// Output format of the resulting ClusterVersion [default: from -o's extension, else yaml]
     #[arg(help_heading = "Output", long, value_enum)]
     pub format: Option<YamlOrJson>,
@@ -529,34 +522,6 @@ pub struct ReplayArgs {
     pub output: Option<PathBuf>,
 }
 
-/// `status --details` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DetailsArg {
-    /// No section
-    None,
-    /// Every section
-    All,
-    /// Every node, not only the first ten of a pool
-    Nodes,
-    /// Description, reference and resources of each Update Health insight
-    Health,
-    /// The updating cluster operators with their Progressing messages
-    Operators,
-}
-
-impl From<DetailsArg> for mglint::status::Details {
-    fn from(d: DetailsArg) -> Self {
-        use mglint::status::Details;
-        match d {
-            DetailsArg::None => Details::None,
-            DetailsArg::All => Details::All,
-            DetailsArg::Nodes => Details::Nodes,
-            DetailsArg::Health => Details::Health,
-            DetailsArg::Operators => Details::Operators,
-        }
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum StatusFormat {
     /// Exactly what `oc adm upgrade status` prints (`human` is the same)
@@ -663,8 +628,8 @@ pub struct StatusArgs {
     #[command(flatten)]
     pub input: InputArgs,
     /// Show detailed output in this section (as `oc adm upgrade status --details`)
-    #[arg(long, value_enum, default_value_t = DetailsArg::None)]
-    pub details: DetailsArg,
+    #[arg(long, value_enum, default_value_t = Details::None)]
+    pub details: Details,
     /// Assess at this time (RFC3339) [default: the collection time, else the latest
     /// condition transition + 368975 ns]
     #[arg(long, value_name = "TIME")]

@@ -25,7 +25,7 @@ mod status;
 mod summary;
 mod timeline;
 
-use crate::cli::{ByExtension, ColorArg, Command, InputArgs, RemoteArgs, RuleArgs};
+use crate::cli::{ByExtension, Command, InputArgs, RemoteArgs, RuleArgs};
 use mglint::app::{self, Overrides, Run, Settings};
 use mglint::output::{ColorChoice, RenderOptions};
 use mglint::redact::{Redactor, SharedRedactor};
@@ -71,12 +71,7 @@ pub struct Ui {
 }
 
 impl Ui {
-    pub fn new(color: ColorArg, quiet: bool) -> Self {
-        let color = match color {
-            ColorArg::Auto => ColorChoice::Auto,
-            ColorArg::Always => ColorChoice::Always,
-            ColorArg::Never => ColorChoice::Never,
-        };
+    pub fn new(color: ColorChoice, quiet: bool) -> Self {
         Ui { color, quiet }
     }
 

@@ -2,7 +2,7 @@
 //! the result differs from the scenario's `expect`.
 
 use super::{CliError, Ui, pick_format, write_plain};
-use crate::cli::{FlavourArg, OnOff, ReconcileArgs, YamlOrJson};
+use crate::cli::{FlavourArg, ReconcileArgs, YamlOrJson};
 use mglint::reconciler::{self, Flavour, RunOptions};
 
 pub fn run(a: ReconcileArgs, ui: &Ui) -> Result<u8, CliError> {
@@ -21,7 +21,7 @@ pub fn run(a: ReconcileArgs, ui: &Ui) -> Result<u8, CliError> {
             FlavourArg::Fixed => Flavour::Fixed,
             FlavourArg::Legacy => Flavour::Legacy,
         }),
-        history_fix: a.history_fix.map(|h| h == OnOff::On),
+        history_fix: a.history_fix,
         // The trace is printed only with --trace (and quiet prints nothing).
         no_trace: !a.trace || ui.quiet,
     };

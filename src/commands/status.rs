@@ -100,7 +100,7 @@ fn render(
     Ok(match format {
         StatusFormat::Text if !api.is_empty() => {
             // oc's text first, exactly; then what the cluster itself reported.
-            let mut t = render_text(&assessment, a.details.into());
+            let mut t = render_text(&assessment, a.details);
             t.push_str("\n= Update insights the cluster reported (UpdateStatus API) =\n");
             for i in api {
                 t.push_str(&format!("{}\n", i.line()));
@@ -114,12 +114,12 @@ fn render(
                 // "not updating" is a verdict the missing pools or nodes could overturn.
                 "Whether the cluster is updating is unknown: the ClusterVersion is not Progressing, but the worker pools could not all be read.\n".to_string()
             } else {
-                render_text(&assessment, a.details.into())
+                render_text(&assessment, a.details)
             };
             t.push_str(&unknown_section(&assessment));
             t
         }
-        StatusFormat::Text => render_text(&assessment, a.details.into()),
+        StatusFormat::Text => render_text(&assessment, a.details),
         StatusFormat::Json => render_json(&assessment, layout),
         StatusFormat::Markdown if !assessment.unread.is_empty() => {
             let mut t = render_markdown(&assessment);

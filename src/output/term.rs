@@ -6,10 +6,11 @@
 use super::RenderOptions;
 use std::io::IsTerminal;
 
-/// `--color`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// `--color` (the CLI's values, `auto`, `always` and `never`, are derived): `Auto` colours
+/// on a terminal that supports it, unless `NO_COLOR`; `CLICOLOR_FORCE` forces it. (The
+/// variants have no doc comments: clap would list them as help under `--color`.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ColorChoice {
-    /// Colour on a terminal that supports it, unless `NO_COLOR`; `CLICOLOR_FORCE` forces it.
     #[default]
     Auto,
     Always,

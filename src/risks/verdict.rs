@@ -23,12 +23,9 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The name it serializes as.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Applies => "applies",
-            Verdict::DoesNotApply => "does-not-apply",
-            Verdict::Unknown => "unknown",
-        }
+        crate::vocab::names::serde_name(&self)
     }
 }
 

@@ -70,20 +70,9 @@ impl Family {
         }
     }
 
-    /// The category name used in rule pages and reports.
+    /// The category name used in rule pages and reports (serde's).
     pub fn name(self) -> &'static str {
-        match self {
-            Family::ClusterVersion => "cluster-version",
-            Family::ClusterOperator => "cluster-operator",
-            Family::MachineConfig => "machine-config",
-            Family::UpdateHealth => "update-health",
-            Family::CvoLog => "cvo-log",
-            Family::Ci => "ci",
-            Family::Reconciler => "reconciler",
-            Family::Ingestion => "ingestion",
-            Family::KnownIssue => "known-issue",
-            Family::Local => "local",
-        }
+        crate::vocab::names::serde_name(&self)
     }
 }
 

@@ -40,8 +40,9 @@ pub use text::{render_text, since as insight_since};
 /// for its examples (so that rounding is exercised).
 pub const NOW_SKEW_NANOS: i64 = 368_975;
 
-/// Which section `--details` expands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+/// Which section `--details` expands (its values derived for the CLI; each variant's doc
+/// comment is its help there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
 pub enum Details {
     /// No section
     #[default]

@@ -25,15 +25,9 @@ pub enum NodePhase {
 }
 
 impl NodePhase {
+    /// The name it serializes as.
     pub fn as_str(self) -> &'static str {
-        match self {
-            NodePhase::Draining => "Draining",
-            NodePhase::Updating => "Updating",
-            NodePhase::Rebooting => "Rebooting",
-            NodePhase::Paused => "Paused",
-            NodePhase::Pending => "Pending",
-            NodePhase::Updated => "Updated",
-        }
+        crate::vocab::names::serde_name(&self)
     }
 }
 
@@ -49,15 +43,9 @@ pub enum NodeState {
 }
 
 impl NodeState {
+    /// The name it serializes as.
     pub fn as_str(self) -> &'static str {
-        match self {
-            NodeState::Degraded => "Degraded",
-            NodeState::Unavailable => "Unavailable",
-            NodeState::Progressing => "Progressing",
-            NodeState::Excluded => "Excluded",
-            NodeState::Outdated => "Outdated",
-            NodeState::Completed => "Completed",
-        }
+        crate::vocab::names::serde_name(&self)
     }
 }
 
@@ -102,14 +90,9 @@ pub enum PoolState {
 }
 
 impl PoolState {
+    /// The name it serializes as.
     pub fn as_str(self) -> &'static str {
-        match self {
-            PoolState::Completed => "Completed",
-            PoolState::Pending => "Pending",
-            PoolState::Degraded => "Degraded",
-            PoolState::Excluded => "Excluded",
-            PoolState::Progressing => "Progressing",
-        }
+        crate::vocab::names::serde_name(&self)
     }
 }
 

@@ -54,21 +54,9 @@ pub enum EventSource {
 }
 
 impl EventSource {
-    /// Short name as used on the command line and in the table.
+    /// Short name as used on the command line and in the table (serde's).
     pub fn name(self) -> &'static str {
-        match self {
-            EventSource::ClusterVersion => "cluster-version",
-            EventSource::ClusterOperator => "cluster-operator",
-            EventSource::Node => "node",
-            EventSource::MachineConfigPool => "machine-config-pool",
-            EventSource::Pod => "pod",
-            EventSource::KubeEvent => "kube-event",
-            EventSource::CvoLog => "cvo-log",
-            EventSource::Interval => "interval",
-            EventSource::TestLog => "test-log",
-            EventSource::Junit => "junit",
-            EventSource::Prow => "prow",
-        }
+        crate::vocab::names::serde_name(&self)
     }
 
     /// Parses a source name (also accepts a few short aliases: `cv`, `co`, `mcp`, `event`, `log`).

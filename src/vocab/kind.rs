@@ -35,20 +35,9 @@ pub enum FileKind {
 }
 
 impl FileKind {
-    /// Stable name used in summaries and JSON.
+    /// Stable name used in summaries and JSON (serde's, from `rename_all`).
     pub fn name(self) -> &'static str {
-        match self {
-            FileKind::Resource => "resource",
-            FileKind::CvoLog => "cvo-log",
-            FileKind::Intervals => "intervals",
-            FileKind::TestLog => "test-log",
-            FileKind::Junit => "junit",
-            FileKind::Timestamp => "timestamp",
-            FileKind::GatherVersion => "gather-version",
-            FileKind::ProwMeta => "prow-meta",
-            FileKind::NestedArchive => "nested-archive",
-            FileKind::PodLog => "pod-log",
-        }
+        crate::vocab::names::serde_name(&self)
     }
 }
 

@@ -50,7 +50,9 @@ pub struct ContainerLog<'a> {
 
 /// Which of a container's log files a path is (and, in a known-issue rule's `files:`, which
 /// ones it reads).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum LogFile {
     /// `current.log` (the running container).
@@ -62,13 +64,9 @@ pub enum LogFile {
 }
 
 impl LogFile {
-    /// The name rule files use (`files: [current, previous, rotated]`).
+    /// The name rule files use (`files: [current, previous, rotated]`), serde's.
     pub fn name(self) -> &'static str {
-        match self {
-            LogFile::Current => "current",
-            LogFile::Previous => "previous",
-            LogFile::Rotated => "rotated",
-        }
+        crate::vocab::names::serde_name(&self)
     }
 
     /// What follows a container's `logs/`: `current.log`, `previous.log` (their `.insecure`

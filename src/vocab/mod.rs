@@ -2,7 +2,7 @@
 //! kinds and content sniffing ([`kind`]), the must-gather path layout ([`mg_path`]), the file table and provenance ([`files`]), the one
 //! [`Time`] type with its one JSON serialization ([`time`]), the field-path syntax ([`field_path`]), locating a field or a
 //! value in a file's text ([`locate`]), the object reference findings and events name ([`object`]), document schema identifiers ([`schema`]), secret masking ([`secrets`]), the one severity scale ([`severity`]), small text helpers
-//! ([`text`]), the one escaping policy for text from the input ([`escape`]), text encodings at the source ([`encoding`]: UTF-8 with or without a BOM, UTF-16 with one), name globs ([`glob`]) and what known-issue rules ask ingestion to read
+//! ([`text`]), the one escaping policy for text from the input ([`escape`]), text encodings at the source ([`encoding`]: UTF-8 with or without a BOM, UTF-16 with one), name globs ([`glob`]), an enum's names from its serde declaration ([`names`]) and what known-issue rules ask ingestion to read
 //! ([`wants`]).
 
 pub mod bounded;
@@ -15,6 +15,7 @@ pub mod go_print;
 pub mod kind;
 pub mod locate;
 pub mod mg_path;
+pub mod names;
 pub mod object;
 pub mod schema;
 pub mod secrets;

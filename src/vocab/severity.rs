@@ -16,22 +16,23 @@ pub enum Severity {
 }
 
 impl Severity {
+    /// The lowercase word, as serialized (`#[serde(rename_all)]` spells it).
     pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
+        crate::vocab::names::serde_name(&self)
     }
 
     /// Parses `error`, `warning` (or `warn`) and `info`, in any case.
     pub fn parse(s: &str) -> Option<Severity> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "error" => Some(Severity::Error),
-            "warning" | "warn" => Some(Severity::Warning),
-            "info" => Some(Severity::Info),
-            _ => None,
-        }
+        let word = s.trim().to_ascii_lowercase();
+        Severity::exactly(&word).or((word == "warn").then_some(Severity::Warning))
+    }
+
+    /// The severity whose word is exactly `word`.
+    fn exactly(word: &str) -> Option<Severity> {
+        Severity::value_variants()
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == word)
     }
 }
 
@@ -60,12 +61,7 @@ impl serde::de::Visitor<'_> for Word {
     }
 
     fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Severity, E> {
-        match s {
-            "error" => Ok(Severity::Error),
-            "warning" => Ok(Severity::Warning),
-            "info" => Ok(Severity::Info),
-            other => Err(E::unknown_variant(other, &["error", "warning", "info"])),
-        }
+        Severity::exactly(s).ok_or_else(|| E::unknown_variant(s, &["error", "warning", "info"]))
     }
 }
 
