@@ -138,6 +138,10 @@ pub struct RemoteArgs {
     /// Also download the must-gather archive when other artifacts have the data
     #[arg(long)]
     pub with_must_gather: bool,
+    /// Download must-gather archives whole, instead of only the members the analysis reads
+    /// (fetched by range requests from an uncompressed `.tar` when the server answers them)
+    #[arg(long)]
+    pub whole_archives: bool,
 }
 
 /// Options shared by commands that read inputs.
