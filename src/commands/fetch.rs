@@ -40,7 +40,11 @@ pub fn run(a: FetchArgs, ui: &Ui) -> Result<u8, CliError> {
         mglint::vocab::text::plural(r.downloaded + r.from_cache, "file", "files"),
         r.downloaded,
         r.from_cache,
-        mglint::vocab::text::plural(usize::try_from(r.fetched).unwrap_or(usize::MAX), "byte", "bytes")
+        mglint::vocab::text::plural(
+            usize::try_from(r.fetched).unwrap_or(usize::MAX),
+            "byte",
+            "bytes"
+        )
     );
     Ok(code)
 }

@@ -423,13 +423,7 @@ impl Http {
             let resp = req.send().map_err(|e| self.transport(url, &e))?;
             let status = resp.status();
             if status == reqwest::StatusCode::PARTIAL_CONTENT {
-                let bad = |why: &str| {
-                    Failure::Fatal(RemoteError::Network {
-                        url: url.to_string(),
-                        reason: format!("unusable answer to a range request: {why}"),
-                        attempts: 1,
-                    })
-                };
+                let bad = |why: &str| Ok(RangeAnswer::Unusable(why.to_string()));
                 let header = |name| {
                     resp.headers()
                         .get(name)
@@ -437,16 +431,18 @@ impl Http {
                         .map(str::trim)
                 };
                 if header(reqwest::header::CONTENT_ENCODING).is_some_and(|e| e != "identity") {
-                    return Err(bad("the part is sent encoded"));
+                    return bad("the server sends parts of it encoded");
                 }
-                let (a, b, total) = header(reqwest::header::CONTENT_RANGE)
-                    .and_then(parse_content_range)
-                    .ok_or_else(|| bad("no `Content-Range: bytes A-B/TOTAL`"))?;
+                let Some((a, b, total)) =
+                    header(reqwest::header::CONTENT_RANGE).and_then(parse_content_range)
+                else {
+                    return bad("a part came without `Content-Range: bytes A-B/TOTAL`");
+                };
                 if a != start || b < a || b > last || b >= total {
-                    return Err(bad("`Content-Range` is not the range asked for"));
+                    return bad("a part's `Content-Range` is not the range asked for");
                 }
                 if resp.content_length().is_some_and(|n| n != b - a + 1) {
-                    return Err(bad("`Content-Length` does not match `Content-Range`"));
+                    return bad("a part's `Content-Length` does not match its `Content-Range`");
                 }
                 let etag = header(reqwest::header::ETAG)
                     .filter(|t| t.starts_with('"'))
@@ -695,6 +691,8 @@ pub(crate) enum RangeAnswer {
     },
     /// 200: the server ignored the range; the whole object follows.
     Whole(Response),
+    /// A 206 that cannot be used as the part asked for, and why (the body is not read).
+    Unusable(String),
 }
 
 /// `bytes A-B/TOTAL` (a `*` total, or anything else, is not usable).

@@ -34,7 +34,7 @@ pub use error::RemoteError;
 pub use http::{ListingPage, MAX_PAGE_BYTES, MAX_PAGE_ITEMS, parse_listing_page};
 pub use location::{GcsLocation, is_remote};
 pub use plain::{fetch_url, is_http_url};
-pub use ranged::{ArchiveFetch, WINDOW as RANGE_WINDOW};
+pub use ranged::{ArchiveFetch, WINDOW as RANGE_WINDOW, max_requests as max_range_requests};
 pub use select::{
     Listed, MAX_NAME_BYTES, MAX_OBJECTS_PER_JOB, MAX_PATH_BYTES, Plan, Wanted, local_path, plan,
 };
@@ -347,7 +347,8 @@ impl Fetcher {
         // Ingestion sniffs the unknown files of an archive only outside a known layout: in a
         // CI job (its `prowjob.json`, read before the job's folders) it reads the members
         // its path rules want, and those are all a ranged fetch needs to bring.
-        let ranged = !self.opts.whole_archives && plan.fetch.iter().any(|w| w.rel == "prowjob.json");
+        let ranged =
+            !self.opts.whole_archives && plan.fetch.iter().any(|w| w.rel == "prowjob.json");
         let job = Job {
             http,
             loc,
@@ -434,7 +435,8 @@ impl Fetcher {
             let wanted = |p: &str| {
                 crate::vocab::kind::classify_path(p).is_some() || wants.classify(p).is_some()
             };
-            let a = ranged::fetch_members(http, &url, (&w.rel, w.size), &dest, cap, budget, &wanted)?;
+            let a =
+                ranged::fetch_members(http, &url, (&w.rel, w.size), &dest, cap, budget, &wanted)?;
             let bytes = std::fs::symlink_metadata(&dest)
                 .map(|m| m.len())
                 .map_err(|e| http::local_error(&dest, "cannot read the file written", e))?;

@@ -25,10 +25,10 @@ use std::path::Path;
 
 /// Bytes asked for at a header: the header and, in a region of small members, the next
 /// few. Measured on the two real must-gathers of the corpus (6,038 and 6,148 members, the
-/// wanted ones 7.6 % and 5.1 % of the bytes): 4 KiB fetches 21 % and 20 % of the archive
-/// in about one request per two members, 8 KiB 24 % and 23 % in one per three, 16 KiB 28 %
-/// and 27 % in one per five.
-pub const WINDOW: u64 = 8 << 10;
+/// wanted ones 7.6 % and 5.1 % of the bytes): 2 KiB fetches 19 % and 18 % of the archive in
+/// about one request per member, 4 KiB 21 % and 20 % in one per two members, 8 KiB 24 % and
+/// 23 % in one per three, 16 KiB 28 % and 27 % in one per five.
+pub const WINDOW: u64 = 4 << 10;
 
 /// The most bytes of header blocks (PAX records, GNU long names) kept for one member.
 pub const MAX_HEADER_BYTES: usize = 1 << 20;
@@ -119,6 +119,7 @@ pub(super) fn fetch_members(
             total,
             etag,
         } => (resp, len, total, etag),
+        RangeAnswer::Unusable(why) => return whole(&mut out, why, 0),
     };
     out.size = total;
     if total > cap {
@@ -207,7 +208,11 @@ fn walk(
         let entry: Entry = match next {
             Ok(Some(e)) => e,
             Ok(None) => break,
-            Err(e) => return Err(tar.inner_mut().stop(format!("its headers cannot be read: {e}"))),
+            Err(e) => {
+                return Err(tar
+                    .inner_mut()
+                    .stop(format!("its headers cannot be read: {e}")));
+            }
         };
         let Some(header) = header else {
             return Err(Stop::Whole(format!(
@@ -249,7 +254,9 @@ fn walk(
             kept += 1;
         }
         if let Err(e) = tar.skip_unread(|r, n| r.skip(n)) {
-            return Err(tar.inner_mut().stop(format!("its members cannot be skipped: {e}")));
+            return Err(tar
+                .inner_mut()
+                .stop(format!("its members cannot be skipped: {e}")));
         }
     }
     write(w, &[0u8; 2 * BLOCK as usize])?;
@@ -325,9 +332,7 @@ impl RangeReader<'_> {
         let len = if self.requests >= self.max_requests {
             left
         } else {
-            WINDOW
-                .max(self.until.saturating_sub(self.pos))
-                .min(left)
+            WINDOW.max(self.until.saturating_sub(self.pos)).min(left)
         };
         self.until = 0;
         self.requests += 1;
@@ -341,6 +346,10 @@ impl RangeReader<'_> {
                 self.body = Some(resp);
                 self.body_end = self.pos + len;
                 Ok(())
+            }
+            Ok(RangeAnswer::Unusable(why)) => {
+                self.changed = Some(why.clone());
+                Err(io::Error::other(why))
             }
             Ok(_) => {
                 let why = "the server stopped answering range requests, or the object changed \
