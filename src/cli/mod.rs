@@ -440,6 +440,10 @@ pub struct FetchArgs {
     /// Directory to write the job's artifacts into
     #[arg(help_heading = "Output", long, short = 'o', value_name = "DIR")]
     pub output: PathBuf,
+    /// What to print when done: a line per must-gather archive and the total (text), or one
+    /// JSON document (`mglint/fetch/v1`)
+    #[arg(help_heading = "Output", long, value_enum, default_value_t = TextOrJson::Text)]
+    pub format: TextOrJson,
     #[command(flatten)]
     pub remote: RemoteArgs,
 }

@@ -1,7 +1,7 @@
 //! `mglint fetch`: download what the analysis needs of a CI job into a directory.
 
 use super::{CliError, Ui, fetch_options};
-use crate::cli::FetchArgs;
+use crate::cli::{FetchArgs, TextOrJson};
 use mglint::app::{Overrides, Settings};
 
 pub fn run(a: FetchArgs, ui: &Ui) -> Result<u8, CliError> {
@@ -28,6 +28,27 @@ pub fn run(a: FetchArgs, ui: &Ui) -> Result<u8, CliError> {
     }
     // The directory holds the rest of the job; the exit code says it is not all of it.
     let code = if r.failed.is_empty() { 0 } else { 2 };
+    if a.format == TextOrJson::Json {
+        let doc = Document {
+            schema: mglint::vocab::schema::FETCH,
+            source: mglint::remote::GcsLocation::parse(&a.url)
+                .map(|l| l.gs_url())
+                .unwrap_or_default(),
+            output: a.output.display().to_string(),
+            files: r.downloaded + r.from_cache,
+            downloaded: r.downloaded,
+            from_cache: r.from_cache,
+            fetched_bytes: r.fetched,
+            object_bytes: r.bytes,
+            archives: &r.archives,
+            skipped: &r.skipped,
+            failed: &r.failed,
+        };
+        let text = mglint::vocab::escape::to_json(&doc, true)
+            .map_err(|e| CliError::Failed(format!("cannot write JSON: {e}")))?;
+        mglint::app::write_text(&format!("{text}\n"), None)?;
+        return Ok(code);
+    }
     if ui.quiet {
         return Ok(code);
     }
@@ -68,4 +89,25 @@ pub fn archive_lines(archives: &[mglint::remote::ArchiveFetch]) -> Vec<String> {
             Some(why) => format!("`{}`: downloaded whole, {} bytes ({why})", x.path, x.fetched),
         })
         .collect()
+}
+
+/// `mglint fetch --format json` (`mglint/fetch/v1`).
+#[derive(serde::Serialize)]
+struct Document<'a> {
+    schema: &'static str,
+    /// `gs://<bucket>/<path>` of the job.
+    source: String,
+    /// The directory written.
+    output: String,
+    /// Files the directory holds for the analysis, downloaded now or already there.
+    files: usize,
+    downloaded: usize,
+    from_cache: usize,
+    /// Every byte received for the job (listing pages and objects).
+    fetched_bytes: u64,
+    /// The bytes of objects among them.
+    object_bytes: u64,
+    archives: &'a [mglint::remote::ArchiveFetch],
+    skipped: &'a [String],
+    failed: &'a [mglint::remote::FailedObject],
 }

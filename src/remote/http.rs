@@ -750,6 +750,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn content_range_is_read_strictly() {
+        assert_eq!(
+            parse_content_range("bytes 0-4095/209715200"),
+            Some((0, 4095, 209_715_200))
+        );
+        for bad in [
+            "bytes 0-4095/*",
+            "bytes */200",
+            "bytes -1-5/10",
+            "bytes 0-99999999999999999999/1",
+            "items 0-1/2",
+            "bytes 0-1",
+            "bytes +1-2/3",
+        ] {
+            assert_eq!(parse_content_range(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
     fn a_listing_page_keeps_names_and_sizes_and_is_bounded() {
         let page = br#"{"kind":"storage#objects","prefixes":["p/"],"nextPageToken":"t2",
             "items":[{"kind":"storage#object","name":"a","size":"12","metadata":{"x":[1,2]}},

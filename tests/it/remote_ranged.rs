@@ -161,6 +161,40 @@ fn a_must_gather_tar_is_analysed_from_about_a_quarter_of_its_bytes_with_the_same
     assert_eq!((again.downloaded, again.bytes), (0, 0));
     assert_eq!(server.object_bytes(), before);
 
+    // `fetch --format json` says the same, in its published schema.
+    let before = server.object_bytes();
+    let out = tmp.path().join("fetched");
+    let o = Command::new(env!("CARGO_BIN_EXE_mglint"))
+        .args([
+            "fetch",
+            "--format",
+            "json",
+            "--timeout",
+            "20",
+            "--gcs-endpoint",
+        ])
+        .arg(&server.endpoint)
+        .arg("-o")
+        .arg(&out)
+        .arg(job_url())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schemas/fetch.schema.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    assert!(v.is_valid(&doc), "{doc}");
+    assert_eq!(doc["object_bytes"], server.object_bytes() - before);
+    assert!(doc["fetched_bytes"].as_u64() > doc["object_bytes"].as_u64());
+    assert_eq!(doc["archives"][0]["kept"], a.kept);
+    assert_eq!(doc["archives"][0]["whole"], Value::Null);
+
     // The analysis: the same answer from the members as from the whole archive.
     let before = server.object_bytes();
     let ranged = analyze(&server, &tmp.path().join("b"), &[]);
