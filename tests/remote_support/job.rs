@@ -281,7 +281,7 @@ fn filler(n: usize, line: &dyn Fn(usize) -> String) -> String {
 /// A CVO log of about `n` bytes: the start of an update to [`TO`], an operator it waits on,
 /// then reconcile passes until it completes.
 fn mg_cvo_log(n: usize) -> String {
-    let mut s = String::from(CVO_LOG.lines().take(3).collect::<Vec<_>>().join("\n"));
+    let mut s = CVO_LOG.lines().take(3).collect::<Vec<_>>().join("\n");
     s.push('\n');
     let mut i = 0usize;
     while s.len() < n {
