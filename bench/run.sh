@@ -15,8 +15,12 @@
 #     when installed; peak RSS (gzip through ISA-L when libisal is installed, see FEATURES);
 #   - the real must-gathers of ../shared/corpus (directory and .tar.xz);
 #   - `batch` over 200 generated CI jobs with 1 and 2 threads (benches/batch.rs);
+#   - `batch` over 1,000 CI jobs served by the tests' loopback GCS look-alike: jobs per second,
+#     bytes fetched per job, peak RSS, growth from 100 to 1,000 jobs; and a job whose
+#     ClusterVersion and CVO log are only in a 200 MB must-gather.tar, read by range requests
+#     (benches/batch_remote.rs; its generated data lives in a temporary directory, removed);
 #   - `analyze` with and without the bundled known-issue catalogue (`--no-bundled-rules`).
-# Needs GNU time. Set SKIP_BATCH=1 to skip the batch bench.
+# Needs GNU time. Set SKIP_BATCH=1 to skip the batch benches, SKIP_REMOTE=1 the remote one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZES=("$@")
@@ -178,5 +182,14 @@ if [ -z "${SKIP_BATCH:-}" ]; then
     echo
     echo '```'
     MGLINT_BENCH_RUNS=$RUNS cargo bench --quiet --bench batch 2>/dev/null
+    echo '```'
+fi
+
+if [ -z "${SKIP_BATCH:-}" ] && [ -z "${SKIP_REMOTE:-}" ]; then
+    echo
+    echo "### batch over 1,000 CI jobs from the loopback GCS server; a 200 MB must-gather.tar by range requests (benches/batch_remote.rs)"
+    echo
+    echo '```'
+    cargo bench --quiet --bench batch_remote 2>/dev/null
     echo '```'
 fi

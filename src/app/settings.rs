@@ -252,6 +252,8 @@ impl Settings {
         if let Some(r) = o.remote {
             s.remote = r;
         }
+        // A ranged fetch brings the archive members ingestion reads, rules' wants included.
+        s.remote.wants = s.known.wants.clone();
         if o.threads == Some(0) {
             return Err(SettingsError::Threads);
         }

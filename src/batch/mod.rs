@@ -121,6 +121,10 @@ pub struct BatchRun {
     pub unsplit: Vec<String>,
 }
 
+/// A URL input on this machine: its local path, the objects that could not be downloaded,
+/// and the bytes fetched (for a CI job).
+type Fetched = (String, Vec<crate::remote::FailedObject>, Option<u64>);
+
 /// Everything the workers share.
 struct Ctx<'a> {
     opts: &'a BatchOptions,
@@ -154,7 +158,7 @@ impl Ctx<'_> {
 
     /// The local directory of a URL input, fetched into the cache when needed, with the
     /// objects of a job that could not be downloaded.
-    fn fetch(&self, url: &str) -> Result<(String, Vec<crate::remote::FailedObject>), String> {
+    fn fetch(&self, url: &str) -> Result<Fetched, String> {
         if GcsLocation::parse(url).is_err() && crate::remote::is_http_url(url) {
             // A link to one archive or file; the download is renamed into place whole, so
             // two rows naming it at once cannot see half a file.
@@ -162,26 +166,30 @@ impl Ctx<'_> {
             let _held = lock.lock().unwrap_or_else(PoisonError::into_inner);
             let opts = self.fetcher()?.options().clone();
             return crate::remote::fetch_url(url, &opts)
-                .map(|p| (p.to_string_lossy().to_string(), Vec::new()))
+                .map(|p| (p.to_string_lossy().to_string(), Vec::new(), None))
                 .map_err(|e| e.to_string());
         }
         let key = GcsLocation::parse(url).map_err(|e| e.to_string())?.gs_url();
         let lock = self.lock_for(&key);
         let _held = lock.lock().unwrap_or_else(PoisonError::into_inner);
         let r = self.fetcher()?.fetch(url).map_err(|e| e.to_string())?;
-        Ok((r.local_dir.to_string_lossy().to_string(), r.failed))
+        Ok((
+            r.local_dir.to_string_lossy().to_string(),
+            r.failed,
+            Some(r.fetched),
+        ))
     }
 
     /// The rows of one input: one per cluster it holds (in the order `analyze` reports
     /// them), or one error row.
     fn analyse(&self, index: usize, input: &str) -> Vec<Row> {
-        let (local, lost) = if is_remote(input) {
+        let (local, lost, fetched_bytes) = if is_remote(input) {
             match self.fetch(input) {
                 Ok(fetched) => fetched,
                 Err(e) => return vec![Row::error(index, input, vec![e])],
             }
         } else {
-            (input.to_string(), Vec::new())
+            (input.to_string(), Vec::new(), None)
         };
         let named = [(local, input.to_string())];
         let mut run = match crate::app::load_named(&named, &self.opts.settings, Vec::new()) {
@@ -213,6 +221,7 @@ impl Ctx<'_> {
                 let mut row = Row::analysed(index, input, &a.bundle, a.timeline(), a.report());
                 row.cluster_index = i;
                 row.clusters = clusters;
+                row.fetched_bytes = fetched_bytes;
                 // Clusters that could not be told apart were analysed as one: the row's
                 // answer mixes them, so it is not an answer.
                 if !run.unsplit.is_empty() {

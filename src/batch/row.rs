@@ -122,6 +122,12 @@ pub struct Row {
     /// by kind.
     pub episodes: Vec<KindCount>,
     pub files_read: u64,
+    /// Bytes received over the network to fetch a CI job URL input in this run (listing
+    /// and objects; for a must-gather archive read by range requests, the parts fetched),
+    /// the same on each of the input's rows; 0 when it came from the cache; `null` for a
+    /// local input or a plain URL.
+    #[serde(default)]
+    pub fetched_bytes: Option<u64>,
     /// Why the input could not be analysed, and files that could not be read.
     pub errors: Vec<String>,
 }
@@ -150,6 +156,7 @@ impl Row {
             updates: Vec::new(),
             episodes: Vec::new(),
             files_read: 0,
+            fetched_bytes: None,
             errors,
         }
     }

@@ -36,6 +36,10 @@ pub struct BatchSummary {
     pub updates_completed: usize,
     pub update_median_seconds: Option<f64>,
     pub update_max_seconds: Option<f64>,
+    /// Inputs fetched over the network by this run (URL inputs with a `fetched_bytes`), and
+    /// the bytes fetched for them in all.
+    pub fetched_inputs: usize,
+    pub fetched_bytes: u64,
 }
 
 impl BatchSummary {
@@ -45,6 +49,13 @@ impl BatchSummary {
         let mut secs: Vec<f64> = Vec::new();
         let mut inputs: std::collections::BTreeSet<(usize, &str)> = Default::default();
         for r in rows {
+            // An input's bytes are on each of its rows: counted once.
+            if let Some(b) = r.fetched_bytes
+                && !inputs.contains(&(r.index, r.input.as_str()))
+            {
+                s.fetched_inputs += 1;
+                s.fetched_bytes += b;
+            }
             inputs.insert((r.index, r.input.as_str()));
             s.clusters += 1;
             match r.outcome {
@@ -94,6 +105,15 @@ impl BatchSummary {
         let _ = writeln!(t, "ok              {:>7}", self.ok);
         let _ = writeln!(t, "with findings   {:>7}", self.findings);
         let _ = writeln!(t, "errors          {:>7}", self.errors);
+        if self.fetched_inputs > 0 {
+            let _ = writeln!(
+                t,
+                "fetched         {:>7} bytes for {} inputs, {} per input",
+                self.fetched_bytes,
+                self.fetched_inputs,
+                self.fetched_bytes / self.fetched_inputs as u64
+            );
+        }
         if self.updates_completed > 0 {
             let _ = writeln!(
                 t,

@@ -132,6 +132,10 @@ pub struct RemoteArgs {
     /// Also download the must-gather archive when other artifacts have the data
     #[arg(long)]
     pub with_must_gather: bool,
+    /// Download must-gather archives whole, instead of only the members the analysis reads
+    /// (fetched by range requests from an uncompressed `.tar` when the server answers them)
+    #[arg(long)]
+    pub whole_archives: bool,
 }
 
 /// Options shared by commands that read inputs.
@@ -429,6 +433,10 @@ pub struct FetchArgs {
     /// Directory to write the job's artifacts into
     #[arg(help_heading = "Output", long, short = 'o', value_name = "DIR")]
     pub output: PathBuf,
+    /// What to print when done: a line per must-gather archive and the total (text), or one
+    /// JSON document (`mglint/fetch/v1`)
+    #[arg(help_heading = "Output", long, value_enum, default_value_t = TextOrJson::Text)]
+    pub format: TextOrJson,
     #[command(flatten)]
     pub remote: RemoteArgs,
 }

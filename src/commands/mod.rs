@@ -217,6 +217,7 @@ fn fetch_options(a: &RemoteArgs) -> FetchOptions {
         max_job_bytes: a.max_job_bytes.0,
         max_listed_objects: usize::try_from(a.max_listed_objects).unwrap_or(usize::MAX),
         with_must_gather: a.with_must_gather,
+        whole_archives: a.whole_archives,
         ..FetchOptions::default()
     };
     if let Some(d) = &a.cache_dir {

@@ -40,6 +40,10 @@ pub fn job_dir(cache: &Path, loc: &GcsLocation) -> PathBuf {
 pub struct Entry {
     pub path: String,
     pub bytes: u64,
+    /// For an archive of which only the members the analysis reads were fetched (by range
+    /// requests): the archive's size. The local copy is a tar of those members.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ranged_from: Option<u64>,
 }
 
 /// The record of a completed fetch, written last.
@@ -88,6 +92,13 @@ impl Manifest {
         intact.then_some(m)
     }
 
+    /// The manifest in `dir` for `loc`, complete or not.
+    pub fn read_any(dir: &Path, loc: &GcsLocation) -> Option<Manifest> {
+        let data = crate::vocab::bounded::read(&dir.join(MANIFEST), 64 << 20).ok()?;
+        let m: Manifest = serde_json::from_slice(&data).ok()?;
+        (m.schema == SCHEMA && m.source == loc.gs_url()).then_some(m)
+    }
+
     /// Writes the manifest (to a temporary name, then renamed).
     pub fn write(&self, dir: &Path) -> Result<(), RemoteError> {
         let dest = dir.join(MANIFEST);
@@ -121,6 +132,7 @@ mod tests {
         m.objects.push(Entry {
             path: "a/x.json".into(),
             bytes: 2,
+            ranged_from: None,
         });
         m.write(&jd).unwrap();
         assert_eq!(Manifest::read_complete(&jd, &loc), Some(m));

@@ -56,11 +56,11 @@ impl Budget {
         }
     }
 
-    fn remaining(&self) -> Duration {
+    pub(super) fn remaining(&self) -> Duration {
         self.deadline.saturating_duration_since(Instant::now())
     }
 
-    fn out_of_time(&self, url: &Url, attempts: u32) -> RemoteError {
+    pub(super) fn out_of_time(&self, url: &Url, attempts: u32) -> RemoteError {
         RemoteError::JobDeadline {
             url: url.to_string(),
             after: self.limit,
@@ -69,8 +69,21 @@ impl Budget {
     }
 
     /// Counts `n` more bytes received; false once the job is over its byte budget.
-    fn take(&self, n: u64) -> bool {
+    pub(super) fn take(&self, n: u64) -> bool {
         self.used.fetch_add(n, Ordering::Relaxed).saturating_add(n) <= self.max_bytes
+    }
+
+    /// Bytes received so far by the job's requests (listing pages and objects).
+    pub(super) fn used(&self) -> u64 {
+        self.used.load(Ordering::Relaxed)
+    }
+
+    /// The error for a job over its byte budget.
+    pub(super) fn over(&self, url: &Url) -> RemoteError {
+        RemoteError::JobBytes {
+            url: url.to_string(),
+            cap: self.max_bytes,
+        }
     }
 }
 
@@ -246,6 +259,11 @@ impl Http {
         })
     }
 
+    /// Further attempts after a failure that may pass.
+    pub(super) fn retries(&self) -> u32 {
+        self.retries
+    }
+
     /// The URL of an object (`<endpoint>/<bucket>/<name>`, each segment percent-encoded).
     pub fn object_url(&self, bucket: &str, name: &str) -> Url {
         let mut u = self.endpoint.clone();
@@ -377,16 +395,70 @@ impl Http {
         if status.is_success() {
             return Ok(resp);
         }
-        let err = RemoteError::Http {
-            url: url.to_string(),
-            status: status.as_u16(),
-            attempts: 1,
-        };
-        if status.is_server_error() || status.as_u16() == 408 || status.as_u16() == 429 {
-            Err(Failure::Retry(err))
-        } else {
-            Err(Failure::Fatal(err))
-        }
+        Err(status_failure(url, status))
+    }
+
+    /// GETs `len` bytes of `url` from `start` (`Range`; with `If-Range` when `if_range` is
+    /// an entity tag, so that a changed object comes whole instead of in mixed parts). A 206
+    /// must say, in `Content-Range`, that it holds exactly the bytes asked for (the last
+    /// ones may be missing at the object's end) and carry no `Content-Encoding`; a 200 is
+    /// the whole object (the server ignored the range).
+    pub(crate) fn get_range(
+        &self,
+        url: &Url,
+        (start, len): (u64, u64),
+        if_range: Option<&str>,
+        budget: &Budget,
+    ) -> Result<RangeAnswer, RemoteError> {
+        let last = start.saturating_add(len.max(1) - 1);
+        self.retrying(url, budget, |time| {
+            let mut req = self
+                .client
+                .get(url.clone())
+                .timeout(time)
+                .header(reqwest::header::RANGE, format!("bytes={start}-{last}"));
+            if let Some(tag) = if_range {
+                req = req.header(reqwest::header::IF_RANGE, tag);
+            }
+            let resp = req.send().map_err(|e| self.transport(url, &e))?;
+            let status = resp.status();
+            if status == reqwest::StatusCode::PARTIAL_CONTENT {
+                let bad = |why: &str| Ok(RangeAnswer::Unusable(why.to_string()));
+                let header = |name| {
+                    resp.headers()
+                        .get(name)
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::trim)
+                };
+                if header(reqwest::header::CONTENT_ENCODING).is_some_and(|e| e != "identity") {
+                    return bad("the server sends parts of it encoded");
+                }
+                let Some((a, b, total)) =
+                    header(reqwest::header::CONTENT_RANGE).and_then(parse_content_range)
+                else {
+                    return bad("a part came without `Content-Range: bytes A-B/TOTAL`");
+                };
+                if a != start || b < a || b > last || b >= total {
+                    return bad("a part's `Content-Range` is not the range asked for");
+                }
+                if resp.content_length().is_some_and(|n| n != b - a + 1) {
+                    return bad("a part's `Content-Length` does not match its `Content-Range`");
+                }
+                let etag = header(reqwest::header::ETAG)
+                    .filter(|t| t.starts_with('"'))
+                    .map(str::to_string);
+                return Ok(RangeAnswer::Part {
+                    len: b - a + 1,
+                    total,
+                    etag,
+                    resp,
+                });
+            }
+            if status.is_success() {
+                return Ok(RangeAnswer::Whole(resp));
+            }
+            Err(status_failure(url, status))
+        })
     }
 
     fn transport(&self, url: &Url, e: &reqwest::Error) -> Failure {
@@ -523,6 +595,47 @@ impl Http {
         })
     }
 
+    /// Writes a response already received (the whole object) to `dest` as [`Http::download`]
+    /// does, in one attempt; returns the byte count.
+    pub(crate) fn save(
+        &self,
+        url: &Url,
+        resp: Response,
+        dest: &Path,
+        cap: u64,
+        budget: &Budget,
+    ) -> Result<u64, RemoteError> {
+        let started = Instant::now();
+        let time = budget.remaining().min(self.timeout);
+        self.write_body(url, resp, dest, cap, (started, time), budget)
+            .map_err(|f| match f {
+                Failure::Retry(e) | Failure::Fatal(e) => e,
+            })
+    }
+
+    /// Streams `resp` to a temporary file beside `dest`, renamed over it when complete.
+    fn write_body(
+        &self,
+        url: &Url,
+        resp: Response,
+        dest: &Path,
+        cap: u64,
+        at: (Instant, Duration),
+        budget: &Budget,
+    ) -> Result<u64, Failure> {
+        let dir = crate::safe_fs::parent_dir(dest);
+        let mut tmp = crate::safe_fs::temp_in(dir)
+            .map_err(|e| Failure::Fatal(local_error(dir, "cannot create a temporary file", e)))?;
+        let tmp_path = tmp.path().to_path_buf();
+        let n = self.copy_body(url, resp, cap, at, budget, &mut tmp, &tmp_path)?;
+        tmp.as_file()
+            .sync_all()
+            .map_err(|e| Failure::Fatal(local_error(&tmp_path, "cannot write file", e)))?;
+        crate::safe_fs::persist(tmp, dest)
+            .map_err(|e| Failure::Fatal(local_error(dest, "cannot rename into place", e)))?;
+        Ok(n)
+    }
+
     /// Downloads `url` to `dest`, bytes as received; returns the byte count. The data goes to
     /// a temporary file with a random name, created exclusively in `dest`'s directory (which
     /// must exist), renamed over `dest` only when complete and removed on failure.
@@ -533,33 +646,67 @@ impl Http {
         cap: u64,
         budget: &Budget,
     ) -> Result<u64, RemoteError> {
-        // A name the file system refuses is this object's failure alone; any other local
-        // error (a full disk) stops the fetch.
-        let io = |path: &Path, what: &str, e: std::io::Error| {
-            let (path, reason) = (path.to_path_buf(), format!("{what}: {e}"));
-            if e.kind() == std::io::ErrorKind::InvalidFilename {
-                RemoteError::Unplaceable { path, reason }
-            } else {
-                RemoteError::Io { path, reason }
-            }
-        };
-        let dir = crate::safe_fs::parent_dir(dest);
         self.retrying(url, budget, |time| {
             let started = Instant::now();
             let resp = self.send(url, time)?;
-            let mut tmp = crate::safe_fs::temp_in(dir)
-                .map_err(|e| Failure::Fatal(io(dir, "cannot create a temporary file", e)))?;
-            let tmp_path = tmp.path().to_path_buf();
-            let at = (started, time);
-            let n = self.copy_body(url, resp, cap, at, budget, &mut tmp, &tmp_path)?;
-            tmp.as_file()
-                .sync_all()
-                .map_err(|e| Failure::Fatal(io(&tmp_path, "cannot write file", e)))?;
-            crate::safe_fs::persist(tmp, dest)
-                .map_err(|e| Failure::Fatal(io(dest, "cannot rename into place", e)))?;
-            Ok(n)
+            self.write_body(url, resp, dest, cap, (started, time), budget)
         })
     }
+}
+
+/// A local write error: a name the file system refuses is this object's failure alone; any
+/// other (a full disk) stops the fetch.
+pub(super) fn local_error(path: &Path, what: &str, e: std::io::Error) -> RemoteError {
+    let (path, reason) = (path.to_path_buf(), format!("{what}: {e}"));
+    if e.kind() == std::io::ErrorKind::InvalidFilename {
+        RemoteError::Unplaceable { path, reason }
+    } else {
+        RemoteError::Io { path, reason }
+    }
+}
+
+/// What a failed status means for the next attempt: 5xx, 408 and 429 are retried.
+fn status_failure(url: &Url, status: reqwest::StatusCode) -> Failure {
+    let err = RemoteError::Http {
+        url: url.to_string(),
+        status: status.as_u16(),
+        attempts: 1,
+    };
+    if status.is_server_error() || status.as_u16() == 408 || status.as_u16() == 429 {
+        Failure::Retry(err)
+    } else {
+        Failure::Fatal(err)
+    }
+}
+
+/// How a ranged GET was answered.
+pub(crate) enum RangeAnswer {
+    /// 206: `len` bytes from the start asked for, of an object of `total` bytes, with the
+    /// object's entity tag when the server gave a strong one.
+    Part {
+        resp: Response,
+        len: u64,
+        total: u64,
+        etag: Option<String>,
+    },
+    /// 200: the server ignored the range; the whole object follows.
+    Whole(Response),
+    /// A 206 that cannot be used as the part asked for, and why (the body is not read).
+    Unusable(String),
+}
+
+/// `bytes A-B/TOTAL` (a `*` total, or anything else, is not usable).
+fn parse_content_range(v: &str) -> Option<(u64, u64, u64)> {
+    let rest = v.strip_prefix("bytes ")?.trim();
+    let (range, total) = rest.split_once('/')?;
+    let (a, b) = range.split_once('-')?;
+    let num = |s: &str| {
+        let s = s.trim();
+        (!s.is_empty() && s.len() <= 19 && s.bytes().all(|c| c.is_ascii_digit()))
+            .then(|| s.parse::<u64>().ok())
+            .flatten()
+    };
+    Some((num(a)?, num(b)?, num(total)?))
 }
 
 /// The largest `SSL_CERT_FILE` read: a bundle of every public CA is about 250 KB.
@@ -601,6 +748,25 @@ fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn content_range_is_read_strictly() {
+        assert_eq!(
+            parse_content_range("bytes 0-4095/209715200"),
+            Some((0, 4095, 209_715_200))
+        );
+        for bad in [
+            "bytes 0-4095/*",
+            "bytes */200",
+            "bytes -1-5/10",
+            "bytes 0-99999999999999999999/1",
+            "items 0-1/2",
+            "bytes 0-1",
+            "bytes +1-2/3",
+        ] {
+            assert_eq!(parse_content_range(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn a_listing_page_keeps_names_and_sizes_and_is_bounded() {

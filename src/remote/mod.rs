@@ -14,6 +14,11 @@
 //! and slow bodies included) and its bytes ([`FetchOptions::max_job_bytes`]); what runs out
 //! costs the objects not yet fetched, each recorded as a [`FailedObject`].
 //!
+//! A must-gather archive that is an uncompressed tar (`must-gather.tar`) is read by range
+//! requests where the server answers them (GCS does), member by member, and only the members
+//! the analysis reads are fetched ([`ranged`]); else, or with
+//! [`FetchOptions::whole_archives`], it is downloaded whole.
+//!
 //! One [`Fetcher`] (one HTTP client) can serve many fetches, from many threads.
 
 mod cache;
@@ -21,6 +26,7 @@ mod error;
 mod http;
 mod location;
 mod plain;
+mod ranged;
 mod select;
 
 pub use cache::{MANIFEST, default_cache_dir, job_dir};
@@ -28,13 +34,16 @@ pub use error::RemoteError;
 pub use http::{ListingPage, MAX_PAGE_BYTES, MAX_PAGE_ITEMS, parse_listing_page};
 pub use location::{GcsLocation, is_remote};
 pub use plain::{fetch_url, is_http_url};
+pub use ranged::{ArchiveFetch, WINDOW as RANGE_WINDOW, max_requests as max_range_requests};
 pub use select::{
     Listed, MAX_NAME_BYTES, MAX_OBJECTS_PER_JOB, MAX_PATH_BYTES, Plan, Wanted, local_path, plan,
 };
 
 use cache::{Entry, Manifest};
 use http::{Budget, Http, HttpSettings};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -73,6 +82,13 @@ pub struct FetchOptions {
     /// Most objects kept from a listing (those the analysis may read; the rest are counted
     /// and dropped page by page); the listing stops there, with a line in `skipped`.
     pub max_listed_objects: usize,
+    /// Download must-gather archives whole, instead of only the members the analysis reads
+    /// (by range requests, where the archive is an uncompressed tar and the server answers
+    /// them).
+    pub whole_archives: bool,
+    /// What known-issue rules ask to be read beyond mglint's own needs: the members of an
+    /// archive fetched by range requests are those ingestion would read, these included.
+    pub wants: Arc<crate::vocab::wants::Wants>,
 }
 
 impl Default for FetchOptions {
@@ -91,6 +107,8 @@ impl Default for FetchOptions {
             job_timeout: Duration::from_secs(3600),
             max_job_bytes: 16 << 30,
             max_listed_objects: 100_000,
+            whole_archives: false,
+            wants: Arc::default(),
         }
     }
 }
@@ -104,8 +122,14 @@ pub struct FetchResult {
     pub downloaded: usize,
     /// Objects already in the cache.
     pub from_cache: usize,
-    /// Bytes downloaded by this call (as received).
+    /// Bytes of objects downloaded by this call (as received; for an archive read by range
+    /// requests, the bytes of the parts fetched).
     pub bytes: u64,
+    /// Every byte this call received for the job: [`FetchResult::bytes`] and the listing's
+    /// pages (0 when the job came from the cache without a request).
+    pub fetched: u64,
+    /// The must-gather archives this call fetched, and how.
+    pub archives: Vec<ArchiveFetch>,
     /// Needed objects that were not downloaded, one line each with the reason.
     pub skipped: Vec<String>,
     /// Objects that were wanted but could not be downloaded (404 after the listing, over the
@@ -153,8 +177,27 @@ pub struct Fetcher {
 struct Placed {
     /// Its path below the job directory.
     local: String,
+    /// Its size there.
     bytes: u64,
     downloaded: bool,
+    /// Bytes received for it.
+    fetched: u64,
+    /// For an archive of which only some members were fetched: the archive's size.
+    ranged_from: Option<u64>,
+    /// How an archive was fetched.
+    archive: Option<ArchiveFetch>,
+}
+
+/// What every download of one job shares.
+struct Job<'a> {
+    http: &'a Http,
+    loc: &'a GcsLocation,
+    dir: &'a Path,
+    budget: &'a Budget,
+    /// Partial archive copies an earlier fetch of the job made, by local path.
+    earlier: &'a HashMap<String, Entry>,
+    /// Whether must-gather archives may be read by range requests.
+    ranged: bool,
 }
 
 impl Fetcher {
@@ -224,8 +267,10 @@ impl Fetcher {
         dir: &Path,
     ) -> Result<FetchResult, RemoteError> {
         if let Some(m) = Manifest::read_complete(dir, loc) {
-            let wants_more =
-                (self.opts.with_must_gather && !m.deferred.is_empty()) || !m.failed.is_empty();
+            let partial = m.objects.iter().any(|e| e.ranged_from.is_some());
+            let wants_more = (self.opts.with_must_gather && !m.deferred.is_empty())
+                || !m.failed.is_empty()
+                || (self.opts.whole_archives && partial);
             if !wants_more || self.opts.offline {
                 let mut skipped = m.skipped;
                 if self.opts.with_must_gather && !m.deferred.is_empty() {
@@ -244,6 +289,8 @@ impl Fetcher {
                     downloaded: 0,
                     from_cache: m.objects.len(),
                     bytes: 0,
+                    fetched: 0,
+                    archives: Vec::new(),
                     skipped,
                     failed: m.failed,
                 });
@@ -287,13 +334,37 @@ impl Fetcher {
             path: dir.to_path_buf(),
             reason: format!("cannot create directory: {e}"),
         })?;
-        let (placed, failed) = self.download_all(http, loc, dir, &plan.fetch, &budget)?;
+        // Partial copies of archives an earlier fetch made, reused when still wanted so.
+        let earlier: HashMap<String, Entry> = Manifest::read_any(dir, loc)
+            .map(|m| {
+                m.objects
+                    .into_iter()
+                    .filter(|e| e.ranged_from.is_some())
+                    .map(|e| (e.path.clone(), e))
+                    .collect()
+            })
+            .unwrap_or_default();
+        // Ingestion sniffs the unknown files of an archive only outside a known layout: in a
+        // CI job (its `prowjob.json`, read before the job's folders) it reads the members
+        // its path rules want, and those are all a ranged fetch needs to bring.
+        let ranged =
+            !self.opts.whole_archives && plan.fetch.iter().any(|w| w.rel == "prowjob.json");
+        let job = Job {
+            http,
+            loc,
+            dir,
+            budget: &budget,
+            earlier: &earlier,
+            ranged,
+        };
+        let (placed, failed) = self.download_all(&job, &plan.fetch)?;
         let mut manifest = Manifest::new(loc, &self.opts.endpoint, self.opts.with_must_gather);
         manifest.objects = placed
             .iter()
             .map(|p| Entry {
                 path: p.local.clone(),
                 bytes: p.bytes,
+                ranged_from: p.ranged_from,
             })
             .collect();
         manifest.deferred = plan.deferred.iter().map(|w| w.rel.clone()).collect();
@@ -301,11 +372,15 @@ impl Fetcher {
         manifest.failed = failed.clone();
         manifest.write(dir)?;
         let fresh = || placed.iter().filter(|p| p.downloaded);
+        let mut archives: Vec<ArchiveFetch> = fresh().filter_map(|p| p.archive.clone()).collect();
+        archives.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(FetchResult {
             local_dir: dir.to_path_buf(),
             downloaded: fresh().count(),
             from_cache: placed.len() - fresh().count(),
-            bytes: fresh().map(|p| p.bytes).sum(),
+            bytes: fresh().map(|p| p.fetched).sum(),
+            fetched: budget.used(),
+            archives,
             skipped: plan.skipped,
             failed,
         })
@@ -315,14 +390,8 @@ impl Fetcher {
     /// (itself, not a link to one). Its folders are made one by one below `dir`; one that
     /// cannot be (a link or a file in the way, a name the file system refuses) costs only
     /// this object.
-    fn place(
-        &self,
-        http: &Http,
-        loc: &GcsLocation,
-        dir: &Path,
-        w: &Wanted,
-        budget: &Budget,
-    ) -> Result<Placed, RemoteError> {
+    fn place(&self, job: &Job<'_>, w: &Wanted) -> Result<Placed, RemoteError> {
+        let (http, loc, dir, budget) = (job.http, job.loc, job.dir, job.budget);
         let local = Path::new(&w.local);
         let parent =
             crate::safe_fs::create_dirs_under(dir, local.parent().unwrap_or(Path::new("")))
@@ -339,22 +408,55 @@ impl Fetcher {
                 });
             }
         };
+        let ranged = job.ranged
+            && w.kind == crate::vocab::FileKind::NestedArchive
+            && w.rel.to_ascii_lowercase().ends_with(".tar");
+        let earlier = job
+            .earlier
+            .get(&w.local)
+            .filter(|e| ranged && e.ranged_from.is_some() && e.ranged_from == w.size);
         if let Ok(md) = std::fs::symlink_metadata(&dest)
             && md.is_file()
-            && Some(md.len()) == w.size
+            && (Some(md.len()) == w.size || earlier.is_some_and(|e| e.bytes == md.len()))
         {
             return Ok(Placed {
                 local: w.local.clone(),
                 bytes: md.len(),
                 downloaded: false,
+                fetched: 0,
+                ranged_from: earlier.and_then(|e| e.ranged_from),
+                archive: None,
             });
         }
         let url = http.object_url(&loc.bucket, &format!("{}{}", loc.prefix(), w.rel));
-        let bytes = http.download(&url, &dest, self.opts.max_object_bytes, budget)?;
+        let cap = self.opts.max_object_bytes;
+        if ranged {
+            let wants = &self.opts.wants;
+            let wanted = |p: &str| {
+                crate::vocab::kind::classify_path(p).is_some() || wants.classify(p).is_some()
+            };
+            let a =
+                ranged::fetch_members(http, &url, (&w.rel, w.size), &dest, cap, budget, &wanted)?;
+            let bytes = std::fs::symlink_metadata(&dest)
+                .map(|m| m.len())
+                .map_err(|e| http::local_error(&dest, "cannot read the file written", e))?;
+            return Ok(Placed {
+                local: w.local.clone(),
+                bytes,
+                downloaded: true,
+                fetched: a.fetched,
+                ranged_from: a.whole.is_none().then_some(a.size),
+                archive: Some(a),
+            });
+        }
+        let bytes = http.download(&url, &dest, cap, budget)?;
         Ok(Placed {
             local: w.local.clone(),
             bytes,
             downloaded: true,
+            fetched: bytes,
+            ranged_from: None,
+            archive: None,
         })
     }
 
@@ -364,12 +466,10 @@ impl Fetcher {
     /// order, is the answer then).
     fn download_all(
         &self,
-        http: &Http,
-        loc: &GcsLocation,
-        dir: &Path,
+        job: &Job<'_>,
         wanted: &[Wanted],
-        budget: &Budget,
     ) -> Result<(Vec<Placed>, Vec<FailedObject>), RemoteError> {
+        let loc = job.loc;
         let next = AtomicUsize::new(0);
         let failed = AtomicBool::new(false);
         let workers = self.opts.concurrency.clamp(1, 32).min(wanted.len().max(1));
@@ -383,7 +483,7 @@ impl Fetcher {
                         while !failed.load(Ordering::Relaxed) {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(w) = wanted.get(i) else { break };
-                            let r = self.place(http, loc, dir, w, budget);
+                            let r = self.place(job, w);
                             if matches!(r, Err(RemoteError::Io { .. })) {
                                 failed.store(true, Ordering::Relaxed);
                             }

@@ -392,7 +392,7 @@ fn ci_root<'a, 'p>(parts: &'p [&'a str]) -> Option<&'p [&'a str]> {
 }
 
 /// Normalises an archive entry path for display and classification (nothing is written).
-fn normalise(path: &str) -> String {
+pub(crate) fn normalise(path: &str) -> String {
     path.split(['/', '\\'])
         .filter(|p| !p.is_empty() && *p != "." && *p != "..")
         .collect::<Vec<_>>()

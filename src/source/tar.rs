@@ -114,6 +114,34 @@ impl<R: Read> TarReader<R> {
         self.inner
     }
 
+    /// The reader under the archive (to look at, or to tell what comes next).
+    pub fn inner_mut(&mut self) -> &mut R {
+        &mut self.inner
+    }
+
+    /// Leaves the rest of the current entry and its padding unread: `skip` is asked to move
+    /// the reader under the archive that many bytes on (a reader that can seek, such as
+    /// ranged fetches, `remote::ranged`), instead of reading them.
+    pub fn skip_unread(
+        &mut self,
+        skip: impl FnOnce(&mut R, u64) -> io::Result<()>,
+    ) -> Result<(), TarError> {
+        let n = self.left.saturating_add(self.pad);
+        if n == 0 {
+            return Ok(());
+        }
+        if self.cut {
+            return Err(TarError::Truncated {
+                offset: self.header_at,
+            });
+        }
+        skip(&mut self.inner, n)?;
+        self.pos = self.pos.saturating_add(n);
+        self.left = 0;
+        self.pad = 0;
+        Ok(())
+    }
+
     /// The next entry, after skipping what is left of the current one; `None` at the end of
     /// the archive (a zero block, or the end of the stream at a header boundary).
     pub fn next_entry(&mut self) -> Result<Option<Entry>, TarError> {

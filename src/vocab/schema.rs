@@ -28,3 +28,5 @@ pub const STATUS: &str = "mglint/status/v2";
 pub const RECOMMEND: &str = "mglint/recommend/v1";
 /// `mglint risks --format json`: the published update risks judged against a dump.
 pub const RISKS: &str = "mglint/risks/v1";
+/// `mglint fetch --format json`: what a fetch of a CI job downloaded, and the bytes it cost.
+pub const FETCH: &str = "mglint/fetch/v1";

@@ -66,6 +66,7 @@ fn content(row: &Value) -> Value {
     let m = r.as_object_mut().unwrap();
     m.remove("index");
     m.remove("input");
+    m.remove("fetched_bytes");
     r
 }
 
@@ -108,6 +109,13 @@ fn batch_fetches_urls_and_rows_match_the_same_jobs_on_disk() {
         "periodic-ci-openshift-release-master-ci-4.14-upgrade-from-stable-4.14-e2e-aws-ovn-upgrade"
     );
     assert_eq!(rows[0]["outcome"], "findings");
+    // The bytes fetched for a URL input (listing and objects); none for a local input.
+    assert!(
+        rows[0]["fetched_bytes"].as_u64().is_some_and(|b| b > 0),
+        "{}",
+        rows[0]
+    );
+    assert_eq!(rows[1]["fetched_bytes"], Value::Null);
     assert_eq!(
         content(&rows[0]),
         content(&rows[1]),
@@ -144,7 +152,9 @@ fn batch_fetches_urls_and_rows_match_the_same_jobs_on_disk() {
     );
     assert_eq!(server.requests(), before);
     for i in [0, 1, 2, 3, 5] {
-        assert_eq!(offline[i], rows[i], "row {i}");
+        assert_eq!(content(&offline[i]), content(&rows[i]), "row {i}");
     }
+    // From the cache, nothing is fetched.
+    assert_eq!(offline[0]["fetched_bytes"], 0);
     assert_eq!(offline[4]["outcome"], "error");
 }

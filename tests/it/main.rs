@@ -58,6 +58,7 @@ mod reconciler_upstream;
 mod redact_cli;
 mod remote_bounds;
 mod remote_fetch;
+mod remote_ranged;
 mod remote_tls;
 mod replay_fixtures;
 mod replay_roundtrip;

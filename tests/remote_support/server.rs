@@ -1,9 +1,13 @@
 //! A small GCS look-alike for the remote-fetch tests: a threaded HTTP/1.1 server on
 //! 127.0.0.1 that serves the JSON listing `/storage/v1/b/<bucket>/o?prefix=&delimiter=&pageToken=`
 //! (paged, `items[{name,size}]`, `prefixes[]`, `nextPageToken`) and objects at
-//! `/<bucket>/<name>`, with per-object misbehaviour (500s, 404, stalls). It counts requests,
-//! accepts a bounded number of connections for a bounded time, and stops when dropped. Over
-//! TLS too ([`Server::start_tls`]), for the tests of certificate trust.
+//! `/<bucket>/<name>`, with per-object misbehaviour (500s, 404, stalls). Objects answer range
+//! requests as GCS does (`Range: bytes=A-B`: 206 with `Content-Range`, `Accept-Ranges` and an
+//! `ETag`; 416 past the end), unless [`Server::refuse_ranges`] makes it answer them with the
+//! whole object. It counts requests and the body bytes it sent, accepts a bounded number of
+//! connections for a bounded time (keeping them open between requests when asked,
+//! [`Server::keep_alive`]), and stops when dropped. Over TLS too ([`Server::start_tls`]), for
+//! the tests of certificate trust.
 
 #![allow(dead_code)]
 
@@ -11,7 +15,7 @@ use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -58,6 +62,13 @@ struct State {
     /// When not 0, every listing page is this many bytes of items (names under the prefix
     /// asked for), sent without a length.
     huge_pages: AtomicUsize,
+    /// Range requests are answered with the whole object.
+    no_ranges: AtomicBool,
+    /// Connections stay open between requests.
+    keep_alive: AtomicBool,
+    /// Body bytes sent for objects (not listings), and how many object GETs had a `Range`.
+    object_bytes: AtomicU64,
+    range_gets: AtomicUsize,
 }
 
 pub struct Server {
@@ -79,7 +90,21 @@ impl Server {
         Server::start_with(page_size, Some(Arc::new(config)))
     }
 
+    /// A server that lives `lifetime` and accepts `connections` connections (a bench's).
+    pub fn start_for(page_size: usize, lifetime: Duration, connections: usize) -> Server {
+        Server::start_full(page_size, None, lifetime, connections)
+    }
+
     fn start_with(page_size: usize, tls: Option<Arc<rustls::ServerConfig>>) -> Server {
+        Server::start_full(page_size, tls, LIFETIME, MAX_CONNECTIONS)
+    }
+
+    fn start_full(
+        page_size: usize,
+        tls: Option<Arc<rustls::ServerConfig>>,
+        lifetime: Duration,
+        max_connections: usize,
+    ) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr: SocketAddr = listener.local_addr().unwrap();
         assert!(addr.ip().is_loopback());
@@ -90,6 +115,10 @@ impl Server {
             log: Mutex::new(Vec::new()),
             page_size,
             huge_pages: AtomicUsize::new(0),
+            no_ranges: AtomicBool::new(false),
+            keep_alive: AtomicBool::new(false),
+            object_bytes: AtomicU64::new(0),
+            range_gets: AtomicUsize::new(0),
         });
         let stop = Arc::new(AtomicBool::new(false));
         let (st, sp) = (state.clone(), stop.clone());
@@ -98,8 +127,8 @@ impl Server {
             let born = Instant::now();
             let mut accepted = 0;
             while !sp.load(Ordering::SeqCst)
-                && born.elapsed() < LIFETIME
-                && accepted < MAX_CONNECTIONS
+                && born.elapsed() < lifetime
+                && accepted < max_connections
             {
                 match listener.accept() {
                     Ok((stream, _)) => {
@@ -169,6 +198,27 @@ impl Server {
         self.state.huge_pages.store(bytes, Ordering::SeqCst);
     }
 
+    /// From now on range requests are answered with the whole object (200, no
+    /// `Accept-Ranges`), as a server that does not do ranges answers them.
+    pub fn refuse_ranges(&self) {
+        self.state.no_ranges.store(true, Ordering::SeqCst);
+    }
+
+    /// From now on connections stay open for further requests (HTTP/1.1 keep-alive).
+    pub fn keep_alive(&self) {
+        self.state.keep_alive.store(true, Ordering::SeqCst);
+    }
+
+    /// Body bytes sent for objects so far (listing pages not counted).
+    pub fn object_bytes(&self) -> u64 {
+        self.state.object_bytes.load(Ordering::SeqCst)
+    }
+
+    /// Object GETs that carried a `Range` header so far.
+    pub fn range_gets(&self) -> usize {
+        self.state.range_gets.load(Ordering::SeqCst)
+    }
+
     /// Requests received so far.
     pub fn requests(&self) -> usize {
         self.state.requests.load(Ordering::SeqCst)
@@ -222,9 +272,21 @@ fn decode(s: &str) -> String {
 }
 
 fn respond<S: Write>(s: &mut S, status: &str, headers: &[(&str, String)], body: &[u8]) {
+    respond_on(s, status, headers, body, false)
+}
+
+/// A response, the connection kept open after it when `keep` is set.
+fn respond_on<S: Write>(
+    s: &mut S,
+    status: &str,
+    headers: &[(&str, String)],
+    body: &[u8],
+    keep: bool,
+) {
     let mut head = format!(
-        "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n",
-        body.len()
+        "HTTP/1.1 {status}\r\nContent-Length: {}\r\n{}",
+        body.len(),
+        if keep { "" } else { "Connection: close\r\n" }
     );
     for (k, v) in headers {
         head.push_str(&format!("{k}: {v}\r\n"));
@@ -237,6 +299,9 @@ fn respond<S: Write>(s: &mut S, status: &str, headers: &[(&str, String)], body: 
 
 fn handle(mut s: TcpStream, st: &State, tls: Option<&Arc<rustls::ServerConfig>>) {
     let _ = s.set_nonblocking(false);
+    // Headers and body go out as they are written: with Nagle's algorithm on, a kept-alive
+    // connection waits for the client's delayed ACK (40 ms) before each response's body.
+    let _ = s.set_nodelay(true);
     let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
     match tls {
         None => serve(&mut s, st),
@@ -250,15 +315,31 @@ fn handle(mut s: TcpStream, st: &State, tls: Option<&Arc<rustls::ServerConfig>>)
 }
 
 fn serve<S: Read + Write>(s: &mut S, st: &State) {
-    let mut req = Vec::new();
-    let mut buf = [0u8; 4096];
-    while !req.windows(4).any(|w| w == b"\r\n\r\n") && req.len() < 16384 {
-        match s.read(&mut buf) {
-            Ok(0) | Err(_) => return,
-            Ok(n) => req.extend_from_slice(&buf[..n]),
+    let mut pending: Vec<u8> = Vec::new();
+    loop {
+        let mut buf = [0u8; 4096];
+        let end = loop {
+            if let Some(i) = pending.windows(4).position(|w| w == b"\r\n\r\n") {
+                break i + 4;
+            }
+            if pending.len() >= 16384 {
+                return;
+            }
+            match s.read(&mut buf) {
+                Ok(0) | Err(_) => return,
+                Ok(n) => pending.extend_from_slice(&buf[..n]),
+            }
+        };
+        let req: Vec<u8> = pending.drain(..end).collect();
+        if !serve_one(s, st, &req) {
+            return;
         }
     }
-    let text = String::from_utf8_lossy(&req).to_string();
+}
+
+/// Answers one request; whether the connection stays open for another.
+fn serve_one<S: Read + Write>(s: &mut S, st: &State, req: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(req).to_string();
     let mut first = text.lines().next().unwrap_or("").split(' ');
     let (method, target) = (
         first.next().unwrap_or(""),
@@ -267,8 +348,15 @@ fn serve<S: Read + Write>(s: &mut S, st: &State) {
     st.requests.fetch_add(1, Ordering::SeqCst);
     st.log.lock().unwrap().push(decode(&target));
     if method != "GET" {
-        return respond(s, "405 Method Not Allowed", &[], b"");
+        respond(s, "405 Method Not Allowed", &[], b"");
+        return false;
     }
+    let range = text.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        k.trim()
+            .eq_ignore_ascii_case("range")
+            .then(|| v.trim().to_string())
+    });
     let (path, query) = target.split_once('?').unwrap_or((&target, ""));
     let q: BTreeMap<String, String> = query
         .split('&')
@@ -277,15 +365,38 @@ fn serve<S: Read + Write>(s: &mut S, st: &State) {
         .collect();
     if let Some(rest) = path.strip_prefix("/storage/v1/b/") {
         let Some(bucket) = rest.strip_suffix("/o") else {
-            return respond(s, "404 Not Found", &[], b"{\"error\":{\"code\":404}}");
+            respond(s, "404 Not Found", &[], b"{\"error\":{\"code\":404}}");
+            return false;
         };
-        return list(s, st, &decode(bucket), &q);
+        list(s, st, &decode(bucket), &q);
+        return false;
     }
     let path = decode(path.trim_start_matches('/'));
     let Some((bucket, name)) = path.split_once('/') else {
-        return respond(s, "404 Not Found", &[], b"NoSuchBucket");
+        respond(s, "404 Not Found", &[], b"NoSuchBucket");
+        return false;
     };
-    object(s, st, bucket, name);
+    object(s, st, bucket, name, range.as_deref())
+}
+
+/// `bytes=A-B` (or `bytes=A-`) against an object of `len` bytes: `Some(Ok((a, b)))` to
+/// answer with those bytes, `Some(Err(()))` when unsatisfiable, `None` for a header the
+/// server ignores (as GCS ignores several ranges).
+fn parse_range(v: &str, len: usize) -> Option<Result<(usize, usize), ()>> {
+    let spec = v.strip_prefix("bytes=")?;
+    if spec.contains(',') {
+        return None;
+    }
+    let (a, b) = spec.split_once('-')?;
+    let a: usize = a.trim().parse().ok()?;
+    if a >= len {
+        return Some(Err(()));
+    }
+    let b = match b.trim() {
+        "" => len - 1,
+        b => b.parse::<usize>().ok()?.min(len - 1),
+    };
+    (b >= a).then_some(Ok((a, b)))
 }
 
 fn list<S: Write>(s: &mut S, st: &State, bucket: &str, q: &BTreeMap<String, String>) {
@@ -376,7 +487,7 @@ fn list<S: Write>(s: &mut S, st: &State, bucket: &str, q: &BTreeMap<String, Stri
     );
 }
 
-fn object<S: Write>(s: &mut S, st: &State, bucket: &str, name: &str) {
+fn object<S: Write>(s: &mut S, st: &State, bucket: &str, name: &str, range: Option<&str>) -> bool {
     let found = {
         let mut objects = st.objects.lock().unwrap();
         objects
@@ -387,13 +498,52 @@ fn object<S: Write>(s: &mut S, st: &State, bucket: &str, name: &str) {
             })
     };
     let Some((data, behaviour, gets)) = found else {
-        return respond(
+        respond(
             s,
             "404 Not Found",
             &[],
             b"<Error><Code>NoSuchKey</Code></Error>",
         );
+        return false;
     };
+    if range.is_some() {
+        st.range_gets.fetch_add(1, Ordering::SeqCst);
+    }
+    let keep = st.keep_alive.load(Ordering::SeqCst);
+    let ranges = !st.no_ranges.load(Ordering::SeqCst);
+    let plain = matches!(behaviour, Behaviour::Normal)
+        || matches!(behaviour, Behaviour::FailFirst(n) if gets > n);
+    if plain {
+        let mut headers = vec![("Content-Type", "application/octet-stream".to_string())];
+        if data.starts_with(&[0x1f, 0x8b]) && !name.ends_with(".gz") {
+            headers.push(("Content-Encoding", "gzip".to_string()));
+        }
+        if ranges {
+            headers.push(("Accept-Ranges", "bytes".to_string()));
+            headers.push(("ETag", format!("\"{:08x}\"", data.len())));
+            match range.and_then(|r| parse_range(r, data.len())) {
+                Some(Ok((a, b))) => {
+                    headers.push(("Content-Range", format!("bytes {a}-{b}/{}", data.len())));
+                    st.object_bytes
+                        .fetch_add((b - a + 1) as u64, Ordering::SeqCst);
+                    respond_on(s, "206 Partial Content", &headers, &data[a..=b], keep);
+                    return keep;
+                }
+                Some(Err(())) => {
+                    let h = [("Content-Range", format!("bytes */{}", data.len()))];
+                    respond_on(s, "416 Range Not Satisfiable", &h, b"", keep);
+                    return keep;
+                }
+                None => {}
+            }
+        }
+        st.object_bytes
+            .fetch_add(data.len() as u64, Ordering::SeqCst);
+        respond_on(s, "200 OK", &headers, &data, keep);
+        return keep;
+    }
+    st.object_bytes
+        .fetch_add(data.len() as u64, Ordering::SeqCst);
     let mut headers = vec![("Content-Type", "application/octet-stream".to_string())];
     if data.starts_with(&[0x1f, 0x8b]) && !name.ends_with(".gz") {
         // What GCS does for objects uploaded with Content-Encoding: gzip.
@@ -401,10 +551,7 @@ fn object<S: Write>(s: &mut S, st: &State, bucket: &str, name: &str) {
     }
     match behaviour {
         Behaviour::Normal => respond(s, "200 OK", &headers, &data),
-        Behaviour::FailFirst(n) if gets <= n => {
-            respond(s, "500 Internal Server Error", &[], b"backendError")
-        }
-        Behaviour::FailFirst(_) => respond(s, "200 OK", &headers, &data),
+        Behaviour::FailFirst(_) => respond(s, "500 Internal Server Error", &[], b"backendError"),
         Behaviour::Missing => respond(
             s,
             "404 Not Found",
@@ -449,7 +596,7 @@ fn object<S: Write>(s: &mut S, st: &State, bucket: &str, name: &str) {
             let pause = d / u32::try_from(data.len().max(1)).unwrap_or(u32::MAX);
             for b in data.iter() {
                 if s.write_all(&[*b]).and_then(|()| s.flush()).is_err() {
-                    return;
+                    return false;
                 }
                 std::thread::sleep(pause);
             }
@@ -466,4 +613,5 @@ fn object<S: Write>(s: &mut S, st: &State, bucket: &str, name: &str) {
             let _ = s.write_all(&data[data.len() / 2..]);
         }
     }
+    false
 }
