@@ -72,32 +72,35 @@ add "rapidgzip-core, 2 threads" "$DATA/inflaters-detect rapidgzip2 '$FILE'"
 
 # Every candidate's output size must agree (each checks the gzip CRC itself).
 for i in "${!NAMES[@]}"; do
-    sizes[i]=$(sh -c "${CMDS[i]}" | { [ "${CMDS[i]#*-dc}" != "${CMDS[i]}" ] && wc -c || cat; })
+    sizes[i]=$(sh -c "${CMDS[i]} 2>/dev/null" | { [ "${CMDS[i]#*-dc}" != "${CMDS[i]}" ] && wc -c || cat; }) || true
+    [ -n "${sizes[i]}" ] || sizes[i]=failed
 done
 
 declare -A WALL USER MEM
 for _ in $(seq "$RUNS"); do
     for i in "${!NAMES[@]}"; do
-        /usr/bin/time -f "%e %U %M" -o "$DATA/time.txt" sh -c "${CMDS[i]} >/dev/null"
+        /usr/bin/time -f "%e %U %M" -o "$DATA/time.txt" sh -c "${CMDS[i]} >/dev/null 2>&1" || true
         read -r w u m < <(tail -n 1 "$DATA/time.txt")
         WALL[$i]+="$w " USER[$i]+="$u " MEM[$i]=$m
     done
 done
 med() { printf '%s\n' $1 | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ref=$(med "${WALL[0]}")
+refu=$(med "${USER[0]}")
 
 echo "file: $FILE ($(($(stat -c %s "$FILE") / 1000000)) MB, ${sizes[0]} bytes inflated)"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load before: $(cut -d' ' -f1 /proc/loadavg)"
-echo "median of $RUNS interleaved rounds; ratio: wall time against ${NAMES[0]}"
+echo "median of $RUNS interleaved rounds; ratios against ${NAMES[0]} (user CPU: what a busy machine changes least)"
 echo
-echo "| inflater | wall | user CPU | ratio | peak RSS | bytes |"
-echo "|---|---|---|---|---|---|"
+echo "| inflater | wall | ratio | user CPU | ratio | peak RSS | bytes |"
+echo "|---|---|---|---|---|---|---|"
 for i in "${!NAMES[@]}"; do
     w=$(med "${WALL[$i]}")
     u=$(med "${USER[$i]}")
     r=$(awk "BEGIN{printf \"%.2fx\", $w / $ref}")
+    ru=$(awk "BEGIN{printf \"%.2fx\", $u / $refu}")
     ok=ok
     [ "${sizes[i]}" = "${sizes[0]}" ] || ok="**${sizes[i]}**"
-    echo "| ${NAMES[i]} | $w s | $u s | **$r** | $((MEM[$i] / 1024)) MB | $ok |"
+    echo "| ${NAMES[i]} | $w s | **$r** | $u s | **$ru** | $((MEM[$i] / 1024)) MB | $ok |"
 done
 echo "load after: $(cut -d' ' -f1 /proc/loadavg)"
