@@ -2,6 +2,7 @@
 //! files the analysis needs. Archives are streamed in memory and never extracted to disk;
 //! formats are sniffed from content; must-gather roots and CI layouts are found by content.
 
+mod ahead;
 mod error;
 pub mod gzip;
 mod ledger;

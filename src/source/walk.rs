@@ -69,7 +69,7 @@ pub fn collect_into(
             return Err(SourceError::StdinIsTerminal);
         }
         let display = if display == "-" { "stdin" } else { display };
-        let r: Box<dyn Read> = Box::new(stdin.lock());
+        let r: Box<dyn Read + Send> = Box::new(stdin);
         let out = collect_top(r, None, "", display, opts, sink).map_err(unreadable)?;
         return recognised(out, input);
     }
@@ -88,7 +88,7 @@ pub fn collect_into(
         // A FIFO is `/dev/stdin` from a pipe or a process substitution (`<(…)`): a stream.
         let disk = meta.is_file().then_some(path);
         let f = std::fs::File::open(path).map_err(|e| unreadable(ReadError::io(&e)))?;
-        let r: Box<dyn Read> = Box::new(BufReader::with_capacity(1 << 16, f));
+        let r: Box<dyn Read + Send> = Box::new(BufReader::with_capacity(1 << 16, f));
         let out = collect_top(r, disk, &input.replace('\\', "/"), display, opts, sink)
             .map_err(unreadable)?;
         recognised(out, input)?
@@ -130,14 +130,14 @@ fn is_fifo(_meta: &std::fs::Metadata) -> bool {
 /// `disk` is its path when it is a regular file (read again when parsed, and seekable for zip);
 /// a stream is held in memory, bounded by `--max-file-bytes`.
 fn collect_top(
-    r: Box<dyn Read>,
+    r: Box<dyn Read + Send>,
     disk: Option<&Path>,
     name: &str,
     display: &str,
     opts: &SourceOptions,
     sink: &mut dyn Sink,
 ) -> Result<Collected, ReadError> {
-    let (head, r) = peek(r, SNIFF_HEAD)?;
+    let (head, r) = peek_any(r, SNIFF_HEAD)?;
     let mut magic = sniff::sniff(&head);
     if magic == Magic::Plain && disk.is_some_and(super::zip::is_zip_by_end) {
         // A self-extracting zip: a program first, the archive after it.
@@ -157,10 +157,10 @@ fn collect_top(
                     let f = std::fs::File::open(p).map_err(|e| ReadError::io(&e))?;
                     w.read_zip(BufReader::new(f), "", 0);
                 }
-                None => w.read_zip_in_stream(r, "", 0, opts.max_file_bytes)?,
+                None => w.read_zip_in_stream(Box::new(r), "", 0, opts.max_file_bytes)?,
             }
         } else {
-            w.read_stream(r, magic, "", &file_name, 0);
+            w.read_stream(Stream::Owned(Box::new(r)), magic, "", &file_name, 0);
         }
         return Ok(w.finish());
     }
@@ -202,8 +202,13 @@ pub fn collect_bytes(name: &str, data: Vec<u8>, opts: &SourceOptions) -> Collect
     if magic == Magic::Zip {
         w.read_zip(std::io::Cursor::new(data), "", 0);
     } else {
-        let r: Box<dyn Read> = Box::new(std::io::Cursor::new(data));
-        w.read_stream(r, magic, "", name, 0);
+        w.read_stream(
+            Stream::Owned(Box::new(std::io::Cursor::new(data))),
+            magic,
+            "",
+            name,
+            0,
+        );
     }
     let mut out = w.finish();
     out.files = sink.into_files();
@@ -212,16 +217,34 @@ pub fn collect_bytes(name: &str, data: Vec<u8>, opts: &SourceOptions) -> Collect
 
 /// Reads up to `n` bytes from the front of `r` and gives back a reader that still yields them.
 pub(super) fn peek<'a>(
-    mut r: Box<dyn Read + 'a>,
+    r: Box<dyn Read + 'a>,
     n: usize,
 ) -> Result<(Vec<u8>, Box<dyn Read + 'a>), ReadError> {
+    let (head, again) = peek_any(r, n)?;
+    Ok((head, Box::new(again)))
+}
+
+/// A reader whose first bytes were read, reading them again first.
+pub(super) type Peeked<R> = std::io::Chain<std::io::Cursor<Vec<u8>>, R>;
+
+/// [`peek`] of any reader, the reader given back of the same kind (a file's stays `Send`).
+pub(super) fn peek_any<R: Read>(mut r: R, n: usize) -> Result<(Vec<u8>, Peeked<R>), ReadError> {
     let mut head = Vec::with_capacity(n.min(1 << 16));
     (&mut r)
         .take(n as u64)
         .read_to_end(&mut head)
         .map_err(|e| ReadError::io(&e))?;
     let again = std::io::Cursor::new(head.clone()).chain(r);
-    Ok((head, Box::new(again)))
+    Ok((head, again))
+}
+
+/// The stream of an archive or compressed file, for [`Walker::read_stream`].
+pub(super) enum Stream<'a> {
+    /// Read where it is (an entry of an enclosing archive).
+    Borrowed(Box<dyn Read + 'a>),
+    /// A stream of its own (a file, standard input): compressed data is decompressed on a
+    /// thread of its own when there are two threads or more ([`super::ahead`]).
+    Owned(Box<dyn Read + Send>),
 }
 
 /// What an archive entry is.
@@ -432,8 +455,7 @@ impl<'o, 's> Walker<'o, 's> {
             }
         };
         self.out.count(relp, Count::Opened);
-        let r: Box<dyn Read> = Box::new(BufReader::with_capacity(1 << 16, f));
-        match peek(r, 512) {
+        match peek_any(BufReader::with_capacity(1 << 16, f), 512) {
             Ok((head, r)) => {
                 let magic = sniff::sniff(&head);
                 if magic == Magic::Zip || (magic == Magic::Plain && super::zip::is_zip_by_end(p)) {
@@ -444,7 +466,13 @@ impl<'o, 's> Walker<'o, 's> {
                     return;
                 }
                 let fname = relp.rsplit('/').next().unwrap_or("").to_string();
-                self.read_stream(r, magic, &format!("{relp}::"), &fname, 1);
+                self.read_stream(
+                    Stream::Owned(Box::new(r)),
+                    magic,
+                    &format!("{relp}::"),
+                    &fname,
+                    1,
+                );
             }
             Err(e) => self.diag(relp, Severity::Error, e),
         }
@@ -507,7 +535,7 @@ impl<'o, 's> Walker<'o, 's> {
     /// `prefix` is prepended to entry paths (`outer.tar::` for nested archives).
     pub(super) fn read_stream<'a>(
         &mut self,
-        r: Box<dyn Read + 'a>,
+        r: Stream<'a>,
         magic: Magic,
         prefix: &str,
         file_name: &str,
@@ -518,7 +546,17 @@ impl<'o, 's> Walker<'o, 's> {
             return;
         }
         let window = sniff::zstd_window_cap(self.opts.max_file_bytes);
-        let decoded = match sniff::decoder(magic, r, window) {
+        let compressed = matches!(magic, Magic::Gzip | Magic::Xz | Magic::Zstd);
+        let decoded = match r {
+            // Decompressed ahead on a thread of its own (the decoder made there: ISA-L's
+            // cannot move between threads), while this thread parses what comes out.
+            Stream::Owned(r) if compressed && rayon::current_num_threads() > 1 => {
+                super::ahead::Ahead::start(r, move |r| sniff::decoder(magic, r, window))
+            }
+            Stream::Owned(r) => sniff::decoder(magic, r, window),
+            Stream::Borrowed(r) => sniff::decoder(magic, r, window),
+        };
+        let decoded = match decoded {
             Ok(d) => d,
             Err(e) => return self.diag(&here, Severity::Error, e),
         };
@@ -809,7 +847,13 @@ impl<'o, 's> Walker<'o, 's> {
                 return Ok(());
             }
             let fname = path.rsplit('/').next().unwrap_or("").to_string();
-            self.read_stream(inner, magic, &format!("{full}::"), &fname, depth + 1);
+            self.read_stream(
+                Stream::Borrowed(inner),
+                magic,
+                &format!("{full}::"),
+                &fname,
+                depth + 1,
+            );
             return Ok(());
         }
         let path: Arc<str> = Arc::from(full.as_str());
