@@ -246,11 +246,22 @@ mod tests {
         let at = crc.len() - 8;
         crc[at] ^= 0xff;
         for bad in [gz[..gz.len() / 2].to_vec(), crc] {
+            // The decoder read directly in calls of the size the thread makes (the walker's
+            // own 64 KiB): ISA-L's binding drops the output of the call that meets damage,
+            // so the bytes given before an error depend on the call size.
             let direct = {
                 let mut d = sniff::decoder(Magic::Gzip, std::io::Cursor::new(bad.clone()), 1 << 30)
                     .unwrap();
                 let mut out = Vec::new();
-                let e = d.read_to_end(&mut out).unwrap_err();
+                let mut call = vec![0u8; CALL];
+                let e = loop {
+                    match d.read(&mut call) {
+                        Ok(0) => panic!("damaged input read to its end"),
+                        Ok(k) => out.extend_from_slice(&call[..k]),
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => break e,
+                    }
+                };
                 (out.len(), describe_io(&e))
             };
             let mut r = gunzip_ahead(bad);
