@@ -16,7 +16,7 @@
 //!
 //! A must-gather archive that is an uncompressed tar (`must-gather.tar`) is read by range
 //! requests where the server answers them (GCS does), member by member, and only the members
-//! the analysis reads are fetched ([`ranged`]); else, or with
+//! the analysis reads are fetched (`ranged`); else, or with
 //! [`FetchOptions::whole_archives`], it is downloaded whole.
 //!
 //! One [`Fetcher`] (one HTTP client) can serve many fetches, from many threads.

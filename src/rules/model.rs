@@ -423,7 +423,7 @@ pub struct RuleMeta {
     /// The inputs needed: every group must be present; within a group any one input will do.
     pub needs: &'static [&'static [Input]],
     /// The facts the rule reads beside the bundle and the timeline, computed before any rule
-    /// runs (see [`super::facts`]).
+    /// runs (see `rules::facts`).
     pub facts: &'static [super::facts::Fact],
     /// Default help (an imperative fragment).
     pub help: &'static str,

@@ -127,7 +127,7 @@ pub struct VFile {
     pub input: Arc<str>,
     pub path: Arc<str>,
     pub kind: FileKind,
-    /// What the path says of the file, classified once by the walker ([`located`]).
+    /// What the path says of the file, classified once by the walker (`located`).
     pub at: Location,
     pub content: Content,
 }
