@@ -682,6 +682,36 @@ fn zero() -> Version {
     }
 }
 
+/// A source of one always-applying risk judged against the current target `desired`: the
+/// risk `name` with `message` and a docs link to `page` of the target's version, or, when
+/// `desired` is not SemVer, no risk and the parse failure (the updating and overrides
+/// sources).
+fn target_source(
+    desired: &str,
+    versions: &[String],
+    name: &str,
+    message: &str,
+    page: &str,
+) -> SourceRisks {
+    match parse_version(desired) {
+        Err(e) => source(
+            Vec::new(),
+            None,
+            versions,
+            Some(format!(
+                "failed to parse current target {} to SemVer: {e}",
+                crate::vocab::text::go_quote(desired)
+            )),
+        ),
+        Ok(v) => source(
+            vec![always_risk(name.into(), message.into(), docs(&v, page))],
+            Some(&v),
+            versions,
+            None,
+        ),
+    }
+}
+
 /// One Upgradeable source's answer: its risks on `versions` a major or minor beyond `base`.
 fn source(
     risks: Vec<ConditionalUpdateRisk>,
@@ -720,45 +750,23 @@ pub fn upgradeable_sources(
     let desired = &cv.status.desired.version;
     // ClusterVersionUpdating
     if find_condition(&cv.status.conditions, "Progressing").is_some_and(|c| c.status == "True") {
-        all.add(match parse_version(desired) {
-            Err(e) => source(
-                Vec::new(),
-                None,
-                versions,
-                Some(format!("failed to parse current target {} to SemVer: {e}", crate::vocab::text::go_quote(desired))),
-            ),
-            Ok(v) => source(
-                vec![always_risk(
-                    "ClusterVersionUpdating".into(),
-                    "An update is already in progress and the details are in the Progressing condition.".into(),
-                    docs(&v, CO_CONDITIONS),
-                )],
-                Some(&v),
-                versions,
-                None,
-            ),
-        });
+        all.add(target_source(
+            desired,
+            versions,
+            "ClusterVersionUpdating",
+            "An update is already in progress and the details are in the Progressing condition.",
+            CO_CONDITIONS,
+        ));
     }
     // ClusterVersionOverrides
     if super::upgradeable::has_unmanaged_override(cv) {
-        all.add(match parse_version(desired) {
-            Err(e) => source(
-                Vec::new(),
-                None,
-                versions,
-                Some(format!("failed to parse current target {} to SemVer: {e}", crate::vocab::text::go_quote(desired))),
-            ),
-            Ok(v) => source(
-                vec![always_risk(
-                    "ClusterVersionOverrides".into(),
-                    "Disabling ownership via cluster version overrides prevents updates between minor or major versions. Please remove overrides before requesting a minor or major version update.".into(),
-                    docs(&v, "config_apis/clusterversion-config-openshift-io-v1#spec-8"),
-                )],
-                Some(&v),
-                versions,
-                None,
-            ),
-        });
+        all.add(target_source(
+            desired,
+            versions,
+            "ClusterVersionOverrides",
+            "Disabling ownership via cluster version overrides prevents updates between minor or major versions. Please remove overrides before requesting a minor or major version update.",
+            "config_apis/clusterversion-config-openshift-io-v1#spec-8",
+        ));
     }
     let cur = parse_version(current);
     // ResourceDeletionInProgress: no deletions are modelled; only a bad version shows.
