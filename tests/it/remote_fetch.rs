@@ -13,13 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 fn options(server: &Server, cache: &Path) -> FetchOptions {
-    FetchOptions {
-        endpoint: server.endpoint.clone(),
-        cache_dir: cache.to_path_buf(),
-        timeout: Duration::from_secs(20),
-        backoff: Duration::from_millis(10),
-        ..FetchOptions::default()
-    }
+    remote_support::fetch_options(server, cache, Duration::from_secs(20))
 }
 
 fn job_url() -> String {

@@ -21,13 +21,7 @@ use std::time::Duration;
 const MG_BYTES: u64 = 4 << 20;
 
 fn options(server: &Server, cache: &Path) -> FetchOptions {
-    FetchOptions {
-        endpoint: server.endpoint.clone(),
-        cache_dir: cache.to_path_buf(),
-        timeout: Duration::from_secs(20),
-        backoff: Duration::from_millis(10),
-        ..FetchOptions::default()
-    }
+    remote_support::fetch_options(server, cache, Duration::from_secs(20))
 }
 
 fn job_url() -> String {
