@@ -10,6 +10,7 @@ mod size;
 use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use mglint::output::{ColorChoice, Format};
+use mglint::reconciler::Flavour;
 use mglint::rules::Severity;
 use mglint::status::Details;
 use std::path::PathBuf;
@@ -326,14 +327,6 @@ pub struct TimelineArgs {
     pub output: Option<PathBuf>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FlavourArg {
-    /// 4.11+: load, verify and check preconditions before applying
-    Fixed,
-    /// 4.1-4.10: the target is applied before its checks
-    Legacy,
-}
-
 /// `on` or `off`, as `true` or `false` (`reconcile --history-fix`).
 fn on_off() -> impl TypedValueParser<Value = bool> {
     clap::builder::PossibleValuesParser::new(["on", "off"]).map(|s| s == "on")
@@ -365,7 +358,7 @@ pub struct ReconcileArgs {
     pub scenario: PathBuf,
     /// Override the scenario's flavour
     #[arg(long, value_enum)]
-    pub flavour: Option<FlavourArg>,
+    pub flavour: Option<Flavour>,
     /// Override the Bug 1756461 history fix (off reproduces the bug)
     #[arg(long, value_name = "ON|OFF", value_parser = on_off())]
     pub history_fix: Option<bool>,

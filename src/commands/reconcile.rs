@@ -2,8 +2,8 @@
 //! the result differs from the scenario's `expect`.
 
 use super::{CliError, Ui, pick_format, write_plain};
-use crate::cli::{FlavourArg, ReconcileArgs, YamlOrJson};
-use mglint::reconciler::{self, Flavour, RunOptions};
+use crate::cli::{ReconcileArgs, YamlOrJson};
+use mglint::reconciler::{self, RunOptions};
 
 pub fn run(a: ReconcileArgs, ui: &Ui) -> Result<u8, CliError> {
     let format = pick_format(a.format, a.output.as_deref(), YamlOrJson::Yaml)?;
@@ -17,10 +17,7 @@ pub fn run(a: ReconcileArgs, ui: &Ui) -> Result<u8, CliError> {
     let scenario = reconciler::load_scenario(&text)
         .map_err(|e| CliError::Failed(format!("`{}`: {e}", a.scenario.display())))?;
     let opts = RunOptions {
-        flavour: a.flavour.map(|f| match f {
-            FlavourArg::Fixed => Flavour::Fixed,
-            FlavourArg::Legacy => Flavour::Legacy,
-        }),
+        flavour: a.flavour,
         history_fix: a.history_fix,
         // The trace is printed only with --trace (and quiet prints nothing).
         no_trace: !a.trace || ui.quiet,

@@ -5,8 +5,8 @@
 //! written by a real CVO (4.8 and 4.9 for the must-gathers, 4.14-4.18 for oc's sets), so the
 //! model must find a setting and a generation that wrote every field.
 
+use mglint::reconciler::Flavour;
 use mglint::reconciler::replay::{Fit, ReplayResult};
-use mglint::reconciler::semantics::Flavour;
 use mglint::rules::Severity;
 use std::path::{Path, PathBuf};
 

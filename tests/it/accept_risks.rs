@@ -55,8 +55,8 @@ fn cv023_names_the_unaccepted_alert_risk_and_not_the_accepted_one() {
 
 #[test]
 fn with_the_gate_off_accept_risks_is_forbidden_as_the_cvo_says() {
-    use mglint::reconciler::semantics::{Flavour, Semantics};
-    use mglint::reconciler::validation::validate;
+    use mglint::reconciler::model::semantics::{Flavour, Semantics};
+    use mglint::reconciler::model::validation::validate;
     let text = std::fs::read_to_string(&files(&["cv.yaml"])[0]).unwrap();
     let cv: mglint::model::ClusterVersion = yaml_serde::from_str(&text).unwrap();
     let mut sem = Semantics::new(Flavour::Fixed, Some(100));

@@ -6,10 +6,10 @@
 use crate::reconciler_support;
 
 use mglint::model::{ClusterVersionStatus, HistoryEntry, Time};
-use mglint::reconciler::history::{
+use mglint::reconciler::model::history::{
     MergeInput, merge_equal_versions, merge_operator_history, prune,
 };
-use mglint::reconciler::status::{LoadStatus, WorkerStatus};
+use mglint::reconciler::model::input::{LoadStatus, WorkerStatus};
 use mglint::reconciler::{PruneVariant, RunOptions, Semantics, run};
 use reconciler_support::*;
 

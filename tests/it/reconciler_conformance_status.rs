@@ -5,11 +5,12 @@
 use crate::reconciler_support;
 
 use mglint::model::{ClusterVersion, ClusterVersionStatus, HistoryEntry, Release, Time};
-use mglint::reconciler::errors::{
+use mglint::reconciler::model::errors::{
     Effect, Failure, UpdateError, condense_cluster_operators, operator_message,
 };
-use mglint::reconciler::status::{LoadStatus, WorkerStatus, sync_failing_status, validate};
-use mglint::reconciler::worker::{ReportBase, filter_report};
+use mglint::reconciler::model::input::{LoadStatus, WorkerStatus};
+use mglint::reconciler::model::status::{sync_failing_status, validate};
+use mglint::reconciler::worker::state::{ReportBase, filter_report};
 use mglint::reconciler::{RunOptions, Semantics, run};
 use reconciler_support::*;
 use std::collections::BTreeMap;

@@ -6,8 +6,9 @@
 use mglint::model::{
     ClusterVersionStatus, Condition, HistoryEntry, Release, Time, fmt_k8s, parse_rfc3339,
 };
-use mglint::reconciler::errors::{Effect, UpdateError};
-use mglint::reconciler::status::{SyncInput, WorkerStatus, sync_status};
+use mglint::reconciler::model::errors::{Effect, UpdateError};
+use mglint::reconciler::model::input::{SyncInput, WorkerStatus};
+use mglint::reconciler::model::status::sync_status;
 use mglint::reconciler::{Flavour, Outcome, RunOptions, Scenario, Semantics, load_scenario};
 use std::collections::BTreeMap;
 use std::path::PathBuf;

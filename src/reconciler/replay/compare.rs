@@ -7,8 +7,9 @@
 
 use super::field::{ConditionField, HistoryField, ReleaseField, StatusField};
 use super::generation::{GENERATIONS, Generation};
+use super::variant::Variant;
 use crate::model::{ClusterVersion, Condition, HistoryEntry, find_condition, fmt_k8s};
-use crate::reconciler::semantics::{Flavour, minor_label, parse_cvo_minor};
+use crate::reconciler::model::semantics::{Flavour, minor_label, parse_cvo_minor};
 use crate::reconciler::{RunOptions, Scenario, run};
 
 /// The conditions the model computes (inputs such as Upgradeable and RetrievedUpdates, and
@@ -20,51 +21,6 @@ pub const COMPARED_CONDITIONS: [&str; 5] = [
     "ReleaseAccepted",
     "Invalid",
 ];
-
-/// One modelled CVO behaviour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Variant {
-    pub flavour: Flavour,
-    pub history_fix: bool,
-}
-
-impl Variant {
-    /// The four settings, the correct CVO first.
-    pub const ALL: [Variant; 4] = [
-        Variant {
-            flavour: Flavour::Fixed,
-            history_fix: true,
-        },
-        Variant {
-            flavour: Flavour::Fixed,
-            history_fix: false,
-        },
-        Variant {
-            flavour: Flavour::Legacy,
-            history_fix: true,
-        },
-        Variant {
-            flavour: Flavour::Legacy,
-            history_fix: false,
-        },
-    ];
-
-    /// `fixed, history fix on`.
-    pub fn label(&self) -> String {
-        let fix = if self.history_fix { "on" } else { "off" };
-        format!("{}, history fix {fix}", self.flavour.as_str())
-    }
-
-    /// Who writes the model's values, for deviation messages.
-    pub fn writer(&self) -> &'static str {
-        match (self.flavour, self.history_fix) {
-            (Flavour::Fixed, true) => "a correct CVO (fixed flavour, history fix on)",
-            (Flavour::Fixed, false) => "a fixed CVO without the history fix",
-            (Flavour::Legacy, true) => "a legacy CVO (4.1-4.10) with the history fix",
-            (Flavour::Legacy, false) => "a legacy CVO without the history fix (Bug 1756461)",
-        }
-    }
-}
 
 /// One field where the dump and the model differ.
 #[derive(Debug, Clone, PartialEq, Eq)]

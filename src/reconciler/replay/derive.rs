@@ -12,12 +12,12 @@ use super::requests::{self, Req};
 use super::timing::CompletionTiming;
 use crate::bundle::Bundle;
 use crate::model::{HistoryEntry, Release, Time, fmt_k8s};
+use crate::reconciler::model::semantics::Flavour;
 use crate::reconciler::scenario::UpgradeableCondition;
 use crate::reconciler::scenario::{
     AvailableUpdates, Event, PassResult, PodStart, Scenario, SpecChange, TimedEvent,
     UpgradeableChange,
 };
-use crate::reconciler::semantics::Flavour;
 use crate::timeline::Timeline;
 use chrono::Duration;
 
@@ -477,7 +477,7 @@ fn finish(
             }
         ),
         flavour: Flavour::Fixed,
-        cvo_version: minor.map(crate::reconciler::semantics::minor_label),
+        cvo_version: minor.map(crate::reconciler::model::semantics::minor_label),
         feature_gates,
         history_fix: Some(true),
         operator_release,

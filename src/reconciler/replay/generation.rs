@@ -7,8 +7,8 @@
 //! 4.14 hands a restarted worker its own release first (OCPBUGS-35228) and 4.12-4.16 add the
 //! weighted pruning, condensed operator errors and the slow-operator texts.
 
-use super::compare::Variant;
-use crate::reconciler::semantics::{Flavour, minor_label};
+use super::variant::Variant;
+use crate::reconciler::model::semantics::{Flavour, minor_label};
 
 /// One CVO generation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! checks, and `Payload loaded from … with hash …, architecture …`.
 
 use crate::model::Time;
-use crate::reconciler::errors::PreconditionFailure;
+use crate::reconciler::model::errors::PreconditionFailure;
 use crate::timeline::{Evidence, LoadFact, Timeline};
 
 /// One load-pipeline precondition result of a fixed CVO.

@@ -9,9 +9,9 @@ use super::{
     Comparison, CompletionTiming, Derived, Deviation, GenerationRun, Inference, RejectedTarget,
     ReplayResult, VariantRun, Verdict, Writer,
 };
-use crate::reconciler::cluster::{ClusterChange, ClusterOperatorState};
-use crate::reconciler::errors::PreconditionFailure;
-use crate::reconciler::events::{
+use crate::reconciler::model::cluster::{ClusterChange, ClusterOperatorState};
+use crate::reconciler::model::errors::PreconditionFailure;
+use crate::reconciler::model::events::{
     AvailableUpdates, DesiredUpdate, LoadOutcome, PassResult, PodStart, SpecChange, SyncFailed,
     TaskError, UpgradeableChange, UpgradeableCondition,
 };

@@ -28,12 +28,13 @@ mod render;
 mod requests;
 mod state;
 mod timing;
+mod variant;
 mod writer;
 
 pub use basis::Basis;
 pub use compare::{
-    COMPARED_CONDITIONS, Comparison, Deviation, FieldComparison, GenerationRun, Variant,
-    VariantRun, Verdict, check, compare, compare_fields,
+    COMPARED_CONDITIONS, Comparison, Deviation, FieldComparison, GenerationRun, VariantRun,
+    Verdict, check, compare, compare_fields,
 };
 pub use cx::{Inference, RejectedTarget};
 pub use derive::{Derived, derive_scenario};
@@ -41,6 +42,7 @@ pub use field::{ConditionField, HistoryField, ReleaseField, StatusField};
 pub use generation::{GENERATIONS, Generation};
 pub use render::{render_json, render_text, scenario_yaml};
 pub use timing::{CompletionTiming, CompletionWrite, Fit, RESYNC_MAX, STATUS_INTERVAL};
+pub use variant::Variant;
 pub use writer::Writer;
 
 use crate::bundle::Bundle;

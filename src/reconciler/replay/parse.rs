@@ -3,7 +3,7 @@
 //! the task errors of `Result of work`) into scenario inputs (cvo-reference §3.3, §3.5, §3.6,
 //! §6.2, §8). No CVO wording is matched here: see `crate::timeline::text`.
 
-use crate::reconciler::errors::PreconditionFailure;
+use crate::reconciler::model::errors::PreconditionFailure;
 use crate::reconciler::scenario::{LoadOutcome, LoadStep, TaskError};
 use crate::timeline::text::{self, TaskText};
 

@@ -115,7 +115,7 @@ fn render_text_unescaped(r: &ReplayResult) -> String {
                             "deviates"
                         },
                         best.agreement(),
-                        crate::reconciler::semantics::minor_label(g.minor)
+                        crate::reconciler::model::semantics::minor_label(g.minor)
                     ));
                     if !g.consistent() {
                         deviations(&mut s, best, "      ");
@@ -192,7 +192,7 @@ pub fn render_json(r: &ReplayResult, layout: JsonLayout) -> String {
             let best = g.best();
             json!({
                 "generation": g.generation.label,
-                "cvo_version": crate::reconciler::semantics::minor_label(g.minor),
+                "cvo_version": crate::reconciler::model::semantics::minor_label(g.minor),
                 "consistent": g.consistent(),
                 "settings": g.runs.iter().map(|r| variant_json(&r.variant)).collect::<Vec<_>>(),
                 "best": best.map(|b| variant_json(&b.variant)),
@@ -209,7 +209,7 @@ pub fn render_json(r: &ReplayResult, layout: JsonLayout) -> String {
         "verdict": verdict,
         "runs": runs,
         "generations": generations,
-        "writer": r.derived.writer.as_ref().map(|w| json!({"release": w.release, "cvo_version": crate::reconciler::semantics::minor_label(w.minor), "basis": w.basis})),
+        "writer": r.derived.writer.as_ref().map(|w| json!({"release": w.release, "cvo_version": crate::reconciler::model::semantics::minor_label(w.minor), "basis": w.basis})),
         "scenario": {
             "events": r.derived.scenario.events.len(),
             "flavour": r.derived.scenario.flavour.as_str(),

@@ -293,7 +293,7 @@ fn stuck_outcome(cx: &Cx<'_>, r: &Req, p: &Pass) -> Option<Outcome> {
         let v: Vec<_> = p
             .precondition_failures
             .iter()
-            .map(|f| crate::reconciler::errors::PreconditionFailure {
+            .map(|f| crate::reconciler::model::errors::PreconditionFailure {
                 name: f.name.clone(),
                 reason: f.reason.clone().unwrap_or_default(),
                 message: f.message.clone(),
@@ -335,7 +335,7 @@ fn stuck_outcome(cx: &Cx<'_>, r: &Req, p: &Pass) -> Option<Outcome> {
     })
 }
 
-fn describe(pre: &[crate::reconciler::errors::PreconditionFailure]) -> String {
+fn describe(pre: &[crate::reconciler::model::errors::PreconditionFailure]) -> String {
     let names: Vec<String> = pre
         .iter()
         .map(|p| format!("precondition `{}` ({})", p.name, p.reason))

@@ -6,7 +6,7 @@
 
 use super::cx::Cx;
 use super::requests::Req;
-use crate::reconciler::semantics::parse_cvo_minor;
+use crate::reconciler::model::semantics::parse_cvo_minor;
 
 /// The CVO that wrote the dump, as far as the evidence shows.
 #[derive(Debug, Clone, PartialEq, Eq)]

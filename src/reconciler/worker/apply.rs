@@ -2,12 +2,14 @@
 //! with report-only errors), the legacy checks at the start of a pass, the attempt counter and
 //! the ClusterOperator update timers (cvo-reference §5.2, §5.3).
 
-use super::errors::{Effect, UpdateError, default_effect, is_degraded_reason, operator_message};
-use super::errors::{is_operator_reason, summarize_task_errors};
-use super::scenario::{PassProgress, PassResult};
-use super::semantics::{Flavour, Semantics};
-use super::status::{WorkerStatus, version_string};
-use super::worker::{Ctx, Worker, WorkerState};
+use super::state::{Ctx, Worker, WorkerState};
+use crate::reconciler::model::errors::{
+    Effect, UpdateError, default_effect, is_degraded_reason, operator_message,
+};
+use crate::reconciler::model::errors::{is_operator_reason, summarize_task_errors};
+use crate::reconciler::model::events::{PassProgress, PassResult};
+use crate::reconciler::model::input::{WorkerStatus, version_string};
+use crate::reconciler::model::semantics::{Flavour, Semantics};
 
 /// A pass event.
 pub enum Pass<'a> {

@@ -2,10 +2,10 @@
 //! status handed to `updateClusterVersionStatus` in status_test.go): a scripted
 //! [`FakeStatus`] turned into the worker status the status sync reads.
 
-use super::errors::{Failure, UpdateError};
-use super::events::{FakeFailure, FakeStatus};
-use super::status::{LoadStatus, WorkerStatus};
 use crate::model::Time;
+use crate::reconciler::model::errors::{Failure, UpdateError};
+use crate::reconciler::model::events::{FakeFailure, FakeStatus};
+use crate::reconciler::model::input::{LoadStatus, WorkerStatus};
 use chrono::Duration;
 
 fn update_error(f: &FakeFailure) -> UpdateError {

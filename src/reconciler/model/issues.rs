@@ -124,7 +124,7 @@ fn go_json_string(s: &str, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reconciler::errors::{Effect, multiple_errors};
+    use crate::reconciler::model::errors::{Effect, multiple_errors};
 
     #[test]
     fn plain_and_update_errors_render_as_the_cvo_does() {

@@ -1,13 +1,14 @@
 //! One status sync as a pure function: the sync worker's snapshot in, the new ClusterVersion
 //! status out (observedGeneration, versionHash, desired, history, and the conditions with
-//! their exact reasons, messages and lastTransitionTime rules; cvo-reference §3, §3.9).
+//! their exact reasons, messages and lastTransitionTime rules; cvo-reference §3, §3.9). What
+//! it reads is declared in [`super::input`].
 
-use super::capabilities::CapabilitiesStatus;
 use super::errors::{Effect, Failure, summary_for_reason};
 use super::history::{MergeInput, Pruned, merge_operator_history};
+use super::input::{SyncInput, WorkerStatus, equal_digest, version_string};
+use super::risk_sources::set_upgradeable_from_risks;
 use super::risks::{
-    RiskConditions, SourceRisks, accepted_risks_text, conditional_update_risks, own_conditions,
-    set_upgradeable_from_risks, with_risk_names,
+    accepted_risks_text, conditional_update_risks, own_conditions, with_risk_names,
 };
 use super::semantics::Semantics;
 use crate::model::{ClusterVersionStatus, Condition, Release, Time};
@@ -15,86 +16,6 @@ use crate::model::{ClusterVersionStatus, Condition, Release, Time};
 pub use super::conditions::{remove_condition, set_condition};
 pub use super::progress::{ProgressConversion, convert_error_to_progressing};
 pub use super::validation::{FieldError, validate};
-use std::collections::BTreeMap;
-
-/// The payload-load pipeline's report (`loadPayloadStatus`, cvo-reference §3.5).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct LoadStatus {
-    /// `PayloadLoaded`, `RetrievePayload`, `LoadPayload`, `VerifyPayloadVersion`,
-    /// `PreconditionChecks`, or empty before the first load.
-    pub step: String,
-    pub message: String,
-    pub failure: bool,
-    /// The target the report is about.
-    pub update: Release,
-    pub accepted_risks: String,
-    pub local: bool,
-}
-
-/// The sync worker's status snapshot (`SyncWorkerStatus`, cvo-reference §2).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct WorkerStatus {
-    pub generation: i64,
-    /// The release being applied or reconciled.
-    pub actual: Release,
-    pub verified: bool,
-    pub reconciling: bool,
-    pub initial: bool,
-    /// Consecutive fully successful passes for this work.
-    pub completed: u32,
-    pub done: u32,
-    pub total: u32,
-    pub failure: Option<Failure>,
-    pub version_hash: String,
-    pub last_progress: Option<Time>,
-    /// Legacy apply-loop step; `RetrievePayload` while the target is being downloaded.
-    pub step: String,
-    pub load: LoadStatus,
-    pub implicitly_enabled: Vec<String>,
-    /// `status.capabilities` as the worker reports it (4.11+; `None` before it has work).
-    pub capabilities: Option<CapabilitiesStatus>,
-}
-
-/// Everything a status sync reads besides the old status.
-#[derive(Debug, Clone, Copy)]
-pub struct SyncInput<'a> {
-    pub sem: &'a Semantics,
-    /// The CVO pod's own release.
-    pub operator_release: &'a Release,
-    pub worker: &'a WorkerStatus,
-    /// Field errors from spec validation (`Invalid`).
-    pub validation_errors: &'a [String],
-    /// The update service's node for the running release (`availableUpdates.Current`).
-    pub update_service_current: Option<&'a Release>,
-    /// When this CVO process first saw each ClusterOperator updating.
-    pub co_update_started: &'a BTreeMap<String, Time>,
-    pub now: Time,
-    /// Some while the CVO reconciles accepted risks (4.22+ with `ClusterUpdateAcceptRisks`):
-    /// its cached, evaluated update service answer.
-    pub risk_status: Option<RiskStatus<'a>>,
-    /// 4.23+: the Upgradeable risk sources' answer (`setUpgradeableCondition`).
-    pub upgradeable_risks: Option<&'a SourceRisks>,
-}
-
-/// The available-updates cache as `updateClusterVersionStatus` reads it with accept risks on.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct RiskStatus<'a> {
-    /// `None`: no answer cached yet (the status's conditional updates are used).
-    pub updates: Option<&'a [Release]>,
-    pub conditional: Option<&'a [crate::model::ConditionalUpdate]>,
-    pub risk_conditions: Option<&'a RiskConditions>,
-}
-
-/// `versionStringFromRelease`: version, else image, else `<unknown>`.
-pub fn version_string(r: &Release) -> String {
-    if !r.version.is_empty() {
-        r.version.clone()
-    } else if !r.image.is_empty() {
-        r.image.clone()
-    } else {
-        "<unknown>".into()
-    }
-}
 
 fn digest(image: &str) -> Option<&str> {
     image.split_once('@').map(|(_, d)| d)
@@ -111,7 +32,7 @@ fn merge_release_metadata(
 ) -> Release {
     let same = |a: &str, b: &str| match sem.minor {
         0..=6 => a == b,
-        _ => super::worker::equal_digest(a, b),
+        _ => equal_digest(a, b),
     };
     if let Some(c) = current.filter(|c| same(&r.image, &c.image)) {
         if r.version.is_empty() {

@@ -1,14 +1,14 @@
 //! Expectations a scenario can assert on the resulting ClusterVersion (history, conditions by
 //! type, desired, generations) and the readable list of mismatches.
 
-use super::capabilities::CapabilitiesStatus;
-use super::preconditions::CheckResult;
-use super::worker::WorkerState;
 use crate::model::{ClusterVersion, HistoryEntry, Time, fmt_k8s, parse_rfc3339};
+use crate::reconciler::model::capabilities::CapabilitiesStatus;
+use crate::reconciler::model::preconditions::CheckResult;
+use crate::reconciler::worker::state::WorkerState;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-use super::events::double_option;
+use crate::reconciler::model::events::double_option;
 
 /// What to assert. Absent parts are not checked.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -120,12 +120,7 @@ pub enum ExpectWorkerState {
 
 impl ExpectWorkerState {
     fn as_str(&self) -> &'static str {
-        match self {
-            ExpectWorkerState::Initializing => "Initializing",
-            ExpectWorkerState::Updating => "Updating",
-            ExpectWorkerState::Reconciling => "Reconciling",
-            ExpectWorkerState::NoWork => "none",
-        }
+        crate::vocab::names::serde_name(self)
     }
 }
 
@@ -302,7 +297,9 @@ pub fn compare(
     compare_preconditions(&mut d, &expect.preconditions, checks);
     if let Some(w) = &expect.worker {
         if let Some(v) = w.state {
-            let actual = worker.state.map_or("none", |s| s.as_str());
+            let actual = worker
+                .state
+                .map_or(ExpectWorkerState::NoWork.as_str(), |s| s.as_str());
             d.check("worker.state".into(), v.as_str(), actual);
         }
         if let Some(v) = w.reconciling {

@@ -30,14 +30,9 @@ impl Effect {
         }
     }
 
+    /// The effect's name, as serde spells it (`""` when unset).
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Effect::Unset => "",
-            Effect::Report => "Report",
-            Effect::None => "None",
-            Effect::Fail => "Fail",
-            Effect::FailAfterInterval => "FailAfterInterval",
-        }
+        crate::vocab::names::serde_name(self)
     }
 }
 

@@ -3,12 +3,14 @@
 //! precondition failures, and the ReleaseAccepted message texts (cvo-reference §3.5, §5.4,
 //! §5.6, §6).
 
-use super::errors::{PreconditionFailure, UpdateError, go_quote, summarize_preconditions};
-use super::preconditions::{CheckResult, PreconditionInput, run_all};
-use super::scenario::{LoadOutcome, LoadStep, VerificationRisk};
-use super::semantics::Semantics;
-use super::worker::Payload;
+use super::state::{Ctx, Payload};
 use crate::model::Release;
+use crate::reconciler::model::errors::{
+    PreconditionFailure, UpdateError, go_quote, summarize_preconditions,
+};
+use crate::reconciler::model::events::{LoadOutcome, LoadStep, VerificationRisk};
+use crate::reconciler::model::preconditions::{CheckResult, PreconditionInput, run_all};
+use crate::reconciler::model::semantics::Semantics;
 
 /// `Payload loaded version="…" image="…" architecture="…"` (the architecture part from 4.12).
 pub fn payload_loaded_message(version: &str, image: &str, arch: &str, sem: &Semantics) -> String {
@@ -45,6 +47,21 @@ pub fn arch_or_default(a: &str, op: &Release) -> String {
         (false, _) => a.to_string(),
         (true, false) => op.architecture.clone(),
         (true, true) => "amd64".into(),
+    }
+}
+
+/// The CVO's own payload, read from the pod's manifests.
+pub fn local_payload(cx: &Ctx<'_>) -> Payload {
+    Payload {
+        release: Release {
+            architecture: String::new(),
+            force: None,
+            ..cx.operator.clone()
+        },
+        verified: false,
+        local: true,
+        hash: cx.operator_hash.to_string(),
+        architecture: arch_or_default("", cx.operator),
     }
 }
 

@@ -1,15 +1,15 @@
 //! The sync worker's state: its work (target, state, attempt, completed passes, capabilities),
-//! the loaded payload, the target being loaded, and the status it reports through the
-//! statusWrapper rules (cvo-reference §5, §5.7). `SyncWorker.Update` is in
-//! [`super::update`], the apply loop's passes in [`super::apply`].
+//! the loaded payload, the target being loaded, what it reads for one event ([`Ctx`]), and the
+//! status it reports through the statusWrapper rules (cvo-reference §5, §5.7). The leaf of the
+//! worker: `SyncWorker.Update`, the load pipeline and the apply loop's passes (the sibling
+//! modules) change this state; it imports none of them.
 
-use super::capabilities::Capabilities;
-use super::load::arch_or_default;
-use super::preconditions::{CheckResult, PreconditionInput};
-use super::scenario::LoadOutcome;
-use super::semantics::Semantics;
-use super::status::{WorkerStatus, version_string};
 use crate::model::{HistoryEntry, Release, Time};
+use crate::reconciler::model::capabilities::Capabilities;
+use crate::reconciler::model::events::LoadOutcome;
+use crate::reconciler::model::input::{WorkerStatus, version_string};
+use crate::reconciler::model::preconditions::{CheckResult, PreconditionInput};
+use crate::reconciler::model::semantics::Semantics;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -22,12 +22,9 @@ pub enum WorkerState {
 }
 
 impl WorkerState {
+    /// The state's name, as serde spells it (`Reconciling`).
     pub fn as_str(&self) -> &'static str {
-        match self {
-            WorkerState::Initializing => "Initializing",
-            WorkerState::Updating => "Updating",
-            WorkerState::Reconciling => "Reconciling",
-        }
+        crate::vocab::names::serde_name(self)
     }
 }
 
@@ -178,18 +175,6 @@ pub fn same_target(a: &Release, b: &Release) -> bool {
     a.image == b.image && a.force.unwrap_or(false) == b.force.unwrap_or(false)
 }
 
-/// `equalDigest`: the same pull-spec, or the same digest.
-pub fn equal_digest(a: &str, b: &str) -> bool {
-    let digest = |s: &str| {
-        let mut parts = s.splitn(3, '@');
-        match (parts.next(), parts.next(), parts.next()) {
-            (Some(_), Some(d), None) => d.to_string(),
-            _ => String::new(),
-        }
-    };
-    a == b || (!digest(a).is_empty() && digest(a) == digest(b))
-}
-
 /// The state Operator.sync suggests (cvo-reference §5.1 step 4): Initializing while history has
 /// no Completed entry, Reconciling when `history[0]` is Completed for the image, else Updating.
 pub fn initial_state(history: &[HistoryEntry], desired: &Release) -> WorkerState {
@@ -305,21 +290,6 @@ impl Worker {
         self.report(cx, next);
     }
 
-    /// The CVO's own payload, read from the pod's manifests.
-    pub(super) fn local_payload(cx: &Ctx<'_>) -> Payload {
-        Payload {
-            release: Release {
-                architecture: String::new(),
-                force: None,
-                ..cx.operator.clone()
-            },
-            verified: false,
-            local: true,
-            hash: cx.operator_hash.to_string(),
-            architecture: arch_or_default("", cx.operator),
-        }
-    }
-
     /// Replaces the work (`calculateNextFrom`): Updating unless Initializing, attempt 0.
     pub(super) fn change_work(&mut self, cx: &mut Ctx<'_>, target: &Release, caps: Capabilities) {
         let Some(w) = self.work.as_mut() else { return };
@@ -351,14 +321,6 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn digests_compare_across_pull_specs() {
-        assert!(equal_digest("a/b@sha256:1", "c/d@sha256:1"));
-        assert!(equal_digest("a/b:tag", "a/b:tag"));
-        assert!(!equal_digest("a/b:tag", "c/d:tag"));
-        assert!(!equal_digest("a/b@sha256:1", "a/b@sha256:2"));
-    }
 
     #[test]
     fn a_report_that_is_no_progress_clears_last_progress() {

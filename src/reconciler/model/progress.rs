@@ -3,7 +3,7 @@
 //! update effect with the 40-minute interval and the 4.16+ slow-operator check.
 
 use super::errors::{Effect, Failure};
-use super::status::SyncInput;
+use super::input::SyncInput;
 use crate::model::{ClusterVersionStatus, Time};
 use chrono::Duration;
 use std::collections::BTreeMap;

@@ -2,10 +2,10 @@
 //! attempt, whose manifests were applied, every ClusterVersion field and condition that
 //! changed, and the CVO's own remarks; plus its text rendering.
 
-use super::scenario::{Event, TimedEvent};
-use super::status::version_string;
-use super::worker::WorkerState;
 use crate::model::{ClusterVersion, Condition, HistoryEntry, Release, Time, fmt_k8s};
+use crate::reconciler::model::input::version_string;
+use crate::reconciler::scenario::{Event, TimedEvent};
+use crate::reconciler::worker::state::WorkerState;
 use serde::Serialize;
 
 /// One changed field: `field` is a path such as `status.history[1].completionTime` or
@@ -46,7 +46,7 @@ fn short_release(r: &Release) -> String {
 }
 
 /// The condition types of a list of scripted Upgradeable conditions, comma-separated.
-fn types(v: &[super::scenario::UpgradeableCondition]) -> String {
+fn types(v: &[crate::reconciler::scenario::UpgradeableCondition]) -> String {
     v.iter()
         .map(|c| c.type_.as_str())
         .collect::<Vec<_>>()
@@ -87,7 +87,7 @@ pub fn describe_event(ev: &TimedEvent) -> String {
         Event::LoadOutcome(o) => {
             let failure = o
                 .failure
-                .unwrap_or(o.step != super::scenario::LoadStep::PayloadLoaded);
+                .unwrap_or(o.step != crate::reconciler::scenario::LoadStep::PayloadLoaded);
             let what = if failure { "failure" } else { "ok" };
             format!("load_outcome {} {what}", o.step.as_str())
         }

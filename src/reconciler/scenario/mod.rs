@@ -1,17 +1,22 @@
 //! The scenario format: settings, the starting ClusterVersion, a list of timed events and
 //! optional expectations, as plain Rust types that can be built programmatically, loaded from
 //! YAML ([`load_scenario`]) and written back ([`Scenario::to_yaml`]). Documented in
-//! docs/scenario-format.md.
+//! docs/scenario-format.md. The expectations and their comparison with a run's result are
+//! in [`expect`]; the event payloads are the model's ([`crate::reconciler::model::events`]),
+//! re-exported here as the format's vocabulary.
 
-pub use super::events::*;
+pub mod expect;
 
-use super::capabilities::{CapabilitiesStatus, CapabilitySpec};
-use super::cluster::{ClusterChange, ClusterState};
-use super::expect::Expect;
-use super::semantics::{Flavour, PruneVariant};
+pub use crate::reconciler::model::events::*;
+
 use crate::model::{
     ClusterVersionSpec, ClusterVersionStatus, Release, Time, fmt_k8s, parse_rfc3339,
 };
+use crate::reconciler::model::capabilities::{CapabilitiesStatus, CapabilitySpec};
+use crate::reconciler::model::cluster::{ClusterChange, ClusterState};
+use crate::reconciler::model::semantics::{Flavour, PruneVariant};
+use crate::vocab::names::{from_serde_name, serde_name};
+use expect::Expect;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -189,23 +194,67 @@ pub enum Event {
 }
 
 impl Event {
-    /// The event's key in the YAML format.
-    pub fn kind(&self) -> &'static str {
+    /// The event's kind (its key in the YAML format).
+    pub fn kind(&self) -> EventKind {
         match self {
-            Event::PodStart(_) => "pod_start",
-            Event::SpecChange(_) => "spec_change",
-            Event::LoadOutcome(_) => "load_outcome",
-            Event::PassProgress(_) => "pass_progress",
-            Event::PassResult(_) => "pass_result",
-            Event::Tick => "tick",
-            Event::SyncFailedRepeatedly(_) => "sync_failed_repeatedly",
-            Event::AvailableUpdates(_) => "available_updates",
-            Event::Upgradeable(_) => "upgradeable",
-            Event::UpgradeableConditions(_) => "upgradeable_conditions",
-            Event::UpgradeableChecks(_) => "upgradeable_checks",
-            Event::WorkerStatus(_) => "worker_status",
-            Event::ClusterChange(_) => "cluster_change",
+            Event::PodStart(_) => EventKind::PodStart,
+            Event::SpecChange(_) => EventKind::SpecChange,
+            Event::LoadOutcome(_) => EventKind::LoadOutcome,
+            Event::PassProgress(_) => EventKind::PassProgress,
+            Event::PassResult(_) => EventKind::PassResult,
+            Event::Tick => EventKind::Tick,
+            Event::SyncFailedRepeatedly(_) => EventKind::SyncFailedRepeatedly,
+            Event::AvailableUpdates(_) => EventKind::AvailableUpdates,
+            Event::Upgradeable(_) => EventKind::Upgradeable,
+            Event::UpgradeableConditions(_) => EventKind::UpgradeableConditions,
+            Event::UpgradeableChecks(_) => EventKind::UpgradeableChecks,
+            Event::WorkerStatus(_) => EventKind::WorkerStatus,
+            Event::ClusterChange(_) => EventKind::ClusterChange,
         }
+    }
+}
+
+/// The kinds of [`Event`]: their serde names are the event keys of the YAML format, read and
+/// written from this one declaration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    PodStart,
+    SpecChange,
+    LoadOutcome,
+    PassProgress,
+    PassResult,
+    Tick,
+    SyncFailedRepeatedly,
+    AvailableUpdates,
+    Upgradeable,
+    UpgradeableConditions,
+    UpgradeableChecks,
+    WorkerStatus,
+    ClusterChange,
+}
+
+impl EventKind {
+    /// Every kind, in the order the format documents them.
+    pub const ALL: [EventKind; 13] = [
+        EventKind::PodStart,
+        EventKind::SpecChange,
+        EventKind::LoadOutcome,
+        EventKind::PassProgress,
+        EventKind::PassResult,
+        EventKind::Tick,
+        EventKind::SyncFailedRepeatedly,
+        EventKind::AvailableUpdates,
+        EventKind::Upgradeable,
+        EventKind::UpgradeableConditions,
+        EventKind::UpgradeableChecks,
+        EventKind::WorkerStatus,
+        EventKind::ClusterChange,
+    ];
+
+    /// The event's key in the YAML format (`pod_start`).
+    pub fn name(self) -> &'static str {
+        serde_name(&self)
     }
 }
 
@@ -250,10 +299,6 @@ struct RawScenario {
     cluster: Option<ClusterState>,
 }
 
-const KINDS: &str = "pod_start, spec_change, load_outcome, pass_progress, pass_result, tick, \
-sync_failed_repeatedly, available_updates, upgradeable, upgradeable_conditions, upgradeable_checks, \
-worker_status, cluster_change";
-
 fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
     let yaml_serde::Value::Mapping(map) = v else {
         return Err(format!(
@@ -290,37 +335,45 @@ fn parse_event(i: usize, v: yaml_serde::Value) -> Result<TimedEvent, String> {
     let (kind, v) = kinds.remove(0);
     let ctx = |e: yaml_serde::Error| format!("event {i} at {} (`{kind}`): {e}", fmt_k8s(&at));
     let empty = |v: &yaml_serde::Value| v.is_null() || v.as_mapping().is_some_and(|m| m.is_empty());
-    let event = match kind.as_str() {
-        "pod_start" => Event::PodStart(yaml_serde::from_value(v).map_err(ctx)?),
-        "spec_change" => Event::SpecChange(yaml_serde::from_value(v).map_err(ctx)?),
-        "load_outcome" => Event::LoadOutcome(yaml_serde::from_value(v).map_err(ctx)?),
-        "pass_progress" => Event::PassProgress(yaml_serde::from_value(v).map_err(ctx)?),
-        "pass_result" => Event::PassResult(yaml_serde::from_value(v).map_err(ctx)?),
-        "tick" if empty(&v) => Event::Tick,
-        "tick" => {
+    let Some(k) = from_serde_name::<EventKind>(&kind) else {
+        let known: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
+        return Err(format!(
+            "event {i} at {}: unknown event kind `{kind}`; expected one of {}",
+            fmt_k8s(&at),
+            known.join(", ")
+        ));
+    };
+    let event = match k {
+        EventKind::PodStart => Event::PodStart(yaml_serde::from_value(v).map_err(ctx)?),
+        EventKind::SpecChange => Event::SpecChange(yaml_serde::from_value(v).map_err(ctx)?),
+        EventKind::LoadOutcome => Event::LoadOutcome(yaml_serde::from_value(v).map_err(ctx)?),
+        EventKind::PassProgress => Event::PassProgress(yaml_serde::from_value(v).map_err(ctx)?),
+        EventKind::PassResult => Event::PassResult(yaml_serde::from_value(v).map_err(ctx)?),
+        EventKind::Tick if empty(&v) => Event::Tick,
+        EventKind::Tick => {
             return Err(format!(
                 "event {i} at {}: `tick` takes no fields, write `tick: {{}}`",
                 fmt_k8s(&at)
             ));
         }
-        "sync_failed_repeatedly" => {
+        EventKind::SyncFailedRepeatedly => {
             Event::SyncFailedRepeatedly(yaml_serde::from_value(v).map_err(ctx)?)
         }
-        "available_updates" => Event::AvailableUpdates(yaml_serde::from_value(v).map_err(ctx)?),
-        "upgradeable" if v.is_null() => Event::Upgradeable(None),
-        "upgradeable" => Event::Upgradeable(Some(yaml_serde::from_value(v).map_err(ctx)?)),
-        "upgradeable_conditions" => {
+        EventKind::AvailableUpdates => {
+            Event::AvailableUpdates(yaml_serde::from_value(v).map_err(ctx)?)
+        }
+        EventKind::Upgradeable if v.is_null() => Event::Upgradeable(None),
+        EventKind::Upgradeable => Event::Upgradeable(Some(yaml_serde::from_value(v).map_err(ctx)?)),
+        EventKind::UpgradeableConditions => {
             Event::UpgradeableConditions(yaml_serde::from_value(v).map_err(ctx)?)
         }
-        "upgradeable_checks" => Event::UpgradeableChecks(yaml_serde::from_value(v).map_err(ctx)?),
-        "worker_status" => Event::WorkerStatus(Box::new(yaml_serde::from_value(v).map_err(ctx)?)),
-        "cluster_change" => Event::ClusterChange(yaml_serde::from_value(v).map_err(ctx)?),
-        other => {
-            return Err(format!(
-                "event {i} at {}: unknown event kind `{other}`; expected one of {KINDS}",
-                fmt_k8s(&at)
-            ));
+        EventKind::UpgradeableChecks => {
+            Event::UpgradeableChecks(yaml_serde::from_value(v).map_err(ctx)?)
         }
+        EventKind::WorkerStatus => {
+            Event::WorkerStatus(Box::new(yaml_serde::from_value(v).map_err(ctx)?))
+        }
+        EventKind::ClusterChange => Event::ClusterChange(yaml_serde::from_value(v).map_err(ctx)?),
     };
     check_event(i, &at, &event)?;
     Ok(TimedEvent { at, event })
@@ -400,7 +453,7 @@ fn check_cluster(i: usize, ev: &TimedEvent, cluster: Option<&ClusterState>) -> R
     if scripted && computing {
         return Err(format!(
             "event {i} at {at}: `{}` scripts Upgradeable, which this scenario's `cluster:` block computes; drop the event or set `cluster: {{compute_upgradeable: false}}`",
-            ev.event.kind()
+            ev.event.kind().name()
         ));
     }
     if matches!(ev.event, Event::ClusterChange(_)) && cluster.is_none() {
@@ -442,7 +495,7 @@ pub fn load_scenario(text: &str) -> Result<Scenario, ScenarioError> {
     let raw: RawScenario =
         yaml_serde::from_str(text).map_err(|e| ScenarioError::Format(e.to_string()))?;
     if let Some(v) = &raw.cvo_version
-        && super::semantics::parse_cvo_minor(v).is_none()
+        && crate::reconciler::model::semantics::parse_cvo_minor(v).is_none()
     {
         return Err(ScenarioError::Format(format!(
             "`cvo_version` must look like \"4.3\", got `{v}`"
@@ -453,7 +506,7 @@ pub fn load_scenario(text: &str) -> Result<Scenario, ScenarioError> {
             "`max_history` must be at least 1".into(),
         ));
     }
-    let mut gates = super::semantics::FeatureGates::default();
+    let mut gates = crate::reconciler::model::semantics::FeatureGates::default();
     if let Some(g) = raw.feature_gates.iter().find(|g| !gates.enable(g)) {
         return Err(ScenarioError::Format(format!(
             "unknown feature gate `{g}`; expected ReconciliationIssuesCondition, UnknownVersion, ClusterUpdateAcceptRisks, CRDCompatibilityRequirementOperator or ClusterAPIMachineManagement"
@@ -514,7 +567,7 @@ impl Serialize for TimedEvent {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(2))?;
         m.serialize_entry("at", &fmt_k8s(&self.at))?;
-        let kind = self.event.kind();
+        let kind = self.event.kind().name();
         match &self.event {
             Event::PodStart(v) => m.serialize_entry(kind, v)?,
             Event::SpecChange(v) => m.serialize_entry(kind, v)?,
@@ -617,13 +670,27 @@ expect: {}
 "#;
 
     #[test]
+    fn an_unknown_event_kind_names_every_kind() {
+        let e = load_scenario("events:\n  - {at: \"2020-01-01T00:00:00Z\", pod_stop: {}}\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "event 0 at 2020-01-01T00:00:00Z: unknown event kind `pod_stop`; expected one of \
+             pod_start, spec_change, load_outcome, pass_progress, pass_result, tick, \
+             sync_failed_repeatedly, available_updates, upgradeable, upgradeable_conditions, \
+             upgradeable_checks, worker_status, cluster_change"
+        );
+    }
+
+    #[test]
     fn the_issue_example_parses() {
         let s = load_scenario(ISSUE_EXAMPLE).unwrap();
         assert_eq!(
             (s.flavour, s.prune),
             (Flavour::Legacy, Some(PruneVariant::Weighted100))
         );
-        let kinds: Vec<&str> = s.events.iter().map(|e| e.event.kind()).collect();
+        let kinds: Vec<&str> = s.events.iter().map(|e| e.event.kind().name()).collect();
         assert_eq!(
             kinds,
             [

@@ -2,27 +2,25 @@
 //! an Operator.sync (validation, desired update, SyncWorker.Update, status sync) and records a
 //! trace step. Pure: time comes only from the events.
 
-use super::apply::Pass;
-use super::capabilities::{CapabilitiesStatus, CapabilitySpec};
-use super::cluster::ClusterState;
-use super::errors::{Failure, UpdateError};
-use super::events::UpgradeableCondition;
-use super::expect::WorkerView;
-use super::fake::fake_worker_status;
-use super::preconditions::{CheckResult, PreconditionInput};
-use super::risks::{EvalInput, RiskConditions, RiskMatch, SourceRisks};
-use super::scenario::{Event, LoadOutcome, Scenario, TimedEvent};
-use super::semantics::{Flavour, Semantics};
-use super::status::{
-    RiskStatus, SyncInput, WorkerStatus, set_condition, sync_failing_status, sync_status,
-    version_string,
-};
 use super::trace::{TraceStep, describe_event, diff};
-use super::update::UpdateInput;
-use super::upgradeable::{Computed, apply_upgradeable, upgradeable_from_checks};
-use super::validation::{clears_desired_update, validate};
-use super::worker::{Ctx, Worker};
 use crate::model::{ClusterVersion, ConditionalUpdate, ObjectMeta, Release, Time};
+use crate::reconciler::model::capabilities::{CapabilitiesStatus, CapabilitySpec};
+use crate::reconciler::model::cluster::ClusterState;
+use crate::reconciler::model::errors::{Failure, UpdateError};
+use crate::reconciler::model::events::UpgradeableCondition;
+use crate::reconciler::model::input::{RiskStatus, SyncInput, WorkerStatus, version_string};
+use crate::reconciler::model::preconditions::{CheckResult, PreconditionInput};
+use crate::reconciler::model::risks::{EvalInput, RiskConditions, RiskMatch, SourceRisks};
+use crate::reconciler::model::semantics::{Flavour, Semantics};
+use crate::reconciler::model::status::{set_condition, sync_failing_status, sync_status};
+use crate::reconciler::model::upgradeable::{Computed, apply_upgradeable, upgradeable_from_checks};
+use crate::reconciler::model::validation::{clears_desired_update, validate};
+use crate::reconciler::scenario::expect::WorkerView;
+use crate::reconciler::scenario::{Event, LoadOutcome, Scenario, TimedEvent};
+use crate::reconciler::worker::apply::Pass;
+use crate::reconciler::worker::fake::fake_worker_status;
+use crate::reconciler::worker::state::{Ctx, Worker};
+use crate::reconciler::worker::update::UpdateInput;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The simulated CVO and its ClusterVersion.
@@ -134,7 +132,7 @@ impl Engine {
     fn risk_sources(&self, versions: &[String]) -> Option<SourceRisks> {
         let cluster = self.cluster.as_ref()?;
         let mut all = SourceRisks::default();
-        let alerts = super::risks::alerts_to_risks(&cluster.alerts);
+        let alerts = crate::reconciler::model::risk_sources::alerts_to_risks(&cluster.alerts);
         let versions_of =
             |r: &crate::model::ConditionalUpdateRisk| (r.name.clone(), versions.to_vec());
         all.add(SourceRisks {
@@ -149,7 +147,7 @@ impl Engine {
             errors: Vec::new(),
         });
         if self.risk_upgradeable() {
-            all.add(super::risks::upgradeable_sources(
+            all.add(crate::reconciler::model::risk_sources::upgradeable_sources(
                 &self.cv,
                 cluster,
                 &self.operator.version,
@@ -186,7 +184,7 @@ impl Engine {
                 true => self.risk_sources(&versions),
                 false => None,
             };
-            let out = super::risks::evaluate(
+            let out = crate::reconciler::model::risks::evaluate(
                 &cache.upstream_updates,
                 &upstream_cus,
                 EvalInput {
@@ -414,12 +412,14 @@ impl Engine {
         // 4.23+: Upgradeable from the risk sources, on the ClusterVersion as the lister holds
         // it before this sync writes it.
         let upgradeable_risks = match (self.risk_upgradeable(), self.cluster.as_ref()) {
-            (true, Some(cluster)) => Some(super::risks::upgradeable_sources(
-                &self.cv,
-                cluster,
-                &self.operator.version,
-                &[],
-            )),
+            (true, Some(cluster)) => {
+                Some(crate::reconciler::model::risk_sources::upgradeable_sources(
+                    &self.cv,
+                    cluster,
+                    &self.operator.version,
+                    &[],
+                ))
+            }
             _ => None,
         };
         let cache = self.updates_cache.as_ref();
@@ -465,7 +465,11 @@ impl Engine {
         }
     }
 
-    fn spec_change(&mut self, c: &super::scenario::SpecChange, notes: &mut Vec<String>) {
+    fn spec_change(
+        &mut self,
+        c: &crate::reconciler::scenario::SpecChange,
+        notes: &mut Vec<String>,
+    ) {
         let spec = &mut self.cv.spec;
         if let Some(u) = &c.desired_update {
             spec.desired_update = u.as_ref().map(|u| u.release());

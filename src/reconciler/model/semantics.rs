@@ -4,33 +4,25 @@
 
 use serde::{Deserialize, Serialize};
 
-/// How the sync worker treats a new target (cvo-reference §5.5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// How the sync worker treats a new target (cvo-reference §5.5). Its values are derived for
+/// the CLI too (`reconcile --flavour`), each with the short help given there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
 pub enum Flavour {
     /// 4.10.z/4.11+: load, verify and precondition checks run before the target becomes work;
     /// the running release keeps being reconciled while the target is rejected.
+    #[value(help = "4.11+: load, verify and check preconditions before applying")]
     Fixed,
     /// 4.1-4.10: the target becomes work at once and its checks run at the start of every
     /// pass; while they fail, no manifest of the running release is applied.
+    #[value(help = "4.1-4.10: the target is applied before its checks")]
     Legacy,
 }
 
 impl Flavour {
-    /// Parses `fixed` or `legacy`.
-    pub fn parse(s: &str) -> Option<Flavour> {
-        match s.trim() {
-            "fixed" => Some(Flavour::Fixed),
-            "legacy" => Some(Flavour::Legacy),
-            _ => None,
-        }
-    }
-
+    /// `fixed` or `legacy`, as serde (and the CLI) spell it.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Flavour::Fixed => "fixed",
-            Flavour::Legacy => "legacy",
-        }
+        crate::vocab::names::serde_name(self)
     }
 
     /// The CVO minor modelled when a scenario names none: 4.16 (HEAD wording of the
@@ -66,21 +58,9 @@ pub enum PruneVariant {
 }
 
 impl PruneVariant {
-    pub fn parse(s: &str) -> Option<PruneVariant> {
-        match s.trim() {
-            "keep_recent_completed_50" => Some(PruneVariant::KeepRecentCompleted50),
-            "retain_initial_50" => Some(PruneVariant::RetainInitial50),
-            "weighted_100" => Some(PruneVariant::Weighted100),
-            _ => None,
-        }
-    }
-
+    /// The variant's name in the scenario format (`weighted_100`).
     pub fn as_str(&self) -> &'static str {
-        match self {
-            PruneVariant::KeepRecentCompleted50 => "keep_recent_completed_50",
-            PruneVariant::RetainInitial50 => "retain_initial_50",
-            PruneVariant::Weighted100 => "weighted_100",
-        }
+        crate::vocab::names::serde_name(self)
     }
 
     /// The maximum history length of the variant (50 or 100).

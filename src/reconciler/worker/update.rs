@@ -4,16 +4,16 @@
 //! pass), the load status behind `ReleaseAccepted`, and capability changes (cvo-reference §5.1,
 //! §5.4-§5.6).
 
-use super::capabilities::{Capabilities, CapabilitySpec, set_capabilities};
-use super::errors::{Failure, go_quote};
-use super::load::{Checks, Evaluated, evaluate, payload_loaded_message};
-use super::scenario::{LoadOutcome, LoadStep};
-use super::semantics::Flavour;
-use super::status::{LoadStatus, WorkerStatus, version_string};
-use super::worker::{
-    Candidate, Ctx, Payload, Work, Worker, WorkerState, equal_digest, initial_state, same_target,
+use super::load::{Checks, Evaluated, evaluate, local_payload, payload_loaded_message};
+use super::state::{
+    Candidate, Ctx, Payload, Work, Worker, WorkerState, initial_state, same_target,
 };
 use crate::model::{HistoryEntry, Release};
+use crate::reconciler::model::capabilities::{Capabilities, CapabilitySpec, set_capabilities};
+use crate::reconciler::model::errors::{Failure, go_quote};
+use crate::reconciler::model::events::{LoadOutcome, LoadStep};
+use crate::reconciler::model::input::{LoadStatus, WorkerStatus, equal_digest, version_string};
+use crate::reconciler::model::semantics::Flavour;
 use std::collections::BTreeSet;
 
 /// What one `SyncWorker.Update` is given besides the desired release.
@@ -141,7 +141,7 @@ impl Worker {
     fn load_target(&mut self, cx: &mut Ctx<'_>, desired: &Release) -> Loaded {
         if desired.image == cx.operator.image {
             self.candidate = None;
-            let p = Worker::local_payload(cx);
+            let p = local_payload(cx);
             self.status.load = Worker::loaded_status(cx, &p, desired, String::new());
             return Loaded::Accepted(Box::new(p));
         }
@@ -349,7 +349,7 @@ impl Worker {
             state.as_str()
         ));
         if target.image == cx.operator.image {
-            self.payload = Some(Worker::local_payload(cx));
+            self.payload = Some(local_payload(cx));
             self.start_pass_report(cx);
         } else {
             self.retrieve_legacy(cx, &target);
@@ -436,7 +436,7 @@ impl Worker {
         };
         let evaluated = match (&c.outcome, c.local) {
             (_, true) => Evaluated::Accepted {
-                payload: Worker::local_payload(cx),
+                payload: local_payload(cx),
                 risks: String::new(),
             },
             (Some(o), false) => evaluate(

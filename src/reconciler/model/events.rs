@@ -68,7 +68,7 @@ impl DesiredUpdate {
 }
 
 /// `Option<Option<T>>` that tells an explicit `null` (`Some(None)`) from an absent field.
-pub(super) fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+pub(in crate::reconciler) fn double_option<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
     d: D,
 ) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(d).map(Some)
@@ -112,14 +112,9 @@ pub enum LoadStep {
 }
 
 impl LoadStep {
+    /// The step's name, as serde spells it (`RetrievePayload`).
     pub fn as_str(&self) -> &'static str {
-        match self {
-            LoadStep::PayloadLoaded => "PayloadLoaded",
-            LoadStep::RetrievePayload => "RetrievePayload",
-            LoadStep::VerifyPayloadVersion => "VerifyPayloadVersion",
-            LoadStep::LoadPayload => "LoadPayload",
-            LoadStep::PreconditionChecks => "PreconditionChecks",
-        }
+        crate::vocab::names::serde_name(self)
     }
 }
 
