@@ -5,6 +5,11 @@
 //! built in Rust) is run into a ClusterVersion object, a per-event trace and the mismatches
 //! against the scenario's expectations.
 //!
+//! Split by job, each part using only those before it: [`model`] (the CVO's computations),
+//! [`worker`] (the sync worker, its state in the leaf [`worker::state`]), [`scenario`] (the
+//! format and its expectations), [`run`] (the engine and the trace), and [`replay`] (a
+//! bundle's ClusterVersion checked against the model).
+//!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use mglint::reconciler::{RunOptions, load_scenario, render_trace, render_yaml, run};

@@ -3,7 +3,7 @@
 //! `pkg/risk` `Merge`): each risk's `Applies` evaluation, the `Recommended` condition of every
 //! conditional update (with 4.22's accepted risks and their history text), and the merge of
 //! the risks other sources report ([`SourceRisks`]; the sources themselves are in
-//! [`super::risk_sources`]).
+//! `risk_sources.rs`, which uses this module).
 
 pub use super::events::RiskMatch;
 use crate::model::{Condition, ConditionalUpdate, ConditionalUpdateRisk, Release, Time};

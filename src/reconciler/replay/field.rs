@@ -1,12 +1,15 @@
 //! Typed paths of the ClusterVersion status fields the replay compares, so that rules and
 //! renderers read a deviation's field without parsing a string back. They print relative to
 //! `status` (`history[1].completionTime`, `conditions[Failing].reason`) and order by position
-//! (history indexes numerically).
+//! (history indexes numerically). A field's name is its serde name (`rename_all`), the one
+//! declaration of it.
 
+use crate::vocab::names::serde_name;
 use std::fmt;
 
 /// A field of one `status.history` entry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub enum HistoryField {
     State,
     Version,
@@ -17,7 +20,8 @@ pub enum HistoryField {
 }
 
 /// A field of one condition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub enum ConditionField {
     Status,
     Reason,
@@ -26,7 +30,8 @@ pub enum ConditionField {
 }
 
 /// A field of `status.desired`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub enum ReleaseField {
     Version,
     Image,
@@ -68,25 +73,19 @@ impl StatusField {
 
 impl fmt::Display for HistoryField {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            HistoryField::State => "state",
-            HistoryField::Version => "version",
-            HistoryField::Image => "image",
-            HistoryField::StartedTime => "startedTime",
-            HistoryField::CompletionTime => "completionTime",
-            HistoryField::Verified => "verified",
-        })
+        f.write_str(serde_name(self))
     }
 }
 
 impl fmt::Display for ConditionField {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ConditionField::Status => "status",
-            ConditionField::Reason => "reason",
-            ConditionField::Message => "message",
-            ConditionField::LastTransitionTime => "lastTransitionTime",
-        })
+        f.write_str(serde_name(self))
+    }
+}
+
+impl fmt::Display for ReleaseField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(serde_name(self))
     }
 }
 
@@ -96,9 +95,7 @@ impl fmt::Display for StatusField {
             StatusField::History(i, h) => write!(f, "history[{i}].{h}"),
             StatusField::HistoryEntry(i) => write!(f, "history[{i}]"),
             StatusField::HistoryMissing => f.write_str("history"),
-            StatusField::Desired(ReleaseField::Version) => f.write_str("desired.version"),
-            StatusField::Desired(ReleaseField::Image) => f.write_str("desired.image"),
-            StatusField::Desired(ReleaseField::Force) => f.write_str("desired.force"),
+            StatusField::Desired(r) => write!(f, "desired.{r}"),
             StatusField::ObservedGeneration => f.write_str("observedGeneration"),
             StatusField::Condition(t, c) => write!(f, "conditions[{t}].{c}"),
             StatusField::ConditionEntry(t) => write!(f, "conditions[{t}]"),
@@ -124,8 +121,13 @@ mod tests {
         assert_eq!(a.object_path(), "status.history[10].completionTime");
         assert!(b < a);
         assert_eq!(
-            StatusField::Condition("Failing".into(), ConditionField::Reason).to_string(),
-            "conditions[Failing].reason"
+            StatusField::Condition("Failing".into(), ConditionField::LastTransitionTime)
+                .to_string(),
+            "conditions[Failing].lastTransitionTime"
+        );
+        assert_eq!(
+            StatusField::Desired(ReleaseField::Force).to_string(),
+            "desired.force"
         );
     }
 }
