@@ -1,7 +1,8 @@
-//! Content sniffing by magic bytes (never by name) and bounded decompression.
+//! Content sniffing by magic bytes (never by name): a stream's head peeked at and given back, a
+//! zip told by its end record; and bounded decompression.
 
 use super::ReadError;
-use std::io::{BufRead, Read};
+use std::io::{BufRead, Read, Seek, SeekFrom};
 
 /// What the first bytes of a file say it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -283,6 +284,60 @@ impl<R: Read> Read for Capped<R> {
         self.left -= n as u64;
         Ok(n)
     }
+}
+
+/// Reads up to `n` bytes from the front of `r` and gives back a reader that still yields them.
+pub(super) fn peek<'a>(
+    r: Box<dyn Read + 'a>,
+    n: usize,
+) -> Result<(Vec<u8>, Box<dyn Read + 'a>), ReadError> {
+    let (head, again) = peek_any(r, n)?;
+    Ok((head, Box::new(again)))
+}
+
+/// A reader whose first bytes were read, reading them again first.
+pub(super) type Peeked<R> = std::io::Chain<std::io::Cursor<Vec<u8>>, R>;
+
+/// [`peek`] of any reader, the reader given back of the same kind (a file's stays `Send`).
+pub(super) fn peek_any<R: Read>(mut r: R, n: usize) -> Result<(Vec<u8>, Peeked<R>), ReadError> {
+    let mut head = Vec::with_capacity(n.min(1 << 16));
+    (&mut r)
+        .take(n as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| ReadError::io(&e))?;
+    let again = std::io::Cursor::new(head.clone()).chain(r);
+    Ok((head, again))
+}
+
+/// The fixed part of an end-of-central-directory record.
+pub(super) const EOCD_LEN: u64 = 22;
+
+/// Where the end record of the zip in `r` is: `(offset, comment length)` of the last
+/// `PK\x05\x06` in the file's tail whose comment length takes it exactly to the end of the
+/// file. `None` when there is none (not a zip, or one with junk after it).
+pub(super) fn end_record<R: Read + Seek>(r: &mut R) -> std::io::Result<Option<(u64, u64)>> {
+    let len = r.seek(SeekFrom::End(0))?;
+    let tail_len = len.min(EOCD_LEN + u64::from(u16::MAX));
+    r.seek(SeekFrom::Start(len - tail_len))?;
+    let mut tail = Vec::with_capacity(tail_len as usize);
+    r.by_ref().take(tail_len).read_to_end(&mut tail)?;
+    r.seek(SeekFrom::Start(0))?;
+    let base = len - tail.len() as u64;
+    let found = memchr::memmem::rfind_iter(&tail, b"PK\x05\x06").find_map(|i| {
+        let rec = tail.get(i..i + EOCD_LEN as usize)?;
+        let comment = u64::from(u16::from_le_bytes([rec[20], rec[21]]));
+        let at = base + i as u64;
+        (at + EOCD_LEN + comment == len).then_some((at, comment))
+    });
+    Ok(found)
+}
+
+/// Whether the file at `path` is a zip by its end record (a self-extracting zip starts with
+/// a program, not `PK\x03\x04`).
+pub(super) fn is_zip_by_end(path: &std::path::Path) -> bool {
+    std::fs::File::open(path)
+        .and_then(|mut f| end_record(&mut f))
+        .is_ok_and(|e| e.is_some())
 }
 
 /// Reads everything from `r` into memory, failing when more than `cap` bytes come out.

@@ -6,7 +6,7 @@
 //! first bytes: kept when it is something mglint reads, counted as skipped otherwise.
 
 use super::ledger::{Count, final_kind};
-use super::sniff::{self, Capped, Magic};
+use super::sniff::{self, Capped, Magic, peek, peek_any};
 use super::{
     Collected, Content, LayoutSeen, ListSink, ReadError, Sink, SourceError, SourceOptions, VFile,
     normalise,
@@ -139,7 +139,7 @@ fn collect_top(
 ) -> Result<Collected, ReadError> {
     let (head, r) = peek_any(r, SNIFF_HEAD)?;
     let mut magic = sniff::sniff(&head);
-    if magic == Magic::Plain && disk.is_some_and(super::zip::is_zip_by_end) {
+    if magic == Magic::Plain && disk.is_some_and(sniff::is_zip_by_end) {
         // A self-extracting zip: a program first, the archive after it.
         magic = Magic::Zip;
     }
@@ -213,29 +213,6 @@ pub fn collect_bytes(name: &str, data: Vec<u8>, opts: &SourceOptions) -> Collect
     let mut out = w.finish();
     out.files = sink.into_files();
     out
-}
-
-/// Reads up to `n` bytes from the front of `r` and gives back a reader that still yields them.
-pub(super) fn peek<'a>(
-    r: Box<dyn Read + 'a>,
-    n: usize,
-) -> Result<(Vec<u8>, Box<dyn Read + 'a>), ReadError> {
-    let (head, again) = peek_any(r, n)?;
-    Ok((head, Box::new(again)))
-}
-
-/// A reader whose first bytes were read, reading them again first.
-pub(super) type Peeked<R> = std::io::Chain<std::io::Cursor<Vec<u8>>, R>;
-
-/// [`peek`] of any reader, the reader given back of the same kind (a file's stays `Send`).
-pub(super) fn peek_any<R: Read>(mut r: R, n: usize) -> Result<(Vec<u8>, Peeked<R>), ReadError> {
-    let mut head = Vec::with_capacity(n.min(1 << 16));
-    (&mut r)
-        .take(n as u64)
-        .read_to_end(&mut head)
-        .map_err(|e| ReadError::io(&e))?;
-    let again = std::io::Cursor::new(head.clone()).chain(r);
-    Ok((head, again))
 }
 
 /// The stream of an archive or compressed file, for [`Walker::read_stream`].
@@ -458,7 +435,7 @@ impl<'o, 's> Walker<'o, 's> {
         match peek_any(BufReader::with_capacity(1 << 16, f), 512) {
             Ok((head, r)) => {
                 let magic = sniff::sniff(&head);
-                if magic == Magic::Zip || (magic == Magic::Plain && super::zip::is_zip_by_end(p)) {
+                if magic == Magic::Zip || (magic == Magic::Plain && sniff::is_zip_by_end(p)) {
                     match std::fs::File::open(p) {
                         Ok(f) => self.read_zip(BufReader::new(f), &format!("{relp}::"), 1),
                         Err(e) => self.diag(relp, Severity::Error, sniff::describe_io(&e)),

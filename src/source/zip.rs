@@ -11,44 +11,14 @@
 //! another's (the shape of overlapping-entry zip bombs, where thousands of names share one
 //! compressed body) are skipped by name.
 
-use super::sniff::{self, Capped};
+use super::sniff::{self, Capped, EOCD_LEN, end_record};
 use super::walk::{EntryType, Walker};
 use crate::model::Severity;
 use std::collections::HashSet;
 use std::io::{Read, Seek, SeekFrom};
 
-/// The fixed part of an end-of-central-directory record.
-const EOCD_LEN: u64 = 22;
 /// The fixed part of a local file header.
 const LOCAL_HEADER_LEN: u64 = 30;
-
-/// Where the end record of the zip in `r` is: `(offset, comment length)` of the last
-/// `PK\x05\x06` in the file's tail whose comment length takes it exactly to the end of the
-/// file. `None` when there is none (not a zip, or one with junk after it).
-pub(super) fn end_record<R: Read + Seek>(r: &mut R) -> std::io::Result<Option<(u64, u64)>> {
-    let len = r.seek(SeekFrom::End(0))?;
-    let tail_len = len.min(EOCD_LEN + u64::from(u16::MAX));
-    r.seek(SeekFrom::Start(len - tail_len))?;
-    let mut tail = Vec::with_capacity(tail_len as usize);
-    r.by_ref().take(tail_len).read_to_end(&mut tail)?;
-    r.seek(SeekFrom::Start(0))?;
-    let base = len - tail.len() as u64;
-    let found = memchr::memmem::rfind_iter(&tail, b"PK\x05\x06").find_map(|i| {
-        let rec = tail.get(i..i + EOCD_LEN as usize)?;
-        let comment = u64::from(u16::from_le_bytes([rec[20], rec[21]]));
-        let at = base + i as u64;
-        (at + EOCD_LEN + comment == len).then_some((at, comment))
-    });
-    Ok(found)
-}
-
-/// Whether the file at `path` is a zip by its end record (a self-extracting zip starts with
-/// a program, not `PK\x03\x04`).
-pub(super) fn is_zip_by_end(path: &std::path::Path) -> bool {
-    std::fs::File::open(path)
-        .and_then(|mut f| end_record(&mut f))
-        .is_ok_and(|e| e.is_some())
-}
 
 /// A reader that reads `[from, to)` as zeros: the zip comment, masked so that a fake end
 /// record in it cannot be found.

@@ -102,7 +102,6 @@ const KNOWN_CIRCLES: &[&str] = &[
     "rules: engine -> selection -> engine",
     "rules: engine -> selection -> registry -> engine",
     "rules: engine -> util -> engine",
-    "source: walk -> zip -> walk",
     "timeline: episode -> model -> episode",
     "timeline: model -> pass -> model",
 ];
