@@ -6,7 +6,8 @@
 //! that are read whole count their size against the same bound. Results are put
 //! back in the order the files were found, so the output does not depend on the thread count.
 
-use super::{FileResult, parse_file, parse_log};
+use super::kinds::{self, Reading};
+use super::{FileResult, parse_file};
 use crate::source::{self, Collected, Content, ReadError, Sink, SourceError, SourceOptions, VFile};
 use crate::vocab::kind::Location;
 use crate::vocab::{FileKind, FileTable, Provenance};
@@ -96,11 +97,8 @@ impl Sink for ParseSink<'_, '_> {
         // What parsing will hold at once: entry bytes already read, or the size of a file on
         // disk that is read whole. Logs and interval files stream and count nothing; so a
         // handful of huge files on disk are read one after another, not one per thread.
-        let streamed = matches!(f.content, Content::Disk(_))
-            && matches!(
-                f.kind,
-                FileKind::CvoLog | FileKind::TestLog | FileKind::Intervals
-            );
+        let streamed =
+            matches!(f.content, Content::Disk(_)) && kinds::reading(f.kind) != Reading::Whole;
         let bytes = if streamed {
             0
         } else {
@@ -118,7 +116,7 @@ impl Sink for ParseSink<'_, '_> {
     }
 
     fn streams(&self, kind: FileKind) -> bool {
-        matches!(kind, FileKind::CvoLog | FileKind::TestLog)
+        kinds::reading(kind) == Reading::ArchiveStream
     }
 
     fn stream(
@@ -136,13 +134,11 @@ impl Sink for ParseSink<'_, '_> {
             inner: r,
             error: None,
         };
-        let result = match source::decompressed(
+        let r = source::decompressed(
             Box::new(BufReader::with_capacity(1 << 18, &mut tracked)),
             self.opts,
-        ) {
-            Ok(r) => parse_log(kind, r, prov, &at),
-            Err(e) => FileResult::failed(kind, prov, Vec::new(), e),
-        };
+        );
+        let result = kinds::parse_stream(kind, r, &at, prov, self.opts);
         Self::push(self.results, id, result);
         let read = match tracked.error {
             Some(e) => Err(ReadError::io(&e)),

@@ -1,23 +1,13 @@
 //! Content sniffing: what a file is from its first bytes, for files whose path says nothing
-//! (named directly, or found in a directory with no known layout).
+//! (named directly, or found in a directory with no known layout). Each input kind's test is
+//! its own (`Reader::sniff` in `ingest::kinds`); this reads the head once for all of them.
 
+use super::kinds::Head;
 use crate::vocab::FileKind;
 use crate::vocab::kind::SniffMode;
 
-/// Top-level keys that make a YAML document one of mglint's inputs.
-const YAML_KEYS: &[&str] = &["---", "apiVersion:", "kind:", "items:", "metadata:"];
-
-/// Source files only the CVO logs from: a klog log found loose must show one of them.
-const CVO_MARKERS: &[&str] = &[
-    "] ClusterVersionOperator ",
-    " sync_worker.go:",
-    " cvo.go:",
-    " task_graph.go:",
-    " availableupdates.go:",
-    " upgradeable.go:",
-];
-
-/// Classifies a file whose path said nothing, from its first bytes (up to 16 KiB).
+/// Classifies a file whose path said nothing, from its first bytes (up to 16 KiB): each
+/// input kind's content test, in the registry's order (`ingest::kinds`).
 pub fn sniff_content(head: &[u8], mode: SniffMode) -> Option<FileKind> {
     // A file named directly in an encoding mglint does not read is taken as a resource, so
     // that reading it says why (the encoding), rather than that it is nothing known.
@@ -28,74 +18,18 @@ pub fn sniff_content(head: &[u8], mode: SniffMode) -> Option<FileKind> {
     let head = crate::vocab::encoding::decode_head(head);
     let text = String::from_utf8_lossy(&head);
     let t = text.trim_start_matches('\u{feff}').trim_start();
-    if t.starts_with("<?xml") || t.starts_with("<testsuite") {
-        return Some(FileKind::Junit);
-    }
-    if t.starts_with('{') || t.starts_with('[') {
-        return sniff_json(t, mode);
-    }
-    // YAML may open with comments and blank lines: judge it by its first other line.
+    // YAML may open with comments and blank lines: judged by its first other line.
     let first_data = t
         .lines()
         .find(|l| !l.starts_with('#') && !l.trim().is_empty())
         .unwrap_or("");
-    if YAML_KEYS.iter().any(|k| first_data.starts_with(k)) {
-        return Some(FileKind::Resource);
-    }
-    let first = t.lines().next().unwrap_or("");
-    if crate::ingest::klog::looks_like_klog(first) {
-        return cvo_or_not(t, mode);
-    }
-    if crate::ingest::textlog::looks_like_text_line(first) {
-        return Some(FileKind::TestLog);
-    }
-    if crate::model::parse_go_time(first).is_some() {
-        return Some(FileKind::Timestamp);
-    }
-    // A log whose first lines are continuation noise: look further.
-    if t.lines().take(50).any(crate::ingest::klog::looks_like_klog) {
-        return cvo_or_not(t, mode);
-    }
-    if t.lines()
-        .take(50)
-        .any(crate::ingest::textlog::looks_like_text_line)
-    {
-        return Some(FileKind::TestLog);
-    }
-    None
-}
-
-/// A klog log is a CVO log when named directly; found loose, only when it shows the CVO.
-fn cvo_or_not(t: &str, mode: SniffMode) -> Option<FileKind> {
-    match mode {
-        SniffMode::Named => Some(FileKind::CvoLog),
-        SniffMode::Loose => CVO_MARKERS
-            .iter()
-            .any(|m| t.contains(m))
-            .then_some(FileKind::CvoLog),
-    }
-}
-
-/// JSON: interval files, Prow metadata, Kubernetes objects and lists (with or without
-/// `kind`, as Insights archives write them), alerts API responses.
-fn sniff_json(t: &str, mode: SniffMode) -> Option<FileKind> {
-    if t.contains("\"locator\"") && (t.contains("\"from\"") || t.contains("\"level\"")) {
-        return Some(FileKind::Intervals);
-    }
-    if t.contains("\"prowjob") || (t.contains("\"passed\"") && t.contains("\"timestamp\"")) {
-        return Some(FileKind::ProwMeta);
-    }
-    if mode == SniffMode::Named {
-        return Some(FileKind::Resource);
-    }
-    let object = ["\"kind\"", "\"apiVersion\"", "\"metadata\""]
-        .iter()
-        .any(|k| t.contains(k));
-    // Prometheus (`{"status":"success","data":{"alerts":…}}`) and Alertmanager (`[{"labels":…,
-    // "startsAt":…}]`) responses.
-    let alerts = (t.contains("\"data\"") && (t.contains("\"alerts\"") || t.contains("\"groups\"")))
-        || (t.contains("\"labels\"") && t.contains("\"startsAt\""));
-    (object || alerts).then_some(FileKind::Resource)
+    super::kinds::sniff(&Head {
+        text: t,
+        json: t.starts_with('{') || t.starts_with('['),
+        first: t.lines().next().unwrap_or(""),
+        first_data,
+        mode,
+    })
 }
 
 #[cfg(test)]

@@ -5,7 +5,8 @@
 //! directory: `<dir>/<folder>`, paths relative to the folder); each part's counts and
 //! diagnostics are those its own walk gives (`source::Collected::part`).
 
-use super::{FileResult, Gathered, IngestError, Parsed, assemble};
+use super::kinds::Parsed;
+use super::{FileResult, Gathered, IngestError, assemble};
 use crate::bundle::{Bundle, InputKind};
 use crate::model::{Objects, Provenance, Time};
 use crate::source::{Collected, Part};
@@ -69,40 +70,37 @@ impl Gathered {
         for r in &self.files {
             *parsed.entry(r.prov.file.input()).or_default() += 1;
             let at = self.table.entry(&r.prov.file).map(|e| &e.at);
-            match &r.parsed {
-                Parsed::Objects(o) => {
-                    versions
-                        .cluster_versions
-                        .extend(o.cluster_versions.iter().cloned());
-                    let planes = o
-                        .hosted_control_planes
-                        .iter()
-                        .map(|h| (true, &h.prov, &h.value.metadata, &h.value.spec.cluster_id));
-                    let clusters = o
-                        .hosted_clusters
-                        .iter()
-                        .map(|h| (false, &h.prov, &h.value.metadata, &h.value.spec.cluster_id));
-                    let path_namespace = match at {
-                        Some(Location::Resource(r)) => r.namespace.clone(),
-                        _ => None,
-                    };
-                    hosted.extend(planes.chain(clusters).map(|(cp, prov, m, id)| HostedFact {
-                        file: prov.file.clone(),
-                        control_plane: cp,
-                        namespace: m.namespace.clone(),
-                        name: m.name.clone(),
-                        cluster_id: id.trim().to_string(),
-                        path_namespace: path_namespace.clone(),
-                    }));
-                }
-                Parsed::CvoLog(l) => {
-                    let ns = match at {
-                        Some(Location::CvoLog(c)) => c.namespace.clone(),
-                        _ => None,
-                    };
-                    cvo_logs.push((l.prov.file.clone(), ns));
-                }
-                _ => {}
+            if let Some(o) = r.parsed.objects() {
+                versions
+                    .cluster_versions
+                    .extend(o.cluster_versions.iter().cloned());
+                let planes = o
+                    .hosted_control_planes
+                    .iter()
+                    .map(|h| (true, &h.prov, &h.value.metadata, &h.value.spec.cluster_id));
+                let clusters = o
+                    .hosted_clusters
+                    .iter()
+                    .map(|h| (false, &h.prov, &h.value.metadata, &h.value.spec.cluster_id));
+                let path_namespace = match at {
+                    Some(Location::Resource(r)) => r.namespace.clone(),
+                    _ => None,
+                };
+                hosted.extend(planes.chain(clusters).map(|(cp, prov, m, id)| HostedFact {
+                    file: prov.file.clone(),
+                    control_plane: cp,
+                    namespace: m.namespace.clone(),
+                    name: m.name.clone(),
+                    cluster_id: id.trim().to_string(),
+                    path_namespace: path_namespace.clone(),
+                }));
+            }
+            if let Parsed::CvoLog(l) = &r.parsed {
+                let ns = match at {
+                    Some(Location::CvoLog(c)) => c.namespace.clone(),
+                    _ => None,
+                };
+                cvo_logs.push((l.prov.file.clone(), ns));
             }
         }
         // The snapshots a bundle keeps, in its order.
@@ -243,16 +241,6 @@ impl FileResult {
         };
         set(&mut self.prov);
         self.diags.iter_mut().for_each(|d| set(&mut d.prov));
-        match &mut self.parsed {
-            Parsed::Objects(o) => o.provenances_mut().into_iter().for_each(set),
-            Parsed::CvoLog(l) => set(&mut l.prov),
-            Parsed::Intervals(v) => v.iter_mut().for_each(|i| set(&mut i.prov)),
-            Parsed::Text(v) => v.iter_mut().for_each(|l| set(&mut l.prov)),
-            Parsed::Junit(v) => v.iter_mut().for_each(|c| set(&mut c.prov)),
-            Parsed::Timestamps(v) => v.iter_mut().for_each(|t| set(&mut t.prov)),
-            Parsed::GatherVersion(v) => set(&mut v.prov),
-            Parsed::PodLog(l) => set(&mut l.prov),
-            Parsed::Prow(..) | Parsed::Nothing => {}
-        }
+        self.parsed.provenances(&mut { set });
     }
 }
