@@ -1,6 +1,7 @@
 //! The monitor's `key/value` stanza grammar, parsed here and nowhere else: the string
-//! locators of v1 intervals and test-log monitor lines (`ns/x pod/y node/z`, and where a
-//! monitor line's locator ends) and the annotations that lead a v1 message (`reason/NodeUpdate phase/Drain drained node`).
+//! locators of v1 intervals and test-log monitor lines (`ns/x pod/y node/z`, where a monitor
+//! line's locator ends, which of its keys name an object) and the annotations that lead a v1
+//! message (`reason/NodeUpdate phase/Drain drained node`).
 //! Ingest applies it once; the timeline and the HTML report read what it produced.
 
 use std::collections::BTreeMap;
@@ -25,6 +26,51 @@ pub fn monitor_locator_len(body: &str) -> usize {
         }
     }
     end.min(body.len())
+}
+
+/// The locator keys of a test-log monitor line that name an object; every other `k/v` of its
+/// locator is an annotation.
+const MONITOR_OBJECT_KEYS: &[&str] = &[
+    "clusterversion",
+    "clusteroperator",
+    "node",
+    "ns",
+    "namespace",
+    "pod",
+    "uid",
+    "container",
+    "e2e-test",
+    "alert",
+    "machine",
+    "mcp",
+    "machineconfigpool",
+    "server",
+    "shutdown",
+    "row",
+    "backend-disruption-name",
+    "disruption",
+    "connection",
+];
+
+/// A test-log monitor line's stanzas: the locator's object keys, its other pairs with the
+/// annotations that lead the message (a later one wins), and the byte offset in `message`
+/// where the human text starts.
+pub fn monitor_stanzas(
+    locator: &str,
+    message: &str,
+) -> (BTreeMap<String, String>, BTreeMap<String, String>, usize) {
+    let mut keys = BTreeMap::new();
+    let mut ann = BTreeMap::new();
+    for (k, v) in locator_pairs(locator) {
+        if MONITOR_OBJECT_KEYS.contains(&k) {
+            keys.insert(k.to_string(), v.to_string());
+        } else {
+            ann.insert(k.to_string(), v.to_string());
+        }
+    }
+    let (more, text) = leading_annotations(message);
+    ann.extend(more);
+    (keys, ann, message.len() - text.len())
 }
 
 /// A string locator's keys (the last of a repeated key wins).
@@ -112,6 +158,26 @@ mod tests {
         assert_eq!(monitor_locator_len("clusterversion/version"), 22);
         assert_eq!(monitor_locator_len("changed: a/b"), 0);
         assert_eq!(monitor_locator_len("node/a: drained"), 0);
+    }
+
+    /// A monitor line's object keys, its other pairs and leading annotations, and its text
+    /// arrive apart (the timeline reads them typed).
+    #[test]
+    fn a_monitor_line_s_stanzas_are_split_once() {
+        let msg = "reason/NodeUpdate phase/Drain drained node";
+        let (keys, ann, at) = monitor_stanzas("node/ip-1 roles/worker", msg);
+        assert_eq!(keys.len(), 1);
+        assert_eq!(keys["node"], "ip-1");
+        assert_eq!(
+            ann.iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>(),
+            ["phase=Drain", "reason=NodeUpdate", "roles=worker"]
+        );
+        assert_eq!(&msg[at..], "drained node");
+        // A message without stanzas is all text.
+        let (keys, ann, at) = monitor_stanzas("clusterversion/version", "changed Progressing");
+        assert_eq!((keys.len(), ann.len(), at), (1, 0, 0));
     }
 
     #[test]

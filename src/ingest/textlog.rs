@@ -94,13 +94,27 @@ pub fn parse_line(line: &str) -> Option<(PartialTime, TextLineKind, String)> {
     let message = body[loc_end..].to_string();
     Some((
         stamp,
-        TextLineKind::Monitor {
-            level,
-            locator,
-            duration_secs,
-        },
+        monitor(level, locator, duration_secs, &message),
         message,
     ))
+}
+
+/// A monitor line's kind, its stanzas split ([`super::stanza::monitor_stanzas`]).
+pub fn monitor(
+    level: char,
+    locator: String,
+    duration_secs: Option<f64>,
+    message: &str,
+) -> TextLineKind {
+    let (keys, annotations, text_at) = super::stanza::monitor_stanzas(&locator, message);
+    TextLineKind::Monitor {
+        level,
+        locator,
+        duration_secs,
+        keys,
+        annotations,
+        text_at,
+    }
 }
 
 /// Parses a whole test/build log; only timestamped monitor and e2e lines are kept.
@@ -164,12 +178,12 @@ mod tests {
         );
         assert_eq!(
             kind,
-            TextLineKind::Monitor {
-                level: 'W',
-                locator: "clusterversion/version".into(),
-                duration_secs: None
-            }
+            monitor('W', "clusterversion/version".into(), None, &msg)
         );
+        let TextLineKind::Monitor { keys, .. } = &kind else {
+            panic!("{kind:?}")
+        };
+        assert_eq!(keys["clusterversion"], "version");
         assert_eq!(
             msg,
             "changed Progressing to True: Working towards 4.3.0-0.ci-2019-09-27-182824: 1% complete"
@@ -181,11 +195,7 @@ mod tests {
         let (_, kind, msg) = parse_line("Sep 27 21:46:11.007 - 2564s W clusterversion/version cluster is updating to 4.3.0-0.ci-2019-09-27-182824").unwrap();
         assert_eq!(
             kind,
-            TextLineKind::Monitor {
-                level: 'W',
-                locator: "clusterversion/version".into(),
-                duration_secs: Some(2564.0)
-            }
+            monitor('W', "clusterversion/version".into(), Some(2564.0), &msg)
         );
         assert_eq!(msg, "cluster is updating to 4.3.0-0.ci-2019-09-27-182824");
     }
@@ -195,15 +205,20 @@ mod tests {
         let (_, kind, msg) =
             parse_line("Sep 27 22:09:55.000 I ns/openshift-etcd pod/etcd-0 node/master-1 created")
                 .unwrap();
-        assert_eq!(
-            kind,
-            TextLineKind::Monitor {
-                level: 'I',
-                locator: "ns/openshift-etcd pod/etcd-0 node/master-1".into(),
-                duration_secs: None
-            }
-        );
-        assert_eq!(msg, "created");
+        let TextLineKind::Monitor {
+            locator,
+            keys,
+            annotations,
+            text_at,
+            ..
+        } = kind
+        else {
+            panic!("{kind:?}")
+        };
+        assert_eq!(locator, "ns/openshift-etcd pod/etcd-0 node/master-1");
+        assert_eq!(keys.len(), 3);
+        assert!(annotations.is_empty());
+        assert_eq!((msg.as_str(), text_at), ("created", 0));
     }
 
     #[test]

@@ -66,11 +66,20 @@ pub struct Interval {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TextLineKind {
-    /// `Mon DD HH:MM:SS.mmm <I|W|E> [- <N>s] <locator> <message>`
+    /// `Mon DD HH:MM:SS.mmm <I|W|E> [- <N>s] <locator> <message>`, its stanzas split by
+    /// ingest (`ingest::stanza::monitor_stanzas`) so that no reader splits them again.
     Monitor {
         level: char,
+        /// The locator as written (`ns/x pod/y node/z`).
         locator: String,
         duration_secs: Option<f64>,
+        /// The locator's pairs that name an object (`clusterversion`, `node`, `ns`, `pod`…).
+        keys: BTreeMap<String, String>,
+        /// The locator's other pairs, then the annotations that lead the message
+        /// (`reason/NodeUpdate phase/Drain`).
+        annotations: BTreeMap<String, String>,
+        /// Where the human text starts in the line's message (past its annotations), in bytes.
+        text_at: usize,
     },
     /// `Mon DD HH:MM:SS.mmm: INFO: <text>` (e2e framework output).
     Info,
@@ -84,6 +93,17 @@ pub struct TextLine {
     pub kind: TextLineKind,
     pub message: String,
     pub prov: Provenance,
+}
+
+impl TextLine {
+    /// The human text: a monitor line's message past its leading annotations, else the
+    /// whole message.
+    pub fn text(&self) -> &str {
+        match self.kind {
+            TextLineKind::Monitor { text_at, .. } => self.message.get(text_at..).unwrap_or(""),
+            TextLineKind::Info => &self.message,
+        }
+    }
 }
 
 /// Outcome of one JUnit test case.

@@ -4,32 +4,8 @@
 use super::catalogue::{cvo_reason_kinds, monitor};
 use super::model::*;
 use crate::bundle::Bundle;
-use crate::ingest::stanza;
 use crate::model::{Interval, JunitStatus, TextLine, TextLineKind};
 use std::collections::BTreeMap;
-
-/// Locator keys (everything else of the form `k/v` in a monitor line is an annotation).
-const LOCATOR_KEYS: &[&str] = &[
-    "clusterversion",
-    "clusteroperator",
-    "node",
-    "ns",
-    "namespace",
-    "pod",
-    "uid",
-    "container",
-    "e2e-test",
-    "alert",
-    "machine",
-    "mcp",
-    "machineconfigpool",
-    "server",
-    "shutdown",
-    "row",
-    "backend-disruption-name",
-    "disruption",
-    "connection",
-];
 
 /// Appends CI-derived events to `out`.
 pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
@@ -254,38 +230,25 @@ fn text_lines(lines: &[TextLine], out: &mut Vec<TimelineEvent>) {
                     ));
                 }
             }
-            TextLineKind::Monitor {
-                level,
-                locator,
-                duration_secs,
-            } => {
-                monitor(t, *level, locator, *duration_secs, &l.message, ev, out);
-            }
+            TextLineKind::Monitor { .. } => monitor(t, l, ev, out),
         }
     }
 }
 
-fn monitor(
-    t: crate::model::Time,
-    level: char,
-    locator: &str,
-    duration: Option<f64>,
-    message: &str,
-    ev: Evidence,
-    out: &mut Vec<TimelineEvent>,
-) {
-    let mut keys = BTreeMap::new();
-    let mut ann = BTreeMap::new();
-    for (k, v) in stanza::locator_pairs(locator) {
-        if LOCATOR_KEYS.contains(&k) {
-            keys.insert(k.to_string(), v.to_string());
-        } else {
-            ann.insert(k.to_string(), v.to_string());
-        }
-    }
-    let (more, text) = stanza::leading_annotations(message);
-    ann.extend(more);
-    let Some(subject) = subject_for(&keys) else {
+/// A monitor line's event, from the stanzas ingest split (`ingest::stanza::monitor_stanzas`).
+fn monitor(t: crate::model::Time, l: &TextLine, ev: Evidence, out: &mut Vec<TimelineEvent>) {
+    let TextLineKind::Monitor {
+        level,
+        duration_secs,
+        keys,
+        annotations: ann,
+        ..
+    } = &l.kind
+    else {
+        return;
+    };
+    let (level, duration, message, text) = (*level, *duration_secs, &l.message, l.text());
+    let Some(subject) = subject_for(keys) else {
         return;
     };
     let text = text.trim();

@@ -104,11 +104,7 @@ pub fn text_line(time: &str, kind: TextLineKind, message: &str, line: u32) -> Te
 pub fn monitor(time: &str, level: char, locator: &str, message: &str, line: u32) -> TextLine {
     text_line(
         time,
-        TextLineKind::Monitor {
-            level,
-            locator: locator.into(),
-            duration_secs: None,
-        },
+        crate::ingest::textlog::monitor(level, locator.into(), None, message),
         message,
         line,
     )
