@@ -1,6 +1,7 @@
-//! Ingestion: classify every file the sources found, parse the needed ones in parallel
-//! (rayon), and merge the results into one [`Bundle`] in a deterministic order. A file that
-//! cannot be read becomes a diagnostic naming the file and the reason; it never aborts the run.
+//! Ingestion: parse every file the sources found and classified, in parallel (rayon), each
+//! by its input kind's reader (`kinds`: one module per kind, one registry), and merge the
+//! results into one [`Bundle`] in a deterministic order. A file that cannot be read becomes a
+//! diagnostic naming the file and the reason; it never aborts the run.
 
 pub mod git;
 pub mod intervals;

@@ -69,6 +69,36 @@ mod tests {
         assert_eq!(loose(b"just some notes\n"), None);
     }
 
+    /// The kinds' tests run in the registry's order and a refusal ends them: a loose klog log
+    /// that is not the CVO's is not taken for a test log by the monitor lines below it, a
+    /// log whose first line is noise is judged by the lines that follow (the second pass).
+    #[test]
+    fn a_refusal_ends_the_content_tests() {
+        let klog = "I0803 09:20:53.333046       1 start.go:50] Version: v4.8.0\n";
+        let monitor =
+            "Sep 27 21:45:59.753 W clusterversion/version changed Progressing to True: x\n";
+        let mco_then_monitor = format!("{klog}{monitor}");
+        assert_eq!(
+            sniff_content(mco_then_monitor.as_bytes(), SniffMode::Loose),
+            None
+        );
+        assert_eq!(
+            sniff_content_named(mco_then_monitor.as_bytes()),
+            Some(FileKind::CvoLog)
+        );
+        let noise_then_monitor = format!("+ set -x\n{monitor}");
+        assert_eq!(
+            sniff_content(noise_then_monitor.as_bytes(), SniffMode::Loose),
+            Some(FileKind::TestLog)
+        );
+        let noise_then_klog = format!("+ set -x\n{monitor}{klog}");
+        assert_eq!(
+            sniff_content_named(noise_then_klog.as_bytes()),
+            Some(FileKind::CvoLog),
+            "a klog line further down is asked before a monitor line"
+        );
+    }
+
     #[test]
     fn sniffing() {
         assert_eq!(
