@@ -19,7 +19,7 @@ pub mod textlog;
 
 use crate::bundle::{Bundle, InputInfo};
 use crate::model::*;
-use crate::source::{self, SourceOptions, VFile};
+use crate::source::{self, SourceOptions};
 use crate::vocab::{FileKind, FileRef, FileTable};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -243,11 +243,6 @@ fn diag(
         reason,
         cause: Cause::default(),
     }
-}
-
-/// Reads one file as its kind's reader does ([`kinds`]).
-fn parse_file(f: VFile, file: FileRef, opts: &SourceOptions) -> FileResult {
-    kinds::parse(f, &file, opts)
 }
 
 fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<Arc<str>, usize>) {

@@ -6,8 +6,8 @@
 //! that are read whole count their size against the same bound. Results are put
 //! back in the order the files were found, so the output does not depend on the thread count.
 
+use super::FileResult;
 use super::kinds::{self, Reading};
-use super::{FileResult, parse_file};
 use crate::source::{self, Collected, Content, ReadError, Sink, SourceError, SourceOptions, VFile};
 use crate::vocab::kind::Location;
 use crate::vocab::{FileKind, FileTable, Provenance};
@@ -108,7 +108,7 @@ impl Sink for ParseSink<'_, '_> {
         self.in_flight.fetch_add(bytes, Ordering::AcqRel);
         let (opts, results, in_flight) = (self.opts, self.results, self.in_flight);
         self.scope.spawn(move |_| {
-            let r = parse_file(f, file, opts);
+            let r = kinds::parse(f, &file, opts);
             in_flight.fetch_sub(bytes, Ordering::AcqRel);
             Self::push(results, id, r);
         });
