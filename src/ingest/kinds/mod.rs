@@ -1,6 +1,6 @@
 //! The input kinds: one module per [`FileKind`], each a [`Reader`] (how its files are read,
 //! what parsing one gives, how that merges into the [`Bundle`], whether the bundle holds any,
-//! how its content is told when the path says nothing), and one registry ([`registry!`] at
+//! how its content is told when the path says nothing), and one registry (`registry!` at
 //! the end of this file) that lists them. Dispatch is a `match` on the kind the registry
 //! generates: static, one arm per kind, no allocation and no dynamic call per file.
 //!
