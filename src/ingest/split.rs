@@ -234,13 +234,13 @@ impl FileResult {
     /// Points every provenance of this result that names its file at `file` instead.
     fn rehome(&mut self, file: &FileRef) {
         let old = self.prov.file.clone();
-        let set = |p: &mut Provenance| {
+        let mut set = |p: &mut Provenance| {
             if p.file == old {
                 p.file = file.clone();
             }
         };
         set(&mut self.prov);
         self.diags.iter_mut().for_each(|d| set(&mut d.prov));
-        self.parsed.provenances(&mut { set });
+        self.parsed.provenances(&mut set);
     }
 }
