@@ -60,21 +60,21 @@ pub fn monitor_spans(bundle: &Bundle) -> MonitorSpans {
 
 /// The subject for a set of locator keys: cluster version, operator, pool or node (a pod or
 /// container on a node is not about the node).
-fn subject_for(keys: &BTreeMap<String, String>) -> Option<String> {
+fn subject_for(keys: &BTreeMap<String, String>) -> Option<Subject> {
     if keys.contains_key("clusterversion") {
-        return Some("clusterversion/version".into());
+        return Some(Subject::cluster_version());
     }
     if let Some(co) = keys.get("clusteroperator") {
-        return Some(format!("clusteroperator/{co}"));
+        return Some(Subject::ClusterOperator(co.as_str().into()));
     }
     if let Some(p) = keys.get("machineconfigpool").or(keys.get("mcp")) {
-        return Some(format!("machineconfigpool/{p}"));
+        return Some(Subject::MachineConfigPool(p.as_str().into()));
     }
     if let Some(n) = keys.get("node")
         && !keys.contains_key("pod")
         && !keys.contains_key("container")
     {
-        return Some(format!("node/{n}"));
+        return Some(Subject::Node(n.as_str().into()));
     }
     None
 }
@@ -89,11 +89,11 @@ fn interval(iv: &Interval, out: &mut Vec<TimelineEvent>) {
         iv.prov.clone(),
         &format!("{} {} {}", iv.locator, reason, iv.message),
     );
-    let push = |out: &mut Vec<TimelineEvent>, t, subject: &str, kind, msg: String| {
+    let push = |out: &mut Vec<TimelineEvent>, t, subject: &Subject, kind, msg: String| {
         out.push(TimelineEvent::new(
             t,
             EventSource::Interval,
-            subject,
+            subject.clone(),
             kind,
             msg,
             ev.clone(),
@@ -103,7 +103,7 @@ fn interval(iv: &Interval, out: &mut Vec<TimelineEvent>) {
         push(
             out,
             from,
-            "e2e",
+            &Subject::E2e,
             EventKind::TestStart { test: test.clone() },
             format!("test started: {test}"),
         );
@@ -112,7 +112,7 @@ fn interval(iv: &Interval, out: &mut Vec<TimelineEvent>) {
             push(
                 out,
                 to,
-                "e2e",
+                &Subject::E2e,
                 EventKind::TestEnd {
                     test: test.clone(),
                     status: status.clone(),
@@ -125,7 +125,7 @@ fn interval(iv: &Interval, out: &mut Vec<TimelineEvent>) {
     let Some(subject) = subject_for(keys) else {
         return;
     };
-    if subject.starts_with("clusterversion/") && reason.starts_with("Upgrade") {
+    if matches!(subject, Subject::ClusterVersion(_)) && reason.starts_with("Upgrade") {
         for kind in cvo_reason_kinds(&reason, "", &iv.message) {
             push(
                 out,
@@ -153,7 +153,7 @@ fn interval(iv: &Interval, out: &mut Vec<TimelineEvent>) {
         );
         return;
     }
-    if subject.starts_with("node/") {
+    if matches!(subject, Subject::Node(_)) {
         let phase = ann
             .get("phase")
             .or(ann.get("state"))
@@ -194,7 +194,7 @@ fn text_lines(lines: &[TextLine], out: &mut Vec<TimelineEvent>) {
         out.push(TimelineEvent::new(
             t,
             EventSource::TestLog,
-            "e2e",
+            Subject::E2e,
             EventKind::E2eOutputStart,
             format!("e2e test output starts: {}", one_line(&l.message, 160)),
             Evidence::new(l.prov.clone(), &l.message),
@@ -210,7 +210,7 @@ fn text_lines(lines: &[TextLine], out: &mut Vec<TimelineEvent>) {
                     out.push(TimelineEvent::new(
                         t,
                         EventSource::TestLog,
-                        "e2e",
+                        Subject::E2e,
                         kind,
                         l.message.clone(),
                         ev,
@@ -223,7 +223,7 @@ fn text_lines(lines: &[TextLine], out: &mut Vec<TimelineEvent>) {
                     out.push(TimelineEvent::new(
                         t,
                         EventSource::TestLog,
-                        "clusterversion/version",
+                        Subject::cluster_version(),
                         kind,
                         l.message.clone(),
                         ev,
@@ -297,7 +297,7 @@ fn monitor(t: crate::model::Time, l: &TextLine, ev: Evidence, out: &mut Vec<Time
         );
         return;
     }
-    if subject.starts_with("clusterversion/")
+    if matches!(subject, Subject::ClusterVersion(_))
         && let Some(reason) = ann.get("reason").filter(|r| r.starts_with("Upgrade"))
     {
         for kind in cvo_reason_kinds(reason, "", message) {
@@ -305,7 +305,7 @@ fn monitor(t: crate::model::Time, l: &TextLine, ev: Evidence, out: &mut Vec<Time
         }
         return;
     }
-    if subject.starts_with("node/") {
+    if matches!(subject, Subject::Node(_)) {
         let ready = match text {
             "node is ready" => Some("True"),
             "node is not ready" => Some("False"),
@@ -321,7 +321,7 @@ fn monitor(t: crate::model::Time, l: &TextLine, ev: Evidence, out: &mut Vec<Time
             return;
         }
     }
-    if subject.starts_with("node/")
+    if matches!(subject, Subject::Node(_))
         && let Some(phase) = ann.get("phase").or(ann.get("state")).or(ann.get("reason"))
     {
         push(
@@ -370,7 +370,7 @@ fn prow_and_junit(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
         out.push(TimelineEvent::new(
             t,
             EventSource::Prow,
-            "prow",
+            Subject::Prow,
             EventKind::ProwStart { job: job.clone() },
             format!("job `{job}` started"),
             Evidence::new(prov.clone(), &format!("start {}", fmt_short(&t))),
@@ -385,7 +385,7 @@ fn prow_and_junit(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
     out.push(TimelineEvent::new(
         end,
         EventSource::Prow,
-        "prow",
+        Subject::Prow,
         EventKind::ProwEnd {
             job: job.clone(),
             passed: p.passed,
@@ -413,7 +413,7 @@ fn prow_and_junit(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
         out.push(TimelineEvent::new(
             end,
             EventSource::Junit,
-            "junit",
+            Subject::Junit,
             EventKind::JunitResult {
                 test: case.name.clone(),
                 status: status.to_string(),

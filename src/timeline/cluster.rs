@@ -17,7 +17,7 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
         cluster_version(bundle, cv, out);
     }
     for co in &bundle.objects.cluster_operators {
-        let subject = format!("clusteroperator/{}", co.metadata.name);
+        let subject = Subject::ClusterOperator(co.metadata.name.as_str().into());
         conditions(
             files,
             co,
@@ -54,7 +54,7 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
         }
     }
     for node in &bundle.objects.nodes {
-        let subject = format!("node/{}", node.metadata.name);
+        let subject = Subject::Node(node.metadata.name.as_str().into());
         let ready: Vec<Condition> = node
             .status
             .conditions
@@ -82,7 +82,7 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
         }
     }
     for pool in &bundle.objects.pools {
-        let subject = format!("machineconfigpool/{}", pool.metadata.name);
+        let subject = Subject::MachineConfigPool(pool.metadata.name.as_str().into());
         let keep: Vec<Condition> = pool
             .status
             .conditions
@@ -115,7 +115,7 @@ fn cluster_version(
     } else {
         cv.metadata.name.as_str()
     };
-    let subject = format!("clusterversion/{name}");
+    let subject = Subject::ClusterVersion(name.into());
     let files = &bundle.files;
     for (i, h) in cv.status.history.iter().enumerate() {
         let (version, image) = (h.version.clone(), h.image.clone());
@@ -240,7 +240,7 @@ fn conditions<T>(
     anchor: &str,
     conds: &[Condition],
     source: EventSource,
-    subject: &str,
+    subject: &Subject,
     out: &mut Vec<TimelineEvent>,
 ) {
     for c in conds {
@@ -252,7 +252,7 @@ fn conditions<T>(
         out.push(TimelineEvent::new(
             t,
             source,
-            subject,
+            subject.clone(),
             transition_kind(c),
             transition_message(c),
             Evidence::new(
@@ -265,7 +265,7 @@ fn conditions<T>(
 
 /// Container starts and terminations of a CVO pod.
 fn cvo_pod(files: &FileTable, pod: &Sourced<Pod>, out: &mut Vec<TimelineEvent>) {
-    let subject = format!("cvo-pod/{}", pod.metadata.name);
+    let subject = Subject::CvoPod(pod.metadata.name.as_str().into());
     for cs in &pod.status.container_statuses {
         let restarts = cs.restart_count;
         if let Some(t) = state_time(cs.state.as_ref(), "running", "startedAt") {
@@ -333,7 +333,7 @@ fn state_time(state: Option<&serde_json::Value>, which: &str, field: &str) -> Op
 fn pod_event(
     files: &FileTable,
     pod: &Sourced<Pod>,
-    subject: &str,
+    subject: &Subject,
     t: Time,
     state: &str,
     restarts: i64,
@@ -343,7 +343,7 @@ fn pod_event(
     TimelineEvent::new(
         t,
         EventSource::Pod,
-        subject,
+        subject.clone(),
         EventKind::ContainerState {
             state: state.to_string(),
             restarts,

@@ -202,7 +202,7 @@ fn scan_log(log: &CvoLog, out: &mut Vec<TimelineEvent>, scan: &mut LogScan) {
 struct Scanner<'a> {
     log: &'a CvoLog,
     pod: &'a str,
-    subject: String,
+    subject: Subject,
     st: State,
     /// The record that last moved the open instance's end: its evidence is built when the
     /// instance closes, not for every record.
@@ -219,7 +219,7 @@ impl<'a> Scanner<'a> {
         Scanner {
             log,
             pod,
-            subject: format!("cvo-pod/{pod}"),
+            subject: Subject::CvoPod(pod.into()),
             st: State {
                 pass: None,
                 pass_last: None,
@@ -312,7 +312,7 @@ impl<'a> Scanner<'a> {
             out.push(TimelineEvent::new(
                 t,
                 EventSource::CvoLog,
-                &self.subject,
+                self.subject.clone(),
                 EventKind::FirstManifest {
                     target: p.target.clone(),
                     manifest: name.to_string(),

@@ -264,11 +264,11 @@ pub fn restarts(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
         {
             continue;
         }
-        let pod = e
-            .subject
-            .strip_prefix("cvo-pod/")
-            .unwrap_or(&e.subject)
-            .to_string();
+        // Container states are read from CVO pods only.
+        let Subject::CvoPod(pod) = &e.subject else {
+            continue;
+        };
+        let pod = pod.to_string();
         let restarted = inp.events.iter().find(|r| {
             r.subject == e.subject
                 && r.time >= e.time

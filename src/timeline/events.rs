@@ -42,7 +42,7 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
     }
 }
 
-fn subject_of(e: &Event) -> String {
+fn subject_of(e: &Event) -> Subject {
     let o = &e.involved_object;
     let ns = if o.namespace.is_empty() {
         e.namespace.as_str()
@@ -50,15 +50,11 @@ fn subject_of(e: &Event) -> String {
         o.namespace.as_str()
     };
     match o.kind.as_str() {
-        "ClusterVersion" => "clusterversion/version".to_string(),
-        "Node" => format!("node/{}", o.name),
-        "ClusterOperator" => format!("clusteroperator/{}", o.name),
-        "MachineConfigPool" => format!("machineconfigpool/{}", o.name),
+        "ClusterVersion" | "" => Subject::cluster_version(),
         "Pod" if ns == CVO_NS && o.name.starts_with("cluster-version-operator") => {
-            format!("cvo-pod/{}", o.name)
+            Subject::CvoPod(o.name.as_str().into())
         }
-        "" => "clusterversion/version".to_string(),
-        k => format!("{}/{}", k.to_ascii_lowercase(), o.name),
+        k => Subject::of_kind(k, &o.name),
     }
 }
 
@@ -73,8 +69,8 @@ fn event(files: &FileTable, ev: &Sourced<Event>, out: &mut Vec<TimelineEvent>) {
     let in_cvo_ns = ns == CVO_NS || e.namespace == CVO_NS;
     let mut subject = subject_of(e);
     let mut kinds = cvo_reason_kinds(&e.reason, &e.type_, &e.message);
-    if !kinds.is_empty() && (subject.starts_with("configmap/") || subject.starts_with("lease/")) {
-        subject = "clusterversion/version".into();
+    if !kinds.is_empty() && matches!(subject.prefix(), "configmap" | "lease") {
+        subject = Subject::cluster_version();
     }
     if kinds.is_empty() {
         if e.reason == "LeaderElection" && in_cvo_ns {
@@ -83,9 +79,9 @@ fn event(files: &FileTable, ev: &Sourced<Event>, out: &mut Vec<TimelineEvent>) {
             let pod = holder.split('_').next().unwrap_or(holder);
             // 4.3-era CVOs identify by host name, newer ones by pod name.
             subject = if pod.starts_with("cluster-version-operator") {
-                format!("cvo-pod/{pod}")
+                Subject::CvoPod(pod.into())
             } else {
-                "clusterversion/version".to_string()
+                Subject::cluster_version()
             };
             kinds.push(EventKind::LeaderAcquired);
         } else if e.involved_object.kind == "Node" && NODE_REASONS.contains(&e.reason.as_str()) {

@@ -36,11 +36,11 @@ fn transition(s: &Snapshot, c: &Condition, since: Option<crate::model::Time>) ->
     let (source, subject) = match s.kind {
         SnapshotKind::ClusterVersion => (
             EventSource::ClusterVersion,
-            format!("clusterversion/{}", s.name),
+            Subject::ClusterVersion(s.name.as_str().into()),
         ),
         SnapshotKind::ClusterOperator => (
             EventSource::ClusterOperator,
-            format!("clusteroperator/{}", s.name),
+            Subject::ClusterOperator(s.name.as_str().into()),
         ),
     };
     let time = c

@@ -79,17 +79,19 @@ fn fact_of(e: &TimelineEvent, key: &mut String) {
     use std::fmt::Write;
     // Payload and precondition facts are about the ClusterVersion whether the log (subject
     // `cvo-pod/…`) or an Event on the ClusterVersion reports them.
-    let subject = match e.kind {
+    let _ = match e.kind {
         EventKind::PayloadRetrieve { .. }
         | EventKind::PayloadVerify { .. }
         | EventKind::PayloadLoaded { .. }
         | EventKind::PayloadRejected { .. }
         | EventKind::PreconditionFailed { .. }
         | EventKind::PreconditionWarning { .. }
-        | EventKind::LeaderAcquired => "clusterversion/version",
-        _ => e.subject.as_str(),
+        | EventKind::LeaderAcquired => {
+            let cv = Subject::cluster_version();
+            write!(key, "{}:{cv}", cv.text_len())
+        }
+        _ => write!(key, "{}:{}", e.subject.text_len(), e.subject),
     };
-    let _ = write!(key, "{}:{subject}", subject.len());
     e.kind.write_fact_key(key);
 }
 
@@ -132,7 +134,7 @@ mod tests {
         TimelineEvent::new(
             parse_rfc3339(t).unwrap(),
             source,
-            "clusterversion/version",
+            Subject::cluster_version(),
             kind,
             msg,
             Evidence::new(prov, msg),

@@ -28,6 +28,7 @@ mod model;
 mod pass;
 mod render;
 mod stretches;
+mod subject;
 
 pub use catalogue::{Fact, HistoryMerge, LoadFact, classify, text};
 pub use episodes::human_duration;
@@ -72,7 +73,7 @@ pub struct Timeline {
     #[serde(skip)]
     pub monitor: MonitorSpans,
     /// The namespace the CVO's pod runs in (see [`Bundle::cvo_namespace`]): events about a
-    /// `cvo-pod/<name>` are written as a Pod there, as findings name it.
+    /// [`Subject::CvoPod`] are written as a Pod there, as findings name it.
     #[serde(skip)]
     pub cvo_namespace: String,
 }
@@ -139,8 +140,12 @@ impl Timeline {
         self.episodes.iter().filter(move |e| e.tag() == tag)
     }
 
-    /// Events about one subject (exact match, e.g. `clusterversion/version`).
-    pub fn events_for<'a>(&'a self, subject: &'a str) -> impl Iterator<Item = &'a TimelineEvent> {
+    /// Events about one subject.
+    pub fn events_for<'a>(
+        &'a self,
+        subject: &Subject,
+    ) -> impl Iterator<Item = &'a TimelineEvent> + use<'a> {
+        let subject = subject.clone();
         self.events.iter().filter(move |e| e.subject == subject)
     }
 

@@ -13,6 +13,7 @@ pub use crate::vocab::time::{fmt_k8s, fmt_ms, fmt_short};
 
 pub use super::episode::*;
 pub use super::pass::*;
+pub use super::subject::Subject;
 
 /// Where a piece of evidence was read: a file (and line) plus the text that was there.
 /// Written flat, `{input, path, line, span, text}`: the shape of the report's evidence.
@@ -358,9 +359,8 @@ impl EventKind {
 pub struct TimelineEvent {
     pub time: Time,
     pub source: EventSource,
-    /// What it is about: `clusterversion/version`, `clusteroperator/<name>`, `node/<name>`,
-    /// `machineconfigpool/<name>`, `cvo-pod/<name>`, `e2e`, `prow`.
-    pub subject: String,
+    /// What it is about.
+    pub subject: Subject,
     pub kind: EventKind,
     /// One line saying what happened.
     pub message: String,
@@ -369,8 +369,10 @@ pub struct TimelineEvent {
 }
 
 impl TimelineEvent {
-    /// What the event is about, as an object reference (see [`ObjectRef::of_subject`]).
-    pub fn object(&self) -> ObjectRef {
+    /// What the event is about, as an object reference (see [`Subject::object`]), with a CVO
+    /// pod in `cvo_namespace` (a HyperShift hosted cluster's control plane namespace; empty:
+    /// `openshift-cluster-version`).
+    pub fn object_in(&self, cvo_namespace: &str) -> ObjectRef {
         let (test, job) = match &self.kind {
             EventKind::TestStart { test }
             | EventKind::TestEnd { test, .. }
@@ -380,17 +382,7 @@ impl TimelineEvent {
             }
             _ => (None, None),
         };
-        ObjectRef::of_subject(&self.subject, test, job)
-    }
-
-    /// [`TimelineEvent::object`], with a CVO pod in `cvo_namespace` (a HyperShift hosted
-    /// cluster's control plane namespace) rather than `openshift-cluster-version`.
-    pub fn object_in(&self, cvo_namespace: &str) -> ObjectRef {
-        let mut o = self.object();
-        if self.subject.starts_with("cvo-pod/") && !cvo_namespace.is_empty() {
-            o.namespace = cvo_namespace.to_string();
-        }
-        o
+        self.subject.object(test, job, cvo_namespace)
     }
 
     /// Writes the event with its CVO pod in `cvo_namespace` (see [`TimelineEvent::object_in`]).
@@ -423,7 +415,7 @@ impl TimelineEvent {
     pub fn new(
         time: Time,
         source: EventSource,
-        subject: impl Into<String>,
+        subject: Subject,
         kind: EventKind,
         message: impl Into<String>,
         evidence: Evidence,
@@ -431,7 +423,7 @@ impl TimelineEvent {
         TimelineEvent {
             time,
             source,
-            subject: subject.into(),
+            subject,
             kind,
             message: message.into(),
             evidence: vec![evidence],

@@ -33,9 +33,9 @@ impl Filter {
             && self.until.is_none_or(|u| e.time <= u)
             && (self.source.is_empty() || self.source.contains(&e.source))
             && self.subject.as_deref().is_none_or(|f| {
-                e.subject == f
-                    || e.subject.starts_with(f)
-                    || e.subject.split_once('/').is_some_and(|(_, n)| n == f)
+                // The user's filter is text: it is matched against the subject's spelling.
+                let text = e.subject.to_string();
+                text.starts_with(f) || text.split_once('/').is_some_and(|(_, n)| n == f)
             })
     }
 
@@ -142,9 +142,11 @@ pub fn render_table(tl: &Timeline, f: &Filter) -> String {
 
 fn render_table_unescaped(tl: &Timeline, f: &Filter) -> String {
     let rows: Vec<&TimelineEvent> = tl.events.iter().filter(|e| f.keeps(e)).collect();
-    let subj_w = rows
+    // Each subject's spelling, written once here at the table.
+    let subjects: Vec<String> = rows.iter().map(|e| e.subject.to_string()).collect();
+    let subj_w = subjects
         .iter()
-        .map(|e| e.subject.chars().count())
+        .map(|s| s.chars().count())
         .max()
         .unwrap_or(7)
         .clamp(7, 48);
@@ -154,7 +156,7 @@ fn render_table_unescaped(tl: &Timeline, f: &Filter) -> String {
         "TIME (UTC)", "SOURCE", "SUBJECT"
     ));
     let mut anchors = Anchors::new(tl);
-    for e in &rows {
+    for (e, subject) in rows.iter().zip(&subjects) {
         let mut what = one_line(&e.message, 200);
         if let Some((ep, req)) = anchors.at(e.time) {
             let label = match &ep.kind {
@@ -175,7 +177,7 @@ fn render_table_unescaped(tl: &Timeline, f: &Filter) -> String {
             table_time(&e.time),
             e.source.name(),
             // A subject (an object's name) stays on its line: a newline is shown `\x0a`.
-            crate::vocab::escape::one_line(&e.subject)
+            crate::vocab::escape::one_line(subject)
         ));
     }
     if rows.is_empty() {

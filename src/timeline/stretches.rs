@@ -5,7 +5,7 @@
 //! events of the timeline they were computed from, and are read with it.
 
 use super::Timeline;
-use super::model::{EventKind, EventSource, TimelineEvent};
+use super::model::{EventKind, EventSource, Subject, TimelineEvent};
 use crate::model::Time;
 use std::collections::BTreeMap;
 
@@ -43,10 +43,10 @@ impl Stretch {
     }
 }
 
-/// Every condition's stretches, by subject (`clusteroperator/<name>`) and condition type.
+/// Every condition's stretches, by subject and condition type.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ConditionStretches {
-    by: BTreeMap<(String, String), Vec<Stretch>>,
+    by: BTreeMap<(Subject, String), Vec<Stretch>>,
 }
 
 impl ConditionStretches {
@@ -56,17 +56,17 @@ impl ConditionStretches {
     };
 
     /// The stretches of `subject`'s `condition`, in time order.
-    pub fn of(&self, subject: &str, condition: &str) -> Option<&[Stretch]> {
+    pub fn of(&self, subject: &Subject, condition: &str) -> Option<&[Stretch]> {
         self.by
-            .get(&(subject.to_string(), condition.to_string()))
+            .get(&(subject.clone(), condition.to_string()))
             .map(Vec::as_slice)
     }
 
-    /// The subjects starting with `prefix` that have a condition, sorted.
-    pub fn subjects<'s>(&'s self, prefix: &'s str) -> impl Iterator<Item = &'s str> + 's {
-        let mut last: Option<&str> = None;
-        self.by.keys().map(|(s, _)| s.as_str()).filter(move |s| {
-            let new = s.starts_with(prefix) && last != Some(*s);
+    /// The subjects that have a condition, each once, in order.
+    pub fn subjects(&self) -> impl Iterator<Item = &Subject> {
+        let mut last: Option<&Subject> = None;
+        self.by.keys().map(|(s, _)| s).filter(move |s| {
+            let new = last != Some(*s);
             if new {
                 last = Some(*s);
             }
@@ -80,7 +80,7 @@ impl ConditionStretches {
 /// are drawn.
 pub fn condition_stretches(tl: &Timeline) -> ConditionStretches {
     let skip_intervals = tl.monitor.any;
-    let mut by: BTreeMap<(String, String), Vec<Stretch>> = BTreeMap::new();
+    let mut by: BTreeMap<(Subject, String), Vec<Stretch>> = BTreeMap::new();
     for (i, e) in tl.events.iter().enumerate() {
         if skip_intervals && e.source == EventSource::Interval {
             continue;

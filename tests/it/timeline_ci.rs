@@ -3,7 +3,7 @@
 
 use mglint::model::{Time, fmt_k8s, fmt_ms, parse_rfc3339};
 use mglint::timeline::{
-    EpisodeKind, EpisodeTag, EventKind, EventSource, MilestoneKind, Timeline, build,
+    EpisodeKind, EpisodeTag, EventKind, EventSource, MilestoneKind, Subject, Timeline, build,
 };
 use std::path::Path;
 
@@ -85,7 +85,7 @@ fn seed2_update_and_monitor_lines_merge_with_status() {
         up.summary
     );
     let done = tl
-        .events_for("clusterversion/version")
+        .events_for(&Subject::cluster_version())
         .find(|e| matches!(&e.kind, EventKind::ConditionTransition { condition, status, .. } if condition == "Progressing" && status == "False"))
         .unwrap();
     assert_eq!(done.source, EventSource::ClusterVersion);
@@ -97,7 +97,7 @@ fn seed2_update_and_monitor_lines_merge_with_status() {
     );
     // nodes.json Ready transitions and the monitor's `node is ready` are one event too.
     let ready = tl
-        .events_for("node/ip-10-0-148-230.ec2.internal")
+        .events_for(&Subject::Node("ip-10-0-148-230.ec2.internal".into()))
         .find(|e| matches!(&e.kind, EventKind::ConditionTransition { condition, status, .. } if condition == "Ready" && status == "True"))
         .unwrap();
     assert_eq!(fmt_k8s(&ready.time), "2019-09-27T22:09:55Z");

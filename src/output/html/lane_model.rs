@@ -9,7 +9,7 @@
 
 use crate::model::Time;
 use crate::timeline::{
-    ConditionStretches, Evidence, Timeline, TimelineEvent, fmt_short, human_duration,
+    ConditionStretches, Evidence, Subject, Timeline, TimelineEvent, fmt_short, human_duration,
 };
 
 /// A family of lanes, in display order.
@@ -278,7 +278,7 @@ pub struct CondSpan<'a> {
 pub fn cond_spans<'a>(
     tl: &'a Timeline,
     stretches: &'a ConditionStretches,
-    subject: &str,
+    subject: &Subject,
     cond: &str,
     end: Time,
 ) -> impl Iterator<Item = CondSpan<'a>> + 'a {

@@ -8,7 +8,7 @@ use super::lane_model::{
 };
 use crate::model::Time;
 use crate::timeline::{
-    ConditionStretches, EpisodeKind, EpisodeTag, Evidence, MilestoneKind, Timeline, fmt_short,
+    ConditionStretches, EpisodeKind, EpisodeTag, Evidence, MilestoneKind, Subject, Timeline, fmt_short,
     human_duration,
 };
 
@@ -221,7 +221,7 @@ pub fn cluster_version(
             format!("cv/{cond}"),
             cond.to_string(),
         );
-        for s in cond_spans(tl, stretches, "clusterversion/version", cond, end) {
+        for s in cond_spans(tl, stretches, &Subject::cluster_version(), cond, end) {
             let class = cv_class(cond, s.status);
             lane.bars
                 .push(cond_bar("clusterversion", cond, &s, class, 0));

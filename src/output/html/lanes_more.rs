@@ -8,12 +8,44 @@ use super::lane_model::{
 };
 use crate::model::Time;
 use crate::rules::{Report, Severity};
-use crate::timeline::{ConditionStretches, EventKind, Timeline, TimelineEvent, fmt_short};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::timeline::{
+    ConditionStretches, EventKind, Subject, Timeline, TimelineEvent, fmt_short,
+};
+use std::collections::BTreeMap;
 
-/// Subjects with a prefix (`clusteroperator/`) that have a condition, names sorted.
-fn subjects<'a>(stretches: &'a ConditionStretches, prefix: &'a str) -> BTreeSet<&'a str> {
-    stretches.subjects(prefix).collect()
+/// A ClusterOperator's name.
+fn operator(s: &Subject) -> Option<&str> {
+    match s {
+        Subject::ClusterOperator(n) => Some(n),
+        _ => None,
+    }
+}
+
+/// A MachineConfigPool's name.
+fn pool(s: &Subject) -> Option<&str> {
+    match s {
+        Subject::MachineConfigPool(n) => Some(n),
+        _ => None,
+    }
+}
+
+/// A Node's name.
+fn node(s: &Subject) -> Option<&str> {
+    match s {
+        Subject::Node(n) => Some(n),
+        _ => None,
+    }
+}
+
+/// The subjects `of` picks (their name) that have a condition, by name.
+fn subjects<'a>(
+    stretches: &'a ConditionStretches,
+    of: fn(&Subject) -> Option<&str>,
+) -> Vec<(&'a Subject, &'a str)> {
+    stretches
+        .subjects()
+        .filter_map(|s| of(s).map(|name| (s, name)))
+        .collect()
 }
 
 /// Adds one bar per stretch in which `cond` had a status that `class` colours.
@@ -21,23 +53,23 @@ fn subjects<'a>(stretches: &'a ConditionStretches, prefix: &'a str) -> BTreeSet<
 fn add_cond_bars(
     lane: &mut Lane,
     (tl, stretches): (&Timeline, &ConditionStretches),
-    subject: &str,
+    subject: &Subject,
     cond: &str,
     end: Time,
     track: usize,
     class: impl Fn(&str) -> Option<&'static str>,
 ) {
+    let text = subject.to_string();
     for s in cond_spans(tl, stretches, subject, cond, end) {
         if let Some(c) = class(s.status) {
-            lane.bars.push(cond_bar(subject, cond, &s, c, track));
+            lane.bars.push(cond_bar(&text, cond, &s, c, track));
         }
     }
 }
 
 pub fn operators(tl: &Timeline, stretches: &ConditionStretches, end: Time, lanes: &mut Vec<Lane>) {
     let idx = (tl, stretches);
-    for subject in subjects(stretches, "clusteroperator/") {
-        let name = &subject["clusteroperator/".len()..];
+    for (subject, name) in subjects(stretches, operator) {
         let mut lane = Lane::new(Group::Operators, format!("co/{name}"), name);
         lane.tracks = 4;
         lane.track_h = 5.0;
@@ -64,8 +96,7 @@ const NOISE: [&str; 2] = ["RegisteredNode", "Starting"];
 
 pub fn machines(tl: &Timeline, stretches: &ConditionStretches, end: Time, lanes: &mut Vec<Lane>) {
     let idx = (tl, stretches);
-    for subject in subjects(stretches, "machineconfigpool/") {
-        let name = &subject["machineconfigpool/".len()..];
+    for (subject, name) in subjects(stretches, pool) {
         let mut lane = Lane::new(
             Group::Machines,
             format!("mcp/{name}"),
@@ -83,16 +114,17 @@ pub fn machines(tl: &Timeline, stretches: &ConditionStretches, end: Time, lanes:
         lanes.push(lane);
     }
     // Nodes: from conditions and from lifecycle events.
-    let mut lifecycle: BTreeMap<&str, Vec<&TimelineEvent>> = BTreeMap::new();
+    let mut lifecycle: BTreeMap<&Subject, Vec<&TimelineEvent>> = BTreeMap::new();
     for e in &tl.events {
-        if matches!(e.kind, EventKind::NodeLifecycle { .. }) && e.subject.starts_with("node/") {
-            lifecycle.entry(e.subject.as_str()).or_default().push(e);
+        if matches!(e.kind, EventKind::NodeLifecycle { .. })
+            && matches!(e.subject, Subject::Node(_))
+        {
+            lifecycle.entry(&e.subject).or_default().push(e);
         }
     }
-    let mut nodes: BTreeSet<&str> = subjects(stretches, "node/");
-    nodes.extend(lifecycle.keys().copied());
-    for subject in nodes {
-        let name = &subject["node/".len()..];
+    let mut nodes: BTreeMap<&Subject, &str> = subjects(stretches, node).into_iter().collect();
+    nodes.extend(lifecycle.keys().filter_map(|s| Some((*s, node(s)?))));
+    for (subject, name) in nodes {
         let mut lane = Lane::new(Group::Machines, format!("node/{name}"), name);
         lane.tracks = 2;
         lane.track_h = 7.0;

@@ -3,18 +3,21 @@
 use super::*;
 use crate::model::{Provenance, parse_rfc3339};
 use crate::rules::{Counts, EvidenceItem, Finding, ObjectRef, SCHEMA, Severity, Tool};
-use crate::timeline::{EventKind, EventSource, Evidence, TimelineEvent, condition_stretches};
+use crate::timeline::{
+    EventKind, EventSource, Evidence, Subject, TimelineEvent, condition_stretches,
+};
 
 fn t(s: &str) -> Time {
     parse_rfc3339(s).unwrap()
 }
 
-fn ev(time: &str, subject: &str, cond: &str, status: &str, msg: &str) -> TimelineEvent {
+/// A condition transition of the ClusterOperator `operator`.
+fn ev(time: &str, operator: &str, cond: &str, status: &str, msg: &str) -> TimelineEvent {
     let prov = Provenance::detached("in", "co.yaml").at(3, 0, 1);
     TimelineEvent::new(
         t(time),
         EventSource::ClusterOperator,
-        subject,
+        Subject::ClusterOperator(operator.into()),
         EventKind::ConditionTransition {
             condition: cond.into(),
             status: status.into(),
@@ -93,14 +96,14 @@ fn degraded_operator_gets_a_lane_and_healthy_ones_fold() {
         vec![
             ev(
                 "2023-11-03T14:00:00Z",
-                "clusteroperator/dns",
+                "dns",
                 "Available",
                 "True",
                 "ok",
             ),
             ev(
                 "2023-11-03T15:41:09Z",
-                "clusteroperator/authentication",
+                "authentication",
                 "Degraded",
                 "True",
                 "route broken",
@@ -128,11 +131,10 @@ fn degraded_operator_gets_a_lane_and_healthy_ones_fold() {
 #[test]
 fn hostile_strings_are_escaped_everywhere() {
     let bad = "<script>alert(1)</script>\"><img src=x onerror=alert(2)>";
-    let subject = format!("clusteroperator/{bad}");
     let tl = timeline(
         vec![ev(
             "2023-11-03T15:41:09Z",
-            &subject,
+            bad,
             "Degraded",
             "True",
             bad,
@@ -203,7 +205,7 @@ fn finding_marker_links_to_its_card_and_object_lane() {
     let tl = timeline(
         vec![ev(
             "2023-11-03T15:41:09Z",
-            "clusteroperator/authentication",
+            "authentication",
             "Degraded",
             "True",
             "x",
@@ -278,14 +280,14 @@ fn axis_adapts_from_a_five_minute_upgrade_to_a_three_day_history() {
         vec![
             ev(
                 "2023-11-03T14:30:00Z",
-                "clusteroperator/etcd",
+                "etcd",
                 "Progressing",
                 "True",
                 "a",
             ),
             ev(
                 "2023-11-03T14:35:00Z",
-                "clusteroperator/etcd",
+                "etcd",
                 "Progressing",
                 "False",
                 "b",
@@ -315,7 +317,7 @@ fn axis_adapts_from_a_five_minute_upgrade_to_a_three_day_history() {
         let s = if h % 2 == 0 { "True" } else { "False" };
         events.push(ev(
             &crate::timeline::fmt_short(&at),
-            "clusteroperator/dns",
+            "dns",
             "Progressing",
             s,
             "x",

@@ -48,7 +48,7 @@ fn filter_by_source_subject_and_time() {
         tl.events
             .iter()
             .filter(|e| f.keeps(e))
-            .all(|e| e.subject == "clusterversion/version")
+            .all(|e| e.subject == crate::timeline::Subject::cluster_version())
     );
     let f = Filter {
         subject: Some("nothing-like-this".into()),

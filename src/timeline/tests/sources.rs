@@ -1,17 +1,17 @@
 //! Extraction from each source kind, merging across sources, and ordering.
 
 use super::*;
-use crate::timeline::{EventKind, EventSource, build};
+use crate::timeline::{EventKind, EventSource, Subject, build};
 
-fn kinds_for<'a>(tl: &'a crate::timeline::Timeline, subject: &'a str) -> Vec<&'a str> {
-    tl.events_for(subject).map(|e| e.kind.name()).collect()
+fn kinds_for(tl: &crate::timeline::Timeline, subject: Subject) -> Vec<&str> {
+    tl.events_for(&subject).map(|e| e.kind.name()).collect()
 }
 
 #[test]
 fn cluster_version_history_conditions_and_snapshot() {
     let tl = build(&seed1());
     let cv: Vec<_> = tl
-        .events_for("clusterversion/version")
+        .events_for(&Subject::cluster_version())
         .filter(|e| e.source == EventSource::ClusterVersion)
         .collect();
     let started: Vec<_> = cv
@@ -96,7 +96,7 @@ fn operators_nodes_and_pools_yield_condition_transitions() {
     ));
     let tl = build(&b);
     assert_eq!(
-        kinds_for(&tl, "clusteroperator/kube-apiserver"),
+        kinds_for(&tl, Subject::ClusterOperator("kube-apiserver".into())),
         vec![
             "condition-transition",
             "operator-version",
@@ -109,11 +109,11 @@ fn operators_nodes_and_pools_yield_condition_transitions() {
         "2020-04-09T17:58:00Z",
         "placed at the Progressing=False transition"
     );
-    let node: Vec<_> = tl.events_for("node/master-1").collect();
+    let node: Vec<_> = tl.events_for(&Subject::Node("master-1".into())).collect();
     assert_eq!(node.len(), 1, "only Ready transitions are kept for nodes");
     assert!(node[0].message.contains("ci-master-1"));
     assert_eq!(
-        kinds_for(&tl, "machineconfigpool/worker"),
+        kinds_for(&tl, Subject::MachineConfigPool("worker".into())),
         vec!["condition-transition"]
     );
 }
@@ -165,8 +165,15 @@ fn kube_event_and_its_log_mirror_merge_into_one_fact() {
         "the earlier reading wins"
     );
     let lead = tl.first_of("leader-acquired").unwrap();
-    assert_eq!(lead.subject, "cvo-pod/cluster-version-operator-abc");
-    assert!(!tl.events.iter().any(|e| e.subject.contains("etcd-0")));
+    assert_eq!(
+        lead.subject,
+        Subject::CvoPod("cluster-version-operator-abc".into())
+    );
+    assert!(
+        !tl.events
+            .iter()
+            .any(|e| e.subject.name().is_some_and(|n| n.contains("etcd-0")))
+    );
 }
 
 #[test]
@@ -182,7 +189,7 @@ fn cvo_pod_status_gives_container_restarts() {
     ));
     let tl = build(&b);
     let states: Vec<_> = tl
-        .events_for("cvo-pod/cluster-version-operator-1")
+        .events_for(&Subject::CvoPod("cluster-version-operator-1".into()))
         .map(|e| match &e.kind {
             EventKind::ContainerState { state, .. } => format!("{} {state}", fmt_k8s(&e.time)),
             _ => String::new(),
@@ -240,17 +247,20 @@ fn intervals_of_every_kind() {
     let names: Vec<_> = tl
         .events
         .iter()
-        .map(|e| (e.subject.as_str(), e.kind.name()))
+        .map(|e| (e.subject.clone(), e.kind.name()))
         .collect();
     assert_eq!(
         names,
         vec![
-            ("clusterversion/version", "upgrade-started"),
-            ("e2e", "test-start"),
-            ("e2e", "test-end"),
-            ("clusteroperator/etcd", "condition-transition"),
-            ("node/worker-a", "node-lifecycle"),
-            ("clusterversion/version", "upgrade-complete"),
+            (Subject::cluster_version(), "upgrade-started"),
+            (Subject::E2e, "test-start"),
+            (Subject::E2e, "test-end"),
+            (
+                Subject::ClusterOperator("etcd".into()),
+                "condition-transition"
+            ),
+            (Subject::Node("worker-a".into()), "node-lifecycle"),
+            (Subject::cluster_version(), "upgrade-complete"),
         ]
     );
     let ci = tl
