@@ -1,7 +1,7 @@
 //! Derived episodes (install, update, cancel, rollback, stall, CVO restart, unmanaged), their
 //! milestones, evidence bounds and spans.
 
-use super::model::Evidence;
+use super::evidence::Evidence;
 use crate::model::Time;
 use serde::Serialize;
 

@@ -20,6 +20,7 @@ mod episode;
 mod episodes;
 mod episodes_cvo;
 mod events;
+mod evidence;
 mod history;
 mod locate;
 mod mask;

@@ -1,9 +1,10 @@
-//! The timeline's data types: events and their evidence, and the time formatting they share
-//! (passes and history are in `pass`, episodes in `episode`, re-exported here). Everything is
+//! The timeline's data types: events, and the time formatting they share (their evidence is
+//! in `evidence`, their subject in `subject`, passes and history in `pass`, episodes in
+//! `episode`, all re-exported here). Everything is
 //! `Serialize` with stable, deliberate field names: the timeline JSON (`mglint/timeline/v2`) is built
 //! from these types.
 
-use crate::model::{Provenance, Time};
+use crate::model::Time;
 use crate::vocab::object::ObjectRef;
 pub use crate::vocab::text::one_line;
 use serde::Serialize;
@@ -12,28 +13,9 @@ use std::collections::BTreeMap;
 pub use crate::vocab::time::{fmt_k8s, fmt_ms, fmt_short};
 
 pub use super::episode::*;
+pub use super::evidence::Evidence;
 pub use super::pass::*;
 pub use super::subject::Subject;
-
-/// Where a piece of evidence was read: a file (and line) plus the text that was there.
-/// Written flat, `{input, path, line, span, text}`: the shape of the report's evidence.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub struct Evidence {
-    #[serde(flatten)]
-    pub prov: Provenance,
-    /// The line or field as read (shortened to one line).
-    pub text: String,
-}
-
-impl Evidence {
-    /// Evidence with its text cut to the first line and at most 300 bytes.
-    pub fn new(prov: Provenance, text: &str) -> Self {
-        Evidence {
-            prov,
-            text: one_line(text, 300),
-        }
-    }
-}
 
 /// Which kind of input an event was read from. The declaration order is the merge rank:
 /// at equal times, resource status comes first, then events, logs and CI records.

@@ -1,7 +1,7 @@
 //! What the CVO logs and history say about work: sync passes, precondition failures, CVO
 //! container instances, and `status.history` merged across snapshots.
 
-use super::model::Evidence;
+use super::evidence::Evidence;
 use crate::model::Time;
 use serde::Serialize;
 
