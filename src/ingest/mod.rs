@@ -299,7 +299,7 @@ fn merge(bundle: &mut Bundle, results: Vec<FileResult>, input_index: &BTreeMap<A
         klog::resolve_times(log, &yi);
     }
     for l in &mut bundle.text_lines {
-        if let Stamp::Partial(p) = l.stamp {
+        if let RecordTime::Partial(p) = l.stamp {
             l.time = yi.resolve(p);
         }
     }

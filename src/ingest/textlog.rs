@@ -3,7 +3,7 @@
 //! optional `- 2564s` duration) and e2e framework lines (`Sep 27 21:42:28.080: INFO: ...`).
 //! Lines without a leading timestamp are ignored.
 
-use crate::model::{PartialTime, Provenance, Stamp, TextLine, TextLineKind};
+use crate::model::{PartialTime, Provenance, RecordTime, TextLine, TextLineKind};
 
 const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
@@ -153,7 +153,7 @@ pub fn parse_text_log_stream(
         if let Some((stamp, kind, message)) = parse_line(line) {
             out.push(TextLine {
                 time: None,
-                stamp: Stamp::Partial(stamp),
+                stamp: RecordTime::Partial(stamp),
                 kind,
                 message,
                 prov: Provenance {

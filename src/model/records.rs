@@ -2,17 +2,10 @@
 //! lines, JUnit test cases, Prow job metadata and ingestion diagnostics.
 
 use super::provenance::Provenance;
-use crate::vocab::time::{PartialTime, Time};
+use crate::vocab::time::Time;
 use crate::vocab::wants::LogFile;
 use serde::Serialize;
 use std::collections::BTreeMap;
-
-/// When a log or text line happened: absolute (CRI prefix, RFC3339) or without a year.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stamp {
-    Absolute(Time),
-    Partial(PartialTime),
-}
 
 /// One CVO container log file.
 #[derive(Debug, Clone)]
@@ -89,7 +82,9 @@ pub enum TextLineKind {
 #[derive(Debug, Clone)]
 pub struct TextLine {
     pub time: Option<Time>,
-    pub stamp: Stamp,
+    /// When the line says it happened: absolute (RFC 3339), or without a year (the one type
+    /// a CVO log record's time has too).
+    pub stamp: super::RecordTime,
     pub kind: TextLineKind,
     pub message: String,
     pub prov: Provenance,

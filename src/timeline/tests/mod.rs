@@ -91,7 +91,7 @@ pub fn text_line(time: &str, kind: TextLineKind, message: &str, line: u32) -> Te
     let when = t(time);
     TextLine {
         time: Some(when),
-        stamp: Stamp::Absolute(when),
+        stamp: RecordTime::Absolute(when),
         kind,
         message: message.into(),
         prov: Provenance {
