@@ -86,7 +86,9 @@ impl Subject {
 
     /// The bytes of the text spelling, without building it.
     fn bytes(&self) -> impl Iterator<Item = u8> + '_ {
-        let name = self.name().map(|n| b"/".iter().chain(n.as_bytes()).copied());
+        let name = self
+            .name()
+            .map(|n| b"/".iter().chain(n.as_bytes()).copied());
         self.prefix().bytes().chain(name.into_iter().flatten())
     }
 
@@ -195,7 +197,10 @@ mod tests {
         assert_eq!(co, Subject::ClusterOperator("dns".into()));
         assert_eq!(co.object(None, None, "").display(), "clusteroperator/dns");
         let t = Subject::E2e.object(Some("[sig-x] y"), None, "");
-        assert_eq!((t.kind.as_str(), t.name.as_str()), ("TestCase", "[sig-x] y"));
+        assert_eq!(
+            (t.kind.as_str(), t.name.as_str()),
+            ("TestCase", "[sig-x] y")
+        );
         assert_eq!(Subject::E2e.object(None, None, "").display(), "testrun/e2e");
         let job = Subject::Prow.object(None, Some("periodic-x"), "");
         assert_eq!(job.display(), "prowjob/periodic-x");

@@ -8,8 +8,8 @@ use super::lane_model::{
 };
 use crate::model::Time;
 use crate::timeline::{
-    ConditionStretches, EpisodeKind, EpisodeTag, Evidence, MilestoneKind, Subject, Timeline, fmt_short,
-    human_duration,
+    ConditionStretches, EpisodeKind, EpisodeTag, Evidence, MilestoneKind, Subject, Timeline,
+    fmt_short, human_duration,
 };
 
 fn history_lane(tl: &Timeline, end: Time) -> Lane {

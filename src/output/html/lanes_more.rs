@@ -8,9 +8,7 @@ use super::lane_model::{
 };
 use crate::model::Time;
 use crate::rules::{Report, Severity};
-use crate::timeline::{
-    ConditionStretches, EventKind, Subject, Timeline, TimelineEvent, fmt_short,
-};
+use crate::timeline::{ConditionStretches, EventKind, Subject, Timeline, TimelineEvent, fmt_short};
 use std::collections::BTreeMap;
 
 /// A ClusterOperator's name.

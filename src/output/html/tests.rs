@@ -94,13 +94,7 @@ fn lanes_of(html: &str) -> Vec<String> {
 fn degraded_operator_gets_a_lane_and_healthy_ones_fold() {
     let tl = timeline(
         vec![
-            ev(
-                "2023-11-03T14:00:00Z",
-                "dns",
-                "Available",
-                "True",
-                "ok",
-            ),
+            ev("2023-11-03T14:00:00Z", "dns", "Available", "True", "ok"),
             ev(
                 "2023-11-03T15:41:09Z",
                 "authentication",
@@ -132,13 +126,7 @@ fn degraded_operator_gets_a_lane_and_healthy_ones_fold() {
 fn hostile_strings_are_escaped_everywhere() {
     let bad = "<script>alert(1)</script>\"><img src=x onerror=alert(2)>";
     let tl = timeline(
-        vec![ev(
-            "2023-11-03T15:41:09Z",
-            bad,
-            "Degraded",
-            "True",
-            bad,
-        )],
+        vec![ev("2023-11-03T15:41:09Z", bad, "Degraded", "True", bad)],
         "2023-11-03T16:00:00Z",
     );
     let rep = report(vec![finding(
@@ -278,20 +266,8 @@ fn tail_path_keeps_whole_last_segments() {
 fn axis_adapts_from_a_five_minute_upgrade_to_a_three_day_history() {
     let short = timeline(
         vec![
-            ev(
-                "2023-11-03T14:30:00Z",
-                "etcd",
-                "Progressing",
-                "True",
-                "a",
-            ),
-            ev(
-                "2023-11-03T14:35:00Z",
-                "etcd",
-                "Progressing",
-                "False",
-                "b",
-            ),
+            ev("2023-11-03T14:30:00Z", "etcd", "Progressing", "True", "a"),
+            ev("2023-11-03T14:35:00Z", "etcd", "Progressing", "False", "b"),
         ],
         "2023-11-03T14:35:00Z",
     );

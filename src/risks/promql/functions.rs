@@ -105,4 +105,3 @@ pub(super) fn call(c: &Call, m: &Metrics) -> Result<Value, EvalError> {
         _ => Err(EvalError::Unsupported(format!("the function `{name}`"))),
     }
 }
-

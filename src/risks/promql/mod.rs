@@ -115,4 +115,3 @@ pub enum Value {
     Vector(Vec<Sample>),
     String(String),
 }
-

@@ -209,10 +209,8 @@ fn set_operators_match_on_labels() {
         2
     );
     assert_eq!(
-        values(
-            r#"cluster_version{type="x"} or ignoring (type) group by (type) (cluster_version)"#
-        )
-        .len(),
+        values(r#"cluster_version{type="x"} or ignoring (type) group by (type) (cluster_version)"#)
+            .len(),
         2
     );
 }
@@ -225,9 +223,8 @@ fn one_to_one_and_group_left_matching() {
     );
     assert_eq!(v, 1.0);
     assert_eq!(l, labels(&[("type", "VSphere"), ("version", "4.10.3")]));
-    let (l, _) = one(
-        r#"group by (type) (cluster_infrastructure_provider) * on () group(cluster_version)"#,
-    );
+    let (l, _) =
+        one(r#"group by (type) (cluster_infrastructure_provider) * on () group(cluster_version)"#);
     assert_eq!(l, Labels::new());
     // Duplicates on the "one" side are an error, as in Prometheus.
     assert!(matches!(
@@ -286,8 +283,7 @@ fn over_time_functions_drop_the_name_and_absent_makes_a_sample() {
 
 #[test]
 fn a_metric_the_dump_does_not_give_is_missing_never_empty() {
-    let e =
-        run(r#"group(apiserver_storage_objects) or 0 * group(cluster_version)"#).unwrap_err();
+    let e = run(r#"group(apiserver_storage_objects) or 0 * group(cluster_version)"#).unwrap_err();
     assert_eq!(
         e,
         EvalError::Missing(vec!["apiserver_storage_objects".into()])
