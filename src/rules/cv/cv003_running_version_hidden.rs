@@ -55,7 +55,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         None => (String::new(), String::new(), String::new()),
     };
     if let Some((i, c)) = cond(&cv.status.conditions, "Available").filter(|(_, c)| c.is_true())
-        && let Some(x) = c.message.strip_prefix("Done applying ")
+        && let Some(x) = crate::timeline::text::done_applying(&c.message)
         && (x == running_version || x == running_image || running_label.is_empty())
     {
         sources.push("the Available message".to_string());

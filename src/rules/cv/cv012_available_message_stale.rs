@@ -27,7 +27,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
     else {
         return;
     };
-    let done = c.message.strip_prefix("Done applying ").map(str::trim);
+    let done = crate::timeline::text::done_applying(&c.message).map(str::trim);
     let last = cv.last_completed();
     let msg = match (done, last) {
         (None, _) => format!(

@@ -6,6 +6,7 @@
 use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
 use crate::rules::util::{cond, cond_evidence, cv_ref, history_evidence};
+use crate::timeline::text;
 
 declare_rule! {
     ProgressingMessageMismatch: "CV013" "progressing-message-mismatch" {
@@ -20,23 +21,6 @@ declare_rule! {
     }
 }
 
-const FALSE_PREFIXES: &[&str] = &[
-    "Cluster version is ",
-    "Error while reconciling ",
-    "Stopped at ",
-];
-const TRUE_PREFIXES: &[&str] = &[
-    "Working towards ",
-    "Unable to apply ",
-    "Reconciling ",
-    "Error ensuring the cluster version is up to date: ",
-];
-
-/// The release named after a prefix, up to `:` (versions and digests have no `: `).
-fn named(rest: &str) -> &str {
-    rest.split(": ").next().unwrap_or(rest).trim()
-}
-
 fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(cv) = cx.bundle.cluster_version() else {
         return;
@@ -48,12 +32,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         return;
     }
     let h0 = cv.status.history.first();
-    let prefixes = if c.is_true() {
-        TRUE_PREFIXES
-    } else {
-        FALSE_PREFIXES
-    };
-    let Some(prefix) = prefixes.iter().find(|p| c.message.starts_with(**p)) else {
+    let Some(form) = text::progressing_message(&c.message, c.is_true()) else {
         let mut f = cx.finding(
             &META,
             cv_ref(cv),
@@ -69,17 +48,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         out.push(f);
         return;
     };
-    let checks_release = matches!(
-        *prefix,
-        "Cluster version is "
-            | "Error while reconciling "
-            | "Working towards "
-            | "Unable to apply "
-    );
-    if !checks_release {
+    let Some(x) = form.release() else {
         return;
-    }
-    let x = named(&c.message[prefix.len()..]);
+    };
     let problem = match h0 {
         None if x == "<unknown>" => return,
         None => format!("Progressing names `{x}` but history is empty"),

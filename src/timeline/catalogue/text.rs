@@ -292,6 +292,86 @@ pub fn progress(message: &str) -> Option<Progress> {
     })
 }
 
+/// The release an Available=True message `Done applying <release>` names (what follows the
+/// prefix, as written).
+pub fn done_applying(message: &str) -> Option<&str> {
+    message.strip_prefix("Done applying ")
+}
+
+/// The forms of the CVO's Progressing message (status.go), each by its prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProgressingForm {
+    /// `Cluster version is X` (False).
+    ClusterVersionIs,
+    /// `Error while reconciling X: …` (False).
+    ErrorWhileReconciling,
+    /// `Stopped at X: …` (False).
+    StoppedAt,
+    /// `Working towards X: …` (True).
+    WorkingTowards,
+    /// `Unable to apply X: …` (True).
+    UnableToApply,
+    /// `Reconciling …` (True).
+    Reconciling,
+    /// `Error ensuring the cluster version is up to date: …` (True).
+    ErrorEnsuring,
+}
+
+/// The forms a False Progressing message takes, then a True one, with their prefixes.
+const PROGRESSING_FALSE: &[(&str, ProgressingForm)] = &[
+    ("Cluster version is ", ProgressingForm::ClusterVersionIs),
+    (
+        "Error while reconciling ",
+        ProgressingForm::ErrorWhileReconciling,
+    ),
+    ("Stopped at ", ProgressingForm::StoppedAt),
+];
+const PROGRESSING_TRUE: &[(&str, ProgressingForm)] = &[
+    ("Working towards ", ProgressingForm::WorkingTowards),
+    ("Unable to apply ", ProgressingForm::UnableToApply),
+    ("Reconciling ", ProgressingForm::Reconciling),
+    (
+        "Error ensuring the cluster version is up to date: ",
+        ProgressingForm::ErrorEnsuring,
+    ),
+];
+
+/// A Progressing message read by its form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProgressingMessage<'a> {
+    pub form: ProgressingForm,
+    /// What follows the prefix.
+    pub rest: &'a str,
+}
+
+impl<'a> ProgressingMessage<'a> {
+    /// The release the form names (`Cluster version is X`, `Error while reconciling X`,
+    /// `Working towards X`, `Unable to apply X`): up to `: ` (versions and digests have none).
+    pub fn release(&self) -> Option<&'a str> {
+        use ProgressingForm::*;
+        matches!(
+            self.form,
+            ClusterVersionIs | ErrorWhileReconciling | WorkingTowards | UnableToApply
+        )
+        .then(|| self.rest.split(": ").next().unwrap_or(self.rest).trim())
+    }
+}
+
+/// The form of a Progressing message with status True (`progressing`) or False, `None` when it
+/// starts with none of the CVO's prefixes for that status.
+pub fn progressing_message(message: &str, progressing: bool) -> Option<ProgressingMessage<'_>> {
+    let forms = if progressing {
+        PROGRESSING_TRUE
+    } else {
+        PROGRESSING_FALSE
+    };
+    forms.iter().find_map(|(prefix, form)| {
+        message
+            .strip_prefix(prefix)
+            .map(|rest| ProgressingMessage { form: *form, rest })
+    })
+}
+
 /// ClusterOperator names mentioned as `Cluster operator X …` / `Cluster operators X, Y …`,
 /// sorted and without repeats.
 pub fn operators_in(msg: &str) -> Vec<String> {
@@ -444,6 +524,31 @@ fn field_value<'m>(msg: &'m str, name: &str) -> Option<&'m str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn progressing_and_available_messages_are_read_by_form() {
+        let m = progressing_message("Cluster version is 4.14.1", false).unwrap();
+        assert_eq!(
+            (m.form, m.release()),
+            (ProgressingForm::ClusterVersionIs, Some("4.14.1"))
+        );
+        let m = progressing_message(
+            "Unable to apply 4.15.0: an unknown error has occurred: MultipleErrors",
+            true,
+        )
+        .unwrap();
+        assert_eq!(
+            (m.form, m.release()),
+            (ProgressingForm::UnableToApply, Some("4.15.0"))
+        );
+        let m = progressing_message("Reconciling 4.14.1: 5 of 800 done", true).unwrap();
+        assert_eq!((m.form, m.release()), (ProgressingForm::Reconciling, None));
+        // A True form under status False is no form of it.
+        assert!(progressing_message("Working towards 4.15.0: 1 of 2 done", false).is_none());
+        assert!(progressing_message("all is well", true).is_none());
+        assert_eq!(done_applying("Done applying 4.14.1"), Some("4.14.1"));
+        assert_eq!(done_applying("Applying 4.14.1"), None);
+    }
 
     /// The substring search reads what the regexes it replaced read, on generated messages
     /// made of the pieces that matter (the names, `/`, `=`, quotes, spaces of both kinds, a
