@@ -1,18 +1,19 @@
 //! Evaluating an expression at one instant: selectors (regexes anchored), aggregations with
 //! `by`/`without`, arithmetic, comparisons (filtering, or 0/1 with `bool`) and set operators
-//! with `on`/`ignoring` and `group_left`/`group_right`; each sample keeps its evidence.
+//! with `on`/`ignoring` and `group_left`/`group_right`, and the function calls (the
+//! `*_over_time` family over a range that, at one instant, holds the sample itself,
+//! `label_replace`, `absent`, `vector`, `scalar`…); each sample keeps its evidence.
 
-use super::query::selector_name;
-use super::{EvalError, Labels, Metrics, Sample, Value};
-use promql_parser::label::{METRIC_NAME, Matcher};
+use super::{EvalError, Labels, Metrics, Sample, Value, selector_name};
+use promql_parser::label::{METRIC_NAME, MatchOp, Matcher};
 use promql_parser::parser::token::{self, TokenId};
 use promql_parser::parser::{
-    AggregateExpr, BinaryExpr, Expr, LabelModifier, VectorMatchCardinality, VectorSelector,
+    AggregateExpr, BinaryExpr, Call, Expr, LabelModifier, VectorMatchCardinality, VectorSelector,
 };
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-pub(super) fn q(msg: impl Into<String>) -> EvalError {
+fn q(msg: impl Into<String>) -> EvalError {
     EvalError::Query(msg.into())
 }
 
@@ -42,11 +43,11 @@ pub(super) fn eval(e: &Expr, m: &Metrics) -> Result<Value, EvalError> {
         Expr::Extension(_) => Err(EvalError::Unsupported("an extension".into())),
         Expr::Aggregate(a) => aggregate(a, m),
         Expr::Binary(b) => binary(b, m),
-        Expr::Call(c) => super::functions::call(c, m),
+        Expr::Call(c) => call(c, m),
     }
 }
 
-pub(super) fn select(vs: &VectorSelector, m: &Metrics) -> Result<Vec<Sample>, EvalError> {
+fn select(vs: &VectorSelector, m: &Metrics) -> Result<Vec<Sample>, EvalError> {
     if vs.offset.is_some() || vs.at.is_some() {
         return Err(EvalError::Unsupported("`offset` and `@`".into()));
     }
@@ -62,14 +63,14 @@ pub(super) fn select(vs: &VectorSelector, m: &Metrics) -> Result<Vec<Sample>, Ev
         .collect())
 }
 
-pub(super) fn vector(v: Value, what: &str) -> Result<Vec<Sample>, EvalError> {
+fn vector(v: Value, what: &str) -> Result<Vec<Sample>, EvalError> {
     match v {
         Value::Vector(v) => Ok(v),
         _ => Err(q(format!("{what} expects an instant vector"))),
     }
 }
 
-pub(super) fn scalar(v: Value, what: &str) -> Result<f64, EvalError> {
+fn scalar(v: Value, what: &str) -> Result<f64, EvalError> {
     match v {
         Value::Scalar(s) => Ok(s),
         _ => Err(q(format!("{what} expects a scalar"))),
@@ -421,4 +422,102 @@ fn vector_vector(
 fn show(l: &Labels) -> String {
     let inner: Vec<String> = l.iter().map(|(k, v)| format!("{k}={v:?}")).collect();
     format!("{{{}}}", inner.join(", "))
+}
+
+fn call(c: &Call, m: &Metrics) -> Result<Value, EvalError> {
+    let name = c.func.name;
+    let args = &c.args.args;
+    let arg = |i: usize| -> Result<&Expr, EvalError> {
+        args.get(i)
+            .map(|b| b.as_ref())
+            .ok_or_else(|| q(format!("`{name}` lacks an argument")))
+    };
+    match name {
+        // At one instant the range holds the sample itself: each function of it is its value.
+        "max_over_time" | "min_over_time" | "avg_over_time" | "last_over_time"
+        | "sum_over_time" | "count_over_time" | "present_over_time" => {
+            let Expr::MatrixSelector(ms) = arg(0)? else {
+                return Err(q(format!("`{name}` expects a range vector")));
+            };
+            let mut v = select(&ms.vs, m)?;
+            for s in &mut v {
+                s.labels.remove(METRIC_NAME);
+                if matches!(name, "count_over_time" | "present_over_time") {
+                    s.value = 1.0;
+                }
+            }
+            Ok(Value::Vector(v))
+        }
+        "label_replace" => {
+            let v = vector(eval(arg(0)?, m)?, "`label_replace`")?;
+            let mut strs = Vec::new();
+            for i in 1..5 {
+                match eval(arg(i)?, m)? {
+                    Value::String(s) => strs.push(s),
+                    _ => return Err(q("`label_replace` expects strings")),
+                }
+            }
+            let (dst, repl, src, re) = (&strs[0], &strs[1], &strs[2], &strs[3]);
+            let re = regex::Regex::new(&format!("^(?s:{re})$")).map_err(|e| {
+                q(format!(
+                    "invalid regular expression in `label_replace`: {e}"
+                ))
+            })?;
+            let mut out = Vec::new();
+            let mut seen = BTreeSet::new();
+            for mut s in v {
+                let value = s.label(src).to_string();
+                if let Some(caps) = re.captures(&value) {
+                    let mut res = String::new();
+                    // Go's `$1`, `${1}` and `$name` mean what they mean to the regex crate.
+                    caps.expand(repl, &mut res);
+                    if res.is_empty() {
+                        s.labels.remove(dst);
+                    } else {
+                        s.labels.insert(dst.clone(), res);
+                    }
+                }
+                if !seen.insert(s.labels.clone()) {
+                    return Err(q("vector cannot contain metrics with the same labelset"));
+                }
+                out.push(s);
+            }
+            Ok(Value::Vector(out))
+        }
+        "absent" => {
+            let v = vector(eval(arg(0)?, m)?, "`absent`")?;
+            if !v.is_empty() {
+                return Ok(Value::Vector(Vec::new()));
+            }
+            let mut labels = Labels::new();
+            if let Expr::VectorSelector(vs) = arg(0)? {
+                for x in &vs.matchers.matchers {
+                    if matches!(x.op, MatchOp::Equal) && x.name != METRIC_NAME {
+                        labels.insert(x.name.clone(), x.value.clone());
+                    }
+                }
+            }
+            Ok(Value::Vector(vec![Sample {
+                labels,
+                value: 1.0,
+                evidence: BTreeSet::new(),
+            }]))
+        }
+        "vector" => {
+            let s = scalar(eval(arg(0)?, m)?, "`vector`")?;
+            Ok(Value::Vector(vec![Sample {
+                labels: Labels::new(),
+                value: s,
+                evidence: BTreeSet::new(),
+            }]))
+        }
+        "scalar" => {
+            let v = vector(eval(arg(0)?, m)?, "`scalar`")?;
+            Ok(Value::Scalar(match v.as_slice() {
+                [one] => one.value,
+                _ => f64::NAN,
+            }))
+        }
+        _ => Err(EvalError::Unsupported(format!("the function `{name}`"))),
+    }
 }

@@ -7,19 +7,19 @@
 //! Parsing is the `promql-parser` crate's. Every sample carries the files it was derived from
 //! (its evidence) through every operation.
 //!
-//! The files: this one holds the values (samples, the metrics a dump gives, errors);
-//! `query` parses a query within bounds and names what it reads; `eval` evaluates selectors,
-//! aggregations and operators; `functions` the function calls.
+//! The files: this one holds the values (samples, the metrics a dump gives, errors) and what
+//! names a selector's metric; `query` parses a query within bounds and names what it reads;
+//! `eval` evaluates it.
 
 mod eval;
-mod functions;
 mod query;
 #[cfg(test)]
 mod tests;
 
 pub use query::Query;
 
-use promql_parser::label::METRIC_NAME;
+use promql_parser::label::{METRIC_NAME, MatchOp};
+use promql_parser::parser::VectorSelector;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 /// A series' labels, `__name__` included.
@@ -114,4 +114,15 @@ pub enum Value {
     Scalar(f64),
     Vector(Vec<Sample>),
     String(String),
+}
+
+/// The metric a selector reads: its name, or its `__name__="…"` matcher.
+fn selector_name(vs: &VectorSelector) -> Option<String> {
+    vs.name.clone().or_else(|| {
+        vs.matchers
+            .matchers
+            .iter()
+            .find(|m| m.name == METRIC_NAME && matches!(m.op, MatchOp::Equal))
+            .map(|m| m.value.clone())
+    })
 }

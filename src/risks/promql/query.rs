@@ -1,7 +1,7 @@
 //! Parsing a query (the `promql-parser` crate's grammar) within a size and nesting bound,
 //! and naming the metrics and selectors it reads.
 
-use super::{EvalError, Metrics, Value};
+use super::{EvalError, Metrics, Value, selector_name};
 use promql_parser::label::{METRIC_NAME, MatchOp};
 use promql_parser::parser::{Expr, VectorSelector};
 use std::collections::BTreeSet;
@@ -129,14 +129,4 @@ fn walk(e: &Expr, f: &mut dyn FnMut(&VectorSelector)) {
         Expr::Call(c) => c.args.args.iter().for_each(|a| walk(a, f)),
         Expr::NumberLiteral(_) | Expr::StringLiteral(_) | Expr::Extension(_) => {}
     }
-}
-
-pub(super) fn selector_name(vs: &VectorSelector) -> Option<String> {
-    vs.name.clone().or_else(|| {
-        vs.matchers
-            .matchers
-            .iter()
-            .find(|m| m.name == METRIC_NAME && matches!(m.op, MatchOp::Equal))
-            .map(|m| m.value.clone())
-    })
 }
