@@ -86,6 +86,42 @@ pub fn find_condition<'a>(conds: &'a [Condition], type_: &str) -> Option<&'a Con
     conds.iter().find(|c| c.type_ == type_)
 }
 
+/// A release as every document pairs its names: a version and an image, either possibly
+/// empty (a `Release`, a history entry, a timeline event's fields, a CVO message's). The one
+/// place that says how such a pair is labelled and compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReleaseName<'a> {
+    pub version: &'a str,
+    pub image: &'a str,
+}
+
+impl<'a> ReleaseName<'a> {
+    pub fn new(version: &'a str, image: &'a str) -> Self {
+        ReleaseName { version, image }
+    }
+
+    /// `version` when set, else `image` (how the CVO names a release in its messages).
+    pub fn label(self) -> &'a str {
+        if self.version.is_empty() {
+            self.image
+        } else {
+            self.version
+        }
+    }
+
+    /// Whether `other` names the same release: the same image, or the same non-empty
+    /// version (an empty name matches nothing).
+    pub fn same_as(self, other: ReleaseName<'_>) -> bool {
+        (!self.image.is_empty() && self.image == other.image)
+            || (!self.version.is_empty() && self.version == other.version)
+    }
+
+    /// Whether `label` (a version or an image, as the CVO prints one) names this release.
+    pub fn is_named_by(self, label: &str) -> bool {
+        !label.is_empty() && (label == self.version || label == self.image)
+    }
+}
+
 /// A release reference (`Update` in spec, `Release` in status).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -141,13 +177,13 @@ impl Release {
     pub fn accepts(&self, name: &str) -> bool {
         self.accept_risks.iter().any(|r| r.name == name)
     }
+    /// Its version and image.
+    pub fn name(&self) -> ReleaseName<'_> {
+        ReleaseName::new(&self.version, &self.image)
+    }
     /// `version` when set, else `image` (how the CVO names a release in messages).
     pub fn label(&self) -> &str {
-        if self.version.is_empty() {
-            &self.image
-        } else {
-            &self.version
-        }
+        self.name().label()
     }
 }
 
@@ -181,13 +217,13 @@ impl HistoryEntry {
     pub fn is_partial(&self) -> bool {
         self.state == "Partial"
     }
+    /// Its version and image.
+    pub fn name(&self) -> ReleaseName<'_> {
+        ReleaseName::new(&self.version, &self.image)
+    }
     /// `version` when set, else `image`.
     pub fn label(&self) -> &str {
-        if self.version.is_empty() {
-            &self.image
-        } else {
-            &self.version
-        }
+        self.name().label()
     }
 }
 

@@ -5,7 +5,9 @@
 
 use super::engine::Context;
 use super::model::{EvidenceItem, ObjectRef};
-use crate::model::{ClusterOperator, ClusterVersion, Condition, Release, Sourced, Time};
+use crate::model::{
+    ClusterOperator, ClusterVersion, Condition, Release, ReleaseName, Sourced, Time,
+};
 use crate::timeline::text;
 
 /// `4.3.0-0.ci-2019-09-27-182824` → `(4, 3, 0)`; `None` when it does not start with numbers.
@@ -103,7 +105,7 @@ pub fn fixed_cvo(cv: &ClusterVersion) -> bool {
 
 /// Whether a release reference names the same release as `version`/`image`.
 pub fn same(r: &Release, version: &str, image: &str) -> bool {
-    (!r.image.is_empty() && r.image == image) || (!r.version.is_empty() && r.version == version)
+    r.name().same_as(ReleaseName::new(version, image))
 }
 
 /// A requested update the CVO has not accepted yet: the only moment preconditions (and so
@@ -130,7 +132,7 @@ pub fn pending_target(cx: &Context<'_>) -> Option<PendingTarget> {
         .spec
         .desired_update
         .as_ref()
-        .filter(|d| !d.version.is_empty() || !d.image.is_empty())?;
+        .filter(|d| d.names_release())?;
     if req.force == Some(true) {
         return None;
     }
@@ -180,21 +182,12 @@ pub fn pending_target(cx: &Context<'_>) -> Option<PendingTarget> {
     } else {
         return None;
     };
-    let target = if req.version.is_empty() {
-        req.image.clone()
-    } else {
-        req.version.clone()
-    };
+    let target = req.label().to_string();
     Some(PendingTarget {
         target,
         running,
         why,
     })
-}
-
-/// `(precondition, reason)` of the first `Precondition "X" failed [because of "R"]`.
-pub fn precondition_in(msg: &str) -> Option<(String, Option<String>)> {
-    text::first_precondition(msg).map(|c| (c.name, c.reason))
 }
 
 pub use text::operators_in;
@@ -231,12 +224,13 @@ mod tests {
     #[test]
     fn names_in_messages() {
         let m = r#"Precondition "ClusterVersionUpgradeable" failed because of "DefaultSecurityContextConstraints_Mutated": Cluster operator kube-apiserver cannot be upgraded: x"#;
+        let c = text::first_precondition(m).unwrap();
         assert_eq!(
-            precondition_in(m),
-            Some((
-                "ClusterVersionUpgradeable".into(),
-                Some("DefaultSecurityContextConstraints_Mutated".into())
-            ))
+            (c.name.as_str(), c.reason.as_deref()),
+            (
+                "ClusterVersionUpgradeable",
+                Some("DefaultSecurityContextConstraints_Mutated")
+            )
         );
         assert_eq!(operators_in(m), vec!["kube-apiserver"]);
         assert_eq!(

@@ -4,7 +4,7 @@
 
 use super::merge::SAME_MOMENT;
 use super::model::*;
-use crate::model::Time;
+use crate::model::{ReleaseName, Time};
 use chrono::Duration;
 use std::collections::HashMap;
 
@@ -541,11 +541,7 @@ fn ci_only_updates(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
         let EventKind::UpgradeStarted { version, image } = &s.kind else {
             continue;
         };
-        let to = if version.is_empty() {
-            image.clone()
-        } else {
-            version.clone()
-        };
+        let to = ReleaseName::new(version, image).label().to_string();
         let next_start = starts.get(i + 1).map(|n| n.time);
         let finish = find(inp.events, s.time, next_start, |e| {
             matches!(
@@ -603,7 +599,7 @@ pub fn cancels_and_rollbacks(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
             .iter()
             .any(|p| p.targets(bv, bi) && p.touched_manifests());
         let loaded = find(inp.events, start - Duration::hours(1), Some(back), |e| {
-            matches!(&e.kind, EventKind::PayloadLoaded { image, version } if (!image.is_empty() && image == bi) || (!version.is_empty() && version == bv))
+            matches!(&e.kind, EventKind::PayloadLoaded { image, version } if ReleaseName::new(version, image).same_as(ReleaseName::new(bv, bi)))
         })
         .next()
         .is_some();

@@ -2,7 +2,7 @@
 //! container instances, and `status.history` merged across snapshots.
 
 use super::evidence::Evidence;
-use crate::model::Time;
+use crate::model::{ReleaseName, Time};
 use serde::Serialize;
 
 /// How a sync pass started.
@@ -28,6 +28,17 @@ pub struct PreconditionFailure {
     /// The log line (written as a one-item list: evidence is a list in every document).
     #[serde(serialize_with = "one_item_list")]
     pub evidence: Evidence,
+}
+
+impl PreconditionFailure {
+    /// The failed check, as the catalogue reads one from any text (`text::PreconditionCheck`).
+    pub fn check(&self) -> super::catalogue::text::PreconditionCheck {
+        super::catalogue::text::PreconditionCheck {
+            name: self.name.clone(),
+            reason: self.reason.clone(),
+            message: Some(self.message.clone()),
+        }
+    }
 }
 
 /// One piece of evidence written as a list of one.
@@ -95,7 +106,7 @@ impl Pass {
 /// Whether `label` (a version or an image, as the CVO prints them) names the release
 /// `version`/`image`.
 pub fn same_release(label: &str, version: &str, image: &str) -> bool {
-    !label.is_empty() && (label == version || label == image)
+    ReleaseName::new(version, image).is_named_by(label)
 }
 
 /// One `status.history` entry merged across every ClusterVersion snapshot, oldest first.
@@ -116,19 +127,18 @@ pub struct HistoryRecord {
 }
 
 impl HistoryRecord {
+    /// Its version and image.
+    pub fn name(&self) -> ReleaseName<'_> {
+        ReleaseName::new(&self.version, &self.image)
+    }
     /// `version` when set, else `image`.
     pub fn label(&self) -> &str {
-        if self.version.is_empty() {
-            &self.image
-        } else {
-            &self.version
-        }
+        self.name().label()
     }
     /// Whether this entry and `other` name the same release (same image, or same non-empty
     /// version).
     pub fn same_release_as(&self, other: &HistoryRecord) -> bool {
-        (!self.image.is_empty() && self.image == other.image)
-            || (!self.version.is_empty() && self.version == other.version)
+        self.name().same_as(other.name())
     }
 }
 

@@ -8,9 +8,9 @@ use crate::model::Time;
 use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
 use crate::rules::util::{
-    cond, cond_evidence, cv_ref, duration, history_evidence, operators_in, precondition_in, ticked,
+    cond, cond_evidence, cv_ref, duration, history_evidence, operators_in, ticked,
 };
-use crate::timeline::{Episode, StallCause};
+use crate::timeline::{Episode, PreconditionFailure, StallCause, text};
 
 declare_rule! {
     ReconcileStalledOnPreconditions: "CV002" "reconcile-stalled-on-preconditions" {
@@ -171,10 +171,7 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
             texts.extend(pass.sync_error.iter().cloned());
             for pf in &pass.precondition_failures {
                 texts.push(pf.message.clone());
-                if log_precondition.is_none() {
-                    log_precondition =
-                        Some((pf.name.clone(), pf.reason.clone(), pf.evidence.clone()));
-                }
+                log_precondition.get_or_insert(pf);
             }
         }
         // Log lines only: the conditions are already pointed at.
@@ -187,11 +184,10 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
             f.evidence.push(cx.from_timeline(e));
         }
     }
-    let precondition = texts.iter().find_map(|t| precondition_in(t)).or_else(|| {
-        log_precondition
-            .as_ref()
-            .map(|(n, r, _)| (n.clone(), r.clone()))
-    });
+    let precondition = texts
+        .iter()
+        .find_map(|t| text::first_precondition(t))
+        .or_else(|| log_precondition.map(PreconditionFailure::check));
     let mut operators: Vec<String> = texts.iter().flat_map(|t| operators_in(t)).collect();
     operators.sort();
     operators.dedup();
@@ -205,12 +201,12 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
             p.target, p.cause
         ),
     };
-    if let Some((name, reason)) = &precondition {
-        msg.push_str(&format!(": precondition `{name}` failed"));
-        if let Some(r) = reason {
+    if let Some(c) = &precondition {
+        msg.push_str(&format!(": precondition `{}` failed", c.name));
+        if let Some(r) = &c.reason {
             msg.push_str(&format!(" (`{r}`)"));
         }
-        f.details.insert("precondition", name.clone());
+        f.details.insert("precondition", c.name.clone());
     }
     let mut blockers = Vec::new();
     for name in &operators {
@@ -257,8 +253,10 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
         }
         f.details.insert("stalled_since", since);
     }
-    if let Some((_, _, ev)) = &log_precondition {
-        let item = cx.from_timeline(ev).with_label("precondition failure");
+    if let Some(pf) = log_precondition {
+        let item = cx
+            .from_timeline(&pf.evidence)
+            .with_label("precondition failure");
         if !f.evidence.contains(&item) {
             f.evidence.push(item);
         }

@@ -108,11 +108,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
     }
     let target = crate::timeline::text::load_message(&ra.message)
         .map(|m| {
-            if m.version.is_empty() {
-                m.image
-            } else {
-                m.version
-            }
+            crate::model::ReleaseName::new(&m.version, &m.image)
+                .label()
+                .to_string()
         })
         .or_else(|| {
             cv.spec

@@ -4,7 +4,7 @@
 
 use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
-use crate::rules::util::{cond, cond_evidence, cv_ref, precondition_in};
+use crate::rules::util::{cond, cond_evidence, cv_ref};
 
 declare_rule! {
     ReleaseNotAccepted: "CV020" "release-not-accepted" {
@@ -56,9 +56,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         },
         c.reason
     );
-    if let Some((name, reason)) = precondition_in(&c.message) {
-        msg.push_str(&format!(", precondition `{name}`"));
-        if let Some(r) = reason {
+    if let Some(p) = crate::timeline::text::first_precondition(&c.message) {
+        msg.push_str(&format!(", precondition `{}`", p.name));
+        if let Some(r) = p.reason {
             msg.push_str(&format!(" (`{r}`)"));
         }
     }

@@ -20,7 +20,9 @@ pub fn cvo_reason_kinds(reason: &str, event_type: &str, message: &str) -> Vec<Ev
         }
         "VerifyPayload" => one(EventKind::PayloadVerify { version, image }),
         "LoadPayload" => one(EventKind::PayloadLoading {
-            target: if version.is_empty() { image } else { version },
+            target: crate::model::ReleaseName::new(&version, &image)
+                .label()
+                .to_string(),
         }),
         "PayloadLoaded" => one(EventKind::PayloadLoaded { version, image }),
         "RetrievePayloadFailed" => one(EventKind::PayloadRejected {

@@ -6,6 +6,7 @@ use super::text::{
     PayloadLoadedLine, PreconditionCheck, first_precondition, payload_loaded_line,
     precondition_error, preconditions,
 };
+use crate::model::ReleaseName;
 use crate::timeline::model::EventKind;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -295,11 +296,7 @@ pub fn classify(message: &str) -> Option<Fact> {
             }
             if let Some(c) = RE_DESIRED_SPEC.captures(msg) {
                 let (version, image, force) = go_update(&c[1]);
-                let label = if version.is_empty() {
-                    image.clone()
-                } else {
-                    version.clone()
-                };
+                let label = ReleaseName::new(&version, &image).label().to_string();
                 return ev(
                     EventKind::DesiredUpdateSeen {
                         version,
@@ -465,11 +462,7 @@ pub fn classify(message: &str) -> Option<Fact> {
             }
             if let Some(c) = RE_HISTORY_PUSH.captures(msg) {
                 let (version, image, _) = go_update(&c[2]);
-                let label = if version.is_empty() {
-                    image.clone()
-                } else {
-                    version.clone()
-                };
+                let label = ReleaseName::new(&version, &image).label().to_string();
                 return ev(
                     EventKind::HistoryPush { version, image },
                     format!("new history entry for {label}"),
