@@ -36,10 +36,10 @@ fn node(s: &Subject) -> Option<&str> {
 }
 
 /// The subjects `of` picks (their name) that have a condition, by name.
-fn subjects<'a>(
-    stretches: &'a ConditionStretches,
+fn subjects(
+    stretches: &ConditionStretches,
     of: fn(&Subject) -> Option<&str>,
-) -> Vec<(&'a Subject, &'a str)> {
+) -> Vec<(&Subject, &str)> {
     stretches
         .subjects()
         .filter_map(|s| of(s).map(|name| (s, name)))
