@@ -215,10 +215,10 @@ fn text_lines(lines: &[TextLine], out: &mut Vec<TimelineEvent>) {
                         l.message.clone(),
                         ev,
                     ));
-                } else if let Some(target) = l.message.strip_prefix("Completed upgrade to ") {
+                } else if let Some(target) = monitor::completed_upgrade(&l.message) {
                     let kind = EventKind::UpgradeComplete {
                         version: String::new(),
-                        image: target.trim().to_string(),
+                        image: target.to_string(),
                     };
                     out.push(TimelineEvent::new(
                         t,

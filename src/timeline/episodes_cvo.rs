@@ -43,21 +43,7 @@ fn cause_of(run: &[&Pass]) -> (StallCause, String) {
             "passes failed before any manifest".to_string(),
         );
     };
-    let lower = err.to_ascii_lowercase();
-    let cause = if lower.contains("verif") || lower.contains("signature") {
-        StallCause::PayloadVerification
-    } else if lower.contains("retriev")
-        || lower.contains("download")
-        || lower.contains("payload")
-        || lower.contains("image")
-    {
-        StallCause::PayloadRetrieval
-    } else if lower.contains("precondition") {
-        StallCause::PreconditionFailed
-    } else {
-        StallCause::Unknown
-    };
-    (cause, one_line(err, 200))
+    (super::catalogue::sync_error_cause(err), one_line(err, 200))
 }
 
 /// Runs of consecutive passes that failed before touching any manifest, for one target.

@@ -2,7 +2,7 @@
 //! the CVO's payload and precondition events, leader election, the CI upgrade test's
 //! `Upgrade*` events, and node lifecycle reasons. Unrelated events are left out.
 
-use super::catalogue::cvo_reason_kinds;
+use super::catalogue::{cvo_reason_kinds, leader_pod};
 use super::locate::locate;
 use super::model::*;
 use crate::bundle::Bundle;
@@ -74,9 +74,7 @@ fn event(files: &FileTable, ev: &Sourced<Event>, out: &mut Vec<TimelineEvent>) {
     }
     if kinds.is_empty() {
         if e.reason == "LeaderElection" && in_cvo_ns {
-            // `<pod>_<uid> became leader`
-            let holder = e.message.split_whitespace().next().unwrap_or("");
-            let pod = holder.split('_').next().unwrap_or(holder);
+            let pod = leader_pod(&e.message);
             // 4.3-era CVOs identify by host name, newer ones by pod name.
             subject = if pod.starts_with("cluster-version-operator") {
                 Subject::CvoPod(pod.into())

@@ -68,3 +68,25 @@ pub fn cvo_reason_kinds(reason: &str, event_type: &str, message: &str) -> Vec<Ev
         _ => Vec::new(),
     }
 }
+
+/// The pod a `LeaderElection` event says became leader: `<pod>_<uid> became leader` (a 4.3-era
+/// CVO names its host instead).
+pub fn leader_pod(message: &str) -> &str {
+    let holder = message.split_whitespace().next().unwrap_or("");
+    holder.split('_').next().unwrap_or(holder)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_leader_election_names_its_pod() {
+        assert_eq!(
+            leader_pod("cluster-version-operator-6f7c5d-x2x4v_3f1b2c9e-aaaa became leader"),
+            "cluster-version-operator-6f7c5d-x2x4v"
+        );
+        assert_eq!(leader_pod("ip-10-0-1-2 became leader"), "ip-10-0-1-2");
+        assert_eq!(leader_pod(""), "");
+    }
+}

@@ -596,9 +596,52 @@ fn manifest(c: &regex::Captures<'_>) -> Option<Fact> {
     })
 }
 
+/// What a pass's `unable to synchronize image` error says stopped it: the payload's signature
+/// or verification, its retrieval, a precondition, or none of these.
+pub fn sync_error_cause(err: &str) -> crate::timeline::model::StallCause {
+    use crate::timeline::model::StallCause;
+    let lower = err.to_ascii_lowercase();
+    if lower.contains("verif") || lower.contains("signature") {
+        StallCause::PayloadVerification
+    } else if lower.contains("retriev")
+        || lower.contains("download")
+        || lower.contains("payload")
+        || lower.contains("image")
+    {
+        StallCause::PayloadRetrieval
+    } else if lower.contains("precondition") {
+        StallCause::PreconditionFailed
+    } else {
+        StallCause::Unknown
+    }
+}
+
 #[cfg(test)]
 mod fast_path_tests {
     use super::*;
+
+    #[test]
+    fn a_sync_error_says_what_stopped_the_pass() {
+        use crate::timeline::model::StallCause;
+        let cases = [
+            (
+                "The update cannot be verified: unable to locate a valid signature for one or more sources",
+                StallCause::PayloadVerification,
+            ),
+            (
+                "Unable to download and prepare the update: deadline exceeded",
+                StallCause::PayloadRetrieval,
+            ),
+            (
+                "Precondition \"ClusterVersionUpgradeable\" failed because of \"AdminAckRequired\": Kubernetes 1.22 and therefore OpenShift 4.9 remove several APIs",
+                StallCause::PreconditionFailed,
+            ),
+            ("context canceled", StallCause::Unknown),
+        ];
+        for (err, cause) in cases {
+            assert_eq!(sync_error_cause(err), cause, "{err}");
+        }
+    }
 
     #[test]
     fn manifest_fast_path_agrees_with_the_regex() {

@@ -8,7 +8,9 @@ mod log;
 pub mod monitor;
 pub mod text;
 
-pub use event::cvo_reason_kinds;
-pub use log::{Fact, HistoryMerge, LoadFact, ManifestLine, classify, manifest_line};
+pub use event::{cvo_reason_kinds, leader_pod};
+pub use log::{
+    Fact, HistoryMerge, LoadFact, ManifestLine, classify, manifest_line, sync_error_cause,
+};
 #[cfg(test)]
 pub use log::{go_update, split_errors};

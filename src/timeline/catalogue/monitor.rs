@@ -43,9 +43,23 @@ pub fn waiting_for_nodes(text: &str) -> Option<String> {
     RE_WAIT_NODES.captures(text).map(|c| c[1].to_string())
 }
 
+/// The release of the upgrade test's `Completed upgrade to <release>` line, trimmed.
+pub fn completed_upgrade(text: &str) -> Option<&str> {
+    text.strip_prefix("Completed upgrade to ").map(str::trim)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_upgrade_tests_completion_line_names_its_release() {
+        assert_eq!(
+            completed_upgrade("Completed upgrade to registry.ci/x:4.3 "),
+            Some("registry.ci/x:4.3")
+        );
+        assert_eq!(completed_upgrade("Starting upgrade to 4.3"), None);
+    }
 
     #[test]
     fn monitor_texts() {
