@@ -274,7 +274,7 @@ fn cvo_pod(files: &FileTable, pod: &Sourced<Pod>, out: &mut Vec<TimelineEvent>) 
                 pod,
                 &subject,
                 t,
-                "running",
+                ContainerPhase::Running,
                 restarts,
                 format!(
                     "container `{}` running since (restarts {restarts})",
@@ -289,7 +289,7 @@ fn cvo_pod(files: &FileTable, pod: &Sourced<Pod>, out: &mut Vec<TimelineEvent>) 
                 pod,
                 &subject,
                 t,
-                "started",
+                ContainerPhase::Started,
                 restarts,
                 format!("previous `{}` container started", cs.name),
             ));
@@ -314,7 +314,7 @@ fn cvo_pod(files: &FileTable, pod: &Sourced<Pod>, out: &mut Vec<TimelineEvent>) 
                 pod,
                 &subject,
                 t,
-                "terminated",
+                ContainerPhase::Terminated,
                 restarts,
                 what,
             ));
@@ -335,19 +335,17 @@ fn pod_event(
     pod: &Sourced<Pod>,
     subject: &Subject,
     t: Time,
-    state: &str,
+    state: ContainerPhase,
     restarts: i64,
     msg: String,
 ) -> TimelineEvent {
-    let prov = locate(files, &pod.prov, Some(&pod.metadata.name), &ts(&t), state);
+    let at = state.as_str();
+    let prov = locate(files, &pod.prov, Some(&pod.metadata.name), &ts(&t), at);
     TimelineEvent::new(
         t,
         EventSource::Pod,
         subject.clone(),
-        EventKind::ContainerState {
-            state: state.to_string(),
-            restarts,
-        },
+        EventKind::ContainerState { state, restarts },
         msg.clone(),
         Evidence::new(prov, &msg),
     )

@@ -243,7 +243,7 @@ pub fn restarts(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
         let EventKind::ContainerState { state, .. } = &e.kind else {
             continue;
         };
-        if state != "terminated"
+        if *state != ContainerPhase::Terminated
             || seen
                 .iter()
                 .any(|s| (*s - e.time).abs() <= Duration::minutes(2))
@@ -258,7 +258,13 @@ pub fn restarts(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
         let restarted = inp.events.iter().find(|r| {
             r.subject == e.subject
                 && r.time >= e.time
-                && matches!(&r.kind, EventKind::ContainerState { state, .. } if state == "running")
+                && matches!(
+                    &r.kind,
+                    EventKind::ContainerState {
+                        state: ContainerPhase::Running,
+                        ..
+                    }
+                )
         });
         out.push(Episode {
             kind: EpisodeKind::CvoRestart {

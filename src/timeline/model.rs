@@ -110,7 +110,10 @@ pub enum EventKind {
     /// A CVO container started (log banner `ClusterVersionOperator …`).
     PodStart { build: String },
     /// A CVO container start or termination from the Pod object.
-    ContainerState { state: String, restarts: i64 },
+    ContainerState {
+        state: ContainerPhase,
+        restarts: i64,
+    },
     /// `Starting ClusterVersionOperator with minimum reconcile period …`.
     ReconcilePeriod { period: String },
     /// The CVO shut down (`Shutting down …`, `Graceful shutdown complete …`).
@@ -332,6 +335,23 @@ impl EventKind {
             ),
             other => write!(out, "{other:?}"),
         };
+    }
+}
+
+/// What a CVO pod's container status says happened to a container: running since, or (its
+/// last state) a previous container started or terminated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ContainerPhase {
+    Running,
+    Started,
+    Terminated,
+}
+
+impl ContainerPhase {
+    /// `running`, `started`, `terminated`.
+    pub fn as_str(self) -> &'static str {
+        crate::vocab::names::serde_name(&self)
     }
 }
 

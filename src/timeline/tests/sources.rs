@@ -191,7 +191,9 @@ fn cvo_pod_status_gives_container_restarts() {
     let states: Vec<_> = tl
         .events_for(&Subject::CvoPod("cluster-version-operator-1".into()))
         .map(|e| match &e.kind {
-            EventKind::ContainerState { state, .. } => format!("{} {state}", fmt_k8s(&e.time)),
+            EventKind::ContainerState { state, .. } => {
+                format!("{} {}", fmt_k8s(&e.time), state.as_str())
+            }
             _ => String::new(),
         })
         .collect();
