@@ -13,8 +13,13 @@ use foldhash::{HashMap, HashMapExt, HashSet};
 pub const SAME_MOMENT: Duration = Duration::seconds(2);
 
 /// The total order: time, then source rank, then subject, then message, then provenance.
+///
+/// A stable sort, of the events' indices (8 bytes each) rather than of the events (168): a
+/// stable sort takes scratch space of up to half what it sorts, 8 MB of events on a steady
+/// year's log at the moment its memory peaked. The events are then moved into that order
+/// where they lie, cycle by cycle.
 pub fn sort(events: &mut [TimelineEvent]) {
-    events.sort_by(|a, b| {
+    let by = |a: &TimelineEvent, b: &TimelineEvent| {
         (a.time, a.source, &a.subject, &a.message, &a.evidence).cmp(&(
             b.time,
             b.source,
@@ -22,7 +27,21 @@ pub fn sort(events: &mut [TimelineEvent]) {
             &b.message,
             &b.evidence,
         ))
-    });
+    };
+    let mut order: Vec<usize> = (0..events.len()).collect();
+    order.sort_by(|&a, &b| by(&events[a], &events[b]));
+    // Position `i` takes the event at `order[i]`; a position done is marked `usize::MAX`.
+    for start in 0..order.len() {
+        let mut at = start;
+        while order[at] != usize::MAX {
+            let from = std::mem::replace(&mut order[at], usize::MAX);
+            if from == start {
+                break;
+            }
+            events.swap(at, from);
+            at = from;
+        }
+    }
 }
 
 /// Sorts and merges. The kept event is the first in order (the earliest, then the highest
@@ -147,6 +166,45 @@ mod tests {
             status: status.into(),
             reason: reason.into(),
         }
+    }
+
+    /// The sort by indices leaves the order a stable sort of the events leaves, ties (events
+    /// equal in every key, told apart by their kind) in the order given.
+    #[test]
+    fn sorting_by_index_is_the_stable_sort() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let events: Vec<TimelineEvent> = (0..3000)
+            .map(|i| {
+                ev(
+                    &format!("2019-09-27T21:45:{:02}Z", rnd(4)),
+                    [EventSource::ClusterVersion, EventSource::TestLog][rnd(2) as usize],
+                    ["a.yaml", "b.yaml"][rnd(2) as usize],
+                    rnd(3) as u32,
+                    cond(&format!("{i}"), ""),
+                    ["x", "y"][rnd(2) as usize],
+                )
+            })
+            .collect();
+        let mut by_index = events.clone();
+        sort(&mut by_index);
+        let mut stable = events;
+        stable.sort_by(|a, b| {
+            (a.time, a.source, &a.subject, &a.message, &a.evidence).cmp(&(
+                b.time,
+                b.source,
+                &b.subject,
+                &b.message,
+                &b.evidence,
+            ))
+        });
+        let show = |v: &[TimelineEvent]| format!("{v:?}");
+        assert_eq!(show(&by_index), show(&stable));
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! ([`Iter`]), or only the records of marked messages ([`Matching`]).
 
 use super::code::{
-    CONTIGUOUS, DayCache, ID_SAME, LEN_SAME, LEVELS, LINE_NEXT, PARTIAL, Prev, Raw, get, unzigzag,
+    CONTIGUOUS, DayCache, ID_SAME, LEN_SAME, LEVELS, LINE_NEXT, PARTIAL, Prev, Raw, TIME_SAME, get,
+    unzigzag,
 };
 use super::messages::Messages;
 use super::{LogRecord, RecordTime, TimeCode};
@@ -73,9 +74,9 @@ impl<'a> SegReader<'a> {
         let data = self.data;
         let flags = *data.get(self.at)?;
         self.at += 1;
-        let id = match self.prev.predicted_id() {
-            Some(id) if flags & ID_SAME != 0 => id,
-            _ => get(data, &mut self.at) as u32,
+        let (id, id_same) = match self.prev.predicted_id() {
+            Some(id) if flags & ID_SAME != 0 => (id, true),
+            _ => (get(data, &mut self.at) as u32, false),
         };
         let line = if flags & LINE_NEXT != 0 {
             self.prev.line.wrapping_add(1)
@@ -93,10 +94,19 @@ impl<'a> SegReader<'a> {
         } else {
             get(data, &mut self.at) as u32
         };
-        let time = self
-            .prev
-            .time
-            .wrapping_add(unzigzag(get(data, &mut self.at)));
+        let base = self.prev.time_base(id_same);
+        let same = flags & TIME_SAME != 0;
+        let time = match data.get(self.at) {
+            // No delta, or one of one byte (a clock's jitter): told apart without a branch,
+            // since which it is follows no pattern.
+            Some(&b) if (b < 0x80) | same => {
+                let keep = !same;
+                self.at += usize::from(keep);
+                base.wrapping_add(unzigzag(if keep { u128::from(b) } else { 0 }))
+            }
+            _ if same => base,
+            _ => base.wrapping_add(unzigzag(get(data, &mut self.at))),
+        };
         let raw = Raw {
             time: TimeCode {
                 code: time,

@@ -4,7 +4,8 @@
 use super::TimeCode;
 use super::code::widen;
 use super::code::{
-    CONTIGUOUS, ID_SAME, LEN_SAME, LINE_NEXT, PARTIAL, Prev, Raw, level_code, put, put_u64, zigzag,
+    CONTIGUOUS, ID_SAME, LEN_SAME, LINE_NEXT, PARTIAL, Prev, Raw, TIME_SAME, level_code, put,
+    put_u64, zigzag,
 };
 use super::messages::{MessageTable, SHARED_MAX};
 use super::{LogRecords, Segment};
@@ -27,6 +28,8 @@ impl Writer {
         let line_next = r.line == p.line.wrapping_add(1);
         let contiguous = r.offset == p.end;
         let len_same = i64::from(r.len) == msg_len as i64 + p.overhead;
+        let t = r.time.code;
+        let delta = zigzag(t.wrapping_sub(p.time_base(id_same)));
         let mut flags = r.level & 3;
         for (on, bit) in [
             (r.time.partial, PARTIAL),
@@ -34,6 +37,7 @@ impl Writer {
             (line_next, LINE_NEXT),
             (contiguous, CONTIGUOUS),
             (len_same, LEN_SAME),
+            (delta == 0, TIME_SAME),
         ] {
             if on {
                 flags |= bit;
@@ -57,11 +61,12 @@ impl Writer {
         if !len_same {
             add(u64::from(r.len));
         }
-        let t = r.time.code;
-        let delta = zigzag(t.wrapping_sub(p.time));
         match u64::try_from(delta) {
             Ok(d) => {
-                add(d);
+                // Written either way and kept unless the time is the one predicted: which
+                // times are is a clock's jitter, no pattern a branch could learn.
+                let len = put_u64(&mut buf[n..], d);
+                n += if d == 0 { 0 } else { len };
                 self.data.extend_from_slice(&buf[..n]);
             }
             Err(_) => {
