@@ -448,9 +448,7 @@ fn published_risks(out: &mut String, report: &Report) {
     if report.published_risks.is_empty() {
         return;
     }
-    let commit: String = crate::risks::catalogue::Catalogue::bundled_shared()
-        .map(|c| c.commit.chars().take(12).collect())
-        .unwrap_or_default();
+    let commit: String = report.published_risks_commit.chars().take(12).collect();
     let _ = writeln!(
         out,
         "## Published update risks\n\nRed Hat's published update risks (cincinnati-graph-data {}) judged offline from the dump, as it was when gathered; `mglint risks` shows every verdict, and the metrics a risk that cannot be evaluated needs.\n",

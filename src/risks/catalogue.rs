@@ -19,6 +19,9 @@ const BUNDLED: &str = include_str!(concat!(
 /// The largest blocked-edge file read from a checkout.
 const MAX_FILE_BYTES: u64 = 256 << 10;
 
+/// The most edge files read from a checkout (cincinnati-graph-data has a few thousand).
+const MAX_FILES: usize = 50_000;
+
 /// Where the catalogue comes from (for the bundled snapshot and `--risks DIR`).
 pub const SOURCE: &str = "https://github.com/openshift/cincinnati-graph-data";
 
@@ -142,8 +145,11 @@ impl Catalogue {
     /// Only regular files named `*.yaml` directly in `blocked-edges/` are read; links are not
     /// followed. The commit is read from `dir/.git` when it is a plain git directory.
     pub fn from_checkout(dir: &Path) -> Result<Loaded, CatalogueError> {
-        let edges_dir = if dir.join("blocked-edges").is_dir() {
-            dir.join("blocked-edges")
+        // `blocked-edges` itself is taken only as a real directory: a link there could lead
+        // anywhere, and is not followed.
+        let inner = dir.join("blocked-edges");
+        let edges_dir = if std::fs::symlink_metadata(&inner).is_ok_and(|m| m.is_dir()) {
+            inner
         } else {
             dir.to_path_buf()
         };
@@ -160,17 +166,29 @@ impl Catalogue {
             }
         }
         files.sort();
+        let skipped = files.len().saturating_sub(MAX_FILES);
+        files.truncate(MAX_FILES);
         let texts = files.into_iter().map(|(name, path)| {
-            let text = match std::fs::metadata(&path) {
+            let text = match std::fs::symlink_metadata(&path) {
                 Ok(m) if m.len() > MAX_FILE_BYTES => Err(format!(
                     "larger than {} KiB (an edge file is a few hundred bytes)",
                     MAX_FILE_BYTES >> 10
                 )),
-                _ => std::fs::read_to_string(&path).map_err(|e| e.to_string()),
+                // Read bounded (and as a regular file) even if it changed since it was listed.
+                _ => crate::vocab::bounded::read_to_string(&path, MAX_FILE_BYTES)
+                    .map_err(|e| e.to_string()),
             };
             (format!("blocked-edges/{name}"), text)
         });
         let mut loaded = Self::from_files(texts);
+        if skipped > 0 {
+            loaded.problems.push(CatalogueError {
+                file: edges_dir.display().to_string(),
+                reason: format!(
+                    "more than {MAX_FILES} edge files: the {skipped} last in name order were not read"
+                ),
+            });
+        }
         loaded.catalogue.commit = git_head(dir).unwrap_or_default();
         Ok(loaded)
     }
