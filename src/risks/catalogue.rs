@@ -436,4 +436,40 @@ mod docs {
         }
         assert_eq!(names.len(), 27, "{names:?}");
     }
+    #[test]
+    fn a_checkout_follows_no_link_out_of_it() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(
+            outside.path().join("4.1.1-Far.yaml"),
+            "to: 4.1.1\nfrom: .*\nname: Far\n",
+        )
+        .unwrap();
+        let cgd = tempfile::tempdir().unwrap();
+        // `blocked-edges` a link to elsewhere: not taken; nor is a linked edge file.
+        std::os::unix::fs::symlink(outside.path(), cgd.path().join("blocked-edges")).unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("4.1.1-Far.yaml"),
+            cgd.path().join("4.1.1-Linked.yaml"),
+        )
+        .unwrap();
+        std::fs::write(
+            cgd.path().join("4.1.2-Near.yaml"),
+            "to: 4.1.2\nfrom: .*\nname: Near\n",
+        )
+        .unwrap();
+        let l = Catalogue::from_checkout(cgd.path()).unwrap();
+        let names: Vec<&str> = l.catalogue.risks.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["Near"]);
+        assert!(l.problems.is_empty(), "{:?}", l.problems);
+        // Over the size bound: named, not read.
+        std::fs::write(
+            cgd.path().join("4.1.3-Big.yaml"),
+            "#".repeat(MAX_FILE_BYTES as usize + 1),
+        )
+        .unwrap();
+        let l = Catalogue::from_checkout(cgd.path()).unwrap();
+        assert_eq!(l.problems.len(), 1);
+        assert_eq!(l.problems[0].file, "blocked-edges/4.1.3-Big.yaml");
+        assert!(l.problems[0].reason.contains("larger than 256 KiB"));
+    }
 }

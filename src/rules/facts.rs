@@ -89,8 +89,7 @@ impl FactStore {
     /// The catalogue the published risks are judged against; `None` when the bundled one
     /// cannot be loaded.
     pub fn catalogue(&self) -> Option<&'static Catalogue> {
-        self.catalogue
-            .or_else(|| Catalogue::bundled_shared().ok())
+        self.catalogue.or_else(|| Catalogue::bundled_shared().ok())
     }
 
     /// Makes the facts in `needs` not made yet, the replay beside oc's assessment and plan
@@ -259,6 +258,7 @@ mod tests {
             health: None,
             plan: store.plan.get().and_then(Option::as_ref),
             risks: None,
+            catalogue: None,
         };
         assert!(all.replay.is_some() && all.plan.is_some());
         let only = all.only(&[Fact::Recommendation]);

@@ -398,7 +398,8 @@ pub fn published_risks(report: &Report, scope: Scope<'_>) -> Markup {
             h2 { "Published update risks" }
             "\n"
             p {
-                "Red Hat's published update risks (cincinnati-graph-data " code { (Text(&commit)) }
+                "Red Hat's published update risks (cincinnati-graph-data"
+                @if !commit.is_empty() { " " code { (Text(&commit)) } }
                 ") judged offline from the dump, as it was when gathered; "
                 code { "mglint risks" } " shows every verdict, and the metrics a risk that cannot be evaluated needs."
             }
