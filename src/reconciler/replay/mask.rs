@@ -1,8 +1,10 @@
 //! Secrets masked in a replay's result as it is built (see [`crate::vocab::secrets`]): the
 //! dump's and the model's values of every deviation, the notes, the verdict, what the
 //! derivation took from the dump (inferences, rejected targets, the writer) and the derived
-//! scenario (its starting ClusterVersion and the messages, pull specs and URLs its events
-//! carry), so that the text, the JSON and `--scenario` get the masked value. The comparison
+//! scenario (its starting ClusterVersion, every risk's matching rules included, the messages,
+//! pull specs and URLs its events carry, the update service's answer with its channel,
+//! retrieval condition and risk evaluations, and the `cluster:` block with its alerts, risks
+//! and admin config maps), so that the text, the JSON and `--scenario` get the masked value. The comparison
 //! is made on the data as read, before masking.
 
 use super::{
