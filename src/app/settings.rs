@@ -484,6 +484,58 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    #[test]
+    fn risks_dir_is_read_relative_to_the_file_only_by_verbs_that_judge_risks() {
+        let dir = tempdir();
+        std::fs::create_dir_all(dir.join("cgd/blocked-edges")).unwrap();
+        std::fs::write(
+            dir.join("cgd/blocked-edges/4.1.1-R.yaml"),
+            "to: 4.1.1\nfrom: .*\nname: R\nmatchingRules:\n- type: Always\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("mglint.toml"), "risks-dir = \"cgd\"\n").unwrap();
+        let resolve = |published_risks: bool, risks: Option<PathBuf>| {
+            Settings::resolve(
+                &dir,
+                Overrides {
+                    published_risks,
+                    risks,
+                    ..Overrides::default()
+                },
+            )
+        };
+        // A verb that reads no risk leaves the checkout alone.
+        assert!(resolve(false, None).unwrap().catalogue.is_none());
+        let s = resolve(true, None).unwrap();
+        let names: Vec<&str> = s
+            .catalogue
+            .unwrap()
+            .risks
+            .iter()
+            .map(|r| r.name.as_str())
+            .collect();
+        assert_eq!(names, ["R"]);
+        // The flag wins, and a missing directory names itself.
+        let missing = dir.join("gone");
+        let err = resolve(true, Some(missing.clone()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with(&format!(
+                "cannot read update risk file `{}`: ",
+                missing.display()
+            )) && !err.contains("(from"),
+            "{err}"
+        );
+        std::fs::write(dir.join("mglint.toml"), "risks-dir = \"gone\"\n").unwrap();
+        let err = resolve(true, None).unwrap_err().to_string();
+        assert!(
+            err.ends_with(&format!("(from {})", dir.join("mglint.toml").display())),
+            "{err}"
+        );
+        assert!(resolve(false, None).is_ok());
+    }
+
     fn tempdir() -> PathBuf {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static N: AtomicUsize = AtomicUsize::new(0);
