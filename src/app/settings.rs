@@ -1,10 +1,12 @@
 //! Everything a run is told, resolved once: rule selection and the fail level, the
 //! known-issue rules (bundled, `rule-dirs`, `--rules`, the user's directory), input limits,
-//! remote fetching, threads and redaction. `mglint.toml` (the current directory's, or one
+//! remote fetching, threads, redaction, and where the published update risks come from
+//! (the bundled snapshot, or a cincinnati-graph-data checkout: `--risks`, `risks-dir`). `mglint.toml` (the current directory's, or one
 //! named with `--config`) gives defaults; the command line overrides them; the result is
 //! validated in one place, so an unknown rule code is an error wherever it came from.
 
 use crate::remote::FetchOptions;
+use crate::risks::catalogue::{Catalogue, CatalogueError};
 use crate::rules::known::{KnownSet, Sources};
 use crate::rules::{Selection, Severity, UnknownSelector};
 use crate::source::SourceOptions;
@@ -67,6 +69,13 @@ pub struct Settings {
     pub config_file: Option<ConfigFile>,
     /// A settings file passed over, and why (inside an input, or `--no-config`).
     pub config_skipped: Option<String>,
+    /// The published update risks read from a checkout (`--risks DIR`, `risks-dir`); `None`:
+    /// the bundled snapshot. Loaded once per resolve and kept for the process, as the
+    /// bundled one is (findings reference its bug URLs). Only for verbs that read the risks
+    /// ([`Overrides::published_risks`]).
+    pub catalogue: Option<&'static Catalogue>,
+    /// The edge files of that checkout that could not be read (the others were used).
+    pub risk_file_problems: Vec<CatalogueError>,
 }
 
 /// A settings file that was read.
@@ -99,6 +108,11 @@ pub struct Overrides {
     /// The local inputs: a `mglint.toml` inside one of them (a must-gather analysed from
     /// inside it, a CI job's artifacts) is data, never settings.
     pub inputs: Vec<PathBuf>,
+    /// The verb reads the published update risks (`analyze`, `risks`, `recommend
+    /// --published-risks`): `--risks` and the config's `risks-dir` are loaded.
+    pub published_risks: bool,
+    /// `--risks DIR`: a cincinnati-graph-data checkout read instead of the bundled snapshot.
+    pub risks: Option<PathBuf>,
 }
 
 /// Why the settings could not be resolved (a usage error: exit 2).
@@ -127,6 +141,14 @@ pub enum SettingsError {
         origin: String,
         reason: String,
     },
+    /// The risks checkout could not be listed (`origin`: `None` for `--risks`, else the
+    /// settings file that named it).
+    #[error("{source}{}", .origin.as_ref().map(|o| format!(" (from {o})")).unwrap_or_default())]
+    Risks {
+        origin: Option<String>,
+        #[source]
+        source: CatalogueError,
+    },
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -144,6 +166,10 @@ struct FileSettings {
     /// `false` leaves the bundled known-issue catalogue out.
     #[serde(rename = "bundled-rules", default)]
     bundled_rules: Option<bool>,
+    /// A cincinnati-graph-data checkout to read the published update risks from, relative
+    /// to the config file.
+    #[serde(rename = "risks-dir", default)]
+    risks_dir: Option<PathBuf>,
 }
 
 /// What a config file says.
@@ -154,6 +180,8 @@ pub struct FileConfig {
     /// As written (relative to the config file's directory).
     pub rule_dirs: Vec<PathBuf>,
     pub bundled_rules: bool,
+    /// As written (relative to the config file's directory).
+    pub risks_dir: Option<PathBuf>,
 }
 
 impl Settings {
@@ -246,6 +274,20 @@ impl Settings {
         if let Some(f) = o.fail_on {
             s.selection.fail_on = f;
         }
+        if o.published_risks {
+            let dir = match (&o.risks, &file.risks_dir) {
+                // As given, so that an error names the path as the user wrote it.
+                (Some(d), _) => Some((d.clone(), None)),
+                (None, Some(d)) => Some((config_dir.join(d), Some(origin.clone()))),
+                (None, None) => None,
+            };
+            if let Some((dir, origin)) = dir {
+                let loaded = Catalogue::from_checkout(&dir)
+                    .map_err(|source| SettingsError::Risks { origin, source })?;
+                s.catalogue = Some(Box::leak(Box::new(loaded.catalogue)));
+                s.risk_file_problems = loaded.problems;
+            }
+        }
         if let Some(l) = o.limits {
             s.limits = l;
         }
@@ -299,6 +341,7 @@ impl Settings {
             },
             rule_dirs: fs.rule_dirs,
             bundled_rules: fs.bundled_rules.unwrap_or(true),
+            risks_dir: fs.risks_dir,
         })
     }
 }
@@ -439,6 +482,58 @@ mod tests {
         assert_eq!(s.selection.ignore, vec!["CO"]);
         assert_eq!(s.selection.fail_on, Severity::Info);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn risks_dir_is_read_relative_to_the_file_only_by_verbs_that_judge_risks() {
+        let dir = tempdir();
+        std::fs::create_dir_all(dir.join("cgd/blocked-edges")).unwrap();
+        std::fs::write(
+            dir.join("cgd/blocked-edges/4.1.1-R.yaml"),
+            "to: 4.1.1\nfrom: .*\nname: R\nmatchingRules:\n- type: Always\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("mglint.toml"), "risks-dir = \"cgd\"\n").unwrap();
+        let resolve = |published_risks: bool, risks: Option<PathBuf>| {
+            Settings::resolve(
+                &dir,
+                Overrides {
+                    published_risks,
+                    risks,
+                    ..Overrides::default()
+                },
+            )
+        };
+        // A verb that reads no risk leaves the checkout alone.
+        assert!(resolve(false, None).unwrap().catalogue.is_none());
+        let s = resolve(true, None).unwrap();
+        let names: Vec<&str> = s
+            .catalogue
+            .unwrap()
+            .risks
+            .iter()
+            .map(|r| r.name.as_str())
+            .collect();
+        assert_eq!(names, ["R"]);
+        // The flag wins, and a missing directory names itself.
+        let missing = dir.join("gone");
+        let err = resolve(true, Some(missing.clone()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with(&format!(
+                "cannot read update risk file `{}`: ",
+                missing.display()
+            )) && !err.contains("(from"),
+            "{err}"
+        );
+        std::fs::write(dir.join("mglint.toml"), "risks-dir = \"gone\"\n").unwrap();
+        let err = resolve(true, None).unwrap_err().to_string();
+        assert!(
+            err.ends_with(&format!("(from {})", dir.join("mglint.toml").display())),
+            "{err}"
+        );
+        assert!(resolve(false, None).is_ok());
     }
 
     fn tempdir() -> PathBuf {

@@ -271,6 +271,8 @@ pub struct AnalyzeArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub rules: RuleArgs,
+    #[command(flatten)]
+    pub risks: RisksSourceArgs,
     /// Exit 0 even when a finding is at or above the fail level (input errors still exit 2)
     #[arg(help_heading = "Output", long)]
     pub exit_zero: bool,
@@ -570,6 +572,8 @@ pub struct RecommendArgs {
     /// Markdown; `mglint risks` has every verdict, also as JSON)
     #[arg(long)]
     pub published_risks: bool,
+    #[command(flatten)]
+    pub risks: RisksSourceArgs,
     /// Output format [default: from -o's extension, else text]
     #[arg(help_heading = "Output", long, value_enum)]
     pub format: Option<StatusFormat>,
@@ -603,6 +607,16 @@ impl ByExtension for RisksFormat {
     }
 }
 
+/// Where the published update risks come from (`risks`, `analyze`'s CV025, `recommend
+/// --published-risks`).
+#[derive(Debug, Clone, Default, Args)]
+pub struct RisksSourceArgs {
+    /// Read the risks from this cincinnati-graph-data checkout (its `blocked-edges/`) instead
+    /// of the bundled snapshot [settings file: `risks-dir`]
+    #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+    pub risks: Option<PathBuf>,
+}
+
 #[derive(Debug, Args)]
 #[command(after_long_help = help::INPUTS)]
 pub struct RisksArgs {
@@ -611,10 +625,8 @@ pub struct RisksArgs {
     /// Also judge the update to this release, offered or not (repeatable)
     #[arg(long, value_name = "VERSION")]
     pub to: Vec<String>,
-    /// Read the risks from this cincinnati-graph-data checkout (its `blocked-edges/`) instead
-    /// of the bundled snapshot
-    #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
-    pub risks: Option<PathBuf>,
+    #[command(flatten)]
+    pub source: RisksSourceArgs,
     /// Output format [default: from -o's extension, else text]
     #[arg(long, value_enum)]
     pub format: Option<RisksFormat>,

@@ -4,7 +4,7 @@
 //! file inside one) could not be read: the reports are still written, incomplete and saying
 //! so, and JUnit fails `[mglint] inputs can be read`.
 
-use super::{CliError, Ui, emit, finish, load, pick_format, settings};
+use super::{CliError, Ui, emit, finish, load, pick_format, settings_with_risks};
 use crate::cli::AnalyzeArgs;
 use mglint::app::{RunError, write_text};
 use mglint::ingest::IngestError;
@@ -15,7 +15,7 @@ pub fn run(a: AnalyzeArgs, ui: &Ui) -> Result<u8, CliError> {
     let outs = outputs(&a)?;
     let paths: Vec<Option<&std::path::Path>> = outs.iter().map(|(_, p)| p.as_deref()).collect();
     super::guard_outputs(&a.input.inputs, &paths)?;
-    let s = settings(&a.input, Some(&a.rules), ui)?;
+    let s = settings_with_risks(&a.input, Some(&a.rules), Some(&a.risks), ui)?;
     if !ui.quiet {
         super::warn_rule_files(&s);
     }

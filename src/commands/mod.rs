@@ -25,11 +25,12 @@ mod status;
 mod summary;
 mod timeline;
 
-use crate::cli::{ByExtension, Command, InputArgs, RemoteArgs, RuleArgs};
+use crate::cli::{ByExtension, Command, InputArgs, RemoteArgs, RisksSourceArgs, RuleArgs};
 use mglint::app::{self, Overrides, Run, Settings};
 use mglint::output::{ColorChoice, RenderOptions};
 use mglint::redact::{Redactor, SharedRedactor};
 use mglint::remote::FetchOptions;
+use mglint::risks::catalogue::Catalogue;
 use mglint::vocab::text::JsonLayout;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -228,6 +229,18 @@ fn fetch_options(a: &RemoteArgs) -> FetchOptions {
 
 /// The settings of a verb that reads inputs: `mglint.toml` (or `--config`) under the flags.
 fn settings(input: &InputArgs, rules: Option<&RuleArgs>, ui: &Ui) -> Result<Settings, CliError> {
+    settings_with_risks(input, rules, None, ui)
+}
+
+/// [`settings`] for a verb that reads the published update risks: `--risks DIR` (else the
+/// settings file's `risks-dir`) is read here, once, and each of its edge files that could
+/// not be read is named in a warning.
+fn settings_with_risks(
+    input: &InputArgs,
+    rules: Option<&RuleArgs>,
+    risks: Option<&RisksSourceArgs>,
+    ui: &Ui,
+) -> Result<Settings, CliError> {
     let cwd =
         std::env::current_dir().map_err(|e| CliError::Failed(format!("current directory: {e}")))?;
     let mut o = Overrides {
@@ -256,14 +269,29 @@ fn settings(input: &InputArgs, rules: Option<&RuleArgs>, ui: &Ui) -> Result<Sett
         o.rule_dirs = r.known.rules.clone();
         o.no_bundled_rules = r.known.no_bundled_rules;
     }
+    if let Some(r) = risks {
+        o.published_risks = true;
+        o.risks = r.risks.clone();
+    }
     let s = Settings::resolve(&cwd, o)?;
     if s.redact {
         stderr_redactor();
+    }
+    for p in &s.risk_file_problems {
+        say!("warning: {p}");
     }
     if let Some(n) = s.config_note() {
         ui.note(&n);
     }
     Ok(s)
+}
+
+/// The published update risks of a run: its `--risks` checkout, else the bundled snapshot.
+fn risks_catalogue(s: &Settings) -> Result<&'static Catalogue, CliError> {
+    match s.catalogue {
+        Some(c) => Ok(c),
+        None => Catalogue::bundled_shared().map_err(|e| CliError::Failed(e.to_string())),
+    }
 }
 
 /// Names on stderr each input file that could not be read (every kind the rules and the

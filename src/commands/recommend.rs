@@ -3,12 +3,11 @@
 //! `--version`, an issue was not accepted); files that could not be read are named and make
 //! it exit 2 unless `--partial`.
 
-use super::{CliError, Ui, emit, finish, load, pick_format, settings};
+use super::{CliError, Ui, emit, finish, load, pick_format, risks_catalogue, settings_with_risks};
 use crate::cli::{RecommendArgs, StatusFormat};
 use mglint::recommend::{
     Options, RecommendInputs, plan, render_json, render_markdown, render_text, shown_versions,
 };
-use mglint::risks::catalogue::Catalogue;
 use mglint::risks::report::{recommend_section_markdown, render_recommend_section};
 
 pub fn run(a: RecommendArgs, ui: &Ui) -> Result<u8, CliError> {
@@ -30,8 +29,15 @@ pub fn run(a: RecommendArgs, ui: &Ui) -> Result<u8, CliError> {
         );
         return Ok(2);
     }
+    if a.risks.risks.is_some() && !a.published_risks {
+        return Err(CliError::Usage(
+            "--risks names where the risks of --published-risks come from; add --published-risks"
+                .into(),
+        ));
+    }
     super::guard_outputs(&a.input.inputs, &[a.output.as_deref()])?;
-    let mut s = settings(&a.input, None, ui)?;
+    let risks = a.published_risks.then_some(&a.risks);
+    let mut s = settings_with_risks(&a.input, None, risks, ui)?;
     let catalogue = if a.published_risks {
         // The series read objects recommend does not keep whole: ask ingestion for them
         // (recommend runs no rule, so no known-issue rule is lost).
@@ -40,7 +46,7 @@ pub fn run(a: RecommendArgs, ui: &Ui) -> Result<u8, CliError> {
         let mut known = mglint::rules::known::KnownSet::default();
         known.wants = std::sync::Arc::new(wants);
         s.known = std::sync::Arc::new(known);
-        Some(Catalogue::bundled().map_err(|e| CliError::Failed(e.to_string()))?)
+        Some(risks_catalogue(&s)?)
     } else {
         None
     };

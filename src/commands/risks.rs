@@ -3,9 +3,8 @@
 //! (taken, requested, offered, conditional, and each `--to`). A risk file of `--risks DIR`
 //! that cannot be read is named on stderr and the others are still used.
 
-use super::{CliError, Ui, emit, finish, load, pick_format, settings};
+use super::{CliError, Ui, emit, finish, load, pick_format, risks_catalogue, settings_with_risks};
 use crate::cli::{RisksArgs, RisksFormat};
-use mglint::risks::catalogue::Catalogue;
 use mglint::risks::report::{render_json, render_text};
 use mglint::rules::known::KnownSet;
 use std::sync::Arc;
@@ -13,18 +12,8 @@ use std::sync::Arc;
 pub fn run(a: RisksArgs, ui: &Ui) -> Result<u8, CliError> {
     let format = pick_format(a.format, a.output.as_deref(), RisksFormat::Text)?;
     super::guard_outputs(&a.input.inputs, &[a.output.as_deref()])?;
-    let cat = match &a.risks {
-        None => Catalogue::bundled().map_err(|e| CliError::Failed(e.to_string()))?,
-        Some(dir) => {
-            let loaded =
-                Catalogue::from_checkout(dir).map_err(|e| CliError::Failed(e.to_string()))?;
-            for p in &loaded.problems {
-                say!("warning: {p}");
-            }
-            loaded.catalogue
-        }
-    };
-    let mut s = settings(&a.input, None, ui)?;
+    let mut s = settings_with_risks(&a.input, None, Some(&a.source), ui)?;
+    let cat = risks_catalogue(&s)?;
     // The series read objects the analysis does not keep whole (capabilities, feature set,
     // proxy, platform): ask ingestion for them.
     let mut wants = (*s.known.wants).clone();
@@ -36,11 +25,11 @@ pub fn run(a: RisksArgs, ui: &Ui) -> Result<u8, CliError> {
     super::note_unread(&run, ui);
     let json = format == RisksFormat::Json;
     let text = super::per_cluster(&run, json, |an, layout| {
-        let (m, e) = mglint::risks::evaluate(&cat, &an.bundle, &a.to);
+        let (m, e) = mglint::risks::evaluate(cat, &an.bundle, &a.to);
         if json {
-            render_json(&an.bundle.identity(), &cat, &m.derived(), &e, layout)
+            render_json(&an.bundle.identity(), cat, &m.derived(), &e, layout)
         } else {
-            render_text(&cat, &e)
+            render_text(cat, &e)
         }
     });
     emit(&run, &text, a.output.as_deref(), ui)?;

@@ -464,10 +464,10 @@ pub struct McpSpec {
     pub paused: bool,
     /// The rendered MachineConfig the pool's nodes should run.
     #[serde(deserialize_with = "de_null_default")]
-    pub configuration: super::mco::PoolConfiguration,
+    pub configuration: super::selector::PoolConfiguration,
     /// Which nodes belong to the pool (`None`: no selector, matches no node).
     #[serde(rename = "nodeSelector", skip_serializing_if = "Option::is_none")]
-    pub node_selector: Option<super::mco::LabelSelector>,
+    pub node_selector: Option<super::selector::LabelSelector>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]

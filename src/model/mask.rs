@@ -13,7 +13,7 @@ use crate::vocab::secrets::{Masked, masked_fields};
 
 masked_fields!(Condition: reason, message);
 masked_fields!(Release: version, image, url, channels);
-masked_fields!(ConditionalUpdateRisk: name, message, url, conditions);
+masked_fields!(ConditionalUpdateRisk: name, message, url, matching_rules, conditions);
 masked_fields!(ConditionalUpdate: release, risks, risk_names, conditions);
 masked_fields!(HistoryEntry: state, version, image, accepted_risks);
 masked_fields!(ClusterVersionSpec: channel, upstream, desired_update);

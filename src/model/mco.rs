@@ -1,22 +1,14 @@
 //! Machine-config objects read beside pools and nodes: MachineConfig (the release it was
-//! rendered for), label selectors (which pool a node belongs to), the pool's rendered
-//! configuration reference, and the machine-config-operator Deployment (its operator image).
+//! rendered for) and the machine-config-operator Deployment (its operator image). The pool's
+//! own vocabulary (label selectors, the rendered configuration reference) is in
+//! [`super::selector`], which the pool's spec reads without depending on this module.
 
 use super::cluster::{ObjectMeta, PodSpec};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// The annotation on a (rendered) MachineConfig naming the OpenShift release it belongs to.
 pub const RELEASE_IMAGE_VERSION_ANNOTATION: &str =
     "machineconfiguration.openshift.io/release-image-version";
-
-fn de_null_default<'de, D, T>(d: D) -> Result<T, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: Default + Deserialize<'de>,
-{
-    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
-}
 
 /// A MachineConfig; only its metadata is needed (name and annotations).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
@@ -34,46 +26,6 @@ impl MachineConfig {
             .map(String::as_str)
             .filter(|v| !v.is_empty())
     }
-}
-
-/// One `matchExpressions` entry of a label selector.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(default)]
-pub struct LabelSelectorRequirement {
-    #[serde(deserialize_with = "de_null_default")]
-    pub key: String,
-    /// `In`, `NotIn`, `Exists` or `DoesNotExist`.
-    #[serde(deserialize_with = "de_null_default")]
-    pub operator: String,
-    #[serde(
-        deserialize_with = "de_null_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub values: Vec<String>,
-}
-
-/// A Kubernetes label selector (`matchLabels` and `matchExpressions`, ANDed).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct LabelSelector {
-    #[serde(
-        deserialize_with = "de_null_default",
-        skip_serializing_if = "BTreeMap::is_empty"
-    )]
-    pub match_labels: BTreeMap<String, String>,
-    #[serde(
-        deserialize_with = "de_null_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub match_expressions: Vec<LabelSelectorRequirement>,
-}
-
-/// A pool's `spec.configuration`: the rendered MachineConfig its nodes should run.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(default)]
-pub struct PoolConfiguration {
-    #[serde(deserialize_with = "de_null_default")]
-    pub name: String,
 }
 
 /// `spec.template` of a Deployment.

@@ -15,6 +15,7 @@ mod mco;
 mod objects;
 mod provenance;
 mod records;
+mod selector;
 mod snapshots;
 pub mod update_status;
 
@@ -29,5 +30,6 @@ pub use mco::*;
 pub use objects::*;
 pub use provenance::*;
 pub use records::*;
+pub use selector::*;
 pub use snapshots::*;
 pub use update_status::{InsightBody, UpdateInsight, UpdateStatus};

@@ -448,13 +448,16 @@ fn published_risks(out: &mut String, report: &Report) {
     if report.published_risks.is_empty() {
         return;
     }
-    let commit: String = crate::risks::catalogue::Catalogue::bundled_shared()
-        .map(|c| c.commit.chars().take(12).collect())
-        .unwrap_or_default();
+    let commit: String = report.published_risks_commit.chars().take(12).collect();
     let _ = writeln!(
         out,
-        "## Published update risks\n\nRed Hat's published update risks (cincinnati-graph-data {}) judged offline from the dump, as it was when gathered; `mglint risks` shows every verdict, and the metrics a risk that cannot be evaluated needs.\n",
-        code(&commit)
+        "## Published update risks\n\nRed Hat's published update risks (cincinnati-graph-data{}) judged offline from the dump, as it was when gathered; `mglint risks` shows every verdict, and the metrics a risk that cannot be evaluated needs.\n",
+        // A checkout without `.git` has no commit to name.
+        if commit.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", code(&commit))
+        }
     );
     out.push_str("| Update | Stage | Applies | Cannot be evaluated |\n|---|---|---|---|\n");
     let list = |v: Vec<&str>| {

@@ -19,6 +19,9 @@ const BUNDLED: &str = include_str!(concat!(
 /// The largest blocked-edge file read from a checkout.
 const MAX_FILE_BYTES: u64 = 256 << 10;
 
+/// The most edge files read from a checkout (cincinnati-graph-data has a few thousand).
+const MAX_FILES: usize = 50_000;
+
 /// Where the catalogue comes from (for the bundled snapshot and `--risks DIR`).
 pub const SOURCE: &str = "https://github.com/openshift/cincinnati-graph-data";
 
@@ -142,8 +145,11 @@ impl Catalogue {
     /// Only regular files named `*.yaml` directly in `blocked-edges/` are read; links are not
     /// followed. The commit is read from `dir/.git` when it is a plain git directory.
     pub fn from_checkout(dir: &Path) -> Result<Loaded, CatalogueError> {
-        let edges_dir = if dir.join("blocked-edges").is_dir() {
-            dir.join("blocked-edges")
+        // `blocked-edges` itself is taken only as a real directory: a link there could lead
+        // anywhere, and is not followed.
+        let inner = dir.join("blocked-edges");
+        let edges_dir = if std::fs::symlink_metadata(&inner).is_ok_and(|m| m.is_dir()) {
+            inner
         } else {
             dir.to_path_buf()
         };
@@ -160,17 +166,29 @@ impl Catalogue {
             }
         }
         files.sort();
+        let skipped = files.len().saturating_sub(MAX_FILES);
+        files.truncate(MAX_FILES);
         let texts = files.into_iter().map(|(name, path)| {
-            let text = match std::fs::metadata(&path) {
+            let text = match std::fs::symlink_metadata(&path) {
                 Ok(m) if m.len() > MAX_FILE_BYTES => Err(format!(
                     "larger than {} KiB (an edge file is a few hundred bytes)",
                     MAX_FILE_BYTES >> 10
                 )),
-                _ => std::fs::read_to_string(&path).map_err(|e| e.to_string()),
+                // Read bounded (and as a regular file) even if it changed since it was listed.
+                _ => crate::vocab::bounded::read_to_string(&path, MAX_FILE_BYTES)
+                    .map_err(|e| e.to_string()),
             };
             (format!("blocked-edges/{name}"), text)
         });
         let mut loaded = Self::from_files(texts);
+        if skipped > 0 {
+            loaded.problems.push(CatalogueError {
+                file: edges_dir.display().to_string(),
+                reason: format!(
+                    "more than {MAX_FILES} edge files: the {skipped} last in name order were not read"
+                ),
+            });
+        }
         loaded.catalogue.commit = git_head(dir).unwrap_or_default();
         Ok(loaded)
     }
@@ -255,8 +273,17 @@ fn json<T: Serialize + ?Sized>(v: &T) -> String {
 /// The commit `dir/.git/HEAD` names, read in-process (a symbolic ref through its loose ref
 /// file or `packed-refs`); `None` when it is not plainly there.
 fn git_head(dir: &Path) -> Option<String> {
+    // Each file read only as a regular file, not through a link, and bounded (a hostile
+    // checkout's `HEAD` may be a FIFO or endless).
+    let read = |p: std::path::PathBuf, cap: u64| {
+        let m = std::fs::symlink_metadata(&p).ok()?;
+        if !m.is_file() {
+            return None;
+        }
+        crate::vocab::bounded::read_to_string(&p, cap).ok()
+    };
     let git = dir.join(".git");
-    let head = std::fs::read_to_string(git.join("HEAD")).ok()?;
+    let head = read(git.join("HEAD"), 4 << 10)?;
     let head = head.trim();
     let is_hash = |s: &str| s.len() == 40 && s.bytes().all(|b| b.is_ascii_hexdigit());
     let Some(r) = head.strip_prefix("ref: ") else {
@@ -265,11 +292,11 @@ fn git_head(dir: &Path) -> Option<String> {
     if r.split('/').any(|p| p == ".." || p.is_empty()) || !r.starts_with("refs/") {
         return None;
     }
-    if let Ok(h) = std::fs::read_to_string(git.join(r)) {
+    if let Some(h) = read(git.join(r), 4 << 10) {
         let h = h.trim();
         return is_hash(h).then(|| h.to_string());
     }
-    let packed = std::fs::read_to_string(git.join("packed-refs")).ok()?;
+    let packed = read(git.join("packed-refs"), 64 << 20)?;
     packed.lines().find_map(|l| {
         let (h, name) = l.split_once(' ')?;
         (name == r && is_hash(h)).then(|| h.to_string())
@@ -331,6 +358,51 @@ mod tests {
             l.catalogue.risks[0].matching_rules,
             vec![MatchingRule::Unknown, MatchingRule::Always]
         );
+    }
+
+    #[test]
+    fn a_checkout_follows_no_link_out_of_it() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(
+            outside.path().join("4.1.1-Far.yaml"),
+            "to: 4.1.1\nfrom: .*\nname: Far\n",
+        )
+        .unwrap();
+        let cgd = tempfile::tempdir().unwrap();
+        // `blocked-edges` a link to elsewhere: not taken; nor is a linked edge file.
+        std::os::unix::fs::symlink(outside.path(), cgd.path().join("blocked-edges")).unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("4.1.1-Far.yaml"),
+            cgd.path().join("4.1.1-Linked.yaml"),
+        )
+        .unwrap();
+        std::fs::write(
+            cgd.path().join("4.1.2-Near.yaml"),
+            "to: 4.1.2\nfrom: .*\nname: Near\n",
+        )
+        .unwrap();
+        // A `.git/HEAD` that is a FIFO is not opened (it would wait for a writer forever).
+        std::fs::create_dir(cgd.path().join(".git")).unwrap();
+        let fifo = std::process::Command::new("mkfifo")
+            .arg(cgd.path().join(".git/HEAD"))
+            .status()
+            .unwrap();
+        assert!(fifo.success());
+        let l = Catalogue::from_checkout(cgd.path()).unwrap();
+        assert_eq!(l.catalogue.commit, "");
+        let names: Vec<&str> = l.catalogue.risks.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["Near"]);
+        assert!(l.problems.is_empty(), "{:?}", l.problems);
+        // Over the size bound: named, not read.
+        std::fs::write(
+            cgd.path().join("4.1.3-Big.yaml"),
+            "#".repeat(MAX_FILE_BYTES as usize + 1),
+        )
+        .unwrap();
+        let l = Catalogue::from_checkout(cgd.path()).unwrap();
+        assert_eq!(l.problems.len(), 1);
+        assert_eq!(l.problems[0].file, "blocked-edges/4.1.3-Big.yaml");
+        assert!(l.problems[0].reason.contains("larger than 256 KiB"));
     }
 }
 

@@ -105,6 +105,12 @@ impl<'a> Context<'a> {
         self.facts.risks.unwrap_or(&[])
     }
 
+    /// The catalogue [`Context::published_risks`] were judged against (the bundled snapshot
+    /// or the run's `--risks` checkout). Declared as [`Fact::PublishedRisks`].
+    pub fn risks_catalogue(&self) -> Option<&'static crate::risks::catalogue::Catalogue> {
+        self.facts.catalogue
+    }
+
     /// What `oc adm upgrade recommend` knows of the bundle (the offered targets with their
     /// risks, the precheck, the conditions it reads), as `mglint recommend` prints it; `None`
     /// without a ClusterVersion. Declared as [`Fact::Recommendation`].
@@ -528,6 +534,10 @@ pub fn run(
         findings,
         rules: outcomes,
         published_risks: facts.risks.map(<[_]>::to_vec).unwrap_or_default(),
+        published_risks_commit: facts
+            .catalogue
+            .map(|c| c.commit.clone())
+            .unwrap_or_default(),
     };
     // Secrets are masked where they enter the report, so no format can unmask them.
     report.mask_secrets();

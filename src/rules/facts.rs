@@ -12,6 +12,7 @@
 use crate::bundle::Bundle;
 use crate::recommend::Plan;
 use crate::reconciler::replay::ReplayResult;
+use crate::risks::catalogue::Catalogue;
 use crate::risks::exposure::Exposure;
 use crate::status::Assessment;
 use crate::timeline::Timeline;
@@ -26,8 +27,9 @@ pub enum Fact {
     UpdateHealth,
     /// oc's recommend view: offered targets, risks, the precheck (`cx.recommendation()`).
     Recommendation,
-    /// The published update risks (the bundled catalogue) the dump's last, requested and
-    /// offered updates were exposed to (`cx.published_risks()`); the reports show them too.
+    /// The published update risks (the bundled catalogue, or the checkout the run was given)
+    /// the dump's last, requested and offered updates were exposed to
+    /// (`cx.published_risks()`); the reports show them too.
     PublishedRisks,
 }
 
@@ -71,9 +73,25 @@ pub struct FactStore {
     health: OnceLock<Option<Assessment>>,
     plan: OnceLock<Option<Plan>>,
     risks: OnceLock<Vec<Exposure>>,
+    /// The published update risks judged: `None` is the bundled snapshot.
+    catalogue: Option<&'static Catalogue>,
 }
 
 impl FactStore {
+    /// A store whose published risks come from `catalogue` (`None`: the bundled snapshot).
+    pub fn with_catalogue(catalogue: Option<&'static Catalogue>) -> FactStore {
+        FactStore {
+            catalogue,
+            ..FactStore::default()
+        }
+    }
+
+    /// The catalogue the published risks are judged against; `None` when the bundled one
+    /// cannot be loaded.
+    pub fn catalogue(&self) -> Option<&'static Catalogue> {
+        self.catalogue.or_else(|| Catalogue::bundled_shared().ok())
+    }
+
     /// Makes the facts in `needs` not made yet, the replay beside oc's assessment and plan
     /// (which read the bundle alone), and lends the ones made.
     pub fn compute<'s>(&'s self, bundle: &Bundle, timeline: &Timeline, needs: Needs) -> Facts<'s> {
@@ -97,6 +115,7 @@ impl FactStore {
             replay,
             health,
             plan,
+            catalogue: risks.and(self.catalogue()),
             risks,
         }
     }
@@ -130,11 +149,11 @@ impl FactStore {
             .as_ref()
     }
 
-    /// The published update risks the dump's updates were exposed to (the bundled
+    /// The published update risks the dump's updates were exposed to (the store's
     /// catalogue evaluated against the dump); empty when the catalogue cannot be loaded.
     pub fn published_risks(&self, bundle: &Bundle) -> &[Exposure] {
         self.risks.get_or_init(|| {
-            let Ok(cat) = crate::risks::catalogue::Catalogue::bundled_shared() else {
+            let Some(cat) = self.catalogue() else {
                 return Vec::new();
             };
             let (_, e) = crate::risks::evaluate(cat, bundle, &[]);
@@ -150,6 +169,8 @@ pub struct Facts<'a> {
     pub health: Option<&'a Assessment>,
     pub plan: Option<&'a Plan>,
     pub risks: Option<&'a [Exposure]>,
+    /// The catalogue those risks were judged against (with `risks`).
+    pub catalogue: Option<&'static Catalogue>,
 }
 
 impl<'a> Facts<'a> {
@@ -161,6 +182,7 @@ impl<'a> Facts<'a> {
             health: self.health.filter(|_| has(Fact::UpdateHealth)),
             plan: self.plan.filter(|_| has(Fact::Recommendation)),
             risks: self.risks.filter(|_| has(Fact::PublishedRisks)),
+            catalogue: self.catalogue.filter(|_| has(Fact::PublishedRisks)),
         }
     }
 }
@@ -236,6 +258,7 @@ mod tests {
             health: None,
             plan: store.plan.get().and_then(Option::as_ref),
             risks: None,
+            catalogue: None,
         };
         assert!(all.replay.is_some() && all.plan.is_some());
         let only = all.only(&[Fact::Recommendation]);

@@ -616,6 +616,10 @@ pub struct Report {
     /// the applying ones (`mglint risks --format json` has every verdict).
     #[serde(skip)]
     pub published_risks: Vec<crate::risks::exposure::Exposure>,
+    /// The cincinnati-graph-data commit those risks were read from (the bundled snapshot's,
+    /// or the `--risks` checkout's; empty when unknown).
+    #[serde(skip)]
+    pub published_risks_commit: String,
 }
 
 /// An input kind the rules need that the input does not hold.
@@ -694,6 +698,7 @@ impl Report {
             findings: Vec::new(),
             rules: Vec::new(),
             published_risks: Vec::new(),
+            published_risks_commit: String::new(),
         }
     }
 

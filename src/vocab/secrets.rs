@@ -348,6 +348,48 @@ impl<T: Masked> Masked for Option<T> {
     }
 }
 
+/// A map's values and its keys (a label or config-map key taken from the input is text from
+/// it too); keys that mask alike merge, the last value kept.
+impl<V: Masked> Masked for std::collections::BTreeMap<String, V> {
+    fn mask_secrets(&mut self) {
+        self.values_mut().for_each(Masked::mask_secrets);
+        if self.keys().any(|k| may_hold_secret(k)) {
+            *self = std::mem::take(self)
+                .into_iter()
+                .map(|(mut k, v)| {
+                    mask_in_place(&mut k);
+                    (k, v)
+                })
+                .collect();
+        }
+    }
+}
+
+/// Every string in a JSON value taken from the input (a risk's matching rules as written),
+/// object keys included.
+impl Masked for serde_json::Value {
+    fn mask_secrets(&mut self) {
+        match self {
+            serde_json::Value::String(s) => mask_in_place(s),
+            serde_json::Value::Array(a) => a.mask_secrets(),
+            serde_json::Value::Object(o) => {
+                o.values_mut().for_each(Masked::mask_secrets);
+                if o.keys().any(|k| may_hold_secret(k)) {
+                    *o = std::mem::take(o)
+                        .into_iter()
+                        .map(|(mut k, v)| {
+                            mask_in_place(&mut k);
+                            (k, v)
+                        })
+                        .collect();
+                }
+            }
+            serde_json::Value::Null | serde_json::Value::Bool(_) | serde_json::Value::Number(_) => {
+            }
+        }
+    }
+}
+
 impl<T: Masked, E: Masked> Masked for Result<T, E> {
     fn mask_secrets(&mut self) {
         match self {

@@ -94,7 +94,6 @@ fn no_module_uses_a_layer_above_it() {
 /// worker's state is the leaf `reconciler/worker/state.rs`, what a status sync reads is
 /// `reconciler/model/input.rs`, and a replay setting is `reconciler/replay/variant.rs`.
 const KNOWN_CIRCLES: &[&str] = &[
-    "model: cluster -> mco -> cluster",
     "rules/known: compile -> format -> compile",
     "rules/known: compile -> rule -> compile",
     "rules/known: compile -> rule -> eval -> compile",

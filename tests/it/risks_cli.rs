@@ -126,3 +126,145 @@ fn a_checkout_given_with_risks_is_read_and_a_bad_file_is_named() {
         "{r:#}"
     );
 }
+
+/// A cincinnati-graph-data checkout in a temporary directory: a risk on the update the
+/// fixture took (4.14.6 to 4.14.8, judged from its ClusterOperators), one on an update it is
+/// offered (4.14.8 to 4.14.12, for every cluster), and a `.git` naming its commit.
+fn checkout() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let edges = dir.path().join("blocked-edges");
+    std::fs::create_dir(&edges).unwrap();
+    std::fs::write(
+        edges.join("4.14.8-NewRisk.yaml"),
+        "to: 4.14.8\nfrom: 4[.]14[.].*\nurl: https://issues.redhat.com/browse/X-1\nname: NewRisk\nmessage: Something new.\nmatchingRules:\n- type: PromQL\n  promql:\n    promql: group(cluster_operator_conditions{name=\"etcd\"}) or 0 * group(cluster_operator_conditions)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        edges.join("4.14.12-OfferedRisk.yaml"),
+        "to: 4.14.12\nfrom: 4[.]14[.]8\nurl: https://issues.redhat.com/browse/X-2\nname: OfferedRisk\nmessage: Offered and risky.\nmatchingRules:\n- type: Always\n",
+    )
+    .unwrap();
+    let git = dir.path().join(".git");
+    std::fs::create_dir(&git).unwrap();
+    std::fs::write(
+        git.join("HEAD"),
+        format!("{}\n", "0123456789ab".repeat(3) + "cdef"),
+    )
+    .unwrap();
+    dir
+}
+
+/// The risk names of the CV025 findings of a JSON report, in name order.
+fn cv025_risks(doc: &serde_json::Value) -> Vec<String> {
+    doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "CV025")
+        .map(|f| f["details"]["risk"].as_str().unwrap().to_string())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
+#[test]
+fn analyze_judges_the_risks_of_a_checkout_given_with_risks() {
+    let cgd = checkout();
+    let d = cgd.path().to_string_lossy().to_string();
+    let mg = "fixtures/must-gather/fixed-cvo-rejected-4.14";
+    let args = ["analyze", mg, "--select", "CV025", "--format", "json"];
+    // The bundled snapshot has neither risk.
+    let bundled = cv025_risks(&json(&args));
+    assert!(
+        !bundled.iter().any(|r| r == "NewRisk" || r == "OfferedRisk"),
+        "{bundled:?}"
+    );
+    let doc = json(&[&args[..], &["--risks", &d]].concat());
+    assert_eq!(cv025_risks(&doc), ["NewRisk", "OfferedRisk"], "{doc:#}");
+    let f = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["details"]["risk"] == "NewRisk")
+        .unwrap();
+    assert_eq!(f["details"]["stage"], "taken-completed");
+    assert_eq!(f["details"]["from"], "4.14.6");
+    // The checkout's bug link leads the references, as a bundled risk's does.
+    assert_eq!(f["references"][0], "https://issues.redhat.com/browse/X-1");
+    // The Markdown report's section names the checkout's commit, not the snapshot's.
+    let o = mglint(&[
+        "analyze", mg, "--select", "CV025", "--format", "markdown", "--risks", &d,
+    ]);
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(md.contains("## Published update risks"), "{md}");
+    assert!(md.contains("cincinnati-graph-data `0123456789ab`"), "{md}");
+    assert!(md.contains("`OfferedRisk`"), "{md}");
+}
+
+#[test]
+fn the_settings_file_names_the_checkout_with_risks_dir() {
+    let cgd = checkout();
+    let cfg = cgd.path().join("mglint.toml");
+    // Relative to the settings file, as `rule-dirs` are.
+    std::fs::write(&cfg, "risks-dir = \".\"\n").unwrap();
+    let c = cfg.to_string_lossy().to_string();
+    let mg = "fixtures/must-gather/fixed-cvo-rejected-4.14";
+    let doc = json(&[
+        "analyze", mg, "--select", "CV025", "--format", "json", "--config", &c,
+    ]);
+    assert_eq!(cv025_risks(&doc), ["NewRisk", "OfferedRisk"], "{doc:#}");
+    // A missing directory there is named with the file that named it.
+    std::fs::write(&cfg, "risks-dir = \"no-such-checkout\"\n").unwrap();
+    let o = mglint(&["analyze", mg, "--config", &c]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let missing = cgd.path().join("no-such-checkout");
+    assert!(
+        err.contains(&format!(
+            "error: cannot read update risk file `{}`: No such file or directory",
+            missing.display()
+        )) && err.contains(&format!("(from {c})")),
+        "{err}"
+    );
+}
+
+#[test]
+fn recommend_published_risks_reads_the_checkout_given_with_risks() {
+    let cgd = checkout();
+    let d = cgd.path().to_string_lossy().to_string();
+    let mg = "fixtures/must-gather/fixed-cvo-rejected-4.14";
+    let o = mglint(&["recommend", mg, "--published-risks", "--risks", &d]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("4.14.8 -> 4.14.12 (offered)"), "{text}");
+    assert!(text.contains("OfferedRisk"), "{text}");
+    // Without the section, the option has nothing to do: said, not ignored.
+    let o = mglint(&["recommend", mg, "--risks", &d]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("add --published-risks"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn a_missing_checkout_is_named_alike_by_every_command() {
+    let mg = "fixtures/must-gather/fixed-cvo-rejected-4.14";
+    let missing = "/nonexistent/mglint-cgd";
+    for args in [
+        &["risks", mg, "--risks", missing][..],
+        &["analyze", mg, "--risks", missing],
+        &["recommend", mg, "--published-risks", "--risks", missing],
+    ] {
+        let o = mglint(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.starts_with(
+                "error: cannot read update risk file `/nonexistent/mglint-cgd`: No such file or directory"
+            ),
+            "{args:?}: {err}"
+        );
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -382,9 +382,7 @@ pub fn published_risks(report: &Report, scope: Scope<'_>) -> Markup {
     if report.published_risks.is_empty() {
         return html! {};
     }
-    let commit: String = crate::risks::catalogue::Catalogue::bundled_shared()
-        .map(|c| c.commit.chars().take(12).collect())
-        .unwrap_or_default();
+    let commit: String = report.published_risks_commit.chars().take(12).collect();
     let (rows, left) = shown(&report.published_risks);
     let list = |v: Vec<&str>| {
         html! {
@@ -400,7 +398,8 @@ pub fn published_risks(report: &Report, scope: Scope<'_>) -> Markup {
             h2 { "Published update risks" }
             "\n"
             p {
-                "Red Hat's published update risks (cincinnati-graph-data " code { (Text(&commit)) }
+                "Red Hat's published update risks (cincinnati-graph-data"
+                @if !commit.is_empty() { " " code { (Text(&commit)) } }
                 ") judged offline from the dump, as it was when gathered; "
                 code { "mglint risks" } " shows every verdict, and the metrics a risk that cannot be evaluated needs."
             }

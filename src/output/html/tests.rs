@@ -61,6 +61,7 @@ fn report(findings: Vec<Finding>) -> Report {
         findings,
         rules: Vec::new(),
         published_risks: Vec::new(),
+        published_risks_commit: String::new(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! CV025 `published-update-risk-applies`: a published update risk (cincinnati-graph-data's
-//! blocked edges, the bundled snapshot) applies to this cluster on the update it took last,
-//! is taking or was asked for (warning; info once that update completed), or on an update it
-//! is offered (info). The verdicts are `mglint risks`' (`risks::exposure`): a risk that
+//! blocked edges: the bundled snapshot, or the checkout given with `--risks DIR`) applies to
+//! this cluster on the update it took last, is taking or was asked for (warning; info once
+//! that update completed), or on an update it is offered (info). The verdicts are `mglint risks`' (`risks::exposure`): a risk that
 //! cannot be evaluated offline is never a finding, one that does not apply is silent. Where
 //! the CVO judged the same risk with the cluster's own metrics, its verdict is said, and a
 //! disagreement lowers the finding to info.
@@ -113,16 +113,16 @@ fn cvo_words(r: &RiskOutcome) -> &'static str {
     }
 }
 
-/// The risk's bug, as a `'static` reference (the bundled catalogue lives for the process).
-fn bug_url(name: &str) -> Option<&'static str> {
-    crate::risks::catalogue::Catalogue::bundled_shared()
-        .ok()?
+/// The risk's bug, as a `'static` reference (the catalogue, bundled or the run's checkout,
+/// lives for the process).
+fn bug_url(cx: &Context<'_>, name: &str) -> Option<&'static str> {
+    cx.risks_catalogue()?
         .risk(name)
         .map(|r| r.url.as_str())
         .filter(|u| !u.is_empty())
 }
 
-fn details(f: &mut Finding, x: &Exposure, r: &RiskOutcome) {
+fn details(cx: &Context<'_>, f: &mut Finding, x: &Exposure, r: &RiskOutcome) {
     f.details.insert("risk", r.name.as_str());
     f.details.insert("from", x.from.as_str());
     f.details.insert("target", x.version.as_str());
@@ -132,7 +132,7 @@ fn details(f: &mut Finding, x: &Exposure, r: &RiskOutcome) {
     if let Some(c) = r.cvo {
         f.details.insert("cvo_verdict", c.verdict.as_str());
     }
-    if let Some(u) = bug_url(&r.name) {
+    if let Some(u) = bug_url(cx, &r.name) {
         f.references.insert(0, u);
     }
 }
@@ -208,7 +208,7 @@ fn taken_or_requested(
     }
     series_evidence(cx, r, &mut f.evidence);
     f.details.insert("stage", stage_key(x.stage));
-    details(&mut f, x, r);
+    details(cx, &mut f, x, r);
     f
 }
 
@@ -279,7 +279,7 @@ fn offered_finding(
             .map(|(x, _)| x.version.clone())
             .collect::<Vec<_>>(),
     );
-    details(&mut f, x0, r);
+    details(cx, &mut f, x0, r);
     f
 }
 
