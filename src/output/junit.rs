@@ -87,13 +87,16 @@ impl Case {
 
 /// The case of one rule.
 fn rule_case(report: &Report, r: &crate::rules::RuleOutcome, bases: &Bases<'_>) -> Case {
-    let mut case = Case::passing(&format!("mglint.{}", r.category), case_name(r.code, r.name));
+    let mut case = Case::passing(
+        &format!("mglint.{}", r.category),
+        case_name(&r.code, &r.name),
+    );
     if r.status == Status::Skipped {
         case.skipped = Some(r.reason.clone().unwrap_or_else(|| "inputs absent".into()));
         return case;
     }
     let (failing, below): (Vec<&Finding>, Vec<&Finding>) = report
-        .findings_of(r.code)
+        .findings_of(&r.code)
         .partition(|f| f.severity >= report.fail_on);
     if let Some(first) = failing.first() {
         let first_line = first.message.lines().next().unwrap_or("");

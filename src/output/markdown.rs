@@ -161,7 +161,7 @@ fn fenced(out: &mut String, info: &str, lines: &[String]) {
 }
 
 fn finding_section(out: &mut String, f: &Finding, bases: &Bases<'_>) {
-    let _ = writeln!(out, "### {} {} ({})\n", f.code, code(f.name), f.severity);
+    let _ = writeln!(out, "### {} {} ({})\n", f.code, code(&f.name), f.severity);
     prose(out, "", "", &f.message);
     out.push('\n');
     let _ = writeln!(out, "- **Object:** {}", code(&f.object.display()));
@@ -566,7 +566,7 @@ fn render_shown(report: &Report, shown: Shown, cap: Option<usize>) -> String {
         for r in skipped {
             prose(
                 &mut out,
-                &format!("- {} {}: ", r.code, code(r.name)),
+                &format!("- {} {}: ", r.code, code(&r.name)),
                 "  ",
                 r.reason.as_deref().unwrap_or("inputs absent"),
             );
@@ -632,8 +632,8 @@ mod tests {
     #[test]
     fn a_capped_report_cuts_at_a_finding_and_says_how_many_more() {
         let f = |i: usize| crate::rules::Finding {
-            code: "CV002",
-            name: "reconcile-stalled-on-preconditions",
+            code: "CV002".into(),
+            name: "reconcile-stalled-on-preconditions".into(),
             severity: crate::rules::Severity::Error,
             category: "cv",
             message: format!("finding number {i} {}", "x".repeat(400)),

@@ -52,31 +52,32 @@ macro_rules! declare_rule {
 
         /// The rule's declaration.
         pub static META: $crate::rules::RuleMeta = $crate::rules::RuleMeta {
-            code: $code,
-            name: $slug,
+            code: $crate::rules::Text::Borrowed($code),
+            name: $crate::rules::Text::Borrowed($slug),
             severity: $crate::rules::Severity::$sev,
             family: $crate::rules::Family::$fam,
-            summary: $summary,
-            needs: $needs,
+            summary: $crate::rules::Text::Borrowed($summary),
+            needs: $crate::rules::Listed::Static($needs),
             facts: declare_rule!(@facts $($facts)?),
-            help: $help,
-            references: $refs,
-            page: include_str!(concat!(
+            help: $crate::rules::Text::Borrowed($help),
+            references: $crate::rules::Listed::Static($refs),
+            page: $crate::rules::Text::Borrowed(include_str!(concat!(
                 env!("CARGO_MANIFEST_DIR"),
                 "/rules/",
                 $code,
                 "-",
                 $slug,
                 ".md"
-            )),
+            ))),
         };
 
         /// The rule, as the registry holds it.
         pub static RULE: $ty = $ty;
 
         impl $crate::rules::Rule for $ty {
-            fn meta(&self) -> &'static $crate::rules::RuleMeta {
-                &META
+            fn meta(&self) -> &$crate::rules::MetaRef {
+                static SHARED: $crate::rules::MetaRef = $crate::rules::MetaRef::Static(&META);
+                &SHARED
             }
 
             fn check(

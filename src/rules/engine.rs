@@ -15,11 +15,13 @@ use crate::vocab::{FileTable, locate};
 use std::sync::Arc;
 
 pub use super::facts::Fact;
-pub use super::model::{Input, RuleMeta};
+pub use super::model::{Input, MetaRef, RuleMeta};
 
 /// A lint rule: a pure function from the inputs to findings.
 pub trait Rule: Send + Sync {
-    fn meta(&self) -> &'static RuleMeta;
+    /// The rule's declaration (dereferences to its [`RuleMeta`]; the reports it runs in
+    /// keep a clone).
+    fn meta(&self) -> &MetaRef;
     /// Appends findings. Called only when the needed inputs are present.
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>);
 }
@@ -182,13 +184,13 @@ impl<'a> Context<'a> {
     /// A new finding of `meta` about `object`, with the rule's defaults.
     pub fn finding(
         &self,
-        meta: &'static RuleMeta,
+        meta: &RuleMeta,
         object: ObjectRef,
         message: impl Into<String>,
     ) -> Finding {
         Finding {
-            code: meta.code,
-            name: meta.name,
+            code: meta.code.clone(),
+            name: meta.name.clone(),
             severity: meta.severity,
             category: meta.family.name(),
             message: message.into(),
@@ -196,7 +198,7 @@ impl<'a> Context<'a> {
             at: None,
             evidence: Vec::new(),
             help: meta.help.to_string(),
-            references: meta.references.to_vec(),
+            references: meta.references.texts(),
             confidence: None,
             details: Default::default(),
         }
@@ -301,7 +303,7 @@ fn cap_at_oc_level(cx: &Context<'_>, health: Option<&Assessment>, f: &mut Findin
     // oc's Update Health speaks of an update in progress. Not updating, it says nothing;
     // with a requested target not yet accepted, what blocks its acceptance (an operator's
     // Upgradeable=False, a mutated SCC) is not something Update Health judges.
-    if !a.updating || super::util::pending_target(cx).is_some() {
+    if !a.updating || super::pending::pending_target(cx.bundle, cx.timeline).is_some() {
         return;
     }
     let oc_level = a
@@ -359,10 +361,7 @@ fn dedup_evidence(items: &mut Vec<EvidenceItem>) {
 /// the input is a CI job) with the rules it stopped, most rules first, leaving out "A or B"
 /// when A and B are each said missing already. Lesser inputs (alerts, events) are only in
 /// the skipped rules' reasons.
-fn absent_inputs(
-    bundle: &Bundle,
-    groups: Vec<(&'static [Input], Vec<&'static str>)>,
-) -> Vec<AbsentInput> {
+fn absent_inputs(bundle: &Bundle, groups: Vec<(&[Input], Vec<Text>)>) -> Vec<AbsentInput> {
     let ci = bundle.prow.is_some() || bundle.inputs.iter().any(|i| i.ci_job);
     let alone: Vec<Input> = groups
         .iter()
@@ -427,7 +426,7 @@ pub fn run(
     // The selected rules run on the pool, each reading the bundle, the timeline and its
     // facts alone; their results are taken in catalogue order, as when they ran one after
     // another.
-    let mut results: Vec<(&'static RuleMeta, Result<Vec<Finding>, String>)> = rules
+    let mut results: Vec<(&MetaRef, Result<Vec<Finding>, String>)> = rules
         .par_iter()
         .filter(|rule| settings.selects(rule.meta()))
         .map(|rule| {
@@ -469,14 +468,14 @@ pub fn run(
     }
     let mut findings = Vec::new();
     let mut outcomes = Vec::new();
-    let mut absent: Vec<(&'static [Input], Vec<&'static str>)> = Vec::new();
+    let mut absent: Vec<(&[Input], Vec<Text>)> = Vec::new();
     for (meta, result) in results {
         match result {
             Err(reason) => {
                 for group in meta.absent_groups(bundle) {
                     match absent.iter_mut().find(|(g, _)| *g == group) {
-                        Some((_, rules)) => rules.push(meta.code),
-                        None => absent.push((group, vec![meta.code])),
+                        Some((_, rules)) => rules.push(meta.code.clone()),
+                        None => absent.push((group, vec![meta.code.clone()])),
                     }
                 }
                 outcomes.push(RuleOutcome::new(meta, Status::Skipped, Some(reason), 0));
@@ -488,7 +487,7 @@ pub fn run(
         }
     }
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    outcomes.sort_by_key(|o| o.code);
+    outcomes.sort_by(|a, b| a.code.cmp(&b.code));
     let mut summary = Counts::default();
     for f in &findings {
         match f.severity {

@@ -206,7 +206,7 @@ mod tests {
 
     /// The store of one analysis of `fixture` with `codes` selected, and the codes that
     /// reported.
-    fn analyse(fixture: &str, codes: &[&str]) -> (FactStore, Vec<&'static str>) {
+    fn analyse(fixture: &str, codes: &[&str]) -> (FactStore, Vec<String>) {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/rules/");
         // As the app reads a dump: the objects the published risks' series come from only
         // when CV025 is selected.
@@ -225,7 +225,7 @@ mod tests {
             ..Default::default()
         };
         let report = analyze_with(&bundle, &timeline, &store, &selection);
-        let mut found: Vec<&'static str> = report.findings.iter().map(|f| f.code).collect();
+        let mut found: Vec<String> = report.findings.iter().map(|f| f.code.to_string()).collect();
         found.dedup();
         (store, found)
     }

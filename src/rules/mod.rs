@@ -27,6 +27,7 @@ mod mask;
 mod log;
 mod mc;
 mod model;
+mod pending;
 mod rc;
 mod registry;
 mod selection;
@@ -76,14 +77,14 @@ pub fn analyze_known(
 /// selected rule, built-in and loaded known-issue, is skipped with `reason`, so each output
 /// still names every rule (a JUnit dashboard keeps its test history) and says why none ran.
 pub fn not_run(settings: &Selection, known: &known::KnownSet, reason: &str) -> Report {
-    let mut rules: Vec<&RuleMeta> = catalogue();
-    rules.extend(known.metas());
+    let mut rules: Vec<&MetaRef> = registry::all().iter().map(|r| r.meta()).collect();
+    rules.extend(known.rules.iter().map(|r| r.meta()));
     let mut outcomes: Vec<RuleOutcome> = rules
         .into_iter()
         .filter(|m| settings.selects(m))
         .map(|m| RuleOutcome::new(m, Status::Skipped, Some(format!("not run: {reason}")), 0))
         .collect();
-    outcomes.sort_by_key(|o| o.code);
+    outcomes.sort_by(|a, b| a.code.cmp(&b.code));
     let mut report = Report {
         fail_on: settings.fail_on,
         ..Report::empty()
@@ -95,11 +96,11 @@ pub fn not_run(settings: &Selection, known: &known::KnownSet, reason: &str) -> R
 
 /// Every built-in rule's declaration, in catalogue order.
 pub fn catalogue() -> Vec<&'static RuleMeta> {
-    registry::all().iter().map(|r| r.meta()).collect()
+    registry::all().iter().map(|r| &**r.meta()).collect()
 }
 
 /// The built-in rules and the loaded known-issue rules (for `mglint rules`).
-pub fn catalogue_with(known: &known::KnownSet) -> Vec<&'static RuleMeta> {
+pub fn catalogue_with(known: &known::KnownSet) -> Vec<&RuleMeta> {
     let mut v = catalogue();
     v.extend(known.metas());
     v
@@ -110,10 +111,7 @@ pub fn find(code: &str) -> Option<&'static RuleMeta> {
     find_in(catalogue(), code)
 }
 
-fn find_in(
-    metas: impl IntoIterator<Item = &'static RuleMeta>,
-    code: &str,
-) -> Option<&'static RuleMeta> {
+fn find_in<'a>(metas: impl IntoIterator<Item = &'a RuleMeta>, code: &str) -> Option<&'a RuleMeta> {
     let c = code.trim();
     metas
         .into_iter()
@@ -143,7 +141,7 @@ pub fn render_catalogue_text() -> String {
 }
 
 /// Rules as text: one rule a line.
-pub fn render_rules_text(cat: &[&'static RuleMeta]) -> String {
+pub fn render_rules_text(cat: &[&RuleMeta]) -> String {
     let mut s = String::new();
     for m in cat {
         s.push_str(&format!(
@@ -167,7 +165,7 @@ pub fn render_catalogue_json() -> String {
 }
 
 /// Rules as JSON (`mglint/rules/v1`).
-pub fn render_rules_json(cat: &[&'static RuleMeta]) -> String {
+pub fn render_rules_json(cat: &[&RuleMeta]) -> String {
     let rows: Vec<_> = cat
         .iter()
         .map(|m| {

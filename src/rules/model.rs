@@ -12,8 +12,13 @@ pub use crate::vocab::schema::REPORT as SCHEMA;
 pub use crate::vocab::severity::Severity;
 pub use crate::vocab::text::one_line;
 pub use crate::vocab::time::fmt_short;
+use std::borrow::{Borrow, Cow};
 use std::collections::BTreeMap;
 use std::sync::Arc;
+
+/// Text a rule declares (its code, slug, summary, help, page, a reference): the binary's own
+/// for a built-in rule, owned by the declaration for a rule read from a file.
+pub type Text = Cow<'static, str>;
 
 /// A rule family: the code prefix and what it is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -315,8 +320,8 @@ impl PartialEq<&str> for Detail {
 /// One problem found, with where and when.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Finding {
-    pub code: &'static str,
-    pub name: &'static str,
+    pub code: Text,
+    pub name: Text,
     pub severity: Severity,
     pub category: &'static str,
     pub message: String,
@@ -325,7 +330,7 @@ pub struct Finding {
     pub at: Option<Time>,
     pub evidence: Vec<EvidenceItem>,
     pub help: String,
-    pub references: Vec<&'static str>,
+    pub references: Vec<Text>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub confidence: Option<Confidence>,
     /// Machine-readable facts behind the message (target, running release, durations…).
@@ -338,7 +343,7 @@ impl Finding {
     pub fn sort_key(&self) -> impl Ord + '_ {
         (
             std::cmp::Reverse(self.severity),
-            self.code,
+            &self.code,
             &self.object,
             self.at,
             &self.message,
@@ -409,36 +414,125 @@ impl Input {
     }
 }
 
-/// The static declaration of a rule.
+/// A list a rule declares ([`RuleMeta::needs`], [`RuleMeta::references`]): the binary's own
+/// for a built-in rule, owned by the declaration for a rule read from a file. Two lists are
+/// equal when their items are, whichever way they are held.
+#[derive(Debug)]
+pub enum Listed<T: ?Sized + 'static, O> {
+    /// A built-in rule's list (`declare_rule!`).
+    Static(&'static [&'static T]),
+    /// A rule file's list.
+    Owned(Vec<O>),
+}
+
+impl<T: ?Sized, O: Borrow<T>> Listed<T, O> {
+    /// The items, in declared order.
+    pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
+        let (listed, owned): (&[&T], &[O]) = match self {
+            Listed::Static(s) => (s, &[]),
+            Listed::Owned(v) => (&[], v),
+        };
+        listed
+            .iter()
+            .copied()
+            .chain(owned.iter().map(Borrow::borrow))
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Listed::Static(s) => s.len(),
+            Listed::Owned(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl<T: ?Sized + PartialEq, O: Borrow<T>> PartialEq for Listed<T, O> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other.iter()).all(|(a, b)| a == b)
+    }
+}
+
+impl<T: ?Sized + Eq, O: Borrow<T>> Eq for Listed<T, O> {}
+
+impl Listed<str, String> {
+    /// The references as a finding carries them (a built-in rule's borrowed, not copied).
+    pub fn texts(&self) -> Vec<Text> {
+        match self {
+            Listed::Static(s) => s.iter().map(|r| Text::Borrowed(r)).collect(),
+            Listed::Owned(v) => v.iter().map(|r| Text::Owned(r.clone())).collect(),
+        }
+    }
+}
+
+/// The input groups a rule needs: every group must be present; within a group any one input
+/// will do.
+pub type InputGroups = Listed<[Input], Vec<Input>>;
+
+/// The URLs a rule's findings refer to.
+pub type References = Listed<str, String>;
+
+/// The declaration of a rule: a built-in rule's is a `static` (`declare_rule!`), a
+/// known-issue rule's is built from its file and lives as long as the rule ([`MetaRef`]).
 #[derive(Debug, PartialEq, Eq)]
 pub struct RuleMeta {
     /// Stable code with the family prefix (`CV001`).
-    pub code: &'static str,
+    pub code: Text,
     /// Stable kebab-case slug (`history-completion-rewritten`).
-    pub name: &'static str,
+    pub name: Text,
     pub severity: Severity,
     pub family: Family,
     /// One line for `mglint rules`.
-    pub summary: &'static str,
+    pub summary: Text,
     /// The inputs needed: every group must be present; within a group any one input will do.
-    pub needs: &'static [&'static [Input]],
+    pub needs: InputGroups,
     /// The facts the rule reads beside the bundle and the timeline, computed before any rule
     /// runs (see `rules::facts`).
     pub facts: &'static [super::facts::Fact],
     /// Default help (an imperative fragment).
-    pub help: &'static str,
-    pub references: &'static [&'static str],
+    pub help: Text,
+    pub references: References,
     /// The rule's page (`rules/<CODE>-<slug>.md`), embedded.
-    pub page: &'static str,
+    pub page: Text,
 }
+
+/// A rule's declaration as a run holds it: a built-in rule's `static`, or a known-issue
+/// rule's, shared by the rule and the outcomes of the reports it ran in. Dereferences to the
+/// [`RuleMeta`]; cloning is a pointer copy or a reference count.
+#[derive(Debug, Clone)]
+pub enum MetaRef {
+    Static(&'static RuleMeta),
+    Shared(Arc<RuleMeta>),
+}
+
+impl std::ops::Deref for MetaRef {
+    type Target = RuleMeta;
+
+    fn deref(&self) -> &RuleMeta {
+        match self {
+            MetaRef::Static(m) => m,
+            MetaRef::Shared(m) => m,
+        }
+    }
+}
+
+impl PartialEq for MetaRef {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for MetaRef {}
 
 impl RuleMeta {
     /// The input groups this rule needs that the bundle lacks.
-    pub fn absent_groups(&self, b: &Bundle) -> Vec<&'static [Input]> {
+    pub fn absent_groups(&self, b: &Bundle) -> Vec<&[Input]> {
         self.needs
             .iter()
             .filter(|group| !group.iter().any(|i| i.present(b)))
-            .copied()
             .collect()
     }
 
@@ -497,7 +591,7 @@ impl RuleMeta {
         // A known-issue rule's page lists its references itself (with their kinds).
         if !self.references.is_empty() && !self.page.contains("\n## References\n") {
             s.push_str("\n## References\n\n");
-            for r in self.references {
+            for r in self.references.iter() {
                 s.push_str(&format!("- <{r}>\n"));
             }
         }
@@ -511,9 +605,9 @@ pub struct RuleOutcome {
     /// The rule's declaration, for the emitters that describe the rules (SARIF's rule table,
     /// HTML's rule pages); not serialized (the fields below are its JSON).
     #[serde(skip)]
-    pub meta: &'static RuleMeta,
-    pub code: &'static str,
-    pub name: &'static str,
+    pub meta: MetaRef,
+    pub code: Text,
+    pub name: Text,
     pub severity: Severity,
     pub category: &'static str,
     pub status: Status,
@@ -526,15 +620,15 @@ pub struct RuleOutcome {
 impl RuleOutcome {
     /// The outcome of the rule `meta` declares.
     pub fn new(
-        meta: &'static RuleMeta,
+        meta: &MetaRef,
         status: Status,
         reason: Option<String>,
         findings: usize,
     ) -> RuleOutcome {
         RuleOutcome {
-            meta,
-            code: meta.code,
-            name: meta.name,
+            meta: meta.clone(),
+            code: meta.code.clone(),
+            name: meta.name.clone(),
             severity: meta.severity,
             category: meta.family.name(),
             status,
@@ -628,7 +722,7 @@ pub struct AbsentInput {
     /// The kind in words: "a CVO log", or the alternatives ("a ClusterVersion or a CVO log").
     pub input: String,
     /// The rules it kept from running.
-    pub rules: Vec<&'static str>,
+    pub rules: Vec<Text>,
 }
 
 impl AbsentInput {
@@ -676,8 +770,8 @@ impl Default for Tool {
 
 impl Report {
     /// The declaration of a rule this report ran or skipped, by code.
-    pub fn rule(&self, code: &str) -> Option<&'static RuleMeta> {
-        self.rules.iter().find(|o| o.code == code).map(|o| o.meta)
+    pub fn rule(&self, code: &str) -> Option<&RuleMeta> {
+        self.rules.iter().find(|o| o.code == code).map(|o| &*o.meta)
     }
 
     /// A report of nothing: no input, finding or rule (what the emitters write when no input

@@ -3,8 +3,7 @@
 //! wherever it came from (command line or `mglint.toml`), so a CI gate cannot pass silently
 //! by running nothing.
 
-use super::engine::RuleMeta;
-use super::model::Severity;
+use super::model::{RuleMeta, Severity};
 
 /// Rule selection and the fail level.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +53,7 @@ pub fn successor(code: &str) -> Option<&'static str> {
 
 /// Whether `sel` names `meta`: as a code or prefix, or as a retired code it replaced.
 fn names(meta: &RuleMeta, sel: &str) -> bool {
-    meta.matches(sel) || successor(sel) == Some(meta.code)
+    meta.matches(sel) || successor(sel) == Some(&*meta.code)
 }
 
 /// A selector that names no rule.
@@ -70,13 +69,13 @@ impl Selection {
 
     /// [`Selection::validate`], also accepting the codes of loaded known-issue rules.
     pub fn validate_with(&self, known: &[&RuleMeta]) -> Result<(), UnknownSelector> {
-        let rules = super::registry::all();
+        let rules = crate::rules::catalogue();
         for sel in self.select.iter().chain(&self.ignore) {
             let up = sel.trim().to_ascii_uppercase();
             let reserved = super::model::Family::ALL.iter().any(|f| f.prefix() == up);
             if !reserved
                 && successor(sel).is_none()
-                && !rules.iter().any(|r| r.meta().matches(sel))
+                && !rules.iter().any(|m| m.matches(sel))
                 && !known.iter().any(|m| m.matches(sel))
             {
                 return Err(UnknownSelector(sel.clone()));

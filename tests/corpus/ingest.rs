@@ -397,7 +397,7 @@ pub fn two_clusters_are_never_mixed(c: &Path) {
         let codes = |r: &mglint::rules::Report| {
             r.findings
                 .iter()
-                .map(|f| (f.code, f.message.clone()))
+                .map(|f| (f.code.clone(), f.message.clone()))
                 .collect::<Vec<_>>()
         };
         assert_eq!(codes(a.report()), codes(&alone), "{input}");

@@ -43,8 +43,12 @@ fn a_directory_of_two_clusters_must_gathers_is_analysed_apart_with_a_warning() {
         .zip(["fixed-cvo-rejected-4.14", "seed1-blocked"])
     {
         let alone = report_alone(f);
-        let codes =
-            |r: &mglint::rules::Report| r.findings.iter().map(|f| f.code).collect::<Vec<_>>();
+        let codes = |r: &mglint::rules::Report| {
+            r.findings
+                .iter()
+                .map(|f| f.code.clone())
+                .collect::<Vec<_>>()
+        };
         assert_eq!(codes(a.report()), codes(&alone), "{f}");
         assert_eq!(
             a.report().cluster.id,
@@ -84,8 +88,12 @@ fn an_archive_of_two_clusters_must_gathers_is_analysed_apart() {
             .iter()
             .find(|a| a.report().cluster.id == alone.cluster.id)
             .unwrap_or_else(|| panic!("{f}: no analysis of its cluster"));
-        let codes =
-            |r: &mglint::rules::Report| r.findings.iter().map(|f| f.code).collect::<Vec<_>>();
+        let codes = |r: &mglint::rules::Report| {
+            r.findings
+                .iter()
+                .map(|f| f.code.clone())
+                .collect::<Vec<_>>()
+        };
         assert_eq!(codes(a.report()), codes(&alone), "{f}");
         // Each part read alone: the same number of files as the must-gather on its own.
         assert_eq!(

@@ -195,7 +195,12 @@ fn a_must_gather_beside_another_clusters_ci_job_is_two_clusters() {
     // keeps its findings, and no RC003 comes from mixing the two.
     let tmp = tempfile::tempdir().unwrap();
     let dir = must_gather_and_job(tmp.path());
-    let codes = |r: &mglint::rules::Report| r.findings.iter().map(|f| f.code).collect::<Vec<_>>();
+    let codes = |r: &mglint::rules::Report| {
+        r.findings
+            .iter()
+            .map(|f| f.code.clone())
+            .collect::<Vec<_>>()
+    };
     let alone = [
         common::report(
             &[s(&common::fixture("must-gather/seed1-blocked")).to_string()],
@@ -456,7 +461,12 @@ fn a_must_gather_beside_another_clusters_insights_archive_is_two_clusters() {
         &[s(&common::fixture("must-gather/seed1-blocked")).to_string()],
         &[],
     );
-    let codes = |r: &mglint::rules::Report| r.findings.iter().map(|f| f.code).collect::<Vec<_>>();
+    let codes = |r: &mglint::rules::Report| {
+        r.findings
+            .iter()
+            .map(|f| f.code.clone())
+            .collect::<Vec<_>>()
+    };
     let mg = run
         .analyses()
         .iter()

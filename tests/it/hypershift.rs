@@ -14,7 +14,7 @@ const ALPHA: &str = "3c1e6f4a-8f7d-4d1b-9d55-2f0a6c7b1a01";
 const BETA: &str = "b7d2a9e0-41c6-4f3e-8a1b-6c5d0e9f2a47";
 
 fn codes(r: &Report) -> Vec<&str> {
-    r.findings.iter().map(|f| f.code).collect()
+    r.findings.iter().map(|f| &*f.code).collect()
 }
 
 #[test]

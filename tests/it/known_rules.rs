@@ -64,7 +64,7 @@ fn the_bundled_catalogue_loads_cleanly_and_documents_every_rule() {
             m.code
         );
         assert!(!m.references.is_empty(), "{}: no reference", m.code);
-        let page = mglint::rules::explain(m.code, &set).unwrap();
+        let page = mglint::rules::explain(&m.code, &set).unwrap();
         assert!(
             page.starts_with(&format!("# {} `{}`", m.code, m.name)),
             "{page}"
@@ -78,7 +78,7 @@ fn the_bundled_catalogue_loads_cleanly_and_documents_every_rule() {
         ] {
             assert!(page.contains(section), "{}: {section}", m.code);
         }
-        for r in m.references {
+        for r in m.references.iter() {
             assert!(page.contains(r), "{}: {r}", m.code);
         }
         assert_eq!(page.matches("## References").count(), 1, "{}", m.code);
@@ -542,7 +542,7 @@ fn a_list_of_rules_in_one_file_and_duplicates_across_files() {
         bundled: false,
         dirs: vec![dir.path().to_path_buf()],
     });
-    let codes: Vec<&str> = set.metas().iter().map(|m| m.code).collect();
+    let codes: Vec<String> = set.metas().iter().map(|m| m.code.to_string()).collect();
     assert_eq!(codes, ["X-A", "X-B", "X-C"]);
     assert_eq!(set.problems.len(), 1, "{:?}", set.problems);
     assert!(

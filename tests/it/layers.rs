@@ -93,15 +93,7 @@ fn no_module_uses_a_layer_above_it() {
 /// vocabulary lives in `replay/cx.rs` and `html/lane_model.rs`. So are the reconciler's: the
 /// worker's state is the leaf `reconciler/worker/state.rs`, what a status sync reads is
 /// `reconciler/model/input.rs`, and a replay setting is `reconciler/replay/variant.rs`.
-const KNOWN_CIRCLES: &[&str] = &[
-    "rules/known: compile -> format -> compile",
-    "rules/known: compile -> rule -> compile",
-    "rules/known: compile -> rule -> eval -> compile",
-    "rules/known: compile -> rule -> eval -> format -> compile",
-    "rules: engine -> selection -> engine",
-    "rules: engine -> selection -> registry -> engine",
-    "rules: engine -> util -> engine",
-];
+const KNOWN_CIRCLES: &[&str] = &[];
 
 /// Within a directory, the sibling modules' `use super::<sibling>` form no circle beyond
 /// [`KNOWN_CIRCLES`]: a part a parent calls does not import the parent's caller back (the

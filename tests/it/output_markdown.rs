@@ -18,8 +18,8 @@ fn hostile_report() -> Report {
     let mut r = common::report(&["fixtures/files/cv-4.3-verification.yaml".into()], &[]);
     let evil = "one ` unmatched <img src=x onerror=alert(1)> and [click](javascript:alert(2)) **bold** <script>x</script>";
     let mut f = Finding {
-        code: "CV002",
-        name: "reconcile-stalled-on-preconditions",
+        code: "CV002".into(),
+        name: "reconcile-stalled-on-preconditions".into(),
         severity: Severity::Error,
         category: "cluster-version",
         message: format!("{evil}\n- second line `x` ``` <b>y</b>"),

@@ -146,7 +146,7 @@ fn junit_has_the_structure_prow_reads() {
             .findings
             .iter()
             .filter(|f| f.severity >= r.fail_on)
-            .map(|f| f.code)
+            .map(|f| &*f.code)
             .collect();
         failing.sort();
         failing.dedup();

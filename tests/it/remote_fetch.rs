@@ -492,7 +492,7 @@ fn plain_url_to_an_archive() {
         .report()
         .findings
         .iter()
-        .map(|f| (f.code, f.message.clone()))
+        .map(|f| (f.code.clone(), f.message.clone()))
         .collect();
     assert_eq!(run.analysis().bundle.inputs[0].name, url);
     let local = tempfile::tempdir().unwrap();
@@ -501,7 +501,7 @@ fn plain_url_to_an_archive() {
     let want: Vec<_> = crate::common::report(&[p.to_string_lossy().to_string()], &[])
         .findings
         .iter()
-        .map(|f| (f.code, f.message.clone()))
+        .map(|f| (f.code.clone(), f.message.clone()))
         .collect();
     assert!(!want.is_empty());
     assert_eq!(got, want);

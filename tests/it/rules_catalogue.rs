@@ -24,8 +24,8 @@ fn codes_and_slugs_are_unique_and_prefixed() {
     let mut codes = BTreeSet::new();
     let mut names = BTreeSet::new();
     for m in &rules {
-        assert!(codes.insert(m.code), "code {} used twice", m.code);
-        assert!(names.insert(m.name), "slug {} used twice", m.name);
+        assert!(codes.insert(&m.code), "code {} used twice", m.code);
+        assert!(names.insert(&m.name), "slug {} used twice", m.name);
         let prefix = m.family.prefix();
         let digits = m
             .code
@@ -104,7 +104,7 @@ fn every_rule_has_its_page_with_the_four_sections() {
                 .unwrap_or_else(|| panic!("{}: missing `{section}`", m.code));
             at += pos + section.len();
         }
-        let page = explain(m.code).unwrap();
+        let page = explain(&m.code).unwrap();
         assert!(
             page.starts_with(&format!(
                 "# {} `{}`\n\n{} · {}",
@@ -115,11 +115,11 @@ fn every_rule_has_its_page_with_the_four_sections() {
             )),
             "{page}"
         );
-        for r in m.references {
+        for r in m.references.iter() {
             assert!(page.contains(r), "{}: reference {r}", m.code);
         }
         assert_eq!(explain(&m.code.to_ascii_lowercase()), Some(page.clone()));
-        assert_eq!(explain(m.name), Some(page));
+        assert_eq!(explain(&m.name), Some(page));
     }
     assert_eq!(explain("ZZ999"), None);
 }
@@ -152,7 +152,7 @@ fn entries(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn every_rule_has_a_failing_and_a_passing_fixture() {
-    let codes: BTreeSet<&str> = catalogue().iter().map(|m| m.code).collect();
+    let codes: BTreeSet<String> = catalogue().iter().map(|m| m.code.to_string()).collect();
     for code in &codes {
         for kind in ["fail", "pass"] {
             let dir = root().join("fixtures/rules").join(code).join(kind);

@@ -32,19 +32,19 @@ fn check_rule(code: &str) {
         .unwrap_or_else(|| panic!("no rule {code}"));
     let mut problems = Vec::new();
     for kind in ["fail", "pass"] {
-        let r = run(m.code, kind);
-        let outcome = r.outcome(m.code).expect("selected rule has an outcome");
+        let r = run(&m.code, kind);
+        let outcome = r.outcome(&m.code).expect("selected rule has an outcome");
         if outcome.status != Status::Ran {
             problems.push(format!("{} {kind}: skipped ({:?})", m.code, outcome.reason));
             continue;
         }
-        let n = r.findings_of(m.code).count();
+        let n = r.findings_of(&m.code).count();
         match kind {
             "fail" if n == 0 => problems.push(format!("{} fail: no finding", m.code)),
             "pass" if n > 0 => problems.push(format!(
                 "{} pass: {n} finding(s): {}",
                 m.code,
-                r.findings_of(m.code)
+                r.findings_of(&m.code)
                     .map(|f| f.message.as_str())
                     .collect::<Vec<_>>()
                     .join(" | ")
@@ -52,12 +52,12 @@ fn check_rule(code: &str) {
             _ => {}
         }
         if kind == "fail" {
-            for f in r.findings_of(m.code) {
+            for f in r.findings_of(&m.code) {
                 if f.evidence.is_empty() {
                     problems.push(format!("{} fail: a finding without evidence", m.code));
                 }
             }
-            let found: Vec<&Finding> = r.findings_of(m.code).collect();
+            let found: Vec<&Finding> = r.findings_of(&m.code).collect();
             insta::assert_yaml_snapshot!(format!("{}_fail", m.code), found);
             // The text people read, as `analyze` prints it at width 80 without colour.
             let human = mglint::output::render(

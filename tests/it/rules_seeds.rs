@@ -11,8 +11,8 @@ fn report(inputs: &[&str]) -> Report {
     common::report(&inputs, &[])
 }
 
-fn codes(r: &Report) -> Vec<&'static str> {
-    let mut v: Vec<&str> = r.findings.iter().map(|f| f.code).collect();
+fn codes(r: &Report) -> Vec<&str> {
+    let mut v: Vec<&str> = r.findings.iter().map(|f| &*f.code).collect();
     v.dedup();
     v
 }

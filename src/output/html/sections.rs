@@ -48,12 +48,12 @@ fn link(url: &str) -> Markup {
 fn card(n: usize, f: &Finding, scope: Scope<'_>, bases: &Bases<'_>) -> Markup {
     let sev = f.severity.as_str();
     html! {
-        article class={ "finding sev-" (sev) } id=(scope.id(&format!("f-{n}"))) data-code=(Text(f.code))
+        article class={ "finding sev-" (sev) } id=(scope.id(&format!("f-{n}"))) data-code=(Text(&f.code))
             data-severity=(sev) {
             h3 {
                 span class={ "sev sev-" (sev) } { (sev) }
-                " " code { (Text(f.code)) }
-                " " (Text(f.name))
+                " " code { (Text(&f.code)) }
+                " " (Text(&f.name))
                 " " span class="muted" { "on" }
                 " " code { (Text(&f.object.display())) }
             }
@@ -96,8 +96,8 @@ fn card(n: usize, f: &Finding, scope: Scope<'_>, bases: &Bases<'_>) -> Markup {
                 }
                 dt { "Rule" }
                 dd {
-                    a href={ "#rule-" (Text(f.code)) } {
-                        "what " (Text(f.code)) " means and how to fix it"
+                    a href={ "#rule-" (Text(&f.code)) } {
+                        "what " (Text(&f.code)) " means and how to fix it"
                     }
                 }
             }
@@ -129,7 +129,7 @@ pub fn findings(report: &Report, scope: Scope<'_>) -> Markup {
                             @let sev = f.severity.as_str();
                             tr {
                                 td class="nw" { span class={ "sev sev-" (sev) } { (sev) } }
-                                td class="nw" { a href=(scope.href(&format!("f-{}", i + 1))) { code { (Text(f.code)) } } }
+                                td class="nw" { a href=(scope.href(&format!("f-{}", i + 1))) { code { (Text(&f.code)) } } }
                                 td { code { (Text(&f.object.display())) } }
                                 td class="nw" {
                                     @if let Some(t) = f.at { (Text(&fmt_short(&t))) }
@@ -436,8 +436,8 @@ pub fn rules(report: &Report, scope: Scope<'_>) -> Markup {
     let skipped: Vec<_> = report.skipped().collect();
     let mut codes: Vec<&str> = Vec::new();
     for f in &report.findings {
-        if !codes.contains(&f.code) {
-            codes.push(f.code);
+        if !codes.contains(&&*f.code) {
+            codes.push(&f.code);
         }
     }
     html! {
@@ -453,8 +453,8 @@ pub fn rules(report: &Report, scope: Scope<'_>) -> Markup {
                 ul {
                     @for r in skipped {
                         li {
-                            code { (Text(r.code)) }
-                            " " (Text(r.name)) ": "
+                            code { (Text(&r.code)) }
+                            " " (Text(&r.name)) ": "
                             (Text(r.reason.as_deref().unwrap_or("skipped")))
                         }
                     }
@@ -471,7 +471,7 @@ pub fn rules(report: &Report, scope: Scope<'_>) -> Markup {
                         .findings
                         .iter()
                         .find(|f| f.code == code)
-                        .map_or("", |f| f.name);
+                        .map_or("", |f| &f.name);
                     details class="rule" id=(scope.id(&format!("rule-{code}"))) {
                         summary { code { (Text(code)) } " " (Text(name)) }
                         "\n"

@@ -67,8 +67,8 @@ fn report(findings: Vec<Finding>) -> Report {
 
 fn finding(code: &'static str, msg: &str, at: &str, object: &str) -> Finding {
     Finding {
-        code,
-        name: "operator-degraded",
+        code: code.into(),
+        name: "operator-degraded".into(),
         severity: Severity::Error,
         category: "cluster-operator",
         message: msg.into(),
@@ -76,7 +76,7 @@ fn finding(code: &'static str, msg: &str, at: &str, object: &str) -> Finding {
         at: Some(t(at)),
         evidence: vec![EvidenceItem::new("in", "co.yaml", Some(3), msg)],
         help: "look".into(),
-        references: vec!["https://example.com/x"],
+        references: vec!["https://example.com/x".into()],
         confidence: None,
         details: Default::default(),
     }

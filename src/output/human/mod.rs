@@ -324,7 +324,7 @@ fn finding(out: &mut String, f: &Finding, bases: &Bases<'_>, p: &Paint, width: u
         out,
         "{} {}:{}{}",
         p.sev(f.severity, &head),
-        p.bold(f.name),
+        p.bold(&f.name),
         if fits { " " } else { "\n  " },
         p.bold(&object)
     );
@@ -396,8 +396,8 @@ fn counts(out: &mut String, report: &Report, p: &Paint, width: usize) {
     for r in report.skipped() {
         let reason = r.reason.as_deref().unwrap_or("inputs absent");
         match reasons.iter_mut().find(|(x, _)| *x == reason) {
-            Some((_, codes)) => codes.push(r.code),
-            None => reasons.push((reason, vec![r.code])),
+            Some((_, codes)) => codes.push(&r.code),
+            None => reasons.push((reason, vec![&r.code])),
         }
     }
     for (reason, codes) in reasons {

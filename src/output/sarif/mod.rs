@@ -108,7 +108,7 @@ fn description(s: &str) -> String {
 /// A rule's full description: its page's "What it flags", else (a known-issue rule, whose
 /// page has no such section) its summary and help.
 fn full_description(meta: &RuleMeta) -> String {
-    let what = what_it_flags(meta.page);
+    let what = what_it_flags(&meta.page);
     if !what.trim().is_empty() {
         return description(&what);
     }
@@ -140,10 +140,10 @@ fn shown(s: &str) -> String {
 
 fn rule(meta: &RuleMeta) -> Rule {
     Rule {
-        id: meta.code,
-        name: meta.name,
+        id: meta.code.to_string(),
+        name: meta.name.to_string(),
         short_description: Text {
-            text: description(meta.summary),
+            text: description(&meta.summary),
         },
         full_description: Text {
             text: full_description(meta),
@@ -368,7 +368,7 @@ fn result(f: &Finding, index: usize, report: &Report, bases: &Bases<'_>) -> Sari
     let mut partial_fingerprints = BTreeMap::new();
     partial_fingerprints.insert("mglint/v1", fingerprint(f, bases));
     SarifResult {
-        rule_id: f.code,
+        rule_id: f.code.to_string(),
         rule_index: index,
         level: level(f.severity),
         message: message(&f.message),
@@ -458,7 +458,9 @@ fn execution_notes(report: &Report) -> Vec<Notification> {
         message: Text {
             text: shown(&format!("could not read {}", u.describe())),
         },
-        descriptor: Some(Descriptor { id: "IN001" }),
+        descriptor: Some(Descriptor {
+            id: "IN001".to_string(),
+        }),
     }));
     notes
 }
@@ -466,7 +468,7 @@ fn execution_notes(report: &Report) -> Vec<Notification> {
 fn run(report: &Report, automation_id: String) -> Run {
     let bases = Bases::of(report);
     // Built-in and known-issue rules alike: each outcome carries its declaration.
-    let metas: Vec<&RuleMeta> = report.rules.iter().map(|o| o.meta).collect();
+    let metas: Vec<&RuleMeta> = report.rules.iter().map(|o| &*o.meta).collect();
     let results = report
         .findings
         .iter()
@@ -486,7 +488,9 @@ fn run(report: &Report, automation_id: String) -> Run {
                     r.reason.as_deref().unwrap_or("inputs absent")
                 )),
             },
-            descriptor: Some(Descriptor { id: r.code }),
+            descriptor: Some(Descriptor {
+                id: r.code.to_string(),
+            }),
         })
         .collect();
     let original_uri_base_ids = report

@@ -66,8 +66,8 @@ pub struct MultiformatText {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Rule {
-    pub id: &'static str,
-    pub name: &'static str,
+    pub id: String,
+    pub name: String,
     pub short_description: Text,
     pub full_description: Text,
     pub help: MultiformatText,
@@ -108,13 +108,13 @@ pub struct Notification {
 
 #[derive(Debug, Serialize)]
 pub struct Descriptor {
-    pub id: &'static str,
+    pub id: String,
 }
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SarifResult {
-    pub rule_id: &'static str,
+    pub rule_id: String,
     pub rule_index: usize,
     pub level: &'static str,
     pub message: Message,

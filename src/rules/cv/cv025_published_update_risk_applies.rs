@@ -133,7 +133,7 @@ fn details(cx: &Context<'_>, f: &mut Finding, x: &Exposure, r: &RiskOutcome) {
         f.details.insert("cvo_verdict", c.verdict.as_str());
     }
     if let Some(u) = bug_url(cx, &r.name) {
-        f.references.insert(0, u);
+        f.references.insert(0, u.into());
     }
 }
 

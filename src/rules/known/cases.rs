@@ -3,14 +3,14 @@
 //! caller passes a function from inputs and rules to a report.
 
 use super::{KnownRule, KnownSet};
-use crate::rules::Report;
 use crate::rules::engine::Rule as _;
+use crate::rules::{Report, Text};
 use std::path::{Path, PathBuf};
 
 /// The outcome of one case.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CaseOutcome {
-    pub code: &'static str,
+    pub code: Text,
     pub input: PathBuf,
     pub expected: bool,
     /// How many findings the rule gave; `None` when the input could not be analysed.
@@ -44,7 +44,7 @@ pub fn run(
                 Ok(v) => v,
                 Err(e) => {
                     out.push(CaseOutcome {
-                        code: r.meta().code,
+                        code: r.meta().code.clone(),
                         input,
                         expected: t.fires,
                         findings: None,
@@ -55,13 +55,13 @@ pub fn run(
             };
             let (findings, note) = match analyze(&inputs, r) {
                 Ok(rep) => {
-                    let skipped = rep.outcome(r.meta().code).and_then(|o| o.reason.clone());
-                    (Some(rep.findings_of(r.meta().code).count()), skipped)
+                    let skipped = rep.outcome(&r.meta().code).and_then(|o| o.reason.clone());
+                    (Some(rep.findings_of(&r.meta().code).count()), skipped)
                 }
                 Err(e) => (None, Some(e)),
             };
             out.push(CaseOutcome {
-                code: r.meta().code,
+                code: r.meta().code.clone(),
                 input,
                 expected: t.fires,
                 findings,

@@ -167,7 +167,8 @@ pub enum CMatcher {
     Not(Box<CMatcher>),
 }
 
-/// A rule, checked and compiled (the declaration is built from it in [`super::rule`]).
+/// A rule, checked and compiled (the declaration is built from it in
+/// [`crate::rules::known::rule`]).
 #[derive(Debug)]
 pub struct Compiled {
     pub def: RuleDef,

@@ -1,7 +1,7 @@
 //! The rule file format as written: serde types for one known-issue rule (or a list of them
 //! per file), every mapping closed (`deny_unknown_fields`), so a misspelt key is an error at
-//! its line. Values are checked and compiled in [`super::compile`]; the JSON Schema of this
-//! format is `docs/schemas/known-issue-rule.schema.json`.
+//! its line. Values are checked and compiled in [`crate::rules::known::compile`]; the JSON
+//! Schema of this format is `docs/schemas/known-issue-rule.schema.json`.
 
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};

@@ -165,9 +165,9 @@ impl KnownSet {
     }
 
     /// The declarations of the loaded rules, in code order.
-    pub fn metas(&self) -> Vec<&'static RuleMeta> {
-        let mut v: Vec<&'static RuleMeta> = self.rules.iter().map(|r| r.meta()).collect();
-        v.sort_by_key(|m| m.code);
+    pub fn metas(&self) -> Vec<&RuleMeta> {
+        let mut v: Vec<&RuleMeta> = self.rules.iter().map(|r| &**r.meta()).collect();
+        v.sort_by(|a, b| a.code.cmp(&b.code));
         v
     }
 }

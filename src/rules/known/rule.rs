@@ -1,46 +1,25 @@
 //! A known-issue rule as the engine runs it: its declaration ([`RuleMeta`], built from the
 //! file) and the [`Rule`] impl that evaluates the matcher and fills the message.
 //!
-//! Declarations are `&'static` (findings and reports borrow codes and names for the whole
-//! run). A rule file's declaration is therefore interned: built once per distinct rule text
-//! and process, and never freed. Loading the same catalogue again (a batch, tests) reuses the
-//! interned declaration, so what is kept is bounded by the distinct rule files a process
-//! reads. The intern table is only that allocation cache: nothing looks rules up in it.
-//! Emitters read a rule's declaration from the report ([`crate::rules::RuleOutcome::meta`]).
+//! The declaration is owned: built from the file when the rule is loaded and shared (an
+//! [`Arc`]) by the rule and the outcomes of the reports it ran in, so it is freed with the
+//! last of them. Findings carry copies of its code, name and references. Emitters read a
+//! rule's declaration from the report ([`crate::rules::RuleOutcome::meta`]).
 
 use super::compile::{Compiled, needs};
 use super::eval::{self, Hit};
-use crate::rules::engine::{Context, Input, Rule, RuleMeta};
+use crate::rules::engine::{Context, MetaRef, Rule, RuleMeta};
 use crate::rules::model::*;
 use semver::Version;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::Arc;
 
 /// A loaded known-issue rule.
 #[derive(Debug)]
 pub struct KnownRule {
-    meta: &'static RuleMeta,
+    meta: MetaRef,
     c: Compiled,
     /// The file it was read from (as named).
     pub file: String,
-}
-
-/// Interned declarations by their file and full text.
-struct Interned {
-    by_text: HashMap<String, &'static RuleMeta>,
-}
-
-fn interned() -> &'static Mutex<Interned> {
-    static I: OnceLock<Mutex<Interned>> = OnceLock::new();
-    I.get_or_init(|| {
-        Mutex::new(Interned {
-            by_text: HashMap::new(),
-        })
-    })
-}
-
-fn leak(s: String) -> &'static str {
-    Box::leak(s.into_boxed_str())
 }
 
 /// The page of a rule file: summary, description, how to fix, versions, how it was
@@ -94,43 +73,28 @@ fn page(c: &Compiled, file: &str) -> String {
 }
 
 impl KnownRule {
-    /// Builds (or reuses) the declaration of a compiled rule read from `file`.
+    /// Builds the declaration of a compiled rule read from `file`.
     pub fn new(c: Compiled, file: &str) -> KnownRule {
         let d = &c.def;
-        let key = format!("{file}\u{0}{}", c.source);
-        let mut i = interned().lock().unwrap_or_else(PoisonError::into_inner);
-        let meta = match i.by_text.get(&key) {
-            Some(m) => *m,
-            None => {
-                let groups: Vec<&'static [Input]> = needs(&c.matcher)
-                    .into_iter()
-                    .map(|g| &*Box::leak(g.into_boxed_slice()))
-                    .collect();
-                let refs: Vec<&'static str> =
-                    d.references.iter().map(|r| leak(r.url.clone())).collect();
-                let family = if d.code.starts_with("KI") {
-                    Family::KnownIssue
-                } else {
-                    Family::Local
-                };
-                let m: &'static RuleMeta = Box::leak(Box::new(RuleMeta {
-                    code: leak(d.code.clone()),
-                    name: leak(d.name.clone()),
-                    severity: d.severity,
-                    family,
-                    summary: leak(d.summary.trim().to_string()),
-                    needs: Box::leak(groups.into_boxed_slice()),
-                    facts: &[],
-                    help: leak(d.help.trim().to_string()),
-                    references: Box::leak(refs.into_boxed_slice()),
-                    page: leak(page(&c, file)),
-                }));
-                i.by_text.insert(key, m);
-                m
-            }
+        let family = if d.code.starts_with("KI") {
+            Family::KnownIssue
+        } else {
+            Family::Local
+        };
+        let meta = RuleMeta {
+            code: Text::Owned(d.code.clone()),
+            name: Text::Owned(d.name.clone()),
+            severity: d.severity,
+            family,
+            summary: Text::Owned(d.summary.trim().to_string()),
+            needs: Listed::Owned(needs(&c.matcher)),
+            facts: &[],
+            help: Text::Owned(d.help.trim().to_string()),
+            references: Listed::Owned(d.references.iter().map(|r| r.url.clone()).collect()),
+            page: Text::Owned(page(&c, file)),
         };
         KnownRule {
-            meta,
+            meta: MetaRef::Shared(Arc::new(meta)),
             c,
             file: file.to_string(),
         }
@@ -159,7 +123,7 @@ impl KnownRule {
         if let Some(v) = version {
             caps.insert("version".into(), v.to_string());
         }
-        let mut f = cx.finding(self.meta, hit.object, self.c.message.render(&caps));
+        let mut f = cx.finding(&self.meta, hit.object, self.c.message.render(&caps));
         f.at = hit.at;
         f.evidence = hit.evidence;
         if let Some(n) = caps.get("count").and_then(|c| c.parse::<u64>().ok()) {
@@ -174,8 +138,8 @@ impl KnownRule {
 }
 
 impl Rule for KnownRule {
-    fn meta(&self) -> &'static RuleMeta {
-        self.meta
+    fn meta(&self) -> &MetaRef {
+        &self.meta
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
