@@ -92,7 +92,9 @@ fn no_module_uses_a_layer_above_it() {
 /// vocabulary (`reconciler/replay/derive.rs`, `output/html/lanes.rs`) are broken: their
 /// vocabulary lives in `replay/cx.rs` and `html/lane_model.rs`. So are the reconciler's: the
 /// worker's state is the leaf `reconciler/worker/state.rs`, what a status sync reads is
-/// `reconciler/model/input.rs`, and a replay setting is `reconciler/replay/variant.rs`.
+/// `reconciler/model/input.rs`, and a replay setting is `reconciler/replay/variant.rs`. So
+/// are the rules': the engine reads a pending target from the leaf `rules/pending.rs`, the
+/// selection reads the catalogue through `rules`, a rule's declaration type is `rules/model.rs`.
 const KNOWN_CIRCLES: &[&str] = &[];
 
 /// Within a directory, the sibling modules' `use super::<sibling>` form no circle beyond
