@@ -352,7 +352,7 @@ pub fn load_named(
                 let mut a =
                     Analysis::with_rules(b, settings.selection.clone(), settings.known.clone());
                 a.config_file = settings.config_file.as_ref().map(|c| c.path.clone());
-                a.facts = FactStore::with_catalogue(settings.catalogue);
+                a.facts = FactStore::with_catalogue(settings.catalogue.clone());
                 a
             })
             .collect(),

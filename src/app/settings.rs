@@ -73,7 +73,7 @@ pub struct Settings {
     /// the bundled snapshot. Loaded once per resolve and kept for the process, as the
     /// bundled one is (findings reference its bug URLs). Only for verbs that read the risks
     /// ([`Overrides::published_risks`]).
-    pub catalogue: Option<&'static Catalogue>,
+    pub catalogue: Option<std::sync::Arc<Catalogue>>,
     /// The edge files of that checkout that could not be read (the others were used).
     pub risk_file_problems: Vec<CatalogueError>,
 }
@@ -284,7 +284,7 @@ impl Settings {
             if let Some((dir, origin)) = dir {
                 let loaded = Catalogue::from_checkout(&dir)
                     .map_err(|source| SettingsError::Risks { origin, source })?;
-                s.catalogue = Some(Box::leak(Box::new(loaded.catalogue)));
+                s.catalogue = Some(std::sync::Arc::new(loaded.catalogue));
                 s.risk_file_problems = loaded.problems;
             }
         }
@@ -509,6 +509,7 @@ mod tests {
         let s = resolve(true, None).unwrap();
         let names: Vec<&str> = s
             .catalogue
+            .as_ref()
             .unwrap()
             .risks
             .iter()

@@ -287,8 +287,8 @@ fn settings_with_risks(
 }
 
 /// The published update risks of a run: its `--risks` checkout, else the bundled snapshot.
-fn risks_catalogue(s: &Settings) -> Result<&'static Catalogue, CliError> {
-    match s.catalogue {
+fn risks_catalogue(s: &Settings) -> Result<&Catalogue, CliError> {
+    match &s.catalogue {
         Some(c) => Ok(c),
         None => Catalogue::bundled_shared().map_err(|e| CliError::Failed(e.to_string())),
     }

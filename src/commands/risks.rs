@@ -13,7 +13,6 @@ pub fn run(a: RisksArgs, ui: &Ui) -> Result<u8, CliError> {
     let format = pick_format(a.format, a.output.as_deref(), RisksFormat::Text)?;
     super::guard_outputs(&a.input.inputs, &[a.output.as_deref()])?;
     let mut s = settings_with_risks(&a.input, None, Some(&a.source), ui)?;
-    let cat = risks_catalogue(&s)?;
     // The series read objects the analysis does not keep whole (capabilities, feature set,
     // proxy, platform): ask ingestion for them.
     let mut wants = (*s.known.wants).clone();
@@ -21,6 +20,7 @@ pub fn run(a: RisksArgs, ui: &Ui) -> Result<u8, CliError> {
     let mut known = KnownSet::default();
     known.wants = Arc::new(wants);
     s.known = Arc::new(known);
+    let cat = risks_catalogue(&s)?;
     let run = load(&a.input, &s, ui)?;
     super::note_unread(&run, ui);
     let json = format == RisksFormat::Json;

@@ -7,7 +7,7 @@
 //!
 //! Split by job, each part using only those before it: [`model`] (the CVO's computations),
 //! [`worker`] (the sync worker, its state in the leaf [`worker::state`]), [`scenario`] (the
-//! format and its expectations), [`run`] (the engine and the trace), and [`replay`] (a
+//! format and its expectations), [`run`](mod@run) (the engine and the trace), and [`replay`](mod@replay) (a
 //! bundle's ClusterVersion checked against the model).
 //!
 //! ```no_run

@@ -109,7 +109,7 @@ impl<'a> Context<'a> {
 
     /// The catalogue [`Context::published_risks`] were judged against (the bundled snapshot
     /// or the run's `--risks` checkout). Declared as [`Fact::PublishedRisks`].
-    pub fn risks_catalogue(&self) -> Option<&'static crate::risks::catalogue::Catalogue> {
+    pub fn risks_catalogue(&self) -> Option<&'a crate::risks::catalogue::Catalogue> {
         self.facts.catalogue
     }
 

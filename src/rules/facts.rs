@@ -74,12 +74,12 @@ pub struct FactStore {
     plan: OnceLock<Option<Plan>>,
     risks: OnceLock<Vec<Exposure>>,
     /// The published update risks judged: `None` is the bundled snapshot.
-    catalogue: Option<&'static Catalogue>,
+    catalogue: Option<std::sync::Arc<Catalogue>>,
 }
 
 impl FactStore {
     /// A store whose published risks come from `catalogue` (`None`: the bundled snapshot).
-    pub fn with_catalogue(catalogue: Option<&'static Catalogue>) -> FactStore {
+    pub fn with_catalogue(catalogue: Option<std::sync::Arc<Catalogue>>) -> FactStore {
         FactStore {
             catalogue,
             ..FactStore::default()
@@ -88,8 +88,11 @@ impl FactStore {
 
     /// The catalogue the published risks are judged against; `None` when the bundled one
     /// cannot be loaded.
-    pub fn catalogue(&self) -> Option<&'static Catalogue> {
-        self.catalogue.or_else(|| Catalogue::bundled_shared().ok())
+    pub fn catalogue(&self) -> Option<&Catalogue> {
+        match &self.catalogue {
+            Some(c) => Some(c),
+            None => Catalogue::bundled_shared().ok(),
+        }
     }
 
     /// Makes the facts in `needs` not made yet, the replay beside oc's assessment and plan
@@ -170,7 +173,7 @@ pub struct Facts<'a> {
     pub plan: Option<&'a Plan>,
     pub risks: Option<&'a [Exposure]>,
     /// The catalogue those risks were judged against (with `risks`).
-    pub catalogue: Option<&'static Catalogue>,
+    pub catalogue: Option<&'a Catalogue>,
 }
 
 impl<'a> Facts<'a> {

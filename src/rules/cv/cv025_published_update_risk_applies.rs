@@ -113,12 +113,11 @@ fn cvo_words(r: &RiskOutcome) -> &'static str {
     }
 }
 
-/// The risk's bug, as a `'static` reference (the catalogue, bundled or the run's checkout,
-/// lives for the process).
-fn bug_url(cx: &Context<'_>, name: &str) -> Option<&'static str> {
+/// The risk's bug in the catalogue judged against (bundled or the run's checkout).
+fn bug_url(cx: &Context<'_>, name: &str) -> Option<String> {
     cx.risks_catalogue()?
         .risk(name)
-        .map(|r| r.url.as_str())
+        .map(|r| r.url.clone())
         .filter(|u| !u.is_empty())
 }
 
