@@ -152,7 +152,7 @@ pub enum EventKind {
     /// `Payload loaded from …` (log) or `PayloadLoaded` event: the target was accepted.
     PayloadLoaded { version: String, image: String },
     /// The load pipeline rejected the target (retrieval, load, version check).
-    PayloadRejected { step: String },
+    PayloadRejected { step: crate::model::LoadStep },
     /// A precondition failed (`Precondition "X" failed: …`, `PreconditionBlock` event…).
     PreconditionFailed {
         name: String,
@@ -300,7 +300,7 @@ impl EventKind {
             EventKind::UpgradeFailed { .. } => out.write_str("upgrade-failed"),
             EventKind::NodeLifecycle { phase } => write!(out, "node/{phase}"),
             EventKind::LeaderAcquired => out.write_str("leader"),
-            EventKind::PayloadRejected { step } => write!(out, "rejected/{step}"),
+            EventKind::PayloadRejected { step } => write!(out, "rejected/{}", step.as_str()),
             // The three kinds of every sync pass (most of a long log's events): their fields,
             // each string after its length, after a NUL no other key starts with. Equal
             // exactly when the fields are, as their `Debug` texts are.

@@ -95,7 +95,7 @@ fn tv02_worker(completed: u32, done: u32, total: u32, reconciling: bool) -> Work
             String::new()
         },
         load: LoadStatus {
-            step: "PayloadLoaded".into(),
+            step: Some(mglint::model::LoadStep::PayloadLoaded),
             message: message.into(),
             ..Default::default()
         },

@@ -287,7 +287,7 @@ fn tv11_parallel_errors_during_install() {
         total: 3,
         actual: op.clone(),
         load: LoadStatus {
-            step: "PayloadLoaded".into(),
+            step: Some(mglint::model::LoadStep::PayloadLoaded),
             message: loaded.into(),
             ..Default::default()
         },

@@ -101,22 +101,8 @@ pub struct SpecChange {
     pub overrides: Option<Vec<serde_json::Value>>,
 }
 
-/// The load pipeline's steps (cvo-reference §5.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum LoadStep {
-    PayloadLoaded,
-    RetrievePayload,
-    VerifyPayloadVersion,
-    LoadPayload,
-    PreconditionChecks,
-}
-
-impl LoadStep {
-    /// The step's name, as serde spells it (`RetrievePayload`).
-    pub fn as_str(&self) -> &'static str {
-        crate::vocab::names::serde_name(self)
-    }
-}
+/// The load pipeline's steps, the one type the timeline shares.
+pub use crate::model::LoadStep;
 
 /// The scripted result of loading the current target. It stays in force for that target
 /// (re-checks give the same answer) until another `load_outcome` or a new target.
@@ -421,7 +407,8 @@ pub struct FakeStatus {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct FakeLoad {
-    pub step: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<LoadStep>,
     pub message: String,
     pub failure: bool,
     pub update: Release,

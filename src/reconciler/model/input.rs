@@ -13,9 +13,8 @@ use std::collections::BTreeMap;
 /// The payload-load pipeline's report (`loadPayloadStatus`, cvo-reference §3.5).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LoadStatus {
-    /// `PayloadLoaded`, `RetrievePayload`, `LoadPayload`, `VerifyPayloadVersion`,
-    /// `PreconditionChecks`, or empty before the first load.
-    pub step: String,
+    /// The step the pipeline reached (`ReleaseAccepted`'s reason); `None` before the first load.
+    pub step: Option<crate::model::LoadStep>,
     pub message: String,
     pub failure: bool,
     /// The target the report is about.

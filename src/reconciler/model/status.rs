@@ -244,14 +244,16 @@ pub fn sync_status(status: &mut ClusterVersionStatus, input: &SyncInput<'_>) -> 
     if sem.removes_stray_implicitly_enabled() {
         remove_condition(conds, "ImplicitlyEnabled");
     }
-    if sem.release_accepted() && !w.load.step.is_empty() {
+    if sem.release_accepted()
+        && let Some(step) = w.load.step
+    {
         let l = &w.load;
-        let s = match (l.step.as_str(), l.failure) {
-            ("PayloadLoaded", _) => "True",
+        let s = match (step, l.failure) {
+            (crate::model::LoadStep::PayloadLoaded, _) => "True",
             (_, true) => "False",
             (_, false) => "Unknown",
         };
-        set_condition(conds, "ReleaseAccepted", s, &l.step, &l.message, now);
+        set_condition(conds, "ReleaseAccepted", s, step.as_str(), &l.message, now);
     }
     if w.completed > 0 {
         set_condition(

@@ -33,25 +33,17 @@ pub fn release_accepted_rejection(message: &str) -> Option<(String, String, Load
     let mut o = LoadOutcome::loaded();
     o.version = m.version.clone();
     o.failure = Some(true);
+    o.step = m.step;
     match m.step {
-        text::LoadStep::Loaded => return None,
-        text::LoadStep::Preconditions => {
-            o.step = LoadStep::PreconditionChecks;
+        LoadStep::PayloadLoaded | LoadStep::VerifyPayload => return None,
+        LoadStep::PreconditionChecks => {
             o.preconditions = precondition_summary(&m.rest, true)?;
         }
-        text::LoadStep::Retrieve => {
-            o.step = LoadStep::RetrievePayload;
+        LoadStep::RetrievePayload => {
             o.reason = retrieval_reason(&m.rest).into();
             o.message = m.rest;
         }
-        text::LoadStep::Load => {
-            o.step = LoadStep::LoadPayload;
-            o.message = m.rest;
-        }
-        text::LoadStep::Verify => {
-            o.step = LoadStep::VerifyPayloadVersion;
-            o.message = m.rest;
-        }
+        LoadStep::LoadPayload | LoadStep::VerifyPayloadVersion => o.message = m.rest,
     }
     Some((m.version, m.image, o))
 }

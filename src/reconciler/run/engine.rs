@@ -708,7 +708,9 @@ impl Engine {
         let state = match (&c.outcome, self.sem.release_accepted()) {
             (None, _) if c.local => "the CVO's own payload, loaded at the next pass".to_string(),
             (None, _) => "retrieving and verifying".to_string(),
-            (Some(_), true) if load.failure => format!("rejected at {}", load.step),
+            (Some(_), true) if load.failure => {
+                format!("rejected at {}", load.step.map_or("", |s| s.as_str()))
+            }
             (Some(_), false) if self.worker.status.failure.is_some() => {
                 "checks failing; the worker applies nothing".into()
             }

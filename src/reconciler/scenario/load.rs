@@ -193,7 +193,9 @@ fn reaches_preconditions(o: &LoadOutcome) -> bool {
     let failure = o.failure.unwrap_or(o.step != LoadStep::PayloadLoaded);
     match o.step {
         LoadStep::PayloadLoaded | LoadStep::PreconditionChecks => true,
-        LoadStep::RetrievePayload => failure && o.reason == "ImageVerificationFailed",
+        LoadStep::RetrievePayload | LoadStep::VerifyPayload => {
+            failure && o.reason == "ImageVerificationFailed"
+        }
         LoadStep::LoadPayload | LoadStep::VerifyPayloadVersion => !failure,
     }
 }

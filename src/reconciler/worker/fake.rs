@@ -49,7 +49,7 @@ pub fn fake_worker_status(f: &FakeStatus, now: Time) -> WorkerStatus {
             .load
             .as_ref()
             .map(|l| LoadStatus {
-                step: l.step.clone(),
+                step: l.step,
                 message: l.message.clone(),
                 failure: l.failure,
                 update: l.update.clone(),

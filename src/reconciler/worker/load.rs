@@ -34,7 +34,7 @@ pub enum Evaluated {
 
 /// A rejected target: the failed step, the ReleaseAccepted message and the worker failure.
 pub struct Rejection {
-    pub step: &'static str,
+    pub step: LoadStep,
     pub load_message: String,
     pub error: UpdateError,
     pub version: String,
@@ -130,7 +130,7 @@ pub fn evaluate(
             let mut error = UpdateError::new("UpgradePreconditionCheckFailed", &summary);
             error.name = "PreconditionCheck".into();
             return Evaluated::Rejected(Rejection {
-                step: "PreconditionChecks",
+                step: LoadStep::PreconditionChecks,
                 load_message: format!(
                     "Preconditions failed for payload loaded version={} image={qi}: {summary}",
                     go_quote(&version)
@@ -165,8 +165,9 @@ pub fn evaluate(
     };
     match o.step {
         LoadStep::PayloadLoaded => accepted(verified, String::new()),
-        LoadStep::RetrievePayload if !failure => Evaluated::InProgress,
-        LoadStep::RetrievePayload => {
+        // Signature verification is part of retrieval in the CVO's retriever.
+        LoadStep::RetrievePayload | LoadStep::VerifyPayload if !failure => Evaluated::InProgress,
+        LoadStep::RetrievePayload | LoadStep::VerifyPayload => {
             let reason = reason("UpdatePayloadRetrievalFailed");
             if reason == "ImageVerificationFailed" && force {
                 // The retriever reports `The update cannot be verified: {err}`; forced, the
@@ -188,7 +189,7 @@ pub fn evaluate(
                 return accepted(false, risk);
             }
             Evaluated::Rejected(Rejection {
-                step: "RetrievePayload",
+                step: LoadStep::RetrievePayload,
                 load_message: format!(
                     "Retrieving payload failed version={qv} image={qi} failure={}",
                     o.message
@@ -202,7 +203,7 @@ pub fn evaluate(
             accepted(verified, String::new())
         }
         LoadStep::LoadPayload => Evaluated::Rejected(Rejection {
-            step: "LoadPayload",
+            step: LoadStep::LoadPayload,
             load_message: format!(
                 "Loading payload failed version={qv} image={qi} failure={}",
                 o.message
@@ -220,7 +221,7 @@ pub fn evaluate(
                 false => o.message.clone(),
             };
             Evaluated::Rejected(Rejection {
-                step: "VerifyPayloadVersion",
+                step: LoadStep::VerifyPayloadVersion,
                 load_message: format!(
                     "Verifying payload failed version={qv} image={qi} failure={msg}"
                 ),

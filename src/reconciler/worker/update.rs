@@ -109,7 +109,7 @@ impl Worker {
         }
         cx.note("Resetting payload status to currently loaded payload.".into());
         self.status.load = LoadStatus {
-            step: "PayloadLoaded".into(),
+            step: Some(LoadStep::PayloadLoaded),
             message: format!(
                 "Payload loaded version={} image={}",
                 go_quote(&desired.version),
@@ -122,7 +122,7 @@ impl Worker {
 
     fn loaded_status(cx: &Ctx<'_>, p: &Payload, target: &Release, risks: String) -> LoadStatus {
         LoadStatus {
-            step: "PayloadLoaded".into(),
+            step: Some(LoadStep::PayloadLoaded),
             message: payload_loaded_message(
                 &p.release.version,
                 &p.release.image,
@@ -176,7 +176,7 @@ impl Worker {
                     go_quote(&desired.image)
                 );
                 self.status.load = LoadStatus {
-                    step: "RetrievePayload".into(),
+                    step: Some(LoadStep::RetrievePayload),
                     message,
                     update: desired.clone(),
                     ..Default::default()
@@ -190,7 +190,7 @@ impl Worker {
             }
             Some(Evaluated::Rejected(r)) => {
                 self.status.load = LoadStatus {
-                    step: r.step.into(),
+                    step: Some(r.step),
                     message: r.load_message,
                     failure: true,
                     update: desired.clone(),
@@ -391,7 +391,7 @@ impl Worker {
         };
         next.verified = false;
         next.version_hash = String::new();
-        next.step = "RetrievePayload".into();
+        next.step = LoadStep::RetrievePayload.as_str().into();
         next.done = 0;
         next.total = 0;
         self.report(cx, next);
@@ -470,7 +470,7 @@ impl Worker {
                 next.verified = r.verified;
                 next.version_hash = String::new();
                 next.failure = Some(Failure::Update(r.error));
-                next.step = r.step.into();
+                next.step = r.step.as_str().into();
                 if let Some(w) = self.work.as_mut() {
                     w.completed = 0;
                     w.attempt = w.attempt.saturating_add(1);

@@ -26,13 +26,13 @@ pub fn cvo_reason_kinds(reason: &str, event_type: &str, message: &str) -> Vec<Ev
         }),
         "PayloadLoaded" => one(EventKind::PayloadLoaded { version, image }),
         "RetrievePayloadFailed" => one(EventKind::PayloadRejected {
-            step: "RetrievePayload".into(),
+            step: crate::model::LoadStep::RetrievePayload,
         }),
         "LoadPayloadFailed" => one(EventKind::PayloadRejected {
-            step: "LoadPayload".into(),
+            step: crate::model::LoadStep::LoadPayload,
         }),
         "VerifyPayloadVersionFailed" => one(EventKind::PayloadRejected {
-            step: "VerifyPayloadVersion".into(),
+            step: crate::model::LoadStep::VerifyPayloadVersion,
         }),
         "PreconditionsFailed" | "PreconditionBlock" => {
             let found = preconditions(message);

@@ -6,7 +6,7 @@ use super::text::{
     PayloadLoadedLine, PreconditionCheck, first_precondition, payload_loaded_line,
     precondition_error, preconditions,
 };
-use crate::model::ReleaseName;
+use crate::model::{LoadStep, ReleaseName};
 use crate::timeline::model::EventKind;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -403,20 +403,18 @@ pub fn classify(message: &str) -> Option<Fact> {
             let err = &msg["loadUpdatedPayload syncPayload err=".len()..];
             let lower = err.to_ascii_lowercase();
             let step = if lower.contains("precondition") {
-                "PreconditionChecks"
+                LoadStep::PreconditionChecks
             } else if lower.contains("verif") && !lower.contains("version") {
-                "VerifyPayload"
+                LoadStep::VerifyPayload
             } else if lower.contains("retriev") || lower.contains("download") {
-                "RetrievePayload"
+                LoadStep::RetrievePayload
             } else if lower.contains("version") {
-                "VerifyPayloadVersion"
+                LoadStep::VerifyPayloadVersion
             } else {
-                "LoadPayload"
+                LoadStep::LoadPayload
             };
             return ev(
-                EventKind::PayloadRejected {
-                    step: step.to_string(),
-                },
+                EventKind::PayloadRejected { step },
                 format!("target rejected: {}", first_line(err)),
             );
         }

@@ -144,16 +144,9 @@ pub fn payload_loaded_line(msg: &str) -> Option<PayloadLoadedLine> {
     })
 }
 
-/// Which step of the load pipeline a ReleaseAccepted (or legacy Failing) message names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LoadStep {
-    /// `Payload loaded version=… image=… architecture=…`: accepted.
-    Loaded,
-    Retrieve,
-    Load,
-    Verify,
-    Preconditions,
-}
+/// Which step of the load pipeline a ReleaseAccepted (or legacy Failing) message names:
+/// `PayloadLoaded` when accepted (never `VerifyPayload`, which no condition names).
+pub use crate::model::LoadStep;
 
 /// A ReleaseAccepted message: `<step text> version="V" image="I"[ architecture="A"][: rest]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,11 +162,11 @@ pub struct LoadMessage {
 pub fn load_message(message: &str) -> Option<LoadMessage> {
     let c = RE_LOAD_MESSAGE.captures(message.trim())?;
     let step = match &c[1] {
-        "Payload loaded" => LoadStep::Loaded,
-        "Preconditions failed for payload loaded" => LoadStep::Preconditions,
-        "Retrieving payload failed" => LoadStep::Retrieve,
-        "Loading payload failed" => LoadStep::Load,
-        _ => LoadStep::Verify,
+        "Payload loaded" => LoadStep::PayloadLoaded,
+        "Preconditions failed for payload loaded" => LoadStep::PreconditionChecks,
+        "Retrieving payload failed" => LoadStep::RetrievePayload,
+        "Loading payload failed" => LoadStep::LoadPayload,
+        _ => LoadStep::VerifyPayloadVersion,
     };
     Some(LoadMessage {
         step,
@@ -639,7 +632,7 @@ mod tests {
             "Preconditions failed for payload loaded version=\"4.15.0\" image=\"quay.io/x@sha256:c2\": Precondition \"ClusterVersionUpgradeable\" failed because of \"AdminAckRequired\": {SCC}"
         );
         let l = load_message(&m).unwrap();
-        assert_eq!(l.step, LoadStep::Preconditions);
+        assert_eq!(l.step, LoadStep::PreconditionChecks);
         assert_eq!(
             (l.version.as_str(), l.image.as_str()),
             ("4.15.0", "quay.io/x@sha256:c2")
@@ -653,7 +646,7 @@ mod tests {
         assert_eq!(
             (l.step, l.rest.as_str()),
             (
-                LoadStep::Retrieve,
+                LoadStep::RetrievePayload,
                 "The update cannot be verified: no signature"
             )
         );
@@ -662,7 +655,7 @@ mod tests {
                 .unwrap();
         assert_eq!(
             (ok.step, ok.architecture.as_str()),
-            (LoadStep::Loaded, "amd64")
+            (LoadStep::PayloadLoaded, "amd64")
         );
     }
 

@@ -163,7 +163,7 @@ fn payload_and_precondition_lines() {
             "loadUpdatedPayload syncPayload err=Preconditions failed for payload loaded version=\"4.11.1\""
         ),
         EventKind::PayloadRejected {
-            step: "PreconditionChecks".into()
+            step: crate::model::LoadStep::PreconditionChecks
         }
     );
     assert_eq!(
