@@ -38,3 +38,25 @@ impl std::fmt::Display for LoadStep {
         f.write_str(self.as_str())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::LoadStep;
+    use crate::vocab::names::from_serde_name;
+
+    #[test]
+    fn steps_are_spelt_as_the_cvo_reasons_and_verify_payload_is_not_scriptable() {
+        // The timeline writes `rejected/VerifyPayload` for a 4.x log line; a scenario cannot
+        // script that step (the model folds it into retrieval).
+        assert_eq!(LoadStep::VerifyPayload.as_str(), "VerifyPayload");
+        assert_eq!(
+            LoadStep::PreconditionChecks.to_string(),
+            "PreconditionChecks"
+        );
+        assert_eq!(
+            from_serde_name::<LoadStep>("RetrievePayload"),
+            Some(LoadStep::RetrievePayload)
+        );
+        assert_eq!(from_serde_name::<LoadStep>("VerifyPayload"), None);
+    }
+}
