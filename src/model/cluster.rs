@@ -50,6 +50,25 @@ pub struct ObjectMeta {
     pub labels: BTreeMap<String, String>,
 }
 
+/// A field of one condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ConditionField {
+    Status,
+    Reason,
+    Message,
+    LastTransitionTime,
+}
+
+/// One field of the condition of a type (`conditions[Failing].message`): what a piece of
+/// evidence read, when it read a condition rather than a line.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ConditionRef {
+    /// The condition's type (`Failing`).
+    pub type_: String,
+    pub field: ConditionField,
+}
+
 /// A status condition (ClusterOperatorStatusCondition / NodeCondition / MCP condition).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", default)]

@@ -1,7 +1,7 @@
 //! A piece of evidence: the file (and line) a timeline fact was read from, and the text that
 //! was there. Events, passes, episodes and history records all carry it.
 
-use crate::model::Provenance;
+use crate::model::{ConditionField, ConditionRef, Provenance};
 use crate::vocab::text::one_line;
 use serde::Serialize;
 
@@ -13,6 +13,10 @@ pub struct Evidence {
     pub prov: Provenance,
     /// The line or field as read (shortened to one line).
     pub text: String,
+    /// The condition field it read, when it read one from a ClusterVersion rather than a line
+    /// (a rule then points at that field in the file). Not written: the text says it.
+    #[serde(skip)]
+    pub condition: Option<ConditionRef>,
 }
 
 impl Evidence {
@@ -21,6 +25,18 @@ impl Evidence {
         Evidence {
             prov,
             text: one_line(text, 300),
+            condition: None,
+        }
+    }
+
+    /// Evidence read from the field `field` of the condition `type_` in the object at `prov`.
+    pub fn of_condition(prov: Provenance, type_: &str, field: ConditionField, text: &str) -> Self {
+        Evidence {
+            condition: Some(ConditionRef {
+                type_: type_.to_string(),
+                field,
+            }),
+            ..Evidence::new(prov, text)
         }
     }
 }

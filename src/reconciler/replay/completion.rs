@@ -7,7 +7,7 @@
 
 use super::cx::{Cx, Inference, sec};
 use super::timing::{self, CompletionWrite};
-use crate::model::{Time, fmt_k8s};
+use crate::model::{ConditionField, Time, fmt_k8s};
 use crate::timeline::{EventKind, EventSource, Evidence};
 use chrono::Duration;
 
@@ -39,7 +39,11 @@ pub fn resolve(cx: &Cx<'_>, i: usize, claimed: Time) -> (Time, Resolved) {
         && let Some(t) = a.last_transition_time.filter(|t| window(*t))
     {
         let text = format!("Available True since {}: {}", fmt_k8s(&t), a.message);
-        found.push((t, "`Available` turned True then".into(), cx.cv_ev(&text)));
+        found.push((
+            t,
+            "`Available` turned True then".into(),
+            cx.cv_ev("Available", ConditionField::LastTransitionTime, &text),
+        ));
     }
     for p in &cx.timeline.passes {
         if p.ok == Some(true)

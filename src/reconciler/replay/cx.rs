@@ -7,7 +7,7 @@
 use super::logscan::LogFacts;
 use super::timing::CompletionTiming;
 use crate::bundle::Bundle;
-use crate::model::{ClusterVersion, Condition, HistoryEntry, Time, find_condition};
+use crate::model::{ClusterVersion, Condition, ConditionField, HistoryEntry, Time, find_condition};
 use crate::reconciler::scenario::Event;
 use crate::timeline::{EventKind, EventSource, Evidence, Timeline};
 use chrono::{Duration, DurationRound};
@@ -116,11 +116,11 @@ impl<'a> Cx<'a> {
             .and_then(|c| find_condition(&c.status.conditions, type_))
     }
 
-    /// Evidence pointing at the ClusterVersion file with a short text.
-    pub fn cv_ev(&self, text: &str) -> Vec<Evidence> {
+    /// Evidence pointing at a condition's field in the ClusterVersion file, with a short text.
+    pub fn cv_ev(&self, type_: &str, field: ConditionField, text: &str) -> Vec<Evidence> {
         self.cv_evidence
             .iter()
-            .map(|p| Evidence::new(p.clone(), text))
+            .map(|p| Evidence::of_condition(p.clone(), type_, field, text))
             .collect()
     }
 

@@ -20,14 +20,7 @@ pub enum HistoryField {
 }
 
 /// A field of one condition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum ConditionField {
-    Status,
-    Reason,
-    Message,
-    LastTransitionTime,
-}
+pub use crate::model::ConditionField;
 
 /// A field of `status.desired`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]

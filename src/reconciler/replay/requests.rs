@@ -6,7 +6,7 @@
 
 use super::cx::{Cx, LOAD, RejectedTarget, SPEC, log_sightings, sec};
 use super::parse;
-use crate::model::{Release, Time, fmt_k8s};
+use crate::model::{ConditionField, Release, Time, fmt_k8s};
 use crate::reconciler::scenario::{DesiredUpdate, Event, LoadOutcome, LoadStep, SpecChange};
 use crate::timeline::{Evidence, Pass, same_release};
 use chrono::Duration;
@@ -391,10 +391,11 @@ fn outcomes(cx: &Cx<'_>, r: &Req, until: Option<Time>, last: bool) -> Vec<Outcom
                 at: t,
                 what: format!("{}, `ReleaseAccepted=False`", describe_load(&o)),
                 load: o,
-                evidence: cx.cv_ev(&format!(
-                    "ReleaseAccepted False {}: {}",
-                    c.reason, c.message
-                )),
+                evidence: cx.cv_ev(
+                    "ReleaseAccepted",
+                    ConditionField::Message,
+                    &format!("ReleaseAccepted False {}: {}", c.reason, c.message),
+                ),
             });
         } else if r.hist == Some(0)
             && let Some(c) = cx.cond("Failing").filter(|c| c.is_true())
@@ -406,7 +407,11 @@ fn outcomes(cx: &Cx<'_>, r: &Req, until: Option<Time>, last: bool) -> Vec<Outcom
                 at: t,
                 what: format!("{}, `Failing=True`", describe_load(&o)),
                 load: o,
-                evidence: cx.cv_ev(&format!("Failing True {}: {}", c.reason, c.message)),
+                evidence: cx.cv_ev(
+                    "Failing",
+                    ConditionField::Message,
+                    &format!("Failing True {}: {}", c.reason, c.message),
+                ),
             });
         }
     }

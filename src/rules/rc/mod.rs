@@ -8,7 +8,7 @@ pub mod rc002_consistent_only_with_legacy;
 pub mod rc003_deviates_from_every_flavour;
 
 use crate::model::{ClusterVersion, Sourced};
-use crate::reconciler::replay::{ConditionField, StatusField};
+use crate::reconciler::replay::StatusField;
 use crate::rules::engine::Context;
 use crate::rules::model::EvidenceItem;
 use crate::rules::util::anchor;
@@ -47,11 +47,13 @@ pub(crate) fn replay_evidence(
     if !same_file || ev.prov.line.is_some() {
         return cx.from_timeline(ev);
     }
-    let (t, f) = match ev.text.split_whitespace().next() {
-        Some("Available") => ("Available", ConditionField::LastTransitionTime),
-        Some("Failing") => ("Failing", ConditionField::Message),
-        Some("ReleaseAccepted") => ("ReleaseAccepted", ConditionField::Message),
-        _ => return cx.from_timeline(ev),
-    };
-    status_evidence(cx, cv, &StatusField::Condition(t.to_string(), f), &ev.text)
+    match &ev.condition {
+        Some(c) => status_evidence(
+            cx,
+            cv,
+            &StatusField::Condition(c.type_.clone(), c.field),
+            &ev.text,
+        ),
+        None => cx.from_timeline(ev),
+    }
 }
