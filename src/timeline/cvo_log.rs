@@ -12,7 +12,7 @@
 //! the records into those steps, window by window; `tests` checks the folded scan against
 //! one that applies every record on its own.
 
-use super::catalogue::{Fact, classify};
+use super::catalogue::{Fact, classify, text::PreconditionCheck};
 use super::model::*;
 use crate::bundle::Bundle;
 use crate::model::{CvoLog, LogRecord, Time};
@@ -493,9 +493,7 @@ impl<'a> Scanner<'a> {
                         .to_string();
                     p.precondition_failures.push(PreconditionFailure {
                         time: t,
-                        name: name.clone(),
-                        reason: reason.clone(),
-                        message,
+                        check: PreconditionCheck::logged(name, reason.as_deref(), message),
                         evidence: ev(),
                     });
                 }

@@ -23,7 +23,7 @@ fn cause_of(run: &[&Pass]) -> (StallCause, String) {
         let mut names: Vec<&str> = run
             .iter()
             .flat_map(|p| p.precondition_failures.iter())
-            .map(|f| f.name.as_str())
+            .map(|f| f.check.name.as_str())
             .collect();
         names.sort_unstable();
         names.dedup();
@@ -34,7 +34,10 @@ fn cause_of(run: &[&Pass]) -> (StallCause, String) {
             .join(", ");
         return (
             StallCause::PreconditionFailed,
-            format!("precondition {list} failed: {}", one_line(&f.message, 200)),
+            format!(
+                "precondition {list} failed: {}",
+                one_line(f.check.message(), 200)
+            ),
         );
     }
     let Some(err) = run.iter().find_map(|p| p.sync_error.as_deref()) else {

@@ -1,6 +1,7 @@
 //! What the CVO logs and history say about work: sync passes, precondition failures, CVO
 //! container instances, and `status.history` merged across snapshots.
 
+use super::catalogue::text::PreconditionCheck;
 use super::evidence::Evidence;
 use crate::model::{ReleaseName, Time};
 use serde::Serialize;
@@ -17,28 +18,17 @@ pub enum PassStyle {
     Apply,
 }
 
-/// One precondition failure seen in the CVO log.
+/// One precondition failure seen in the CVO log: the failed check (the one type the catalogue
+/// reads from any text) at a time, with its line. Written flat, `{time, name, reason, message,
+/// evidence}`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PreconditionFailure {
     pub time: Time,
-    pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    pub message: String,
+    #[serde(flatten)]
+    pub check: PreconditionCheck,
     /// The log line (written as a one-item list: evidence is a list in every document).
     #[serde(serialize_with = "one_item_list")]
     pub evidence: Evidence,
-}
-
-impl PreconditionFailure {
-    /// The failed check, as the catalogue reads one from any text (`text::PreconditionCheck`).
-    pub fn check(&self) -> super::catalogue::text::PreconditionCheck {
-        super::catalogue::text::PreconditionCheck {
-            name: self.name.clone(),
-            reason: self.reason.clone(),
-            message: Some(self.message.clone()),
-        }
-    }
 }
 
 /// One piece of evidence written as a list of one.
@@ -188,4 +178,38 @@ pub struct HistoryMergeRecord {
     pub time: Time,
     pub merge: super::catalogue::HistoryMerge,
     pub evidence: Evidence,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Provenance;
+
+    #[test]
+    fn a_logged_precondition_failure_is_written_flat_as_before() {
+        let f = PreconditionFailure {
+            time: crate::vocab::time::parse_rfc3339("2020-04-09T18:28:19Z").unwrap(),
+            check: PreconditionCheck::logged(
+                "ClusterVersionUpgradeable",
+                Some("AdminAckRequired"),
+                "Kubernetes 1.22 removes APIs".into(),
+            ),
+            evidence: Evidence::new(Provenance::detached("mg", "current.log"), "line"),
+        };
+        let text = serde_json::to_string(&f).unwrap();
+        assert!(
+            text.starts_with(
+                r#"{"time":"2020-04-09T18:28:19.000Z","name":"ClusterVersionUpgradeable","reason":"AdminAckRequired","message":"Kubernetes 1.22 removes APIs","evidence":[{"#
+            ),
+            "{text}"
+        );
+        // Without a reason the key is left out, and an empty message is still written.
+        let bare = PreconditionFailure {
+            check: PreconditionCheck::logged("EtcdRecentBackup", None, String::new()),
+            ..f
+        };
+        let json = serde_json::to_value(&bare).unwrap();
+        assert!(json.get("reason").is_none());
+        assert_eq!(json["message"], "");
+    }
 }

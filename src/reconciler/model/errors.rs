@@ -391,6 +391,22 @@ fn yes() -> bool {
     true
 }
 
+impl PreconditionFailure {
+    /// The model's failure for a check the catalogue read, `None` when the text left out its
+    /// reason or message (status and the load pipeline always write both).
+    pub fn from_check(
+        c: &crate::timeline::text::PreconditionCheck,
+        blocking: bool,
+    ) -> Option<Self> {
+        Some(PreconditionFailure {
+            name: c.name.clone(),
+            reason: c.reason.clone()?,
+            message: c.message.clone()?,
+            blocking,
+        })
+    }
+}
+
 /// The summary of failed preconditions, and whether it blocks (cvo-reference §6.2).
 pub fn summarize_preconditions(fails: &[PreconditionFailure], sem: &Semantics) -> (String, bool) {
     let texts: Vec<String> = fails

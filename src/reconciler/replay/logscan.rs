@@ -50,14 +50,7 @@ pub fn scan(timeline: &Timeline) -> LogFacts {
             } => {
                 let failures: Option<Vec<PreconditionFailure>> = checks
                     .iter()
-                    .map(|c| {
-                        Some(PreconditionFailure {
-                            name: c.name.clone(),
-                            reason: c.reason.clone()?,
-                            message: c.message.clone()?,
-                            blocking: *blocking,
-                        })
-                    })
+                    .map(|c| PreconditionFailure::from_check(c, *blocking))
                     .collect();
                 let Some(failures) = failures.filter(|f| !f.is_empty()) else {
                     continue;

@@ -15,15 +15,8 @@ pub fn precondition_summary(text: &str, blocking: bool) -> Option<Vec<Preconditi
         return None;
     }
     checks
-        .into_iter()
-        .map(|c| {
-            Some(PreconditionFailure {
-                name: c.name,
-                reason: c.reason?,
-                message: c.message?,
-                blocking,
-            })
-        })
+        .iter()
+        .map(|c| PreconditionFailure::from_check(c, blocking))
         .collect()
 }
 

@@ -294,9 +294,9 @@ fn stuck_outcome(cx: &Cx<'_>, r: &Req, p: &Pass) -> Option<Outcome> {
             .precondition_failures
             .iter()
             .map(|f| crate::reconciler::model::errors::PreconditionFailure {
-                name: f.name.clone(),
-                reason: f.reason.clone().unwrap_or_default(),
-                message: f.message.clone(),
+                name: f.check.name.clone(),
+                reason: f.check.reason.clone().unwrap_or_default(),
+                message: f.check.message().to_string(),
                 blocking: true,
             })
             .collect();

@@ -170,7 +170,7 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
             // `unable to synchronize image …: Precondition "X" failed because of "R": …`
             texts.extend(pass.sync_error.iter().cloned());
             for pf in &pass.precondition_failures {
-                texts.push(pf.message.clone());
+                texts.push(pf.check.message().to_string());
                 log_precondition.get_or_insert(pf);
             }
         }
@@ -187,7 +187,7 @@ fn describe(cx: &Context<'_>, f: &mut Finding, p: Parts<'_>) {
     let precondition = texts
         .iter()
         .find_map(|t| text::first_precondition(t))
-        .or_else(|| log_precondition.map(PreconditionFailure::check));
+        .or_else(|| log_precondition.map(|f: &PreconditionFailure| f.check.clone()));
     let mut operators: Vec<String> = texts.iter().flat_map(|t| operators_in(t)).collect();
     operators.sort();
     operators.dedup();

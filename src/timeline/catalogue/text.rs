@@ -49,15 +49,35 @@ static RE_SOME_UPDATING: LazyLock<Regex> =
 static RE_COULD_NOT_UPDATE: LazyLock<Regex> =
     LazyLock::new(|| re(r#"^Could not update \S+ "[^"]*" \(\d+ of \d+\)(?:: (.*))?$"#));
 
-/// One failed precondition check.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One failed precondition check, however it was read (a condition's or an event's text, a
+/// log line).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct PreconditionCheck {
     /// `ClusterVersionUpgradeable`, `EtcdRecentBackup`, …
     pub name: String,
     /// The check's reason (`AdminAckRequired`), when the text gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// The check's message, when the text gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+}
+
+impl PreconditionCheck {
+    /// A check a `Precondition "X" failed…` log line named: its message is always read (what
+    /// follows the line's first `: `, maybe empty).
+    pub fn logged(name: &str, reason: Option<&str>, message: String) -> Self {
+        PreconditionCheck {
+            name: name.to_string(),
+            reason: reason.map(str::to_string),
+            message: Some(message),
+        }
+    }
+
+    /// The message, empty when the text gave none.
+    pub fn message(&self) -> &str {
+        self.message.as_deref().unwrap_or("")
+    }
 }
 
 /// Every `Precondition "X" failed …` in a text: one check, a `Multiple precondition checks
