@@ -139,6 +139,11 @@ pub struct Episode {
     /// The release the CVO was asked to move to, if any.
     pub target_release: Option<String>,
     pub summary: String,
+    /// Where `summary`'s first `; ` clause starts (its headline, what a chart names the
+    /// episode by, is what comes before); `None` when it has none. Not written: the summary
+    /// holds it.
+    #[serde(skip)]
+    pub headline_len: Option<usize>,
     pub milestones: Vec<Milestone>,
     /// The bound on the end, when other evidence limits it (install only, for now).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -147,6 +152,12 @@ pub struct Episode {
 }
 
 impl Episode {
+    /// The summary's headline, before its first `; ` clause.
+    pub fn headline(&self) -> &str {
+        self.headline_len
+            .and_then(|n| self.summary.get(..n))
+            .unwrap_or(&self.summary)
+    }
     pub fn tag(&self) -> EpisodeTag {
         self.kind.tag()
     }

@@ -266,6 +266,7 @@ pub fn install(inp: &Inputs<'_>, bound: Option<Bound>, out: &mut Vec<Episode>) {
     let hist_ev = hist.map(|h| h.evidence.clone()).unwrap_or_default();
     let contradicted = bound.as_ref().is_some_and(|b| b.contradicts_claim());
     let mut summary = format!("install of {version} started {}", t(&start));
+    let mut head = None;
     // History's completionTime is written by the status sync that follows the worker's
     // `Sync succeeded` line (seconds later); it is the completion unless evidence contradicts it.
     let end_at = match (claimed, log_done) {
@@ -312,6 +313,7 @@ pub fn install(inp: &Inputs<'_>, bound: Option<Bound>, out: &mut Vec<Episode>) {
                 .evidence
                 .first()
                 .map_or(String::new(), |e| format!(" (`{}` at {})", e.text, e.prov));
+            head.get_or_insert(summary.len());
             summary.push_str(&format!(
                 "; history claims completion at {} but it had finished before {}{first}",
                 b.claimed.map_or("?".into(), |c| t(&c)),
@@ -332,6 +334,7 @@ pub fn install(inp: &Inputs<'_>, bound: Option<Bound>, out: &mut Vec<Episode>) {
         end,
         running_release: Some(version),
         target_release: None,
+        headline_len: head,
         summary,
         milestones,
         finished_before: bound,
@@ -440,6 +443,7 @@ fn update_episode(
             e.evidence.clone(),
         ));
     }
+    let mut head = None;
     let mut summary = format!(
         "update from {} to {} requested {}",
         prev.label(),
@@ -488,6 +492,7 @@ fn update_episode(
         .first()
         .filter(|i| i.start > start + SAME_MOMENT && end.is_none_or(|e| i.start < e));
     if let Some(i) = late_logs {
+        head.get_or_insert(summary.len());
         summary.push_str(&format!(
             "; the CVO log starts only at {}, after the update began",
             t(&i.start)
@@ -496,12 +501,14 @@ fn update_episode(
         && first_manifest.is_none()
         && inp.passes.iter().any(|p| p.targets(v, img))
     {
+        head.get_or_insert(summary.len());
         summary.push_str("; the CVO log never shows the target accepted or applied");
     }
     let running = reconciled_during(inp.passes, start, end).map(|r| relabel(&r, inp.history));
     if let Some(r) = &running
         && r != cur.label()
     {
+        head.get_or_insert(summary.len());
         summary.push_str(&format!("; {r} was what the CVO actually reconciled"));
     }
     ms.sort_by_key(|m| (m.time, m.kind));
@@ -514,6 +521,7 @@ fn update_episode(
         end,
         running_release: running,
         target_release: Some(cur.label().to_string()),
+        headline_len: head,
         summary,
         milestones: ms,
         finished_before: None,
@@ -573,6 +581,7 @@ fn ci_only_updates(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
             end: finish.map(|f| f.time),
             running_release: reconciled_during(inp.passes, s.time, finish.map(|f| f.time)),
             target_release: Some(to),
+            headline_len: None,
             summary,
             milestones: ms,
             finished_before: None,
@@ -641,6 +650,7 @@ pub fn cancels_and_rollbacks(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
         if let Some(e) = end {
             summary.push_str(&format!(", return completed {}", t(&e)));
         }
+        let head = Some(summary.len());
         summary.push_str(&format!("; {why}"));
         let (from, to) = (a.label().to_string(), b.label().to_string());
         let mut evidence = b.evidence.clone();
@@ -665,6 +675,7 @@ pub fn cancels_and_rollbacks(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
             running_release: reconciled_during(inp.passes, start, Some(back))
                 .map(|r| relabel(&r, inp.history)),
             target_release: Some(to),
+            headline_len: head,
             summary,
             milestones: ms,
             finished_before: None,

@@ -98,9 +98,11 @@ pub fn stalls(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
             None => format!("from {} to the end of the log", t(&start)),
         };
         let mut summary = format!(
-            "no manifest reconciled {span}: {} pass(es) for {target_label} failed before any manifest; {detail}",
+            "no manifest reconciled {span}: {} pass(es) for {target_label} failed before any manifest",
             run.len()
         );
+        let headline_len = Some(summary.len());
+        summary.push_str(&format!("; {detail}"));
         if let Some(r) = &running {
             summary.push_str(&format!("; {r} was left unmanaged"));
         }
@@ -110,6 +112,7 @@ pub fn stalls(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
             end,
             running_release: running,
             target_release: Some(target_label),
+            headline_len,
             summary,
             milestones: Vec::new(),
             finished_before: None,
@@ -170,6 +173,7 @@ fn snapshot_stalls(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
             Some(e) => summary.push_str(&format!(" until {}", t(&e))),
             None => summary.push_str(" at collection time"),
         }
+        let headline_len = running.is_some().then_some(summary.len());
         if let Some(r) = &running {
             summary.push_str(&format!("; {r} was not being reconciled (legacy CVO)"));
         }
@@ -179,6 +183,7 @@ fn snapshot_stalls(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
             end,
             running_release: running,
             target_release: Some(h0.label().to_string()),
+            headline_len,
             summary,
             milestones: Vec::new(),
             finished_before: None,
@@ -236,6 +241,7 @@ pub fn restarts(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
             running_release: running_release_at(inp.passes, stop)
                 .map(|p| relabel(&p.target, inp.history)),
             target_release: None,
+            headline_len: None,
             summary,
             milestones: Vec::new(),
             finished_before: None,
@@ -280,6 +286,7 @@ pub fn restarts(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
             running_release: running_release_at(inp.passes, e.time)
                 .map(|p| relabel(&p.target, inp.history)),
             target_release: None,
+            headline_len: None,
             summary: format!("CVO container of {pod} restarted: {}", e.message),
             milestones: Vec::new(),
             finished_before: None,
@@ -318,6 +325,7 @@ pub fn unmanaged(inp: &Inputs<'_>, out: &mut Vec<Episode>) {
                 end: Some(from),
                 running_release: None,
                 target_release: None,
+                headline_len: None,
                 summary: format!(
                     "no CVO was leading from {} ({} stopped) to {} ({} acquired the lease), {}",
                     t(&until),

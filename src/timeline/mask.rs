@@ -12,7 +12,17 @@ impl Timeline {
             evidence(&mut e.evidence);
         }
         for ep in &mut self.episodes {
+            // The headline masked alone, kept when the masked summary still begins with it
+            // (else the whole summary is the headline: masked either way).
+            let head = ep.headline_len.and_then(|n| {
+                let mut h = ep.summary.get(..n)?.to_string();
+                mask_in_place(&mut h);
+                Some(h)
+            });
             mask_in_place(&mut ep.summary);
+            ep.headline_len = head
+                .filter(|h| ep.summary.starts_with(h.as_str()))
+                .map(|h| h.len());
             evidence(&mut ep.evidence);
             for m in &mut ep.milestones {
                 evidence(&mut m.evidence);

@@ -62,6 +62,21 @@ fn seed2_install_finished_before_the_e2e_test_waited_for_nodes() {
         "{}",
         install.summary
     );
+    // The chart names the episode by its headline, the summary before that clause.
+    assert_eq!(
+        install.headline(),
+        format!(
+            "install of {} started 2019-09-27T21:25:09Z",
+            install_version(&install.kind)
+        ),
+    );
+}
+
+fn install_version(kind: &mglint::timeline::EpisodeKind) -> &str {
+    match kind {
+        mglint::timeline::EpisodeKind::Install { version } => version,
+        other => panic!("not an install: {other:?}"),
+    }
 }
 
 #[test]

@@ -177,7 +177,7 @@ fn episode_lane(tl: &Timeline, end: Time) -> Lane {
             let tip = format!(
                 "{:?} ({})\n{}\n{}",
                 m.kind,
-                e.summary.split(';').next().unwrap_or(""),
+                e.headline(),
                 fmt_short(&m.time),
                 where_(&m.evidence)
             );
