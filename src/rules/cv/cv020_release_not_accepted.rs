@@ -2,6 +2,7 @@
 //! (ReleaseAccepted=False: retrieval, load, version check or preconditions). Unlike the legacy
 //! stall (CV002) the running release is still reconciled; this says which target and why.
 
+use crate::model::LoadStep;
 use crate::rules::engine::{Context, Input};
 use crate::rules::model::*;
 use crate::rules::util::{cond, cond_evidence, cv_ref};
@@ -40,12 +41,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Finding>) {
         .as_ref()
         .map(|d| d.label().to_string())
         .unwrap_or_default();
-    let why = match c.reason.as_str() {
-        "PreconditionChecks" => "preconditions failed",
-        "RetrievePayload" => "the payload could not be retrieved or verified",
-        "LoadPayload" => "the payload could not be loaded",
-        "VerifyPayloadVersion" => "the payload version does not match",
-        _ => "it was rejected",
+    // The condition's reason is the load step that failed (`model::LoadStep`'s spelling).
+    let why = match crate::vocab::names::from_serde_name(&c.reason) {
+        Some(LoadStep::PreconditionChecks) => "preconditions failed",
+        Some(LoadStep::RetrievePayload) => "the payload could not be retrieved or verified",
+        Some(LoadStep::LoadPayload) => "the payload could not be loaded",
+        Some(LoadStep::VerifyPayloadVersion) => "the payload version does not match",
+        Some(LoadStep::PayloadLoaded | LoadStep::VerifyPayload) | None => "it was rejected",
     };
     let mut msg = format!(
         "the CVO did not accept `{}`: {why} (`{}`)",
