@@ -101,7 +101,7 @@ fn main() {
             let t = Instant::now();
             let run = run_to(&inputs, &opts, &Previous::default(), &mut out).expect("batch");
             times.push(t.elapsed());
-            assert_eq!(run.rows.len(), jobs);
+            assert_eq!(run.rows, jobs);
             outputs.push(out);
         }
         let cpu_per_job = (cpu_seconds() - cpu0) / (runs * jobs) as f64 * 1e3;

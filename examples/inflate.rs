@@ -27,7 +27,8 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let mut buf = vec![0u8; 1 << 16];
+    // In the calls mglint's inflating thread makes (`source::ahead`).
+    let mut buf = vec![0u8; mglint::source::gzip::CALL];
     let mut total = 0u64;
     loop {
         match d.read(&mut buf) {

@@ -29,7 +29,7 @@ pub use row::{
     CodeCount as RowCodeCount, KindCount, Outcome, Row, SCHEMA, SeverityCounts, UpdateRow,
 };
 pub use sink::{Previous, read_previous};
-pub use summary::{BatchSummary, CodeCount, TOP_CODES};
+pub use summary::{BatchSummary, CodeCount, SummaryBuilder, TOP_CODES};
 
 use crate::app::{RunError, Settings};
 use crate::ingest::IngestError;
@@ -110,8 +110,12 @@ pub struct BatchRun {
     pub selected: usize,
     /// Selected inputs skipped because they already had a row (`--resume`).
     pub skipped: usize,
-    /// The rows written by this run, in input order.
-    pub rows: Vec<Row>,
+    /// Rows made by this run (written unless the output stopped early); the rows themselves
+    /// are not kept, so that a batch's memory does not grow with its length.
+    pub rows: usize,
+    /// Of these, rows whose outcome is an error, and rows with findings.
+    pub error_rows: usize,
+    pub finding_rows: usize,
     /// Over the selected inputs: the earlier rows that were kept plus this run's rows.
     pub summary: BatchSummary,
     /// Output stopped early because the reader went away (closed pipe).
@@ -148,12 +152,29 @@ impl Ctx<'_> {
             .map_err(Clone::clone)
     }
 
-    fn lock_for(&self, key: &str) -> Arc<Mutex<()>> {
+    /// Runs `f` holding the lock of `key`; the lock is forgotten once no other worker holds
+    /// or waits for it, so that the locks kept do not grow with the batch.
+    fn locked<T>(&self, key: &str, f: impl FnOnce() -> T) -> T {
+        let lock = {
+            let mut m = self
+                .fetch_locks
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            m.entry(key.to_string()).or_default().clone()
+        };
+        let out = {
+            let _held = lock.lock().unwrap_or_else(PoisonError::into_inner);
+            f()
+        };
         let mut m = self
             .fetch_locks
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        m.entry(key.to_string()).or_default().clone()
+        // The map's and this worker's: nobody else has it.
+        if Arc::strong_count(&lock) == 2 {
+            m.remove(key);
+        }
+        out
     }
 
     /// The local directory of a URL input, fetched into the cache when needed, with the
@@ -162,17 +183,17 @@ impl Ctx<'_> {
         if GcsLocation::parse(url).is_err() && crate::remote::is_http_url(url) {
             // A link to one archive or file; the download is renamed into place whole, so
             // two rows naming it at once cannot see half a file.
-            let lock = self.lock_for(url);
-            let _held = lock.lock().unwrap_or_else(PoisonError::into_inner);
-            let opts = self.fetcher()?.options().clone();
-            return crate::remote::fetch_url(url, &opts)
-                .map(|p| (p.to_string_lossy().to_string(), Vec::new(), None))
-                .map_err(|e| e.to_string());
+            return self.locked(url, || {
+                let opts = self.fetcher()?.options().clone();
+                crate::remote::fetch_url(url, &opts)
+                    .map(|p| (p.to_string_lossy().to_string(), Vec::new(), None))
+                    .map_err(|e| e.to_string())
+            });
         }
         let key = GcsLocation::parse(url).map_err(|e| e.to_string())?.gs_url();
-        let lock = self.lock_for(&key);
-        let _held = lock.lock().unwrap_or_else(PoisonError::into_inner);
-        let r = self.fetcher()?.fetch(url).map_err(|e| e.to_string())?;
+        let r = self.locked(&key, || {
+            self.fetcher()?.fetch(url).map_err(|e| e.to_string())
+        })?;
         Ok((
             r.local_dir.to_string_lossy().to_string(),
             r.failed,
@@ -336,7 +357,8 @@ pub fn run_to(
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let errors = AtomicUsize::new(0);
-    let rows: Mutex<Vec<Vec<Row>>> = Mutex::new(vec![Vec::new(); todo.len()]);
+    // Counts, not rows: a batch of any length holds a few numbers per input.
+    let made = Mutex::new((SummaryBuilder::default(), 0usize, 0usize));
     let sink = Mutex::new(Ordered::new(out));
     // One worker loop per pool thread, taking inputs in list order, so rows complete roughly
     // in order and the sink holds few. `broadcast` (not `spawn`) so that no thread can pick
@@ -358,12 +380,14 @@ pub fn run_to(
                     stop.store(true, Ordering::Relaxed);
                 }
             }
-            if let Some(slot) = rows
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .get_mut(pos)
             {
-                *slot = these;
+                let mut made = made.lock().unwrap_or_else(PoisonError::into_inner);
+                made.0.add_input(&these);
+                made.1 += these.len();
+                made.2 += these
+                    .iter()
+                    .filter(|r| r.outcome == Outcome::Findings)
+                    .count();
             }
             bar.inc(1);
             let n = errors.load(Ordering::Relaxed);
@@ -382,18 +406,15 @@ pub fn run_to(
         Some(e) => return Err(BatchError::Write(e)),
         None => false,
     };
-    let rows: Vec<Row> = rows
-        .into_inner()
-        .unwrap_or_else(PoisonError::into_inner)
-        .into_iter()
-        .flatten()
-        .collect();
+    let (mut summary, rows, finding_rows) =
+        made.into_inner().unwrap_or_else(PoisonError::into_inner);
     let wanted: HashSet<&str> = selected.iter().map(|(_, i)| i.as_str()).collect();
-    let kept = previous
-        .rows
-        .iter()
-        .filter(|r| wanted.contains(r.input.as_str()));
-    let summary = BatchSummary::of(kept.chain(rows.iter()));
+    summary.add_grouped(
+        previous
+            .rows
+            .iter()
+            .filter(|r| wanted.contains(r.input.as_str())),
+    );
     let mut unsplit = ctx
         .unsplit
         .into_inner()
@@ -404,7 +425,9 @@ pub fn run_to(
         selected: selected.len(),
         skipped: selected.len() - todo.len(),
         rows,
-        summary,
+        error_rows: errors.into_inner(),
+        finding_rows,
+        summary: summary.finish(),
         truncated,
     })
 }

@@ -42,44 +42,67 @@ pub struct BatchSummary {
     pub fetched_bytes: u64,
 }
 
-impl BatchSummary {
-    pub fn of<'a>(rows: impl IntoIterator<Item = &'a Row>) -> BatchSummary {
-        let mut s = BatchSummary::default();
-        let mut codes: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-        let mut secs: Vec<f64> = Vec::new();
-        let mut inputs: std::collections::BTreeSet<(usize, &str)> = Default::default();
-        for r in rows {
-            // An input's bytes are on each of its rows: counted once.
-            if let Some(b) = r.fetched_bytes
-                && !inputs.contains(&(r.index, r.input.as_str()))
-            {
-                s.fetched_inputs += 1;
-                s.fetched_bytes += b;
-            }
-            inputs.insert((r.index, r.input.as_str()));
-            s.clusters += 1;
-            match r.outcome {
-                Outcome::Ok => s.ok += 1,
-                Outcome::Findings => s.findings += 1,
-                Outcome::Error => s.errors += 1,
-            }
-            for c in &r.codes {
-                let e = codes.entry(&c.code).or_default();
-                e.0 += 1;
-                e.1 += c.count;
-            }
-            secs.extend(
-                r.updates
-                    .iter()
-                    .filter(|u| u.state == "completed")
-                    .filter_map(|u| u.duration_seconds.map(|s| s as f64)),
-            );
+/// A summary added to one input's rows at a time, holding counts, not rows: a batch of any
+/// length keeps per input only what the median needs (one duration per completed update).
+#[derive(Debug, Default)]
+pub struct SummaryBuilder {
+    s: BatchSummary,
+    codes: BTreeMap<String, (usize, usize)>,
+    secs: Vec<f64>,
+}
+
+impl SummaryBuilder {
+    /// Adds the rows of one input (all of them, as `analyze` gave them).
+    pub fn add_input(&mut self, rows: &[Row]) {
+        let Some(first) = rows.first() else { return };
+        self.s.inputs += 1;
+        // An input's bytes are on each of its rows: counted once.
+        if let Some(b) = first.fetched_bytes {
+            self.s.fetched_inputs += 1;
+            self.s.fetched_bytes += b;
         }
-        s.inputs = inputs.len();
+        for r in rows {
+            self.add_row(r);
+        }
+    }
+
+    fn add_row(&mut self, r: &Row) {
+        let s = &mut self.s;
+        s.clusters += 1;
+        match r.outcome {
+            Outcome::Ok => s.ok += 1,
+            Outcome::Findings => s.findings += 1,
+            Outcome::Error => s.errors += 1,
+        }
+        for c in &r.codes {
+            match self.codes.get_mut(c.code.as_str()) {
+                Some(e) => {
+                    e.0 += 1;
+                    e.1 += c.count;
+                }
+                None => {
+                    self.codes.insert(c.code.clone(), (1, c.count));
+                }
+            }
+        }
+        self.secs.extend(
+            r.updates
+                .iter()
+                .filter(|u| u.state == "completed")
+                .filter_map(|u| u.duration_seconds.map(|s| s as f64)),
+        );
+    }
+
+    pub fn finish(self) -> BatchSummary {
+        let SummaryBuilder {
+            mut s,
+            codes,
+            mut secs,
+        } = self;
         s.codes = codes
             .into_iter()
             .map(|(code, (inputs, findings))| CodeCount {
-                code: code.to_string(),
+                code,
                 inputs,
                 findings,
             })
@@ -96,7 +119,46 @@ impl BatchSummary {
         s.update_max_seconds = secs.last().copied();
         s
     }
+}
 
+impl BatchSummary {
+    /// The summary of rows in any order: an input's rows are those with its index and name.
+    pub fn of<'a>(rows: impl IntoIterator<Item = &'a Row>) -> BatchSummary {
+        let mut b = SummaryBuilder::default();
+        b.add_grouped(rows);
+        b.finish()
+    }
+}
+
+impl SummaryBuilder {
+    /// Adds rows in any order, grouped into inputs by index and name (the rows of an
+    /// earlier run, read back from its output).
+    pub fn add_grouped<'a>(&mut self, rows: impl IntoIterator<Item = &'a Row>) {
+        let mut inputs: BTreeMap<(usize, &str), Vec<&Row>> = BTreeMap::new();
+        let mut order = Vec::new();
+        for r in rows {
+            let key = (r.index, r.input.as_str());
+            let e = inputs.entry(key).or_default();
+            if e.is_empty() {
+                order.push(key);
+            }
+            e.push(r);
+        }
+        for key in order {
+            let rows = &inputs[&key];
+            self.s.inputs += 1;
+            if let Some(b) = rows[0].fetched_bytes {
+                self.s.fetched_inputs += 1;
+                self.s.fetched_bytes += b;
+            }
+            for r in rows {
+                self.add_row(r);
+            }
+        }
+    }
+}
+
+impl BatchSummary {
     /// The summary as a small text table.
     pub fn render(&self) -> String {
         let mut t = String::new();

@@ -7,7 +7,7 @@
 use super::{CliError, Ui, fetch_options};
 use crate::cli::{BatchArgs, BatchFormat};
 use mglint::app::{self, Overrides, Settings};
-use mglint::batch::{BatchOptions, Outcome, RowFormat, parse_list, run_file, run_to};
+use mglint::batch::{BatchOptions, RowFormat, parse_list, run_file, run_to};
 use std::path::Path;
 
 pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
@@ -112,16 +112,10 @@ pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
             None => eprint!("{}", super::for_stderr(&table)),
         }
     }
-    let errors = run
-        .rows
-        .iter()
-        .filter(|r| r.outcome == Outcome::Error)
-        .count();
-    let findings = run.rows.iter().any(|r| r.outcome == Outcome::Findings);
     Ok(exit_code(
-        run.rows.len(),
-        errors,
-        findings && a.rules.fail_on.is_some(),
+        run.rows,
+        run.error_rows,
+        run.finding_rows > 0 && a.rules.fail_on.is_some(),
     ))
 }
 

@@ -15,9 +15,14 @@ use std::sync::{Arc, Mutex};
 use super::ReadError;
 
 /// The size of one buffer of decompressed bytes.
-const BUF: usize = 1 << 18;
-/// The most one call to the decoder is asked for.
-const CALL: usize = 1 << 16;
+const BUF: usize = 1 << 20;
+/// The most one call to the decoder is asked for (the gzip inflater's best, see
+/// [`super::gzip::CALL`]; at most a buffer).
+const CALL: usize = if super::gzip::CALL < BUF {
+    super::gzip::CALL
+} else {
+    BUF
+};
 /// How many buffers exist at a time: filled ones waiting in the queue, the one the reader is
 /// reading and the one the thread is filling.
 const BUFFERS: usize = 4;
@@ -120,9 +125,9 @@ fn fill<R: Read>(mut d: R, tx: &SyncSender<Msg>, spare: &Receiver<Vec<u8>>) {
         let mut n = 0;
         let mut last = None;
         while n < BUF {
-            // A read call at most as large as the walker's own (its 64 KiB `BufReader`), so
-            // that a decoder that drops the output of the call meeting damage (ISA-L's
-            // binding, `source::gzip`) drops no more than before.
+            // Calls the gzip inflater's size: no larger than the walker's own 64 KiB reads
+            // for a decoder that drops the output of the call meeting damage (ISA-L's
+            // binding, `source::gzip`), larger for zlib-rs, which drops nothing.
             let upto = (n + CALL).min(BUF);
             match d.read(&mut buf[n..upto]) {
                 Ok(0) => {
@@ -295,7 +300,7 @@ mod tests {
     #[test]
     fn dropping_the_reader_early_stops_the_thread() {
         use std::sync::atomic::{AtomicUsize, Ordering};
-        let (_, gz) = gz_log(400_000);
+        let (_, gz) = gz_log(1_000_000);
         let len = gz.len();
         let read = Arc::new(AtomicUsize::new(0));
         let counted = Counted(std::io::Cursor::new(gz), read.clone());
