@@ -40,19 +40,46 @@ cargo build --release --quiet "${FEATURES[@]}" --bin mglint --example gen_mustga
 BIN=target/release/mglint
 INFLATE=target/release/examples/inflate
 
+# GNU time's report, in a file of this run's own (the data directory may be shared).
+TIMES=$(mktemp)
+trap 'rm -f "$TIMES"' EXIT
+
 # median CMD...: prints "seconds peak_kb" (median wall time of $RUNS runs after a warm-up,
 # and the largest peak RSS seen).
 median() {
     "$@" >/dev/null 2>&1 || true
     local ts=() mem=0
     for _ in $(seq "$RUNS"); do
-        /usr/bin/time -f "%e %M" -o "$DATA/time.txt" "$@" >/dev/null 2>&1 || true
+        /usr/bin/time -f "%e %M" -o "$TIMES" "$@" >/dev/null 2>&1 || true
         local out
-        out=$(tail -n 1 "$DATA/time.txt")
+        out=$(tail -n 1 "$TIMES")
         ts+=("${out% *}")
         [ "${out#* }" -gt "$mem" ] && mem=${out#* }
     done
     printf '%s\n' "${ts[@]}" | sort -g | awk -v m="$mem" '{a[NR]=$1} END {print a[int((NR+1)/2)], m}'
+}
+
+# medians "CMD A" "CMD B" ...: prints the median wall time of $RUNS runs of each shell
+# command, in the order given, run in turn (A, B, ..., A, B, ...) after a warm-up of each, so
+# that a change in the machine's load touches all alike (the ratio of two medians taken one
+# after the other moved by a quarter between runs on a shared machine).
+medians() {
+    local c i n=$#
+    for c in "$@"; do sh -c "$c" >/dev/null 2>&1 || true; done
+    local -a ts
+    for _ in $(seq "$RUNS"); do
+        i=0
+        for c in "$@"; do
+            /usr/bin/time -f "%e" -o "$TIMES" sh -c "$c" >/dev/null 2>&1 || true
+            ts[i]="${ts[i]:-} $(tail -n 1 "$TIMES")"
+            i=$((i + 1))
+        done
+    done
+    local out=()
+    for ((i = 0; i < n; i++)); do
+        out+=("$(printf '%s\n' ${ts[i]} | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')")
+    done
+    echo "${out[*]}"
 }
 
 ratio() { awk "BEGIN{ if ($2 > 0) printf \"%.2fx\", $1 / $2; else print \"-\" }"; }
@@ -64,8 +91,7 @@ ARC_ROWS=()
 dir_row() { # label dir
     local label=$1 dir=$2
     read -r a_t a_m < <(median "$BIN" analyze --format json "$dir")
-    read -r one_t _ < <(median "$BIN" analyze -j 1 --format json "$dir")
-    read -r two_t _ < <(median "$BIN" analyze -j 2 --format json "$dir")
+    read -r one_t two_t < <(medians "'$BIN' analyze -j 1 --format json '$dir'" "'$BIN' analyze -j 2 --format json '$dir'")
     read -r cat_t _ < <(median sh -c "find '$dir' -type f -print0 | xargs -0 cat")
     local size
     size=$(du -sb "$dir" | cut -f1)
@@ -75,15 +101,17 @@ dir_row() { # label dir
 
 arc_row() { # label file
     local label=$1 f=$2 ref_name ref_t="" ref
-    read -r a_t a_m < <(median "$BIN" analyze --format json "$f")
-    read -r inf_t _ < <(median "$INFLATE" "$f")
+    read -r _ a_m < <(median "$BIN" analyze --format json "$f")
     case "$f" in
         *.gz) ref_name=igzip; ref="igzip -dc" ;;
         *.xz) ref_name=xz; ref="xz -T1 -dc" ;;
         *) ref_name=-; ref="" ;;
     esac
+    # analyze, mglint's inflater and the reference inflater in turn (times); peak RSS above.
     if [ -n "$ref" ] && command -v "${ref%% *}" >/dev/null; then
-        read -r ref_t _ < <(median sh -c "$ref '$f' > /dev/null")
+        read -r a_t inf_t ref_t < <(medians "'$BIN' analyze --format json '$f'" "'$INFLATE' '$f'" "$ref '$f'")
+    else
+        read -r a_t inf_t < <(medians "'$BIN' analyze --format json '$f'" "'$INFLATE' '$f'")
     fi
     local size
     size=$(stat -c %s "$f")

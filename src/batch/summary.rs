@@ -236,4 +236,47 @@ mod tests {
             s.render()
         );
     }
+
+    /// Added an input at a time as a batch runs, the summary is the one of all its rows at
+    /// once: inputs of several rows (clusters), bytes fetched counted once an input, the
+    /// median of the updates' durations.
+    #[test]
+    fn added_an_input_at_a_time_it_is_the_summary_of_all_the_rows() {
+        let cc = |code: &str, count| crate::batch::RowCodeCount {
+            code: code.to_string(),
+            count,
+        };
+        let mut inputs: Vec<Vec<Row>> = Vec::new();
+        for i in 0..7usize {
+            let mut rows = Vec::new();
+            for k in 0..=(i % 3) {
+                let mut r = Row::error(i, &format!("job-{i}"), Vec::new());
+                r.outcome = [Outcome::Ok, Outcome::Findings, Outcome::Error][(i + k) % 3];
+                r.codes = vec![cc(["CV002", "LOG001", "KI009"][(i * 2 + k) % 3], i + k + 1)];
+                r.fetched_bytes = (i % 2 == 0).then_some(1000 + i as u64);
+                r.updates = serde_json::from_value(serde_json::json!([{
+                    "from": "4.13.0", "to": "4.14.0", "start": "2024-06-25T10:00:00Z",
+                    "end": null, "state": "completed",
+                    "duration_seconds": (60 * (i + k + 1)) as i64
+                }]))
+                .unwrap();
+                rows.push(r);
+            }
+            inputs.push(rows);
+        }
+        let all: Vec<&Row> = inputs.iter().flatten().collect();
+        let whole = BatchSummary::of(all.iter().copied());
+        let mut b = SummaryBuilder::default();
+        for rows in inputs.iter().rev() {
+            b.add_input(rows);
+        }
+        let added = b.finish();
+        assert_eq!(added, whole);
+        assert_eq!(
+            (whole.inputs, whole.clusters, whole.fetched_inputs),
+            (7, 13, 4)
+        );
+        assert_eq!(whole.fetched_bytes, 1000 + 1002 + 1004 + 1006);
+        assert_eq!(whole.updates_completed, 13, "{whole:?}");
+    }
 }

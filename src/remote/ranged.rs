@@ -23,19 +23,25 @@ use reqwest::blocking::Response;
 use std::io::{self, Read, Write};
 use std::path::Path;
 
-/// Bytes asked for at a header after a member whose data was skipped: the header blocks of
-/// the next member (a GNU long name or PAX record makes them three: 1.5 KiB) and a little of
-/// its data. A part read to its end without a skip (a region of small members: directories,
-/// small manifests) doubles the next part, up to [`MAX_WINDOW`]; a skip past a part's end (a
-/// large member) starts again from this. On the 4 MB job of `tests/it/remote_ranged.rs`,
-/// whose unwanted members are mostly larger than a window, a fixed 4 KiB window fetched
-/// 26.4 % of the archive (most of the headers in a window of their own); the two real
-/// must-gathers of the corpus, whose small members come in runs, a fixed 2 KiB fetched 19 % and
-/// 18 % in about one request per member, 4 KiB 21 % and 20 % in one per two members, 16 KiB
-/// 28 % and 27 % in one per five.
-pub const WINDOW: u64 = 2 << 10;
+/// Bytes asked for at the archive's first header: a GNU long name or a PAX record makes a
+/// member's header three blocks.
+pub const WINDOW: u64 = 3 * 512;
 
-/// The largest part asked for at a header, in a region of small members.
+// The bounds of the part asked for at a header. It is the size of the header blocks of the
+// member before (a member's own header is the best guess at the next one's: an archive of
+// long names has them all long), doubled while a region of small members runs on (a part
+// read to its end without a skip: directories, small manifests), up to twice that; a skip
+// past a part's end (a member larger than the part) starts again from the header's size.
+// Measured with the walk simulated on the generated archives of `tests/it/remote_ranged.rs`
+// (the 4 MB one, 349 members, 10.1 % of the bytes wanted, most headers 1.5 KiB) and of
+// `benches/batch_remote.rs` (200 MB, 2,109 members, 9.3 % wanted): a fixed 4 KiB window
+// fetched 26.4 % and 11.7 % in 187 and 1,272 requests; 2 KiB 24.7 % and 11.2 % (328,
+// 2,072); this, 24.2 % and 10.9 % (279, 2,001); the header's size alone 22.1 % and 10.8 %
+// in a request per member; windows doubling to 16 KiB 26.7 % and 11.5 % (130, 1,286):
+// a region of small members ends in a large one, whose data the last part overshoots into.
+/// The smallest part asked for at a header: one block.
+pub const MIN_WINDOW: u64 = 512;
+/// The largest part asked for at a header (twice the largest header size that counts).
 pub const MAX_WINDOW: u64 = 16 << 10;
 
 /// The most bytes of header blocks (PAX records, GNU long names) kept for one member.
@@ -146,6 +152,7 @@ pub(super) fn fetch_members(
         body_end: len,
         until: 0,
         window: WINDOW,
+        header_len: WINDOW,
         requests: 1,
         max_requests: max_requests(total),
         fetched: 0,
@@ -232,6 +239,7 @@ fn walk(
             return Err(Stop::Whole("it is not an uncompressed tar archive".into()));
         }
         members += 1;
+        tar.inner_mut().header_len = (header.len() as u64).clamp(MIN_WINDOW, MAX_WINDOW / 2);
         let path = crate::source::normalise(&String::from_utf8_lossy(&entry.path));
         let keep = entry.unusable.is_none() && !path.is_empty() && wanted(&path);
         if keep {
@@ -242,7 +250,7 @@ fn walk(
                 .pos
                 .saturating_add(entry.size)
                 .saturating_add(pad)
-                .saturating_add(WINDOW);
+                .saturating_add(r.header_len);
             let copied = io::copy(&mut tar.data(), &mut *w);
             match copied {
                 Ok(n) if n == entry.size => {}
@@ -288,8 +296,10 @@ struct RangeReader<'a> {
     /// Where the next part should reach at least (the end of a wanted member's data, its
     /// padding and a window), or 0.
     until: u64,
-    /// The size of the next part asked for at a header ([`WINDOW`] to [`MAX_WINDOW`]).
+    /// The size of the next part asked for at a header, and of the last member's header
+    /// blocks (see [`MIN_WINDOW`] and the note before it).
     window: u64,
+    header_len: u64,
     requests: u64,
     max_requests: u64,
     /// Bytes received.
@@ -408,7 +418,7 @@ impl RangeReader<'_> {
             self.discard(self.body_end - self.pos)?;
         }
         // A member larger than the part: the next header starts a region afresh.
-        self.window = WINDOW;
+        self.window = self.header_len;
         self.body = None;
         self.pos = target;
         Ok(())
@@ -434,9 +444,8 @@ impl Read for RangeReader<'_> {
         loop {
             if self.body.is_none() || self.pos >= self.body_end {
                 if self.body.is_some() {
-                    // The part was read to its end: a region of small members, whose
-                    // headers come denser than one a window.
-                    self.window = (self.window * 2).min(MAX_WINDOW);
+                    // The part was read to its end: a region of small members.
+                    self.window = (self.window * 2).min(self.header_len * 2);
                 }
                 self.open()?;
             }

@@ -114,10 +114,10 @@ fn a_must_gather_tar_is_analysed_from_about_a_quarter_of_its_bytes_with_the_same
         share * 100.0
     );
     // Counted bytes, not time: the client's count is the server's. The target is a
-    // quarter; with a tenth wanted this archive takes 26.4 % (4 KiB windows: the headers of
-    // 349 members, most of them in a window of their own, cost 16 % beside the wanted 10 %);
-    // the real must-gathers of the corpus, 7.6 % and 5.1 % wanted, take 21 % and 20 %
-    // (`remote::RANGE_WINDOW`). The bound here holds that, and fails on any regression.
+    // quarter; with a tenth wanted this archive takes 24.2 % (parts the size of a member's
+    // header blocks, 1.5 KiB here, doubling to 3 KiB over runs of small members: the headers
+    // of 349 members cost 14 % beside the wanted 10 %; fixed 4 KiB windows took 26.4 %, see
+    // `remote::ranged::MIN_WINDOW`). The bound here is the target, and fails on any regression.
     let others: u64 = r.bytes - a.fetched;
     assert_eq!(
         server.object_bytes(),
@@ -125,7 +125,7 @@ fn a_must_gather_tar_is_analysed_from_about_a_quarter_of_its_bytes_with_the_same
         "client and server count the same bytes"
     );
     assert!(
-        a.fetched as f64 <= size as f64 * 0.27,
+        a.fetched as f64 <= size as f64 * 0.25,
         "{} of {size} bytes fetched",
         a.fetched
     );
@@ -197,7 +197,7 @@ fn a_must_gather_tar_is_analysed_from_about_a_quarter_of_its_bytes_with_the_same
     let whole = analyze(&server, &tmp.path().join("c"), &["--whole-archives"]);
     let whole_bytes = server.object_bytes() - before;
     assert!(
-        ranged_bytes as f64 <= size as f64 * 0.27,
+        ranged_bytes as f64 <= size as f64 * 0.25,
         "{ranged_bytes} of {size}"
     );
     assert!(whole_bytes > size, "{whole_bytes}");
