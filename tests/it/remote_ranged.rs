@@ -252,6 +252,17 @@ fn ranges_refused_or_a_compressed_archive_fall_back_to_the_whole_download() {
     assert_eq!(r.failed, []);
 }
 
+/// Serves a job of a `prowjob.json` and `tar` at the job-relative path `mg`.
+fn serve_tar_job(server: &Server, mg: &str, tar: Vec<u8>) {
+    server.put(
+        BUCKET,
+        &format!("{JOB}/prowjob.json"),
+        prowjob_json().into_bytes(),
+        Behaviour::Normal,
+    );
+    server.put(BUCKET, &format!("{JOB}/{mg}"), tar, Behaviour::Normal);
+}
+
 /// The tar header of one member named `name` claiming `size` (the size field as given).
 fn raw_header(name: &str, size_field: &[u8; 12]) -> Vec<u8> {
     let mut h = [0u8; 512];
@@ -290,18 +301,7 @@ fn hostile_archive_headers_cost_a_bounded_number_of_requests() {
     ] {
         let server = Server::start(100);
         let tmp = tempfile::tempdir().unwrap();
-        server.put(
-            BUCKET,
-            &format!("{JOB}/prowjob.json"),
-            prowjob_json().into_bytes(),
-            Behaviour::Normal,
-        );
-        server.put(
-            BUCKET,
-            &format!("{JOB}/{mg}"),
-            data.clone(),
-            Behaviour::Normal,
-        );
+        serve_tar_job(&server, &mg, data.clone());
         let r = remote::fetch(&job_url(), &options(&server, tmp.path())).unwrap();
         let a = &r.archives[0];
         assert!(a.whole.is_some(), "{what}: {a:?}");
@@ -341,18 +341,7 @@ fn hostile_archive_headers_cost_a_bounded_number_of_requests() {
     let server = Server::start(100);
     server.keep_alive();
     let tmp = tempfile::tempdir().unwrap();
-    server.put(
-        BUCKET,
-        &format!("{JOB}/prowjob.json"),
-        prowjob_json().into_bytes(),
-        Behaviour::Normal,
-    );
-    server.put(
-        BUCKET,
-        &format!("{JOB}/{mg}"),
-        data.clone(),
-        Behaviour::Normal,
-    );
+    serve_tar_job(&server, &mg, data.clone());
     let r = remote::fetch(&job_url(), &options(&server, tmp.path())).unwrap();
     let a = &r.archives[0];
     let bound = remote::max_range_requests(data.len() as u64);
