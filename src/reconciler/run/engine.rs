@@ -23,6 +23,28 @@ use crate::reconciler::worker::state::{Ctx, Worker};
 use crate::reconciler::worker::update::UpdateInput;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The worker's context of an event, borrowed field by field from the engine (a macro, not a
+/// method, so a caller may hold other fields of the engine borrowed beside it).
+macro_rules! worker_ctx {
+    ($engine:expr, $now:expr, $notes:expr) => {
+        Ctx {
+            sem: &$engine.sem,
+            operator: &$engine.operator,
+            operator_hash: &$engine.operator_hash,
+            now: $now,
+            notes: $notes,
+            co_started: &mut $engine.co_started,
+            scripts: &$engine.scripts,
+            always_caps: &$engine.always_caps,
+            pre: $engine.cluster.as_ref().map(|cluster| PreconditionInput {
+                cv: &$engine.cv,
+                cluster,
+            }),
+            checks_run: &mut $engine.checks_run,
+        }
+    };
+}
+
 /// The simulated CVO and its ClusterVersion.
 #[derive(Debug, Clone)]
 pub struct Engine {
@@ -347,21 +369,7 @@ impl Engine {
             caps_spec: &self.caps_spec,
             status_caps: &status_caps,
         };
-        let mut cx = Ctx {
-            sem: &self.sem,
-            operator: &self.operator,
-            operator_hash: &self.operator_hash,
-            now,
-            notes,
-            co_started: &mut self.co_started,
-            scripts: &self.scripts,
-            always_caps: &self.always_caps,
-            pre: self.cluster.as_ref().map(|cluster| PreconditionInput {
-                cv: &self.cv,
-                cluster,
-            }),
-            checks_run: &mut self.checks_run,
-        };
+        let mut cx = worker_ctx!(self, now, notes);
         self.worker.update(&mut cx, &inp, &desired);
         self.sync_worker_status(&errs, now, notes);
     }
@@ -666,21 +674,7 @@ impl Engine {
         notes: &mut Vec<String>,
         f: impl FnOnce(&mut Worker, &mut Ctx<'_>) -> T,
     ) -> T {
-        let mut cx = Ctx {
-            sem: &self.sem,
-            operator: &self.operator,
-            operator_hash: &self.operator_hash,
-            now,
-            notes,
-            co_started: &mut self.co_started,
-            scripts: &self.scripts,
-            always_caps: &self.always_caps,
-            pre: self.cluster.as_ref().map(|cluster| PreconditionInput {
-                cv: &self.cv,
-                cluster,
-            }),
-            checks_run: &mut self.checks_run,
-        };
+        let mut cx = worker_ctx!(self, now, notes);
         f(&mut self.worker, &mut cx)
     }
 
