@@ -15,7 +15,7 @@ use std::io::Read;
 pub const INFLATER: &str = if cfg!(feature = "isal") {
     "ISA-L (libisal)"
 } else {
-    "zlib-rs (its own gzip decoding)"
+    "zlib-rs (raw inflate; gzip framing and CRC by mglint)"
 };
 
 /// The size of the calls in which a stream is best inflated ahead of its reader
