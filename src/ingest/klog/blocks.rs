@@ -23,8 +23,12 @@ pub(super) fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::{Mutex, TryLockError};
     // Enough blocks that every thread has one to parse while the reader (often an archive's
-    // decompressor) reads the next: 16 MiB with two threads and the default block size.
-    let in_flight_max = (rayon::current_num_threads() * 2).max(MAX_BLOCKS_IN_FLIGHT);
+    // decompressor) reads the next: 16 MiB with two threads and the default block size. On
+    // one thread, where nothing parses beside the reader, each block as soon as it is read.
+    let in_flight_max = match rayon::current_num_threads() {
+        1 => 1,
+        n => (n * 2).max(MAX_BLOCKS_IN_FLIGHT),
+    };
     let done: Mutex<std::collections::BTreeMap<usize, Chunk>> = Mutex::default();
     let most_waiting = AtomicUsize::new(0);
     // Parsed blocks' buffers, reused for the next blocks read (no fresh pages per block).
