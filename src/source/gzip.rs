@@ -272,6 +272,12 @@ mod tests {
             "named member cut in its trailer".into(),
             good[..good.len() - 3].to_vec(),
         ));
+        // Damage anywhere: every 29th byte of the header-CRC member flipped in turn.
+        for at in (0..good.len()).step_by(29) {
+            let mut bad = good.clone();
+            bad[at] ^= 0x21;
+            cases.push((format!("byte {at} of the header-CRC member flipped"), bad));
+        }
         // A good member, then a second whose method is wrong.
         let mut second = two.clone();
         second[one.len() + 2] = 9;
