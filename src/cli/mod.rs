@@ -478,6 +478,8 @@ pub struct BatchArgs {
     /// `--fail-on` exists
     #[command(flatten)]
     pub rules: RuleArgs,
+    #[command(flatten)]
+    pub risks: RisksSourceArgs,
     /// Replace identifying values in the rows with stable placeholders (one mapping for the
     /// whole batch)
     #[arg(long)]
@@ -607,8 +609,8 @@ impl ByExtension for RisksFormat {
     }
 }
 
-/// Where the published update risks come from (`risks`, `analyze`'s CV025, `recommend
-/// --published-risks`).
+/// Where the published update risks come from (`risks`, `analyze`'s and `batch`'s CV025,
+/// `recommend --published-risks`).
 #[derive(Debug, Clone, Default, Args)]
 pub struct RisksSourceArgs {
     /// Read the risks from this cincinnati-graph-data checkout (its `blocked-edges/`) instead

@@ -39,6 +39,9 @@ pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
             rule_dirs: a.rules.known.rules.clone(),
             no_bundled_rules: a.rules.known.no_bundled_rules,
             no_config: a.rules.no_config,
+            // CV025 judges the checkout's risks (`--risks`, else `risks-dir`), as `analyze`.
+            published_risks: true,
+            risks: a.risks.risks.clone(),
             inputs: a
                 .inputs
                 .iter()
@@ -52,6 +55,9 @@ pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
         ui.note(&n);
     }
     super::warn_rule_files(&settings);
+    for p in &settings.risk_file_problems {
+        say!("warning: {p}");
+    }
     let mut inputs = a.inputs.clone();
     if let Some(f) = &a.from {
         let text = if f.as_os_str() == "-" {

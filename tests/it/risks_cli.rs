@@ -202,6 +202,41 @@ fn analyze_judges_the_risks_of_a_checkout_given_with_risks() {
 }
 
 #[test]
+fn batch_judges_the_risks_of_a_checkout_given_with_risks() {
+    let cgd = checkout();
+    // A file that cannot be read is named in a warning; the others are judged.
+    std::fs::write(cgd.path().join("blocked-edges/4.14.9-Bad.yaml"), "to: [").unwrap();
+    let d = cgd.path().to_string_lossy().to_string();
+    let mg = "fixtures/must-gather/fixed-cvo-rejected-4.14";
+    let cv025 = |extra: &[&str]| {
+        let o = mglint(&[&["batch", mg, "--select", "CV025"][..], extra].concat());
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let row: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let count = row["codes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["code"] == "CV025")
+            .map_or(0, |c| c["count"].as_u64().unwrap());
+        (count, String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    // The bundled snapshot: one risk applies; the checkout's two (NewRisk, OfferedRisk), as
+    // `analyze --risks` finds them.
+    let (bundled, _) = cv025(&[]);
+    let (checkout, err) = cv025(&["--risks", &d]);
+    assert_eq!((bundled, checkout), (1, 2), "{err}");
+    assert!(
+        err.contains("warning: cannot read update risk file `blocked-edges/4.14.9-Bad.yaml`"),
+        "{err}"
+    );
+}
+
+#[test]
 fn the_settings_file_names_the_checkout_with_risks_dir() {
     let cgd = checkout();
     let cfg = cgd.path().join("mglint.toml");
@@ -255,6 +290,7 @@ fn a_missing_checkout_is_named_alike_by_every_command() {
         &["risks", mg, "--risks", missing][..],
         &["analyze", mg, "--risks", missing],
         &["recommend", mg, "--published-risks", "--risks", missing],
+        &["batch", mg, "--risks", missing],
     ] {
         let o = mglint(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
