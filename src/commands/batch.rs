@@ -48,7 +48,6 @@ pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
                 .filter(|i| !i.contains("://") && i.as_str() != "-")
                 .map(std::path::PathBuf::from)
                 .collect(),
-            ..Overrides::default()
         },
     )?;
     if let Some(n) = settings.config_note() {
