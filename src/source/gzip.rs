@@ -169,6 +169,7 @@ mod tests {
 
     /// Reads `r` in calls of `call` bytes: the bytes given out, and the error that ended
     /// them (its kind, and its words as a user sees them), if any.
+    #[cfg(not(feature = "isal"))]
     fn read_all(mut r: impl Read, call: usize) -> (Vec<u8>, Option<(std::io::ErrorKind, String)>) {
         let mut out = Vec::new();
         let mut buf = vec![0u8; call];
