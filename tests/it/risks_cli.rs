@@ -173,8 +173,14 @@ fn analyze_judges_the_risks_of_a_checkout_given_with_risks() {
     let d = cgd.path().to_string_lossy().to_string();
     let mg = "fixtures/must-gather/fixed-cvo-rejected-4.14";
     let args = ["analyze", mg, "--select", "CV025", "--format", "json"];
-    // The bundled snapshot has neither risk.
-    let bundled = cv025_risks(&json(&args));
+    // The bundled snapshot has neither risk; its findings name the snapshot's commit.
+    let bundled_doc = json(&args);
+    let bundled = cv025_risks(&bundled_doc);
+    assert_eq!(
+        bundled_doc["findings"][0]["details"]["catalogue"],
+        "731d04247cc1f01bbeb4806755d80537d834c61d",
+        "{bundled_doc:#}"
+    );
     assert!(
         !bundled.iter().any(|r| r == "NewRisk" || r == "OfferedRisk"),
         "{bundled:?}"
@@ -189,6 +195,11 @@ fn analyze_judges_the_risks_of_a_checkout_given_with_risks() {
         .unwrap();
     assert_eq!(f["details"]["stage"], "taken-completed");
     assert_eq!(f["details"]["from"], "4.14.6");
+    // The finding names the checkout's commit it was judged against.
+    assert_eq!(
+        f["details"]["catalogue"],
+        "0123456789ab0123456789ab0123456789abcdef"
+    );
     // The checkout's bug link leads the references, as a bundled risk's does.
     assert_eq!(f["references"][0], "https://issues.redhat.com/browse/X-1");
     // The Markdown report's section names the checkout's commit, not the snapshot's.

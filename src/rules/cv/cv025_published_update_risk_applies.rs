@@ -131,6 +131,11 @@ fn details(cx: &Context<'_>, f: &mut Finding, x: &Exposure, r: &RiskOutcome) {
     if let Some(c) = r.cvo {
         f.details.insert("cvo_verdict", c.verdict.as_str());
     }
+    // Which catalogue judged it (the bundled snapshot's commit, or the `--risks` checkout's):
+    // a report forwarded without its command line still says what it was checked against.
+    if let Some(c) = cx.risks_catalogue().filter(|c| !c.commit.is_empty()) {
+        f.details.insert("catalogue", c.commit.as_str());
+    }
     if let Some(u) = bug_url(cx, &r.name) {
         f.references.insert(0, u.into());
     }
