@@ -28,6 +28,8 @@ pub mod worker;
 pub use model::semantics::{Flavour, PruneVariant, Semantics};
 pub use replay::{ReplayResult, derive_scenario, replay};
 pub use run::trace::{Change, TraceStep, render_trace};
-pub use run::{Outcome, RenderError, RunOptions, render_json, render_yaml, run, semantics_for};
+pub use run::{
+    Outcome, RenderError, RunOptions, render_json, render_yaml, run, run_events, semantics_for,
+};
 pub use scenario::expect::{Expect, Mismatch, render_mismatches};
 pub use scenario::{Event, Scenario, ScenarioError, TimedEvent, load_scenario};

@@ -409,6 +409,19 @@ fn idle_pass(cx: &mut Cx<'_>, reqs: &[Req]) {
     ));
 }
 
+/// The sorted working events as the scenario's, held in as much memory as they take: the
+/// working vector grew by doubling, and its elements are larger than the scenario's, so the
+/// events are moved in place and the spare capacity handed back (shrinking a block in place
+/// copies nothing, where a second vector of them would be held beside the first).
+fn timed(events: Vec<(Time, u8, usize, Event)>) -> Vec<TimedEvent> {
+    let mut v: Vec<TimedEvent> = events
+        .into_iter()
+        .map(|(at, _, _, event)| TimedEvent { at, event })
+        .collect();
+    v.shrink_to_fit();
+    v
+}
+
 fn finish(
     mut cx: Cx<'_>,
     install: Option<(Time, Release)>,
@@ -483,11 +496,7 @@ fn finish(
         operator_release,
         initial_spec,
         initial_status,
-        events: cx
-            .events
-            .into_iter()
-            .map(|(at, _, _, event)| TimedEvent { at, event })
-            .collect(),
+        events: timed(cx.events),
         ..Scenario::default()
     };
     Derived {
@@ -499,5 +508,34 @@ fn finish(
         writer,
         log_until: cx.timeline.instances.iter().map(|i| i.end).max(),
         reference,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scenario_holds_its_events_in_order_and_no_spare_room() {
+        let t = |s: &str| crate::model::parse_rfc3339(s).unwrap();
+        let mut working = Vec::with_capacity(64);
+        working.push((t("2024-01-02T09:00:00Z"), POD, 0, Event::Tick));
+        let pass = Event::PassResult(PassResult {
+            ok: Some(true),
+            ..Default::default()
+        });
+        working.push((t("2024-01-02T09:00:01Z"), PASS, 1, pass.clone()));
+        working.push((t("2024-01-02T09:00:02Z"), TICK, 2, Event::Tick));
+        let events = timed(working);
+        assert_eq!(events.capacity(), events.len());
+        let got: Vec<(Time, &Event)> = events.iter().map(|e| (e.at, &e.event)).collect();
+        assert_eq!(
+            got,
+            [
+                (t("2024-01-02T09:00:00Z"), &Event::Tick),
+                (t("2024-01-02T09:00:01Z"), &pass),
+                (t("2024-01-02T09:00:02Z"), &Event::Tick),
+            ]
+        );
     }
 }

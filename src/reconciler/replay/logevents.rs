@@ -76,8 +76,9 @@ fn version_of(cx: &Cx<'_>, reqs: &[Req], image: &str) -> String {
 
 /// A `pod_start` per CVO container instance that led after the install began.
 pub fn pods(cx: &mut Cx<'_>, install: Option<&(Time, Release)>, reqs: &[Req]) {
-    let instances = cx.timeline.instances.clone();
-    for inst in &instances {
+    // The timeline is borrowed for the whole derivation, not from `cx`: read in place.
+    let timeline = cx.timeline;
+    for inst in &timeline.instances {
         let t = sec(inst.leading_from().unwrap_or(inst.start));
         if install.is_some_and(|(s, _)| t <= *s) {
             continue;
@@ -124,8 +125,9 @@ pub fn passes(cx: &mut Cx<'_>, reqs: &[Req]) {
     let floor = cx.events.iter().map(|e| e.0).min();
     let (mut ok, mut failed, mut stuck, mut skipped, mut cut) = (0, 0, 0, 0, 0);
     let mut retimed = 0;
-    let passes = cx.timeline.passes.clone();
-    for p in &passes {
+    // Read in place (a steady year's passes, with their evidence, are megabytes).
+    let timeline = cx.timeline;
+    for p in &timeline.passes {
         if floor.is_some_and(|f| sec(p.start) < f) {
             continue;
         }

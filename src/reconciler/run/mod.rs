@@ -8,8 +8,8 @@ pub mod trace;
 
 use super::model::capabilities::CapabilitiesStatus;
 use super::model::semantics::{self, Flavour, Semantics};
-use super::scenario::Scenario;
 use super::scenario::expect::{self, Mismatch};
+use super::scenario::{Scenario, TimedEvent};
 use crate::model::ClusterVersion;
 use trace::TraceStep;
 
@@ -85,13 +85,20 @@ pub fn semantics_for(s: &Scenario, opts: &RunOptions) -> (Semantics, Vec<String>
 
 /// Runs a scenario to its end.
 pub fn run(s: &Scenario, opts: &RunOptions) -> Outcome {
+    run_events(s, &s.events, opts)
+}
+
+/// Runs `events` from the settings and starting state of `s` (whose own events are not
+/// read): one list of events run under several settings without a copy of it for each
+/// (the replay runs a year of passes up to a dozen times).
+pub fn run_events(s: &Scenario, events: &[TimedEvent], opts: &RunOptions) -> Outcome {
     let (sem, notes) = semantics_for(s, opts);
     let mut engine = engine::Engine::new(s, sem);
     let trace: Vec<TraceStep> = if opts.no_trace {
-        s.events.iter().for_each(|ev| engine.advance(ev));
+        events.iter().for_each(|ev| engine.advance(ev));
         Vec::new()
     } else {
-        s.events
+        events
             .iter()
             .enumerate()
             .map(|(i, ev)| engine.step(i, ev))
