@@ -88,7 +88,7 @@ struct FileResult {
     parsed: kinds::Parsed,
     diags: Vec<Diagnostic>,
     /// The text, kept in the file table for evidence (resource files).
-    text: Option<Arc<str>>,
+    text: Option<crate::vocab::files::FileText>,
 }
 
 /// Ingests the inputs into one bundle. Inputs that cannot be opened are recorded in

@@ -44,6 +44,16 @@ pub fn condition_freshness(conds: &[Condition]) -> Option<Time> {
     conds.iter().filter_map(|c| c.last_transition_time).max()
 }
 
+/// `to.append(from)`, moving `from`'s vector whole when `to` is empty (see
+/// [`Objects::append`]).
+fn append_moving<T>(to: &mut Vec<T>, from: &mut Vec<T>) {
+    if to.is_empty() {
+        std::mem::swap(to, from);
+    } else {
+        to.append(from);
+    }
+}
+
 /// Keeps one object per key: the freshest (ties: the first in path order).
 fn dedup<T: Kind>(v: Vec<Sourced<T>>) -> Vec<Sourced<T>> {
     let mut best: BTreeMap<String, usize> = BTreeMap::new();
@@ -138,9 +148,13 @@ macro_rules! objects {
             }
 
             /// Moves every object of `other` in (after this store's).
+            ///
+            /// Into a kind this store has none of, `other`'s vector is moved whole: no second
+            /// vector of them is made while the first is still held (the Events of a year are
+            /// megabytes), nor the first freed after.
             pub fn append(&mut self, other: &mut Objects) {
-                $( self.$field.append(&mut other.$field); )*
-                self.raw.append(&mut other.raw);
+                $( append_moving(&mut self.$field, &mut other.$field); )*
+                append_moving(&mut self.raw, &mut other.raw);
             }
 
             /// One object per key, the freshest; each kind in its order.

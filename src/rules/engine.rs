@@ -12,7 +12,6 @@ use crate::model::{Provenance, Sourced, Time};
 use crate::status::Assessment;
 use crate::timeline::{Evidence, Timeline};
 use crate::vocab::{FileTable, locate};
-use std::sync::Arc;
 
 pub use super::facts::Fact;
 pub use super::model::{Input, MetaRef, RuleMeta};
@@ -275,7 +274,7 @@ pub fn prov_evidence(files: &FileTable, prov: &Provenance, text: &str) -> Eviden
         }
         _ => {
             if let Some(line) = prov.line {
-                let t: Arc<str> = Arc::from(format!("{}\n", e.text));
+                let t = crate::vocab::files::FileText::from(format!("{}\n", e.text));
                 let len = e.text.len();
                 e.snippet = Some(Snippet {
                     text: t,

@@ -4,15 +4,15 @@
 //! escaping can keep a value the masking would have found.
 
 use super::model::{Detail, EvidenceItem, Finding, Report, Snippet};
+use crate::vocab::files::FileText;
 use crate::vocab::secrets::{mask_in_place, mask_lines};
 use std::collections::HashMap;
-use std::sync::Arc;
 
 impl Report {
     /// Masks every secret in the texts the report took from the input.
     pub fn mask_secrets(&mut self) {
         // Evidence snippets share their file's text: each file is masked once.
-        let mut files: HashMap<usize, Option<Arc<str>>> = HashMap::new();
+        let mut files: HashMap<usize, Option<FileText>> = HashMap::new();
         for f in &mut self.findings {
             mask_finding(f, &mut files);
         }
@@ -23,7 +23,7 @@ impl Report {
     }
 }
 
-fn mask_finding(f: &mut Finding, files: &mut HashMap<usize, Option<Arc<str>>>) {
+fn mask_finding(f: &mut Finding, files: &mut HashMap<usize, Option<FileText>>) {
     mask_in_place(&mut f.message);
     for (_, d) in f.details.iter_mut() {
         match d {
@@ -37,16 +37,16 @@ fn mask_finding(f: &mut Finding, files: &mut HashMap<usize, Option<Arc<str>>>) {
     }
 }
 
-fn mask_evidence(e: &mut EvidenceItem, files: &mut HashMap<usize, Option<Arc<str>>>) {
+fn mask_evidence(e: &mut EvidenceItem, files: &mut HashMap<usize, Option<FileText>>) {
     mask_in_place(&mut e.text);
     if let Some(l) = &mut e.label {
         mask_in_place(l);
     }
     if let Some(s) = &mut e.snippet {
-        let key = Arc::as_ptr(&s.text).cast::<u8>() as usize;
+        let key = s.text.key();
         let masked = files
             .entry(key)
-            .or_insert_with(|| mask_lines(&s.text).map(Arc::from))
+            .or_insert_with(|| mask_lines(&s.text).map(FileText::from))
             .clone();
         if let Some(text) = masked {
             *s = remap(s, text);
@@ -56,7 +56,7 @@ fn mask_evidence(e: &mut EvidenceItem, files: &mut HashMap<usize, Option<Arc<str
 
 /// The snippet over its masked text, its span moved to the same line and column (cut to the
 /// line's new end): masking keeps the lines.
-fn remap(s: &Snippet, text: Arc<str>) -> Snippet {
+fn remap(s: &Snippet, text: FileText) -> Snippet {
     let old: &str = &s.text;
     let at = crate::vocab::text::floor_char_boundary(old, s.span.0);
     let line = memchr::memchr_iter(b'\n', &old.as_bytes()[..at]).count();
@@ -83,14 +83,14 @@ mod tests {
 
     #[test]
     fn a_snippet_keeps_its_line_when_masked() {
-        let text: Arc<str> = Arc::from("a: 1\npassword: hunter2xyz\nmessage: failed to apply\n");
+        let text = FileText::from("a: 1\npassword: hunter2xyz\nmessage: failed to apply\n");
         let s = Snippet {
             span: (35, 41),
             first_line: 1,
             text,
         };
         let masked = mask_lines(&s.text).unwrap();
-        let m = remap(&s, Arc::from(masked));
+        let m = remap(&s, FileText::from(masked));
         assert!(!m.text.contains("hunter2xyz"), "{}", m.text);
         assert_eq!(&m.text[m.span.0..m.span.1], "failed");
     }

@@ -85,7 +85,7 @@ impl Family {
 /// whole resource file (shared), or just the evidence line when the file text is not kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Snippet {
-    pub text: Arc<str>,
+    pub text: crate::vocab::files::FileText,
     /// 1-based line number of the first line of `text`.
     pub first_line: u32,
     /// Byte range inside `text` that the evidence points at.

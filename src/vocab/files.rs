@@ -191,6 +191,69 @@ impl Serialize for Provenance {
     }
 }
 
+/// A file's text, shared (the file table's, and every evidence snippet that points into it):
+/// the buffer the file was read into, kept as it is. Made into an `Arc<str>` it was copied,
+/// and the freed buffer of a large file (an 11 MB `events.yaml`) raised the C allocator's
+/// threshold for mapping blocks of their own to its size, so that everything smaller was
+/// carved from heaps it keeps: tens of megabytes held after they were freed.
+#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FileText(Arc<String>);
+
+impl FileText {
+    /// Whether two texts are the same buffer (not only equal).
+    pub fn same(&self, other: &FileText) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// The address of the buffer, a key for work done once per text.
+    pub fn key(&self) -> usize {
+        self.0.as_ptr() as usize
+    }
+}
+
+impl std::ops::Deref for FileText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+impl AsRef<str> for FileText {
+    fn as_ref(&self) -> &str {
+        self
+    }
+}
+
+impl std::borrow::Borrow<str> for FileText {
+    fn borrow(&self) -> &str {
+        self
+    }
+}
+
+impl std::fmt::Debug for FileText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.0.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for FileText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl From<String> for FileText {
+    fn from(s: String) -> Self {
+        FileText(Arc::new(s))
+    }
+}
+
+impl From<&str> for FileText {
+    fn from(s: &str) -> Self {
+        FileText(Arc::new(s.to_string()))
+    }
+}
+
 /// Byte offsets of line starts in a text, for turning offsets into line numbers.
 #[derive(Debug)]
 pub struct LineIndex {
@@ -225,12 +288,12 @@ pub struct FileEntry {
     /// Bytes read (after decompression).
     pub size: u64,
     /// The file's text, kept for files that evidence may point into (resources).
-    text: Option<Arc<str>>,
+    text: Option<FileText>,
     lines: OnceLock<LineIndex>,
 }
 
 impl FileEntry {
-    pub fn text(&self) -> Option<&Arc<str>> {
+    pub fn text(&self) -> Option<&FileText> {
         self.text.as_ref()
     }
 
@@ -295,7 +358,7 @@ impl FileTable {
 
     /// Records what was read of a registered file: its size and, when evidence may point
     /// into it, its text.
-    pub fn set_read(&mut self, id: FileId, size: u64, text: Option<Arc<str>>) {
+    pub fn set_read(&mut self, id: FileId, size: u64, text: Option<FileText>) {
         if let Some(e) = self.entries.get_mut(id.0 as usize) {
             e.size = size;
             e.text = text;
@@ -307,7 +370,7 @@ impl FileTable {
     }
 
     /// The kept text of a file.
-    pub fn text(&self, file: &FileRef) -> Option<&Arc<str>> {
+    pub fn text(&self, file: &FileRef) -> Option<&FileText> {
         self.get(file.id())
             .filter(|e| e.file == *file)
             .and_then(FileEntry::text)
@@ -376,7 +439,7 @@ mod tests {
         let mut t = FileTable::default();
         let a = t.register(Arc::from("in"), Arc::from("a.yaml"), FileKind::Resource);
         let b = t.register(Arc::from("in"), Arc::from("b.yaml"), FileKind::Resource);
-        t.set_read(b.id(), 4, Some(Arc::from("x\ny\n")));
+        t.set_read(b.id(), 4, Some(FileText::from("x\ny\n")));
         assert!(t.text(&a).is_none());
         assert_eq!(t.text(&b).map(|s| s.as_ref()), Some("x\ny\n"));
         assert_eq!(

@@ -33,52 +33,89 @@ struct Line<'a> {
 }
 
 fn lines(text: &str) -> Vec<Line<'_>> {
-    let mut out = Vec::new();
-    let mut offset = 0usize;
-    for (i, raw) in text.split_inclusive('\n').enumerate() {
-        let line_start = offset;
-        offset += raw.len();
-        let body = raw.trim_end_matches(['\n', '\r']);
-        let indent = body.len() - body.trim_start_matches(' ').len();
-        let rest = &body[indent..];
-        let trimmed = rest.trim_end();
-        if trimmed.is_empty()
-            || trimmed.starts_with('#')
-            || matches!(trimmed, "}" | "}," | "]" | "]," | "---")
+    Lines::new(text).collect()
+}
+
+/// The lines of a text one at a time, as [`lines`] gives them all at once: a List of tens of
+/// thousands of Events is hundreds of thousands of lines, tens of megabytes as a vector.
+struct Lines<'a> {
+    raw: std::iter::Enumerate<std::str::SplitInclusive<'a, char>>,
+    offset: usize,
+    /// The next line, read ahead: a JSON `{` alone takes its keys' indent from it.
+    next: Option<Line<'a>>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        let mut l = Lines {
+            raw: text.split_inclusive('\n').enumerate(),
+            offset: 0,
+            next: None,
+        };
+        l.next = l.read();
+        l
+    }
+
+    /// The next line with content, as read (before the `{` adjustment).
+    fn read(&mut self) -> Option<Line<'a>> {
+        for (i, raw) in self.raw.by_ref() {
+            let line_start = self.offset;
+            self.offset += raw.len();
+            let body = raw.trim_end_matches(['\n', '\r']);
+            let indent = body.len() - body.trim_start_matches(' ').len();
+            let rest = &body[indent..];
+            let trimmed = rest.trim_end();
+            if trimmed.is_empty()
+                || trimmed.starts_with('#')
+                || matches!(trimmed, "}" | "}," | "]" | "]," | "---")
+            {
+                continue;
+            }
+            let no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            let (dash, eff, content) = if trimmed == "-" || trimmed == "{" || trimmed == "[" {
+                (true, indent + 2, "")
+            } else if let Some(after) = rest.strip_prefix("- ") {
+                let pad = after.len() - after.trim_start_matches(' ').len();
+                (true, indent + 2 + pad, after.trim_start_matches(' '))
+            } else {
+                (false, indent, rest)
+            };
+            let start = line_start + (body.len() - content.len().min(body.len()));
+            let start = if content.is_empty() {
+                line_start + indent
+            } else {
+                start
+            };
+            return Some(Line {
+                no,
+                start,
+                indent,
+                eff,
+                dash,
+                content: content.trim_end(),
+            });
+        }
+        None
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = Line<'a>;
+
+    fn next(&mut self) -> Option<Line<'a>> {
+        let mut l = self.next.take()?;
+        self.next = self.read();
+        // A JSON `{` alone opens an item whose keys sit at the next line's indent (2 or 4
+        // spaces).
+        if let Some(n) = &self.next
+            && l.dash
+            && l.content.is_empty()
+            && n.indent > l.indent
         {
-            continue;
+            l.eff = n.indent;
         }
-        let no = u32::try_from(i + 1).unwrap_or(u32::MAX);
-        let (dash, eff, content) = if trimmed == "-" || trimmed == "{" || trimmed == "[" {
-            (true, indent + 2, "")
-        } else if let Some(after) = rest.strip_prefix("- ") {
-            let pad = after.len() - after.trim_start_matches(' ').len();
-            (true, indent + 2 + pad, after.trim_start_matches(' '))
-        } else {
-            (false, indent, rest)
-        };
-        let start = line_start + (body.len() - content.len().min(body.len()));
-        let start = if content.is_empty() {
-            line_start + indent
-        } else {
-            start
-        };
-        out.push(Line {
-            no,
-            start,
-            indent,
-            eff,
-            dash,
-            content: content.trim_end(),
-        });
+        Some(l)
     }
-    // A JSON `{` alone opens an item whose keys sit at the next line's indent (2 or 4 spaces).
-    for i in 0..out.len().saturating_sub(1) {
-        if out[i].dash && out[i].content.is_empty() && out[i + 1].indent > out[i].indent {
-            out[i].eff = out[i + 1].indent;
-        }
-    }
-    out
 }
 
 /// The key of a `key: value` or `"key": value` line.
@@ -260,16 +297,55 @@ pub fn object_spans(text: &str) -> Vec<(usize, usize)> {
 /// at least one item), in order; `None` for anything else (several documents, no `items`,
 /// compact JSON).
 pub fn list_item_spans(text: &str) -> Option<Vec<(usize, usize)>> {
-    let docs = documents(text);
-    let mut docs = docs.iter().filter(|d| !d.is_empty());
-    let root: &[Line<'_>] = docs.next()?;
-    if docs.next().is_some() {
+    // One pass over the lines, none kept: the root's `items` key, the lines under it cut
+    // into items where a dash sits at the first item's indent (as `find_key`, `children`
+    // and `items` read a block), then a check that no `---` starts a second document.
+    let mut lines = Lines::new(text);
+    let first = lines.next()?;
+    let base = first.eff;
+    let mut key = first;
+    while !(key.eff == base && key_of(key.content) == Some("items")) {
+        key = lines.next()?;
+    }
+    let e = key.eff;
+    let mut last_no = key.no;
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut at = None;
+    // The open item: where it starts and its last line.
+    let mut open: Option<(usize, Line<'_>)> = None;
+    for l in lines.by_ref() {
+        last_no = l.no;
+        if !(l.eff > e || (l.dash && l.indent >= e)) {
+            break;
+        }
+        let at = *at.get_or_insert(l.dash.then_some(l.indent));
+        // Children that do not open with a dash are no list: no items.
+        let Some(at) = at else { return None };
+        if l.dash && l.indent == at {
+            if let Some((start, end)) = open.take() {
+                spans.push((start, block_end(text, &[end])));
+            }
+            open = Some((line_start(text, l.start), l));
+        } else if let Some((_, end)) = &mut open {
+            *end = l;
+        }
+    }
+    if let Some((start, end)) = open {
+        spans.push((start, block_end(text, &[end])));
+    }
+    // Lines after the items still belong to the one document: only the last line matters.
+    if let Some(l) = lines.last() {
+        last_no = l.no;
+    }
+    let seps = text
+        .split_inclusive('\n')
+        .enumerate()
+        .filter(|(_, raw)| raw.trim_end() == "---")
+        .map(|(i, _)| u32::try_from(i + 1).unwrap_or(u32::MAX));
+    let mut seps = seps.skip_while(|&s| s < first.no);
+    if seps.next().is_some_and(|s| s < last_no) {
         return None;
     }
-    let i = find_key(root, "items")?;
-    let spans: Vec<(usize, usize)> = items(children(root, i))
-        .map(|it| block_span(text, it))
-        .collect();
     (!spans.is_empty()).then_some(spans)
 }
 
@@ -485,7 +561,11 @@ mod tests {
     fn table(text: &str) -> (FileTable, Provenance) {
         let mut t = FileTable::default();
         let f = t.register(Arc::from("in"), Arc::from("cos.yaml"), FileKind::Resource);
-        t.set_read(f.id(), text.len() as u64, Some(Arc::from(text)));
+        t.set_read(
+            f.id(),
+            text.len() as u64,
+            Some(crate::vocab::files::FileText::from(text)),
+        );
         (t, Provenance::file(&f))
     }
 
@@ -532,6 +612,75 @@ mod tests {
         );
         assert_eq!(object_spans(CV).len(), 1);
         assert!(object_spans("{\"kind\":\"List\",\"items\":[{},{}]}").len() <= 1);
+    }
+
+    /// `list_item_spans` as it was written before it read the lines one at a time: the
+    /// lines of every document kept, the blocks cut from them.
+    fn list_item_spans_kept(text: &str) -> Option<Vec<(usize, usize)>> {
+        let docs = documents(text);
+        let mut docs = docs.iter().filter(|d| !d.is_empty());
+        let root: &[Line<'_>] = docs.next()?;
+        if docs.next().is_some() {
+            return None;
+        }
+        let i = find_key(root, "items")?;
+        let spans: Vec<(usize, usize)> = items(children(root, i))
+            .map(|it| block_span(text, it))
+            .collect();
+        (!spans.is_empty()).then_some(spans)
+    }
+
+    /// The spans read in one pass are the spans the kept lines gave, on hand-made edge
+    /// cases and on every resource file of the fixtures and the corpus.
+    #[test]
+    fn list_item_spans_read_in_one_pass_match_the_kept_lines() {
+        let cases = [
+            "apiVersion: v1\nitems:\n- metadata:\n    name: a\n- metadata:\n    name: b\nkind: List\n",
+            "---\nitems:\n- a: 1\n- b: 2\n",
+            "items:\n- a: 1\n---\nitems:\n- b: 2\n",
+            "items:\n- a: 1\n- b: 2\n---\n",
+            "items:\n- a: 1\n- b: 2\n---\n# only a comment\n",
+            "items:\n  - a: 1\n    c: 3\n  - b: 2\nkind: List\n",
+            "items:\n  a: 1\n",
+            "items: []\nkind: List\n",
+            "kind: List\n",
+            "",
+            "\n\n# nothing\n",
+            "  items:\n  - a\n - b\n- c\n",
+            "{\n  \"items\": [\n    {\n      \"a\": 1\n    },\n    {\n      \"b\": 2\n    }\n  ]\n}\n",
+            "{\n    \"kind\": \"List\",\n    \"items\": [\n        {\n            \"a\": 1\n        }\n    ]\n}",
+            "items:\r\n- a: 1\r\n- b: 2\r\n",
+            "items:\n-\n  a: 1\n-   b: 2\n- c\nafter: 1\n",
+        ];
+        for c in cases {
+            assert_eq!(list_item_spans(c), list_item_spans_kept(c), "{c:?}");
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut dirs = vec![root.join("fixtures"), root.join("../shared/corpus")];
+        let (mut files, mut lists) = (0, 0);
+        while let Some(d) = dirs.pop() {
+            let Ok(rd) = std::fs::read_dir(&d) else {
+                continue;
+            };
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                    continue;
+                }
+                let yaml = p
+                    .extension()
+                    .is_some_and(|x| x == "yaml" || x == "yml" || x == "json");
+                let Some(text) = yaml.then(|| std::fs::read_to_string(&p).ok()).flatten() else {
+                    continue;
+                };
+                let kept = list_item_spans_kept(&text);
+                lists += usize::from(kept.is_some());
+                files += 1;
+                assert_eq!(list_item_spans(&text), kept, "{}", p.display());
+            }
+        }
+        assert!(files > 100 && lists > 10, "{files} files, {lists} lists");
     }
 
     fn line_of(text: &str, name: Option<&str>, path: &str) -> Option<(u32, String)> {

@@ -16,7 +16,6 @@ use crate::vocab::encoding::{self, Encoding};
 use crate::vocab::kind::{Location, SniffMode};
 use crate::vocab::{FileKind, FileRef};
 use std::io::BufRead;
-use std::sync::Arc;
 
 /// How a kind's files are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,7 +115,7 @@ pub(crate) struct FileCx<'o> {
     pub bytes: u64,
     pub diags: Vec<Diagnostic>,
     /// The text, kept in the file table for evidence (resource files).
-    pub text: Option<Arc<str>>,
+    pub text: Option<crate::vocab::files::FileText>,
 }
 
 impl<'o> FileCx<'o> {

@@ -7,8 +7,8 @@ use crate::ingest::{diag, resources};
 use crate::model::{Cause, Diagnostic, Objects, Provenance, Severity};
 use crate::source::VFile;
 use crate::vocab::encoding::Encoding;
+use crate::vocab::files::FileText;
 use crate::vocab::kind::{Location, ResourceAt, SniffMode};
-use std::sync::Arc;
 
 /// Top-level keys that make a YAML document one of mglint's inputs.
 const YAML_KEYS: &[&str] = &["---", "apiVersion:", "kind:", "items:", "metadata:"];
@@ -95,9 +95,9 @@ pub(super) fn objects(
     place: &ResourceAt,
     cx: &mut FileCx<'_>,
 ) -> Objects {
-    // The bytes become the text without a second copy living through the parse.
-    let text: Arc<str> = match String::from_utf8(data) {
-        Ok(t) => Arc::from(t),
+    // The bytes become the text without a copy (see `FileText`).
+    let text: FileText = match String::from_utf8(data) {
+        Ok(t) => FileText::from(t),
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
             cx.note(
@@ -105,7 +105,7 @@ pub(super) fn objects(
                 None,
                 format!("invalid UTF-8 at byte {at} (replaced with U+FFFD)"),
             );
-            Arc::from(String::from_utf8_lossy(e.as_bytes()).as_ref())
+            FileText::from(String::from_utf8_lossy(e.as_bytes()).into_owned())
         }
     };
     // Go's `encoding/json`, which oc reads alerts with, refuses a byte order mark.

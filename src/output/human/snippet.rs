@@ -123,12 +123,12 @@ pub fn cut(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
+    use crate::vocab::files::FileText;
 
     #[test]
     fn the_span_line_and_its_neighbours() {
         let s = Snippet {
-            text: Arc::from("a: 1\nb: two\nc: 3\n"),
+            text: FileText::from("a: 1\nb: two\nc: 3\n"),
             first_line: 1,
             span: (8, 11),
         };
@@ -146,7 +146,7 @@ mod tests {
         // A log line with an ESC sequence before the span: shown `\x1b`, the mark still on
         // the span's text.
         let s = Snippet {
-            text: Arc::from("E \u{1b}]0;x\u{7}\tmsg: NEEDLE\r\n"),
+            text: FileText::from("E \u{1b}]0;x\u{7}\tmsg: NEEDLE\r\n"),
             first_line: 1,
             span: (14, 20),
         };

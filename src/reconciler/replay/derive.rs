@@ -438,7 +438,9 @@ fn finish(
             fmt_k8s(&sec(r))
         ));
     }
-    cx.events.sort_by_key(|a| (a.0, a.1, a.2));
+    // The keys are unique (`.2` is the order of pushing), so an unstable sort gives the
+    // stable sort's order without its scratch (half the events, megabytes for a year).
+    cx.events.sort_unstable_by_key(|a| (a.0, a.1, a.2));
     let operator_release = install.map(|(_, r)| r).unwrap_or_default();
     let minor = writer.as_ref().map(|w| w.minor);
     if let Some(w) = &writer {

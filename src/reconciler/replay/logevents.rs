@@ -120,6 +120,9 @@ pub fn pods(cx: &mut Cx<'_>, install: Option<&(Time, Release)>, reqs: &[Req]) {
     }
 }
 
+/// Room left for the events the derivation adds after the passes' (a handful).
+const LATER_EVENTS: usize = 64;
+
 /// A pass event per CVO log pass with a result.
 pub fn passes(cx: &mut Cx<'_>, reqs: &[Req]) {
     let floor = cx.events.iter().map(|e| e.0).min();
@@ -127,6 +130,9 @@ pub fn passes(cx: &mut Cx<'_>, reqs: &[Req]) {
     let mut retimed = 0;
     // Read in place (a steady year's passes, with their evidence, are megabytes).
     let timeline = cx.timeline;
+    // At most one event a pass, and a few more after them (inputs, the last pass's state,
+    // generations, the final tick): room for them at once, not a doubled vector.
+    cx.events.reserve(timeline.passes.len() + LATER_EVENTS);
     for p in &timeline.passes {
         if floor.is_some_and(|f| sec(p.start) < f) {
             continue;
