@@ -49,6 +49,8 @@ pub fn condition_freshness(conds: &[Condition]) -> Option<Time> {
 fn append_moving<T>(to: &mut Vec<T>, from: &mut Vec<T>) {
     if to.is_empty() {
         std::mem::swap(to, from);
+        // The room the vector grew into and did not fill, handed back in place.
+        to.shrink_to_fit();
     } else {
         to.append(from);
     }

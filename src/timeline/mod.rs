@@ -97,11 +97,7 @@ pub fn build(bundle: &Bundle) -> Timeline {
     // One vector of the events in this order, as long as they are: the CVO logs' events of
     // a steady year are megabytes, and appending to a vector that doubles left up to twice
     // that, beside the emptied vectors' own memory, held until the timeline was built.
-    raw.reserve_exact(from_events.len() + from_logs.len() + from_ci.len());
-    for mut part in [from_events, from_logs, from_ci] {
-        raw.append(&mut part);
-    }
-    let events = merge::merge(raw);
+    let events = merge::merge(merge::concat(vec![raw, from_events, from_logs, from_ci]));
     let history = cluster::merged_history(bundle);
     let inp = episodes::Inputs {
         events: &events,

@@ -320,7 +320,7 @@ pub fn list_item_spans(text: &str) -> Option<Vec<(usize, usize)>> {
         }
         let at = *at.get_or_insert(l.dash.then_some(l.indent));
         // Children that do not open with a dash are no list: no items.
-        let Some(at) = at else { return None };
+        let at = at?;
         if l.dash && l.indent == at {
             if let Some((start, end)) = open.take() {
                 spans.push((start, block_end(text, &[end])));
