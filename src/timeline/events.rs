@@ -40,6 +40,9 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) {
     for ev in &bundle.objects.events {
         event(&bundle.files, ev, out);
     }
+    // The room the vector grew into and did not fill, handed back in place (it is held
+    // while the CVO logs' events are read beside it).
+    out.shrink_to_fit();
 }
 
 fn subject_of(e: &Event) -> Subject {
@@ -106,6 +109,8 @@ fn event(files: &FileTable, ev: &Sourced<Event>, out: &mut Vec<TimelineEvent>) {
     let anchor = (!e.metadata.name.is_empty()).then_some(e.metadata.name.as_str());
     let prov = locate(files, &ev.prov, anchor, &e.reason, "reason");
     let evidence = Evidence::new(prov, &format!("{} {} {}", e.type_, e.reason, e.message));
+    // The last kind takes the message and evidence themselves, the others copies.
+    let last = kinds.pop();
     for kind in kinds {
         out.push(TimelineEvent {
             time: t,
@@ -114,6 +119,16 @@ fn event(files: &FileTable, ev: &Sourced<Event>, out: &mut Vec<TimelineEvent>) {
             kind,
             message: msg.clone(),
             evidence: vec![evidence.clone()],
+        });
+    }
+    if let Some(kind) = last {
+        out.push(TimelineEvent {
+            time: t,
+            source: EventSource::KubeEvent,
+            subject,
+            kind,
+            message: msg,
+            evidence: vec![evidence],
         });
     }
 }
