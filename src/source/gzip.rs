@@ -1,9 +1,8 @@
 //! The gzip inflater: ISA-L's (the system's libisal) in a build with the `isal` feature, about
 //! twice as fast on one core, else zlib-rs's raw inflater (driven through flate2's
-//! `Decompress`) with the gzip framing read in [`zlib_gzip`] and the CRC computed by
-//! `crc32fast`: 10 % less time than zlib-rs's own gzip decoding, whose CRC costs as much as
-//! that). Both read streams of one or more
-//! members (`pigz`, concatenated files) and check each member's CRC and length; both report a
+//! `Decompress`) with the gzip framing read in `zlib_gzip` and the CRC computed by
+//! `crc32fast` (10 % less time than zlib-rs's own gzip decoding, whose CRC cost about that).
+//! Both read streams of one or more members (`pigz`, concatenated files) and check each member's CRC and length; both report a
 //! stream that ends early as truncated (`UnexpectedEof`) and bad data as corrupt
 //! (`InvalidData`), so the messages a user sees do not depend on the build. They differ in
 //! one thing on damaged data: ISA-L (through isal-rs) may give out fewer of the bytes before

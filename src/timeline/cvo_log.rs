@@ -40,8 +40,12 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) -> LogScan {
     for log in &bundle.cvo_logs {
         scan_log(log, out, &mut scan);
     }
-    scan.passes
-        .sort_by(|a, b| (a.start, &a.pod, a.previous_log).cmp(&(b.start, &b.pod, b.previous_log)));
+    // A steady year's passes are megabytes (16 k of them, 8 MB): no room doubled past them,
+    // and sorted without a scratch copy.
+    scan.passes.shrink_to_fit();
+    sort_in_place(&mut scan.passes, |a, b| {
+        (a.start, &a.pod, a.previous_log).cmp(&(b.start, &b.pod, b.previous_log))
+    });
     scan.instances
         .sort_by(|a, b| (a.start, &a.pod, a.previous_log).cmp(&(b.start, &b.pod, b.previous_log)));
     scan.loads
@@ -52,6 +56,27 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) -> LogScan {
         .dedup_by(|b, a| a.time == b.time && a.merge == b.merge);
     dedupe(&mut scan);
     scan
+}
+
+/// Sorts `v` as a stable `sort_by(cmp)` does, without its scratch copy of the elements (up
+/// to half the vector): their indices are sorted, then each element is swapped into place
+/// along the permutation's cycles.
+fn sort_in_place<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    let mut order: Vec<usize> = (0..v.len()).collect();
+    order.sort_by(|&a, &b| cmp(&v[a], &v[b]));
+    // Position `i` takes the element at `order[i]`; a position filled is marked `order[i] = i`.
+    for start in 0..order.len() {
+        let mut at = start;
+        loop {
+            let from = order[at];
+            order[at] = at;
+            if from == start {
+                break;
+            }
+            v.swap(at, from);
+            at = from;
+        }
+    }
 }
 
 /// How far a copy of a pass got (the same pass read from two dumps of one log).
@@ -67,26 +92,24 @@ fn progress(p: &Pass) -> (bool, bool, u32, Option<Time>) {
 /// The same container's log in two must-gathers (an earlier dump is a prefix of the later
 /// one) gives each pass and instance twice: keep one, the furthest along.
 fn dedupe(scan: &mut LogScan) {
-    let mut passes: Vec<Pass> = Vec::with_capacity(scan.passes.len());
-    for p in scan.passes.drain(..) {
-        if let Some(last) = passes.last_mut()
-            && last.pod == p.pod
+    // In place (no second vector of the passes beside the first).
+    scan.passes.dedup_by(|p, last| {
+        if !(last.pod == p.pod
             && last.start == p.start
             && last.target == p.target
-            && last.attempt == p.attempt
+            && last.attempt == p.attempt)
         {
-            let mut evidence = std::mem::take(&mut last.evidence);
-            if progress(&p) > progress(last) {
-                *last = p;
-            }
-            evidence.append(&mut last.evidence);
-            evidence.dedup();
-            last.evidence = evidence;
-            continue;
+            return false;
         }
-        passes.push(p);
-    }
-    scan.passes = passes;
+        let mut evidence = std::mem::take(&mut last.evidence);
+        if progress(p) > progress(last) {
+            std::mem::swap(last, p);
+        }
+        evidence.append(&mut last.evidence);
+        evidence.dedup();
+        last.evidence = evidence;
+        true
+    });
     let mut instances: Vec<Instance> = Vec::with_capacity(scan.instances.len());
     for i in scan.instances.drain(..) {
         // A log without the start banner that begins where the same container's log ended
