@@ -275,7 +275,7 @@ fn the_in_place_sort_is_the_stable_sort() {
         // (key, original position): few distinct keys, so most have ties.
         let items: Vec<(u64, usize)> = (0..len).map(|i| (next() % 17, i)).collect();
         let mut stable = items.clone();
-        stable.sort_by(|a, b| a.0.cmp(&b.0));
+        stable.sort_by_key(|a| a.0);
         let mut ours = items;
         super::sort_in_place(&mut ours, |a, b| a.0.cmp(&b.0));
         assert_eq!(ours, stable, "length {len}");
