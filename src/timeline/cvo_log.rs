@@ -43,7 +43,7 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) -> LogScan {
     // A steady year's passes are megabytes (16 k of them, 8 MB): no room doubled past them,
     // and sorted without a scratch copy.
     scan.passes.shrink_to_fit();
-    sort_in_place(&mut scan.passes, |a, b| {
+    super::merge::sort_in_place(&mut scan.passes, |a, b| {
         (a.start, &a.pod, a.previous_log).cmp(&(b.start, &b.pod, b.previous_log))
     });
     scan.instances
@@ -56,27 +56,6 @@ pub fn extract(bundle: &Bundle, out: &mut Vec<TimelineEvent>) -> LogScan {
         .dedup_by(|b, a| a.time == b.time && a.merge == b.merge);
     dedupe(&mut scan);
     scan
-}
-
-/// Sorts `v` as a stable `sort_by(cmp)` does, without its scratch copy of the elements (up
-/// to half the vector): their indices are sorted, then each element is swapped into place
-/// along the permutation's cycles.
-fn sort_in_place<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
-    let mut order: Vec<usize> = (0..v.len()).collect();
-    order.sort_by(|&a, &b| cmp(&v[a], &v[b]));
-    // Position `i` takes the element at `order[i]`; a position filled is marked `order[i] = i`.
-    for start in 0..order.len() {
-        let mut at = start;
-        loop {
-            let from = order[at];
-            order[at] = at;
-            if from == start {
-                break;
-            }
-            v.swap(at, from);
-            at = from;
-        }
-    }
 }
 
 /// How far a copy of a pass got (the same pass read from two dumps of one log).

@@ -259,25 +259,3 @@ fn steady_passes_cost_about_a_byte_a_line_and_scan_as_one_by_one() {
         same_list(&scan.instances, &scan_1.instances, "instances");
     }
 }
-
-/// The in-place sort of the passes orders as the stable `sort_by` it replaces: ties (a
-/// pass read from two dumps of one log) keep their order, whatever the length.
-#[test]
-fn the_in_place_sort_is_the_stable_sort() {
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    for len in [0usize, 1, 2, 3, 7, 64, 1000, 5003] {
-        // (key, original position): few distinct keys, so most have ties.
-        let items: Vec<(u64, usize)> = (0..len).map(|i| (next() % 17, i)).collect();
-        let mut stable = items.clone();
-        stable.sort_by_key(|a| a.0);
-        let mut ours = items;
-        super::sort_in_place(&mut ours, |a, b| a.0.cmp(&b.0));
-        assert_eq!(ours, stable, "length {len}");
-    }
-}
