@@ -92,16 +92,16 @@ fn text_names_the_blocked_edge_and_each_verdict() {
     );
 }
 
+/// A risk on the update the fixture took (4.14.6 to 4.14.8), judged from its
+/// ClusterOperators (the `etcd` operator is there).
+const NEW_RISK: &str = "to: 4.14.8\nfrom: 4[.]14[.].*\nurl: https://issues.redhat.com/browse/X-1\nname: NewRisk\nmessage: Something new.\nmatchingRules:\n- type: PromQL\n  promql:\n    promql: group(cluster_operator_conditions{name=\"etcd\"}) or 0 * group(cluster_operator_conditions)\n";
+
 #[test]
 fn a_checkout_given_with_risks_is_read_and_a_bad_file_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let edges = dir.path().join("blocked-edges");
     std::fs::create_dir(&edges).unwrap();
-    std::fs::write(
-        edges.join("4.14.8-NewRisk.yaml"),
-        "to: 4.14.8\nfrom: 4[.]14[.].*\nurl: https://issues.redhat.com/browse/X-1\nname: NewRisk\nmessage: Something new.\nmatchingRules:\n- type: PromQL\n  promql:\n    promql: group(cluster_operator_conditions{name=\"etcd\"}) or 0 * group(cluster_operator_conditions)\n",
-    )
-    .unwrap();
+    std::fs::write(edges.join("4.14.8-NewRisk.yaml"), NEW_RISK).unwrap();
     std::fs::write(edges.join("broken.yaml"), "to: [\n").unwrap();
     let d = dir.path().to_string_lossy().to_string();
     let mg = "fixtures/must-gather/fixed-cvo-rejected-4.14";
@@ -134,11 +134,7 @@ fn checkout() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let edges = dir.path().join("blocked-edges");
     std::fs::create_dir(&edges).unwrap();
-    std::fs::write(
-        edges.join("4.14.8-NewRisk.yaml"),
-        "to: 4.14.8\nfrom: 4[.]14[.].*\nurl: https://issues.redhat.com/browse/X-1\nname: NewRisk\nmessage: Something new.\nmatchingRules:\n- type: PromQL\n  promql:\n    promql: group(cluster_operator_conditions{name=\"etcd\"}) or 0 * group(cluster_operator_conditions)\n",
-    )
-    .unwrap();
+    std::fs::write(edges.join("4.14.8-NewRisk.yaml"), NEW_RISK).unwrap();
     std::fs::write(
         edges.join("4.14.12-OfferedRisk.yaml"),
         "to: 4.14.12\nfrom: 4[.]14[.]8\nurl: https://issues.redhat.com/browse/X-2\nname: OfferedRisk\nmessage: Offered and risky.\nmatchingRules:\n- type: Always\n",
