@@ -6,13 +6,7 @@ use crate::vocab::time::{Time, de_opt_time};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-fn de_null_default<'de, D, T>(d: D) -> Result<T, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: Default + Deserialize<'de>,
-{
-    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
-}
+use crate::vocab::de_null_default;
 
 /// One alert (firing or pending).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]

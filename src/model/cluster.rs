@@ -5,13 +5,7 @@ use crate::vocab::time::{Time, k8s};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-pub(super) fn de_null_default<'de, D, T>(d: D) -> Result<T, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: Default + Deserialize<'de>,
-{
-    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
-}
+pub(super) use crate::vocab::de_null_default;
 
 /// `metadata` of any object.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]

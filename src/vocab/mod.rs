@@ -2,7 +2,7 @@
 //! kinds and content sniffing ([`kind`]), the must-gather path layout ([`mg_path`]), the file table and provenance ([`files`]), the one
 //! [`Time`] type with its one JSON serialization ([`time`]), the field-path syntax ([`field_path`]), locating a field or a
 //! value in a file's text ([`locate`]), the object reference findings and events name ([`object`]), document schema identifiers ([`schema`]), secret masking ([`secrets`]), the one severity scale ([`severity`]), small text helpers
-//! ([`text`]), the one escaping policy for text from the input ([`escape`]), text encodings at the source ([`encoding`]: UTF-8 with or without a BOM, UTF-16 with one), name globs ([`glob`]), an enum's names from its serde declaration ([`names`]) and what known-issue rules ask ingestion to read
+//! ([`text`]), the one escaping policy for text from the input ([`escape`]), text encodings at the source ([`encoding`]: UTF-8 with or without a BOM, UTF-16 with one), name globs ([`glob`]), an enum's names from its serde declaration ([`names`]), a `null` read as a default ([`de_null_default`]) and what known-issue rules ask ingestion to read
 //! ([`wants`]).
 
 pub mod bounded;
@@ -26,6 +26,17 @@ pub mod time;
 pub mod wants;
 
 pub use files::{FileEntry, FileId, FileRef, FileTable, Provenance};
+
+/// Reads a `null` as the type's default, as Go's decoding leaves a nil list or map empty
+/// (Kubernetes writes `null` for an empty one): for `#[serde(deserialize_with = ...)]`.
+pub fn de_null_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + serde::Deserialize<'de>,
+{
+    use serde::Deserialize;
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
 pub use kind::FileKind;
 pub use time::Time;
 
