@@ -235,16 +235,10 @@ mod tests {
     /// log) keep their order, whatever the length.
     #[test]
     fn the_in_place_sort_is_the_stable_sort() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::vocab::testing::xorshift(0x2545_f491_4f6c_dd1d);
         for len in [0usize, 1, 2, 3, 7, 64, 1000, 5003] {
             // (key, original position): few distinct keys, so most have ties.
-            let items: Vec<(u64, usize)> = (0..len).map(|i| (next() % 17, i)).collect();
+            let items: Vec<(u64, usize)> = (0..len).map(|i| (next(17), i)).collect();
             let mut stable = items.clone();
             stable.sort_by_key(|a| a.0);
             let mut ours = items;
@@ -255,13 +249,7 @@ mod tests {
 
     #[test]
     fn sorting_by_index_is_the_stable_sort() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut rnd = crate::vocab::testing::xorshift(0x2545_f491_4f6c_dd1d);
         let events: Vec<TimelineEvent> = (0..3000)
             .map(|i| {
                 ev(

@@ -43,13 +43,7 @@ fn folded(log: &CvoLog) -> (Vec<TimelineEvent>, LogScan) {
 /// (many repeated, more than the cached facts distinct), noise, continuation lines, lines
 /// without a year (no time until resolved), and times that repeat and go backwards.
 fn random_log(lines: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed;
-    let mut rnd = move |n: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % n
-    };
+    let mut rnd = crate::vocab::testing::xorshift(seed);
     let mut out = Vec::new();
     let mut secs: i64 = 0;
     let mut i = 0;
