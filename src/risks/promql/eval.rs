@@ -77,6 +77,15 @@ fn scalar(v: Value, what: &str) -> Result<f64, EvalError> {
     }
 }
 
+/// A sample's labels but the name and `dropped` (`without`, `ignoring`).
+fn without(labels: &Labels, dropped: &[String]) -> Labels {
+    labels
+        .iter()
+        .filter(|(k, _)| *k != METRIC_NAME && !dropped.contains(k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
 /// The labels `by`/`without` keep of a sample (the name always dropped).
 fn grouping(labels: &Labels, modifier: Option<&LabelModifier>) -> Labels {
     match modifier {
@@ -87,11 +96,7 @@ fn grouping(labels: &Labels, modifier: Option<&LabelModifier>) -> Labels {
             .filter_map(|l| labels.get(l).map(|v| (l.clone(), v.clone())))
             .filter(|(k, _)| k != METRIC_NAME)
             .collect(),
-        Some(LabelModifier::Exclude(ls)) => labels
-            .iter()
-            .filter(|(k, _)| *k != METRIC_NAME && !ls.labels.contains(k))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect(),
+        Some(LabelModifier::Exclude(ls)) => without(labels, &ls.labels),
     }
 }
 
@@ -219,16 +224,8 @@ fn signature(labels: &Labels, matching: Option<&LabelModifier>) -> Labels {
             .iter()
             .filter_map(|l| labels.get(l).map(|v| (l.clone(), v.clone())))
             .collect(),
-        Some(LabelModifier::Exclude(ls)) => labels
-            .iter()
-            .filter(|(k, _)| *k != METRIC_NAME && !ls.labels.contains(k))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect(),
-        None => labels
-            .iter()
-            .filter(|(k, _)| *k != METRIC_NAME)
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect(),
+        Some(LabelModifier::Exclude(ls)) => without(labels, &ls.labels),
+        None => without(labels, &[]),
     }
 }
 
