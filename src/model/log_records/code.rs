@@ -31,6 +31,10 @@ pub(super) struct Prev {
     /// The previous record's length minus its message's: the header's width, mostly the
     /// same from one record to the next.
     pub(super) overhead: i64,
+    /// The previous record's level code and whether its time was partial (`0`, `false`
+    /// before the first record): a [`COMPACT`] record has the same.
+    pub(super) level: u8,
+    pub(super) partial: bool,
     /// For each id below [`SHARED_MAX`], the id of the record that followed it last.
     pub(super) next: Vec<u32>,
     /// For each id below [`AFTER_MAX`], how much later (in the time's code) the record that
@@ -46,6 +50,8 @@ impl Default for Prev {
             time: 0,
             id: u32::MAX,
             overhead: 0,
+            level: 0,
+            partial: false,
             next: Vec::new(),
             after: Vec::new(),
         }
@@ -60,7 +66,8 @@ impl Prev {
             .filter(|&n| n != u32::MAX)
     }
 
-    /// The time a record is coded against: for the message predicted ([`ID_SAME`]), the
+    /// The time a record is coded against: for the message predicted ([`ID_SAME`] or
+    /// [`COMPACT`]), the
     /// previous record's time plus how long that message took to follow it last time; for
     /// another, the previous record's time.
     #[inline(always)]
@@ -91,6 +98,8 @@ impl Prev {
         self.time = time;
         self.id = id;
         self.overhead = i64::from(r.len) - msg_len as i64;
+        self.level = r.level;
+        self.partial = r.time.partial;
     }
 }
 
@@ -100,6 +109,21 @@ impl Prev {
 pub(super) const AFTER_MAX: usize = 1 << 14;
 
 pub(super) const LEVELS: [char; 4] = ['I', 'W', 'E', 'F'];
+// A record is coded in one of two forms, told apart by its first byte's high bit.
+//
+// A record that repeats its place in the pass before (the message predicted, on the next line,
+// right after the previous record, with a header as wide, at the same level and with the same
+// kind of time) and whose time is within 64 ns of the one predicted is one byte: [`COMPACT`]
+// and the zigzagged difference. A steady pass costs a byte a line, its clock's jitter
+// included.
+//
+// Any other record is a flags byte (the level in the low two bits, then the bits below), the
+// varints of the fields not predicted, in the order of the bits, and the time's difference
+// from the one predicted, always.
+/// The record is one byte: see above.
+pub(super) const COMPACT: u8 = 1 << 7;
+/// The largest zigzagged time difference a [`COMPACT`] record holds.
+pub(super) const COMPACT_TIME_MAX: u128 = 0x7f;
 pub(super) const PARTIAL: u8 = 1 << 2;
 /// The message is the one predicted ([`Prev::predicted_id`]): no id follows.
 pub(super) const ID_SAME: u8 = 1 << 3;
@@ -109,8 +133,6 @@ pub(super) const LINE_NEXT: u8 = 1 << 4;
 pub(super) const CONTIGUOUS: u8 = 1 << 5;
 /// The header is as wide as the previous record's: no length follows.
 pub(super) const LEN_SAME: u8 = 1 << 6;
-/// The time is the one predicted ([`Prev::time_base`]): no time delta follows.
-pub(super) const TIME_SAME: u8 = 1 << 7;
 pub(super) const NANOS: i128 = 1_000_000_000;
 
 pub(super) fn level_code(c: char) -> u8 {

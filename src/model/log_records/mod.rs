@@ -3,10 +3,9 @@
 //! distinct message is stored once ([`LogRecords::messages`]); each record is a few
 //! delta-coded bytes (level, message id, line, offset, length and time, each against the
 //! record before), where a plain struct took 88. A record that repeats what the pass before
-//! had at its place (the message that followed the previous one last time, as long after it,
-//! on the next line, right after it, with a header as wide) is its flags byte alone: a steady
-//! reconcile pass costs about a byte a line, and a nanosecond of jitter in its times a byte
-//! more. Records are read in file order through [`LogRecords::iter`], which decodes them as
+//! had at its place (the message that followed the previous one last time, about as long
+//! after it, on the next line, right after it, with a header as wide) is one byte, which holds
+//! its time's few nanoseconds of jitter: a steady reconcile pass costs a byte a line. Records are read in file order through [`LogRecords::iter`], which decodes them as
 //! [`LogRecord`] views.
 //!
 //! [`RecordsBuilder`] writes them: the last record stays open (continuation lines still grow

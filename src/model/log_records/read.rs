@@ -2,7 +2,7 @@
 //! ([`Iter`]), or only the records of marked messages ([`Matching`]).
 
 use super::code::{
-    CONTIGUOUS, DayCache, ID_SAME, LEN_SAME, LEVELS, LINE_NEXT, PARTIAL, Prev, Raw, TIME_SAME, get,
+    COMPACT, CONTIGUOUS, DayCache, ID_SAME, LEN_SAME, LEVELS, LINE_NEXT, PARTIAL, Prev, Raw, get,
     unzigzag,
 };
 use super::messages::Messages;
@@ -74,6 +74,25 @@ impl<'a> SegReader<'a> {
         let data = self.data;
         let flags = *data.get(self.at)?;
         self.at += 1;
+        if flags & COMPACT != 0 {
+            // The record repeats its place in the pass before (see [`super::code`]).
+            let id = self.prev.predicted_id()?;
+            let msg_len = self.messages.len_of(self.global(id));
+            let base = self.prev.time_base(true);
+            let raw = Raw {
+                time: TimeCode {
+                    code: base.wrapping_add(unzigzag(u128::from(flags & !COMPACT))),
+                    partial: self.prev.partial,
+                },
+                level: self.prev.level,
+                message: id,
+                line: self.prev.line.wrapping_add(1),
+                offset: self.prev.end,
+                len: (msg_len as i64 + self.prev.overhead) as u32,
+            };
+            self.prev.advance(&raw, id, raw.time.code, msg_len);
+            return Some(raw);
+        }
         let (id, id_same) = match self.prev.predicted_id() {
             Some(id) if flags & ID_SAME != 0 => (id, true),
             _ => (get(data, &mut self.at) as u32, false),
@@ -94,19 +113,10 @@ impl<'a> SegReader<'a> {
         } else {
             get(data, &mut self.at) as u32
         };
-        let base = self.prev.time_base(id_same);
-        let same = flags & TIME_SAME != 0;
-        let time = match data.get(self.at) {
-            // No delta, or one of one byte (a clock's jitter): told apart without a branch,
-            // since which it is follows no pattern.
-            Some(&b) if (b < 0x80) | same => {
-                let keep = !same;
-                self.at += usize::from(keep);
-                base.wrapping_add(unzigzag(if keep { u128::from(b) } else { 0 }))
-            }
-            _ if same => base,
-            _ => base.wrapping_add(unzigzag(get(data, &mut self.at))),
-        };
+        let time = self
+            .prev
+            .time_base(id_same)
+            .wrapping_add(unzigzag(get(data, &mut self.at)));
         let raw = Raw {
             time: TimeCode {
                 code: time,

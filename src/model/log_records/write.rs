@@ -4,8 +4,8 @@
 use super::TimeCode;
 use super::code::widen;
 use super::code::{
-    CONTIGUOUS, ID_SAME, LEN_SAME, LINE_NEXT, PARTIAL, Prev, Raw, TIME_SAME, level_code, put,
-    put_u64, zigzag,
+    COMPACT, COMPACT_TIME_MAX, CONTIGUOUS, ID_SAME, LEN_SAME, LINE_NEXT, PARTIAL, Prev, Raw,
+    level_code, put, put_u64, zigzag,
 };
 use super::messages::{MessageTable, SHARED_MAX};
 use super::{LogRecords, Segment};
@@ -20,7 +20,7 @@ pub(super) struct Writer {
 }
 
 impl Writer {
-    /// Codes `r`, whose message is `msg_len` bytes long.
+    /// Codes `r`, whose message is `msg_len` bytes long (the forms: see [`super::code`]).
     pub(super) fn code(&mut self, r: &Raw, msg_len: usize) {
         let id = r.message;
         let p = &self.prev;
@@ -30,48 +30,54 @@ impl Writer {
         let len_same = i64::from(r.len) == msg_len as i64 + p.overhead;
         let t = r.time.code;
         let delta = zigzag(t.wrapping_sub(p.time_base(id_same)));
-        let mut flags = r.level & 3;
-        for (on, bit) in [
-            (r.time.partial, PARTIAL),
-            (id_same, ID_SAME),
-            (line_next, LINE_NEXT),
-            (contiguous, CONTIGUOUS),
-            (len_same, LEN_SAME),
-            (delta == 0, TIME_SAME),
-        ] {
-            if on {
-                flags |= bit;
+        let repeats = id_same
+            & line_next
+            & contiguous
+            & len_same
+            & (r.level == p.level)
+            & (r.time.partial == p.partial);
+        if repeats && delta <= COMPACT_TIME_MAX {
+            self.data.push(COMPACT | delta as u8);
+        } else {
+            let mut flags = r.level & 3;
+            for (on, bit) in [
+                (r.time.partial, PARTIAL),
+                (id_same, ID_SAME),
+                (line_next, LINE_NEXT),
+                (contiguous, CONTIGUOUS),
+                (len_same, LEN_SAME),
+            ] {
+                if on {
+                    flags |= bit;
+                }
             }
-        }
-        // The record's bytes gathered on the stack and appended at once (one capacity check,
-        // not one per byte); the same bytes [`put`] writes.
-        let mut buf = [0u8; 1 + 5 * 10];
-        buf[0] = flags;
-        let mut n = 1;
-        let mut add = |v: u64| n += put_u64(&mut buf[n..], v);
-        if !id_same {
-            add(u64::from(id));
-        }
-        if !line_next {
-            add(u64::from(r.line.wrapping_sub(p.line)));
-        }
-        if !contiguous {
-            add(r.offset.wrapping_sub(p.end));
-        }
-        if !len_same {
-            add(u64::from(r.len));
-        }
-        match u64::try_from(delta) {
-            Ok(d) => {
-                // Written either way and kept unless the time is the one predicted: which
-                // times are is a clock's jitter, no pattern a branch could learn.
-                let len = put_u64(&mut buf[n..], d);
-                n += if d == 0 { 0 } else { len };
-                self.data.extend_from_slice(&buf[..n]);
+            // The record's bytes gathered on the stack and appended at once (one capacity
+            // check, not one per byte); the same bytes [`put`] writes.
+            let mut buf = [0u8; 1 + 5 * 10];
+            buf[0] = flags;
+            let mut n = 1;
+            let mut add = |v: u64| n += put_u64(&mut buf[n..], v);
+            if !id_same {
+                add(u64::from(id));
             }
-            Err(_) => {
-                self.data.extend_from_slice(&buf[..n]);
-                put(&mut self.data, delta);
+            if !line_next {
+                add(u64::from(r.line.wrapping_sub(p.line)));
+            }
+            if !contiguous {
+                add(r.offset.wrapping_sub(p.end));
+            }
+            if !len_same {
+                add(u64::from(r.len));
+            }
+            match u64::try_from(delta) {
+                Ok(d) => {
+                    add(d);
+                    self.data.extend_from_slice(&buf[..n]);
+                }
+                Err(_) => {
+                    self.data.extend_from_slice(&buf[..n]);
+                    put(&mut self.data, delta);
+                }
             }
         }
         if !r.time.partial {
