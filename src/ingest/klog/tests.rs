@@ -213,7 +213,7 @@ fn a_block_read_in_place_parses_as_line_by_line() {
     ] {
         for leading in [false, true] {
             let by_line = parse_chunk(&mut std::io::Cursor::new(data), 1000, leading);
-            let in_place = parse_block(data, 1000, leading);
+            let in_place = parse_block(data, 1000, leading, None);
             assert_eq!(chunk_facts(in_place), chunk_facts(by_line), "{name}");
         }
     }
@@ -298,7 +298,7 @@ fn lines_read_as_repeats_parse_as_when_read_in_full() {
         let data = passes_log(seed);
         for leading in [false, true] {
             let by_line = parse_chunk(&mut std::io::Cursor::new(&data), 1000, leading);
-            let in_place = parse_block(&data, 1000, leading);
+            let in_place = parse_block(&data, 1000, leading, None);
             // Most lines are read as repeats (the test reads what it means to), though
             // about one in five breaks one.
             assert!(
@@ -559,7 +559,7 @@ fn long_stretches_without_klog_lines_parse_in_blocks_as_line_by_line() {
     let at = memchr::memmem::find(&after_record, b"] record 1\n").unwrap();
     let block = &after_record[at + 11..];
     assert!(block.len() > 2 * MAX_LINE_BYTES);
-    let c = parse_block(block, 0, true);
+    let c = parse_block(block, 0, true, None);
     let kept: usize = c
         .leading
         .iter()

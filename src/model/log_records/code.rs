@@ -42,6 +42,15 @@ pub(super) struct Prev {
     pub(super) after: Vec<i64>,
 }
 
+/// The predictions of a [`Prev`] (which message follows which, how long after), as a part of
+/// a log ended with them: later parts of the same log start from them ([`super::PartSeed`]),
+/// so that their first pass is predicted too.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Predictions {
+    pub(super) next: Vec<u32>,
+    pub(super) after: Vec<i64>,
+}
+
 impl Default for Prev {
     fn default() -> Self {
         Prev {
@@ -59,6 +68,12 @@ impl Default for Prev {
 }
 
 impl Prev {
+    /// Predicts from `seed` from now on (a seeded segment's start).
+    pub(super) fn predict_from(&mut self, seed: &Predictions) {
+        self.next.clone_from(&seed.next);
+        self.after.clone_from(&seed.after);
+    }
+
     pub(super) fn predicted_id(&self) -> Option<u32> {
         self.next
             .get(self.id as usize)

@@ -8,7 +8,7 @@
 //! insert.
 
 /// The ids of message texts by hash (see the module doc).
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct Index {
     slots: Vec<u64>,
     len: usize,

@@ -119,7 +119,7 @@ impl Messages {
 
 /// Messages and the ids they were given: a text seen before gets its id again while the
 /// table is below [`SHARED_MAX`]; past it, each new message is stored with an id of its own.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct MessageTable {
     pub(super) messages: Messages,
     pub(super) index: Index,

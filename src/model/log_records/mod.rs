@@ -32,7 +32,7 @@ mod write;
 
 pub use messages::Messages;
 pub use read::{Coded, Iter, Matching};
-pub use write::{Appender, RecordsBuilder};
+pub use write::{Appender, PartSeed, RecordsBuilder};
 
 /// One klog record of a CVO log (a header line plus its continuation lines), as read back.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -119,7 +119,8 @@ pub struct LogRecords {
 }
 
 /// Records coded one after another from a fresh start (a block parsed on its own), with how
-/// the message ids coded in it map to the log's.
+/// the message ids coded in it map to the log's, and what its first records were predicted
+/// from.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Segment {
     pub(super) data: Vec<u8>,
@@ -132,4 +133,21 @@ pub(super) struct Segment {
     /// The lines before the first record's line as coded (a block numbers its lines from its
     /// own start; the join says where it starts).
     pub(super) line_base: u32,
+    /// What the first records were predicted from: nothing, or the predictions an earlier
+    /// part of the log ended with ([`PartSeed`]), shared by every part seeded from it.
+    seed: Option<std::sync::Arc<code::Predictions>>,
+}
+
+impl Segment {
+    /// The state its first record is coded against (by the writer and the reader alike).
+    fn start(&self) -> code::Prev {
+        let mut prev = code::Prev {
+            line: self.line_base,
+            ..code::Prev::default()
+        };
+        if let Some(seed) = &self.seed {
+            prev.predict_from(seed);
+        }
+        prev
+    }
 }

@@ -115,8 +115,10 @@ impl LogRecords {
         }
         let mut partial = 0;
         for seg in &mut self.segments {
-            let mut w = Writer::default();
-            w.prev.line = seg.line_base;
+            let mut w = Writer {
+                prev: seg.start(),
+                ..Writer::default()
+            };
             w.data.reserve(seg.data.len());
             let mut r = SegReader::new(seg, &self.messages);
             while let Some(mut raw) = r.next() {
