@@ -6,7 +6,9 @@ use super::merge::SAME_MOMENT;
 use super::model::*;
 use crate::model::{ReleaseName, Time};
 use chrono::Duration;
-use std::collections::HashMap;
+// foldhash, not SipHash: the index puts every pass's start in a map (hashing it was most of
+// building the index on a steady year), and its order never reaches the output.
+use foldhash::{HashMap, HashMapExt};
 
 /// Everything episodes are derived from.
 pub struct Inputs<'a> {
