@@ -48,8 +48,11 @@ pub(super) fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
     let joiner: Mutex<(Stitch, usize)> = Mutex::new((Stitch::default(), 0));
     let joined = AtomicUsize::new(0);
     // What the first block ends with, once it is parsed (`None` inside when it is no seed):
-    // every later block starts from it, so that its first pass is predicted (see
-    // [`RecordsBuilder::seed`]). Later blocks wait for it, whichever thread is quicker.
+    // the blocks read once it is joined start from it, so that their first pass is predicted
+    // (see [`RecordsBuilder::seed`]). Those are the blocks from `in_flight_max` on: one is
+    // read only when fewer are in flight, so the first has been joined (and its seed set
+    // before). The few before it are parsed as they were, without waiting for the first: on
+    // a log of distinct messages, whose first block is no seed, that wait held the reader.
     let seed: std::sync::OnceLock<Option<PartSeed>> = std::sync::OnceLock::new();
     // Joins every parsed block whose predecessors are joined, unless another thread is
     // joining: that one looks again after letting go, so a block parsed meanwhile is not
@@ -130,13 +133,15 @@ pub(super) fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
             // parsed blocks pile up. Wait, helping the pool, while too many are.
             crate::ingest::help_pool_while(|| {
                 index - joined.load(Ordering::Acquire) >= in_flight_max
-                    || (!first && seed.get().is_none())
             });
             let (done, free, most_waiting, drain) = (&done, &free, &most_waiting, &drain);
             let seed = &seed;
             let i = index;
             s.spawn(move |_| {
-                let from = seed.get().and_then(Option::as_ref).filter(|_| !first);
+                let from = match i >= in_flight_max {
+                    true => seed.get().and_then(Option::as_ref),
+                    false => None,
+                };
                 let mut c = parse_block(&block, ob, !first, from);
                 if first {
                     let _ = seed.set(c.records.seed());

@@ -254,9 +254,10 @@ fn steady_passes_cost_about_a_byte_a_line_and_scan_as_one_by_one() {
     }
 }
 
-/// A steady log read in blocks costs about a byte a line too: every block after the first
-/// predicts its first pass from what the first block ended with (without that, each block's
-/// first pass cost seven bytes a line). Its records read back as the whole log's, on one
+/// A steady log read in blocks costs about a byte a line too: the blocks read once the
+/// first is joined (all but the first and, on two threads, the three after it) predict their
+/// first pass from what the first block ended with (without that, each block's first pass
+/// cost seven bytes a line: 1.39 bytes a line here). Its records read back as the whole log's, on one
 /// thread and two, with container times and with klog stamps alone (year-less, resolved and
 /// coded again after the parse), and the scan gives the same passes and events.
 #[test]
@@ -296,6 +297,7 @@ fn a_steady_log_read_in_blocks_costs_a_byte_a_line_and_reads_as_the_whole_log() 
             );
             assert!(blocks.records.segments().len() > 20, "{what}");
             let per_line = blocks.records.coded_bytes() as f64 / lines as f64;
+            let most = most + if threads == 2 { 0.04 } else { 0.0 };
             assert!(
                 per_line < most,
                 "{what}, {threads} threads: {per_line} bytes a line"
