@@ -74,6 +74,11 @@ impl Messages {
         (0..self.len()).map(|i| self.get(i).unwrap_or_default())
     }
 
+    /// The bytes of all the texts.
+    pub(super) fn text_bytes(&self) -> usize {
+        self.chunks.iter().map(String::len).sum()
+    }
+
     /// The length of message `id` (0 for an id it does not hold).
     pub(super) fn len_of(&self, id: u32) -> usize {
         self.spans.get(id as usize).map_or(0, |s| s.len as usize)

@@ -5,7 +5,10 @@
 //! record before), where a plain struct took 88. A record that repeats what the pass before
 //! had at its place (the message that followed the previous one last time, about as long
 //! after it, on the next line, right after it, with a header as wide) is one byte, which holds
-//! its time's few nanoseconds of jitter: a steady reconcile pass costs a byte a line. Records are read in file order through [`LogRecords::iter`], which decodes them as
+//! its time's few nanoseconds of jitter: a steady reconcile pass costs a byte a line. A part
+//! of a log coded on its own (a block parsed beside others) can start from the predictions
+//! an earlier part ended with ([`PartSeed`]), so that its first pass is predicted too.
+//! Records are read in file order through [`LogRecords::iter`], which decodes them as
 //! [`LogRecord`] views.
 //!
 //! [`RecordsBuilder`] writes them: the last record stays open (continuation lines still grow

@@ -658,3 +658,46 @@ fn arbitrary_records_round_trip_through_parts() {
     assert_eq!(lens, parts.iter().map(Vec::len).collect::<Vec<_>>());
     assert_eq!(parts.concat(), r.iter().collect::<Vec<_>>());
 }
+
+/// A part is a seed for later parts only when its messages repeat as a pass's do, and are
+/// few and short enough that a copy for every later part costs little.
+#[test]
+fn a_part_is_a_seed_only_when_its_few_short_messages_repeat() {
+    let base = crate::vocab::time::parse_rfc3339("2021-06-01T00:00:00Z").unwrap();
+    let part = |texts: &dyn Fn(u32) -> String, records: u32| {
+        let mut b = RecordsBuilder::default();
+        for i in 0..records {
+            let t = base
+                .checked_add_signed(chrono::TimeDelta::milliseconds(i64::from(i)))
+                .unwrap();
+            let msg = texts(i);
+            b.push(
+                RecordTime::Absolute(t),
+                'I',
+                &msg,
+                i + 1,
+                u64::from(i) * 200,
+                200,
+            );
+        }
+        b
+    };
+    let pass = |i: u32| format!("Running sync for configmap \"ns/cm-{}\"", i % 50);
+    assert!(part(&pass, 200).seed().is_some(), "four passes of 50");
+    assert!(
+        part(&pass, 150).seed().is_none(),
+        "three passes: too few repeats"
+    );
+    let distinct = |i: u32| format!("message {i}");
+    assert!(part(&distinct, 1000).seed().is_none(), "no repeats");
+    let huge = "x".repeat(600 << 10);
+    let with_huge = |i: u32| if i == 0 { huge.clone() } else { pass(i) };
+    assert!(part(&with_huge, 1000).seed().is_none(), "600 KB of text");
+    // A seeded part numbers the seed's messages as the seed did and predicts from them.
+    let seed = part(&pass, 200).seed().unwrap();
+    let mut b = RecordsBuilder::seeded(&seed);
+    assert_eq!(b.message_count(), 50);
+    assert_eq!(b.message(7), Some(pass(7).as_str()));
+    b.push(RecordTime::Absolute(base), 'I', &pass(3), 1, 0, 200);
+    assert_eq!(b.predicted(), Some(4));
+}

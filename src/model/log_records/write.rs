@@ -124,8 +124,11 @@ pub struct PartSeed {
 /// pass's do; a log of mostly distinct messages' do not, and copying its table into every
 /// later part would cost more than it saves) ...
 const SEED_REPEATS: usize = 4;
-/// ... and it has at most [`AFTER_MAX`] messages.
+/// ... and it has at most [`AFTER_MAX`] messages, of at most [`SEED_TEXT`] bytes in all
+/// (every later part gets a copy: a steady pass's 1,400 messages are 140 KB, and a part of
+/// a few huge messages that repeat short ones is no seed).
 const SEED_MESSAGES: usize = AFTER_MAX;
+const SEED_TEXT: usize = 512 << 10;
 
 impl RecordsBuilder {
     /// What later parts of the same log can start from ([`RecordsBuilder::seeded`]): this
@@ -135,7 +138,8 @@ impl RecordsBuilder {
         let messages = self.table.messages.len();
         let repeats = messages > 0
             && messages <= SEED_MESSAGES
-            && self.count >= messages.saturating_mul(SEED_REPEATS);
+            && self.count >= messages.saturating_mul(SEED_REPEATS)
+            && self.table.messages.text_bytes() <= SEED_TEXT;
         repeats.then(|| PartSeed {
             table: self.table.clone(),
             hashes: self.hashes.clone(),
