@@ -138,10 +138,10 @@ pub(super) fn parse_blocks(r: &mut dyn BufRead, block_bytes: usize) -> Stitch {
             let seed = &seed;
             let i = index;
             s.spawn(move |_| {
-                let from = match i >= in_flight_max {
-                    true => seed.get().and_then(Option::as_ref),
-                    false => None,
-                };
+                let from = seed
+                    .get()
+                    .and_then(Option::as_ref)
+                    .filter(|_| i >= in_flight_max);
                 let mut c = parse_block(&block, ob, !first, from);
                 if first {
                     let _ = seed.set(c.records.seed());

@@ -1,5 +1,14 @@
-//! The byte coding of one record: its flags, the varints of its fields as deltas against the
-//! record before ([`Prev`]), and its time as one number ([`time_code`], [`decode_time`]).
+//! The byte coding of one record, against what the records before it predict ([`Prev`]), and
+//! its time as one number ([`time_code`], [`decode_time`]).
+//!
+//! A record is coded in one of two forms, told apart by its first byte's high bit. A record
+//! that repeats its place in the pass before (the message predicted, on the next line, right
+//! after the previous record, with a header as wide, at the same level and with the same kind
+//! of time) and whose time is within 64 ns of the one predicted is one byte: [`COMPACT`] and
+//! the zigzagged difference. A steady pass costs a byte a line, its clock's jitter included.
+//! Any other record is a flags byte (the level in the low two bits, then [`PARTIAL`] to
+//! [`LEN_SAME`]), the varints of the fields not predicted, in the order of the bits, and the
+//! time's difference from the one predicted, always.
 
 use super::messages::SHARED_MAX;
 use super::{RecordTime, TimeCode};
@@ -82,9 +91,8 @@ impl Prev {
     }
 
     /// The time a record is coded against: for the message predicted ([`ID_SAME`] or
-    /// [`COMPACT`]), the
-    /// previous record's time plus how long that message took to follow it last time; for
-    /// another, the previous record's time.
+    /// [`COMPACT`]), the previous record's time plus how long that message took to follow it
+    /// last time; for another, the previous record's time.
     #[inline(always)]
     pub(super) fn time_base(&self, id_same: bool) -> i128 {
         let after = match id_same {
@@ -130,18 +138,7 @@ impl Prev {
 pub(super) const AFTER_MAX: usize = 1 << 14;
 
 pub(super) const LEVELS: [char; 4] = ['I', 'W', 'E', 'F'];
-// A record is coded in one of two forms, told apart by its first byte's high bit.
-//
-// A record that repeats its place in the pass before (the message predicted, on the next line,
-// right after the previous record, with a header as wide, at the same level and with the same
-// kind of time) and whose time is within 64 ns of the one predicted is one byte: [`COMPACT`]
-// and the zigzagged difference. A steady pass costs a byte a line, its clock's jitter
-// included.
-//
-// Any other record is a flags byte (the level in the low two bits, then the bits below), the
-// varints of the fields not predicted, in the order of the bits, and the time's difference
-// from the one predicted, always.
-/// The record is one byte: see above.
+/// The record is one byte (see the module documentation).
 pub(super) const COMPACT: u8 = 1 << 7;
 /// The largest zigzagged time difference a [`COMPACT`] record holds.
 pub(super) const COMPACT_TIME_MAX: u128 = 0x7f;

@@ -160,8 +160,7 @@ impl RecordsBuilder {
             seed: Some(Arc::clone(&seed.predictions)),
             ..RecordsBuilder::default()
         };
-        b.w.prev.next.clone_from(&seed.predictions.next);
-        b.w.prev.after.clone_from(&seed.predictions.after);
+        b.w.prev.predict_from(&seed.predictions);
         b
     }
 
