@@ -54,9 +54,7 @@ pub fn run(a: BatchArgs, ui: &Ui) -> Result<u8, CliError> {
         ui.note(&n);
     }
     super::warn_rule_files(&settings);
-    for p in &settings.risk_file_problems {
-        say!("warning: {p}");
-    }
+    super::warn_risk_files(&settings);
     let mut inputs = a.inputs.clone();
     if let Some(f) = &a.from {
         let text = if f.as_os_str() == "-" {

@@ -277,9 +277,7 @@ fn settings_with_risks(
     if s.redact {
         stderr_redactor();
     }
-    for p in &s.risk_file_problems {
-        say!("warning: {p}");
-    }
+    warn_risk_files(&s);
     if let Some(n) = s.config_note() {
         ui.note(&n);
     }
@@ -340,6 +338,14 @@ fn rule_settings(
         ..Overrides::default()
     };
     Ok(Settings::resolve(&cwd, o)?)
+}
+
+/// Published-risk files of a `--risks` checkout that could not be read: each on standard
+/// error (the others are judged).
+fn warn_risk_files(s: &Settings) {
+    for p in &s.risk_file_problems {
+        say!("warning: {p}");
+    }
 }
 
 /// Known-issue rule files that could not be loaded: each on standard error (the run goes on;
