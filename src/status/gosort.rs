@@ -456,16 +456,9 @@ mod tests {
     /// Sorting pairs by key alone: the keys come out sorted whatever the ties do.
     #[test]
     fn sorts_by_key_at_every_length() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rand = crate::vocab::testing::xorshift(0x9e37_79b9_7f4a_7c15);
         for n in 0..300 {
-            let mut v: Vec<(u64, usize)> = (0..n)
-                .map(|i| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    (seed % 7, i)
-                })
-                .collect();
+            let mut v: Vec<(u64, usize)> = (0..n).map(|i| (rand(7), i)).collect();
             let mut s = v.clone();
             slice(&mut v, |a, b| a.0 < b.0);
             assert!(v.windows(2).all(|w| w[0].0 <= w[1].0), "n={n}");

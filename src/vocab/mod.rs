@@ -43,14 +43,20 @@ pub use time::Time;
 /// Helpers the unit tests of every layer share.
 #[cfg(test)]
 pub(crate) mod testing {
-    /// A xorshift generator from `seed`: a number below `n` per call (random test inputs
-    /// that are the same on every run).
-    pub fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
-        move |n| {
+    /// A xorshift generator (13/7/17) from `seed`: a number below `n` per call (random test
+    /// inputs that are the same on every run).
+    pub fn xorshift(seed: u64) -> impl FnMut(u64) -> u64 {
+        let mut words = xorshift_words(seed);
+        move |n| words() % n
+    }
+
+    /// The same generator's whole 64-bit words.
+    pub fn xorshift_words(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            seed % n
+            seed
         }
     }
 }

@@ -737,15 +737,7 @@ fn an_xz_block_whose_data_does_not_match_its_check_is_reported() {
     // them passes the LZMA2 decoder and only the block's CRC64 check can see it: the check
     // is computed (with the CPU's carry-less multiply where it has one) and a mismatch is an
     // error, not silently read data.
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let noise: Vec<u8> = (0..200_000)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state as u8
-        })
-        .collect();
+    let noise = common::noise(200_000, 0x9e37_79b9_7f4a_7c15);
     let mut t = Vec::new();
     raw_entry(&mut t, CV_PATH, b'0', "", CV.as_bytes());
     raw_entry(&mut t, "mg/img/namespaces/x/noise.bin", b'0', "", &noise);

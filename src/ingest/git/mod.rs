@@ -138,13 +138,7 @@ mod tests {
     /// from valid prefixes: no panic, whatever the bytes.
     #[test]
     fn the_parsers_take_arbitrary_bytes_without_panicking() {
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::vocab::testing::xorshift_words(0x9e37_79b9_7f4a_7c15);
         let prefixes: [&[u8]; 4] = [
             b"tree ",
             b"100644 a\0",

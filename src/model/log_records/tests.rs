@@ -498,13 +498,7 @@ fn put_by_byte(out: &mut Vec<u8>, mut v: u128) {
 
 #[test]
 fn varints_are_the_bytes_of_seven_bits_each_and_read_back() {
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut rand = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rand = crate::vocab::testing::xorshift_words(0x2545_f491_4f6c_dd1d);
     let mut values: Vec<u128> = Vec::new();
     for bit in 0..128 {
         let p = 1u128 << bit;
@@ -549,13 +543,8 @@ fn varints_are_the_bytes_of_seven_bits_each_and_read_back() {
 /// lines, long and non-ASCII messages), written in parts and joined, read back as written.
 #[test]
 fn arbitrary_records_round_trip_through_parts() {
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut rand = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n.max(1)
-    };
+    let mut words = crate::vocab::testing::xorshift_words(0x9e37_79b9_7f4a_7c15);
+    let mut rand = move |n: u64| words() % n.max(1);
     let base = crate::vocab::time::parse_rfc3339("2021-06-01T00:00:00Z").unwrap();
     type Want = (Option<Time>, char, String, u32, u64, u32);
     let mut want: Vec<Want> = Vec::new();
