@@ -383,11 +383,7 @@ mod tests {
         .unwrap();
         // A `.git/HEAD` that is a FIFO is not opened (it would wait for a writer forever).
         std::fs::create_dir(cgd.path().join(".git")).unwrap();
-        let fifo = std::process::Command::new("mkfifo")
-            .arg(cgd.path().join(".git/HEAD"))
-            .status()
-            .unwrap();
-        assert!(fifo.success());
+        assert!(crate::vocab::testing::mkfifo(&cgd.path().join(".git/HEAD")));
         let l = Catalogue::from_checkout(cgd.path()).unwrap();
         assert_eq!(l.catalogue.commit, "");
         let names: Vec<&str> = l.catalogue.risks.iter().map(|r| r.name.as_str()).collect();

@@ -86,13 +86,7 @@ mod tests {
         assert_eq!(read(Path::new("/dev/null"), 1).unwrap(), Vec::<u8>::new());
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("f");
-        assert!(
-            std::process::Command::new("mkfifo")
-                .arg(&fifo)
-                .status()
-                .unwrap()
-                .success()
-        );
+        assert!(crate::vocab::testing::mkfifo(&fifo));
         assert_eq!(
             read(&fifo, 10).unwrap_err().to_string(),
             "it is a FIFO, not a regular file"

@@ -388,6 +388,15 @@ pub fn python_with(module: &str, script: &str, arg: &Path) -> Option<String> {
     Some(String::from_utf8(o.stdout).unwrap())
 }
 
+/// Makes a FIFO at `p` with the system's `mkfifo` (an input that would block a reader
+/// forever): whether it was made.
+pub fn mkfifo(p: &Path) -> bool {
+    std::process::Command::new("mkfifo")
+        .arg(p)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 /// `n` bytes no compressor can shrink (xorshift 13/7/17 from `seed`).
 pub fn noise(n: usize, mut seed: u64) -> Vec<u8> {
     (0..n)

@@ -103,8 +103,7 @@ fn one_file_named_twice_is_refused() {
 fn a_fifo_is_refused_instead_of_blocking() {
     let tmp = tempfile::tempdir().unwrap();
     let fifo = tmp.path().join("out.json");
-    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
-    assert!(made.success());
+    assert!(common::mkfifo(&fifo));
     let cv = common::fixture("rules/CV005/pass/clusterversion.yaml");
     // `timeout` bounds the test if the refusal regressed into a block.
     let o = Command::new("timeout")
@@ -171,13 +170,7 @@ fn huge_numbers_in_flags_are_refused_not_a_panic() {
 fn fifos_and_devices_named_as_settings_rules_or_scenarios_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let fifo = tmp.path().join("f.yaml");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    assert!(common::mkfifo(&fifo));
     let f = fifo.to_str().unwrap();
     let cv = common::fixture("rules/CV005/pass/clusterversion.yaml");
     let cv = cv.to_str().unwrap();
