@@ -311,30 +311,39 @@ pub(super) struct Stitch {
     /// The most parsed blocks that waited at once to be joined (what bounds the memory of
     /// a log parsed in parallel).
     pub(super) most_waiting: usize,
+    /// The chunks so far end skipping lines after a header whose timestamp is impossible, as
+    /// the line parser does until the next good header.
+    pub(super) in_bad: bool,
 }
 
 impl Stitch {
     /// Joins the next chunk, whose lines are numbered from its own start: its leading
-    /// continuation lines go to the last record so far, which then runs to the chunk's first
-    /// record.
+    /// continuation lines go to the last record so far, which then runs to their end (the
+    /// chunk's first line with a header), as the line parser reads them; after a header whose
+    /// timestamp is impossible they are skipped instead, as it skips them.
     pub(super) fn add(&mut self, c: Chunk) {
         self.chunks += 1;
-        for rest in &c.leading {
+        if !self.in_bad {
+            for rest in &c.leading {
+                match self.pending.as_mut().filter(|(r, _)| r.has_open()) {
+                    Some((r, _)) => r.continue_message(rest, MAX_LINE_BYTES),
+                    None if !rest.trim().is_empty() => self.unparsed += 1,
+                    None => {}
+                }
+            }
+            // The lines past those kept: beyond what the open record's message can take, or
+            // lines of no record.
             match self.pending.as_mut().filter(|(r, _)| r.has_open()) {
-                Some((r, _)) => r.continue_message(rest, MAX_LINE_BYTES),
-                None if !rest.trim().is_empty() => self.unparsed += 1,
-                None => {}
+                Some((r, _)) => r.extend_open_to(c.leading_end),
+                None => self.unparsed += c.leading_more,
             }
         }
-        // The lines past those kept: beyond what the open record's message can take, or
-        // lines of no record.
-        if !self.pending.as_ref().is_some_and(|(r, _)| r.has_open()) {
-            self.unparsed += c.leading_more;
+        if c.stopped {
+            self.in_bad = c.ends_bad;
         }
         let base = self.lines;
-        if let Some(first) = c.records.first_offset() {
-            if let Some((mut p, lines_before)) = self.pending.take() {
-                p.extend_open_to(first);
+        if c.records.first_offset().is_some() {
+            if let Some((p, lines_before)) = self.pending.take() {
                 self.done.push_built(p, lines_before);
             }
             self.pending = Some((c.records, base.min(u64::from(u32::MAX)) as u32));

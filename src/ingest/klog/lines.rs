@@ -123,6 +123,7 @@ impl LineParser {
         self.offset += n as u64;
         self.c.lines += 1;
         self.in_bad = false;
+        self.c.stop_at(line_start);
         let lineno = self.c.lines.min(u64::from(u32::MAX)) as u32;
         self.c
             .records
@@ -164,6 +165,9 @@ impl LineParser {
         let whole = whole && matches!(text, std::borrow::Cow::Borrowed(_));
         let (abs, rest) = split_time_prefix_in(&text, &mut self.recent);
         let parsed = header(rest, &mut self.recent.klog);
+        if parsed.is_some() {
+            c.stop_at(line_start);
+        }
         if let Some(Ok(h)) = parsed {
             self.in_bad = false;
             let time = match abs {
@@ -216,6 +220,10 @@ impl LineParser {
 
     pub(super) fn finish(mut self) -> Chunk {
         self.c.end_offset = self.offset;
+        if !self.c.stopped {
+            self.c.leading_end = self.offset;
+        }
+        self.c.ends_bad = self.in_bad;
         self.c
     }
 }
@@ -233,6 +241,15 @@ pub(super) struct Chunk {
     pub(super) leading_bytes: usize,
     /// Leading lines past those kept that are not blank.
     pub(super) leading_more: u64,
+    /// Where the leading lines end: the offset of the first line with a klog header (a
+    /// record's, or one whose timestamp is impossible), else the chunk's end. The record open
+    /// before the chunk runs to here.
+    pub(super) leading_end: u64,
+    /// Whether the chunk has a line with a klog header.
+    pub(super) stopped: bool,
+    /// The chunk ends skipping lines after a header whose timestamp is impossible (the lines
+    /// before the next chunk's first header are skipped too).
+    pub(super) ends_bad: bool,
     pub(super) unparsed: u64,
     pub(super) lines: u64,
     pub(super) end_offset: u64,
@@ -263,8 +280,20 @@ impl Chunk {
             read_error,
             bad_stamps: 0,
             first_bad_stamp: None,
+            leading_end: offset,
+            stopped: false,
+            ends_bad: false,
             #[cfg(test)]
             repeats: 0,
+        }
+    }
+
+    /// Notes a line with a klog header at `offset`: the first one ends the leading lines.
+    #[inline]
+    fn stop_at(&mut self, offset: u64) {
+        if !self.stopped {
+            self.stopped = true;
+            self.leading_end = offset;
         }
     }
 }

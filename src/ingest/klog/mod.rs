@@ -118,9 +118,8 @@ pub fn parse_cvo_log_stream(
 
 /// Parses a CVO log held in memory in blocks of `block_bytes` on the current pool, as
 /// [`parse_cvo_log_stream`] does with [`BLOCK_BYTES`]: a log of many segments, for tests of
-/// what reads them.
-#[cfg(test)]
-pub(crate) fn parse_cvo_log_in_blocks(
+/// what reads them, and for the fuzzer that checks it against [`parse_cvo_log`].
+pub fn parse_cvo_log_in_blocks(
     data: &[u8],
     block_bytes: usize,
     prov: Provenance,

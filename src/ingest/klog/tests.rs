@@ -661,3 +661,50 @@ fn empty_log_has_no_records() {
     assert!(l.records.is_empty() && note.is_none());
     assert_eq!(l.lines, 0);
 }
+
+/// A header whose timestamp is impossible skips its line and every line after it until the
+/// next good header, and the record before it runs to its own last continuation line: the
+/// same records whatever block that header begins or ends, on one thread or three. (Found by
+/// the `klog_blocks` fuzz target: a block beginning with such a header made the record
+/// before run over it, and a block beginning after it took its skipped lines as the record
+/// before's continuation lines.)
+#[test]
+fn an_impossible_timestamp_skips_the_same_lines_whatever_block_it_falls_in() {
+    let mut data = String::new();
+    let mut rand = xorshift(0x2545_f491_4f6c_dd1d);
+    for i in 0..120u32 {
+        let (m, s) = (i / 60 % 60, i % 60);
+        match rand(6) {
+            // A header whose day is 93.
+            0 => data.push_str(&format!("I0893 09:{m:02}:{s:02}.000000       1 cvo.go:1] impossible {i}\n")),
+            // Lines after a header: continuations, or skipped after an impossible one.
+            1 => data.push_str(&format!("  continued {i}\n\tand again {i}\n")),
+            2 => data.push_str(&format!(
+                "2021-08-03T09:{m:02}:{s:02}.{i:09}Z E0803 09:{m:02}:{s:02}.000000       1 sync_worker.go:1] failed {i}\n"
+            )),
+            _ => data.push_str(&format!(
+                "I0803 09:{m:02}:{s:02}.{i:06}       1 sync_worker.go:541] Running sync for configmap \"ns/cm-{}\" ({} of 7)\n",
+                i % 7,
+                i % 7 + 1
+            )),
+        }
+    }
+    data.push_str("I0803 09:59:59.000000       1 cvo.go:1] last\n  its continuation");
+    let data = data.as_bytes();
+    let (seq, _) = parse_cvo_log(data, prov(), "cvo".into(), LogFile::Current);
+    assert!(seq.records.len() > 60, "{} records", seq.records.len());
+    for threads in [1, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        for block in [64, 100, 128, 200, 256, 333, 512, 1000, 4096] {
+            let par = pool.install(|| parse_cvo_log_in_blocks(data, block, prov(), "cvo".into()));
+            same_records(
+                &seq,
+                &par,
+                &format!("blocks of {block} on {threads} threads"),
+            );
+        }
+    }
+}
