@@ -50,14 +50,6 @@ pub(crate) mod testing {
         move |n| words() % n
     }
 
-    /// Makes a FIFO at `p` with the system's `mkfifo`: whether it was made.
-    pub fn mkfifo(p: &std::path::Path) -> bool {
-        std::process::Command::new("mkfifo")
-            .arg(p)
-            .status()
-            .is_ok_and(|s| s.success())
-    }
-
     /// The same generator's whole 64-bit words.
     pub fn xorshift_words(mut seed: u64) -> impl FnMut() -> u64 {
         move || {
@@ -66,5 +58,14 @@ pub(crate) mod testing {
             seed ^= seed << 17;
             seed
         }
+    }
+
+    /// Makes a FIFO at `p` (a path of the test's own temporary directory) with the system's
+    /// `mkfifo`: whether it was made.
+    pub fn mkfifo(p: &std::path::Path) -> bool {
+        std::process::Command::new("mkfifo")
+            .arg(p)
+            .status()
+            .is_ok_and(|s| s.success())
     }
 }

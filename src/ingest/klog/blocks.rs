@@ -334,11 +334,11 @@ impl Stitch {
             // The lines past those kept: beyond what the open record's message can take, or
             // lines of no record.
             match self.pending.as_mut().filter(|(r, _)| r.has_open()) {
-                Some((r, _)) => r.extend_open_to(c.leading_end),
+                Some((r, _)) => r.extend_open_to(c.leading_end()),
                 None => self.unparsed += c.leading_more,
             }
         }
-        if c.stopped {
+        if c.first_header.is_some() {
             self.in_bad = c.ends_bad;
         }
         let base = self.lines;

@@ -220,9 +220,6 @@ impl LineParser {
 
     pub(super) fn finish(mut self) -> Chunk {
         self.c.end_offset = self.offset;
-        if !self.c.stopped {
-            self.c.leading_end = self.offset;
-        }
         self.c.ends_bad = self.in_bad;
         self.c
     }
@@ -241,12 +238,9 @@ pub(super) struct Chunk {
     pub(super) leading_bytes: usize,
     /// Leading lines past those kept that are not blank.
     pub(super) leading_more: u64,
-    /// Where the leading lines end: the offset of the first line with a klog header (a
-    /// record's, or one whose timestamp is impossible), else the chunk's end. The record open
-    /// before the chunk runs to here.
-    pub(super) leading_end: u64,
-    /// Whether the chunk has a line with a klog header.
-    pub(super) stopped: bool,
+    /// The offset of the first line with a klog header (a record's, or one whose timestamp
+    /// is impossible): where the leading lines end ([`Chunk::leading_end`]).
+    pub(super) first_header: Option<u64>,
     /// The chunk ends skipping lines after a header whose timestamp is impossible (the lines
     /// before the next chunk's first header are skipped too).
     pub(super) ends_bad: bool,
@@ -280,8 +274,7 @@ impl Chunk {
             read_error,
             bad_stamps: 0,
             first_bad_stamp: None,
-            leading_end: offset,
-            stopped: false,
+            first_header: None,
             ends_bad: false,
             #[cfg(test)]
             repeats: 0,
@@ -291,9 +284,12 @@ impl Chunk {
     /// Notes a line with a klog header at `offset`: the first one ends the leading lines.
     #[inline]
     fn stop_at(&mut self, offset: u64) {
-        if !self.stopped {
-            self.stopped = true;
-            self.leading_end = offset;
-        }
+        self.first_header.get_or_insert(offset);
+    }
+
+    /// Where the leading lines end: at the first line with a klog header, else at the
+    /// chunk's end. The record open before the chunk runs to here.
+    pub(super) fn leading_end(&self) -> u64 {
+        self.first_header.unwrap_or(self.end_offset)
     }
 }
