@@ -5,7 +5,7 @@
 set -u
 cd "$(dirname "$0")"
 secs=${1:-600}
-targets=${TARGETS:-"archive tar resources scenario rulefile junit intervals klog klog_blocks textlog listing git"}
+targets=${TARGETS:-"archive tar resources scenario rulefile junit intervals klog klog_blocks gzip textlog listing git"}
 cargo +nightly fuzz build -O >/dev/null 2>&1 || { echo "fuzz build failed"; exit 1; }
 echo "built at $(git -C .. rev-parse --short HEAD)$(git -C .. diff --quiet -- src || echo ' (with uncommitted changes)')"
 for t in $targets; do
