@@ -17,7 +17,16 @@ type Record = (Option<Time>, char, String, u32, u64, u32);
 fn records(log: &CvoLog) -> Vec<Record> {
     log.records
         .iter()
-        .map(|r| (r.time, r.level, r.message.to_string(), r.line, r.offset, r.len))
+        .map(|r| {
+            (
+                r.time,
+                r.level,
+                r.message.to_string(),
+                r.line,
+                r.offset,
+                r.len,
+            )
+        })
         .collect()
 }
 
@@ -28,19 +37,27 @@ fuzz_target!(|data: &[u8]| {
     let block = 64usize << (choice % 8);
     let pools = POOLS.get_or_init(|| {
         (1..=4)
-            .map(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap())
+            .map(|n| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .unwrap()
+            })
             .collect()
     });
     let pool = &pools[usize::from(choice >> 3) % 4];
     let prov = Provenance::detached("fuzz", "current.log");
     let (mut seq, _) =
         mglint::ingest::klog::parse_cvo_log(log, prov.clone(), "cvo".into(), LogFile::Current);
-    let mut par = pool.install(|| {
-        mglint::ingest::klog::parse_cvo_log_in_blocks(log, block, prov, "cvo".into())
-    });
+    let mut par = pool
+        .install(|| mglint::ingest::klog::parse_cvo_log_in_blocks(log, block, prov, "cvo".into()));
     assert_eq!(records(&seq), records(&par), "blocks of {block} bytes");
     let years = YearInference::new(parse_rfc3339("2020-01-01T00:00:00Z"));
     mglint::ingest::klog::resolve_times(&mut seq, &years);
     mglint::ingest::klog::resolve_times(&mut par, &years);
-    assert_eq!(records(&seq), records(&par), "blocks of {block} bytes, years resolved");
+    assert_eq!(
+        records(&seq),
+        records(&par),
+        "blocks of {block} bytes, years resolved"
+    );
 });

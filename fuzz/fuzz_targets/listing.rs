@@ -12,7 +12,10 @@ fuzz_target!(|data: &[u8]| {
     for item in &page.items {
         let local = mglint::remote::local_path(&item.name);
         assert!(local.len() <= MAX_PATH_BYTES, "{local}");
-        assert!(local.split('/').all(|c| c.len() <= MAX_NAME_BYTES), "{local}");
+        assert!(
+            local.split('/').all(|c| c.len() <= MAX_NAME_BYTES),
+            "{local}"
+        );
         assert_eq!(local, mglint::remote::local_path(&item.name), "stable");
     }
 });

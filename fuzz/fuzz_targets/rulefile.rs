@@ -6,7 +6,9 @@ use libfuzzer_sys::fuzz_target;
 use mglint::rules::known::{Origin, load};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     for origin in [Origin::Local, Origin::Bundled] {
         let parsed = load::parse("fuzz.yaml", text, origin, &|code| code == "CV002");
         // Every problem renders (the YAML around it, the span underlined).

@@ -3,7 +3,9 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(s) = mglint::reconciler::load_scenario(text) {
         // Bound the work per input: long event lists are valid but slow to fuzz.
         if s.events.len() <= 64 {
